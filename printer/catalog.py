@@ -1,0 +1,79 @@
+"""From card files to validated :class:`~printer.cards.CardSet`\\ s.
+
+This is the stage behind ``printer validate``: read every file, work out
+each card's game, validate it against the game's schema, then check across
+files (duplicate ids, art files that do not exist). Every problem is
+collected; a card with errors is left out of the returned sets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .cards import Card, CardSet
+from .errors import Problem, did_you_mean
+from .load import Record, load_records
+from .project import Project, bundled_root
+from .schema import SchemaStore
+
+
+def schema_store(project: Project) -> SchemaStore:
+    """The schemas of ``project``, falling back to printer's bundled ones."""
+    return SchemaStore([project.root, bundled_root()])
+
+
+def _game_of(record: Record, project: Project, default: str | None) -> str | None:
+    if record.game:
+        return record.game
+    if default:
+        return default
+    game = project.game_for_path(record.file)
+    return game.id if game else None
+
+
+def load_cards(project: Project, paths: list[Path], game: str | None = None,
+               store: SchemaStore | None = None) -> tuple[dict[str, CardSet], list[Problem]]:
+    """Read and validate every card under ``paths``.
+
+    ``game`` forces the game of cards whose file does not name one.
+    Returns ``({game id: CardSet}, problems)``; problems are located as
+    ``file:line:col`` (syntax) or ``file::$.path`` (schema, cross-file).
+    """
+    store = store or schema_store(project)
+    records, problems = load_records(paths)
+    sets: dict[str, CardSet] = {}
+    seen_ids: dict[tuple[str, str], Record] = {}
+    for record in records:
+        game_id = _game_of(record, project, game)
+        if game_id is None or game_id not in project.games:
+            where = record.where(".game" if "game" in record.data else "")
+            what = f"unknown game {game_id!r}" if game_id else "cannot tell which game this card belongs to"
+            hint = (did_you_mean(game_id, list(project.games)) if game_id else None) or (
+                "put it under cards/<game>/, add \"game\": \"<id>\", or pass --game; games: " + ", ".join(sorted(project.games)))
+            problems.append(Problem(where, what, hint, code="unknown-game"))
+            continue
+        found = store.validate(record.data, project.games[game_id].schema, record.where())
+        problems += found
+        if found:
+            continue
+        card = Card(game_id, record.data, record)
+        key = (game_id, card.id)
+        if key in seen_ids:
+            first = seen_ids[key]
+            problems.append(Problem(record.where(".id"), f"duplicate id {card.id!r}, first used at {first.where('.id')}",
+                                    "give every card of a game its own id", code="duplicate-id"))
+            continue
+        seen_ids[key] = record
+        art = card.art_path()
+        if art is not None and not art.is_file():
+            problems.append(Problem(record.where(".art"), f"art file not found: {art}",
+                                    _art_hint(art), code="missing-art"))
+        sets.setdefault(game_id, CardSet(game_id)).add(card)
+    return sets, problems
+
+
+def _art_hint(art: Path) -> str | None:
+    folder = art.parent
+    if not folder.is_dir():
+        return f"folder {folder} does not exist"
+    return did_you_mean(art.name, [p.name for p in folder.iterdir() if p.is_file()])

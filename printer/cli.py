@@ -1,0 +1,50 @@
+"""The ``printer`` command: a thin click layer over the library.
+
+Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from .commands.common import EXIT_USAGE, report
+from .errors import PrinterError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--project", type=click.Path(file_okay=False), metavar="DIR",
+              help="Project folder (holding printer.toml); default: the nearest one above the current folder.")
+@click.version_option(package_name="printer")
+def cli(project: str | None) -> None:
+    """printer: validate card files, print card sheets, check decks."""
+
+
+def _register() -> None:
+    from .commands import build, deck, importers, validate
+
+    for module in (validate, build, importers, deck):
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+_register()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: runs the CLI and turns printer's exceptions into reports and exit codes."""
+    try:
+        cli.main(args=argv, prog_name="printer", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code)
+    except PrinterError as exc:
+        report(exc.problems or [], strict=False) if exc.problems else click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    except click.exceptions.Exit as exc:
+        sys.exit(exc.exit_code)
+    sys.exit(0)

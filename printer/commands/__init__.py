@@ -1,0 +1,1 @@
+"""The CLI's commands, one module each; :mod:`printer.cli` registers them."""

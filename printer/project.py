@@ -1,0 +1,152 @@
+"""Finding the project and reading its ``printer.toml``.
+
+A printer project is a folder holding ``printer.toml``, ``schema/``,
+``cards/<game>/``, ``templates/<game>/`` and ``build/``. ``printer.toml``
+names the games and their settings::
+
+    [project]
+    paper = "A4"                # default sheet size for `printer build`
+
+    [games.l5r]
+    name = "Legend of the Five Rings CCG"
+    card_size = "poker"         # a named trim size or "63x88mm"
+
+Every path of a game (``schema``, ``cards``, ``templates``) defaults to the
+conventional place and is looked up in the project first, then among the
+schemas and templates bundled with printer, so that a user's project only
+holds what it changes (the mkdocs model).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .errors import Problem, UsageError, did_you_mean
+
+PROJECT_FILE = "printer.toml"
+
+
+def bundled_root() -> Path:
+    """The folder holding printer's bundled ``schema/`` and ``templates/``.
+
+    In an installed wheel they live in ``printer/_bundled``; in a source
+    checkout (``pip install -e .``) they are the repository's own folders.
+    """
+    here = Path(__file__).resolve().parent
+    packaged = here / "_bundled"
+    if packaged.is_dir():
+        return packaged
+    return here.parent
+
+
+@dataclass
+class Game:
+    """One game of a project, with its resolved paths.
+
+    ``template_dirs`` is the Jinja2 search path, most specific first: the
+    project's ``templates/<game>``, its ``templates/``, then the bundled
+    ones. ``settings`` keeps every other key of the game's table.
+    """
+
+    id: str
+    name: str
+    schema: Path
+    cards: Path
+    template_dirs: list[Path]
+    card_size: str = "poker"
+    settings: dict = field(default_factory=dict)
+
+
+@dataclass
+class Project:
+    """A project root and its games (``games`` maps game id to :class:`Game`)."""
+
+    root: Path
+    games: dict[str, Game]
+    settings: dict = field(default_factory=dict)
+
+    @property
+    def build_dir(self) -> Path:
+        return self.root / "build"
+
+    def game(self, game_id: str) -> Game:
+        """The game named ``game_id``; raises :class:`UsageError` with a hint."""
+        try:
+            return self.games[game_id]
+        except KeyError:
+            hint = did_you_mean(game_id, list(self.games)) or (
+                "known games: " + ", ".join(sorted(self.games)) if self.games else None
+            )
+            raise UsageError(
+                f"unknown game {game_id!r}",
+                [Problem(str(self.root / PROJECT_FILE), f"unknown game {game_id!r}", hint, code="unknown-game")],
+            ) from None
+
+    def game_for_path(self, path: Path) -> Game | None:
+        """The game whose card folder holds ``path``, or whose id names one of its folders."""
+        path = path.resolve()
+        for game in self.games.values():
+            if path.is_relative_to(game.cards.resolve()):
+                return game
+        for part in reversed(path.parts[:-1]):
+            if part in self.games:
+                return self.games[part]
+        return None
+
+
+def find_root(start: Path | None = None) -> Path | None:
+    """The nearest folder at or above ``start`` holding ``printer.toml``."""
+    here = (start or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / PROJECT_FILE).is_file():
+            return folder
+    return None
+
+
+def _resolve(root: Path, relative: str) -> Path:
+    """``relative`` under the project if it exists there, else the bundled copy."""
+    own = root / relative
+    if own.exists():
+        return own
+    bundled = bundled_root() / relative
+    return bundled if bundled.exists() else own
+
+
+def load_project(root: Path | None = None) -> Project:
+    """Read ``printer.toml`` from ``root`` (or the nearest one above the cwd).
+
+    Raises :class:`UsageError` when there is no project file or it is not
+    valid TOML; the problem carries ``file:line:col`` where TOML gives one.
+    """
+    if root is None:
+        root = find_root()
+        if root is None:
+            raise UsageError(
+                "no printer.toml here or in any parent folder",
+                [Problem(str(Path.cwd()), f"no {PROJECT_FILE} here or in any parent folder",
+                         "run printer from inside a project, or pass --project DIR", code="no-project")],
+            )
+    root = root.resolve()
+    path = root / PROJECT_FILE
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path} not found", [Problem(str(path), "project file not found", code="no-project")]) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: {exc}", [Problem(str(path), f"not valid TOML: {exc}", code="toml-syntax")]) from None
+
+    games: dict[str, Game] = {}
+    for game_id, table in (data.get("games") or {}).items():
+        table = dict(table)
+        name = table.pop("name", game_id)
+        schema = _resolve(root, table.pop("schema", f"schema/{game_id}/card.schema.json"))
+        cards = root / table.pop("cards", f"cards/{game_id}")
+        templates = table.pop("templates", f"templates/{game_id}")
+        template_dirs = [root / templates, root / "templates",
+                         bundled_root() / "templates" / game_id, bundled_root() / "templates"]
+        unique_dirs = list(dict.fromkeys(d.resolve() for d in template_dirs if d.is_dir()))
+        card_size = table.pop("card_size", "poker")
+        games[game_id] = Game(game_id, name, schema, cards, unique_dirs, card_size, table)
+    return Project(root, games, data.get("project") or {})
