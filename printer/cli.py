@@ -35,7 +35,7 @@ _register()
 def main(argv: list[str] | None = None) -> None:
     """Entry point: runs the CLI and turns printer's exceptions into reports and exit codes."""
     try:
-        cli.main(args=argv, prog_name="printer", standalone_mode=False)
+        code = cli.main(args=argv, prog_name="printer", standalone_mode=False)
     except click.exceptions.Abort:
         click.echo("aborted", err=True)
         sys.exit(130)
@@ -45,6 +45,4 @@ def main(argv: list[str] | None = None) -> None:
     except PrinterError as exc:
         report(exc.problems or [], strict=False) if exc.problems else click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
-    except click.exceptions.Exit as exc:
-        sys.exit(exc.exit_code)
-    sys.exit(0)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -196,7 +196,7 @@ def _problem(error: ValidationError, where: str, root: dict) -> Problem:
     else:
         message = error.message if len(error.message) < 200 else error.message[:199] + "…"
         hint = schema.get("description") if validator not in ("maxLength", "minLength", "minimum", "maximum") else None
-    return Problem(path, message, hint, code="schema")
+    return Problem(path, message, hint or _branch_description(error, root), code="schema")
 
 
 def _branch_description(error: ValidationError, root: dict) -> str | None:
