@@ -113,14 +113,14 @@ def read_json(path: Path) -> tuple[object | None, list[Problem]]:
 
 def _syntax_hint(text: str, exc: json.JSONDecodeError) -> str | None:
     before = text[: exc.pos].rstrip()
+    if exc.pos >= len(text.rstrip()):
+        return "the file ends too early: is it cut short?"
     if exc.msg.startswith("Expecting property name") and before.endswith(","):
         return "remove the trailing comma"
     if exc.msg.startswith("Expecting value") and before.endswith(","):
         return "remove the trailing comma"
     if text[exc.pos: exc.pos + 2] in ("//", "/*"):
         return "JSON has no comments"
-    if exc.msg.startswith("Expecting value") and exc.pos >= len(text.rstrip()):
-        return "the file ends too early"
     if exc.msg.startswith("Invalid control character"):
         return "write a line break inside a string as \\n"
     return None

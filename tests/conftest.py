@@ -1,0 +1,64 @@
+"""Shared test helpers: the repository, ../shared, and running the CLI in-process."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from printer.cli import main
+
+REPO = Path(__file__).resolve().parents[1]
+SHARED = REPO.parent / "shared"
+SHARED_DATA = SHARED / "data"
+
+
+@dataclass
+class Result:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture(scope="session")
+def repo() -> Path:
+    return REPO
+
+
+@pytest.fixture
+def shared_data() -> Path:
+    """../shared/data; the test is skipped when it is absent."""
+    if not SHARED_DATA.is_dir():
+        pytest.skip("../shared/data is not here")
+    return SHARED_DATA
+
+
+@pytest.fixture
+def run(capsys, monkeypatch):
+    """Run the printer CLI in-process: ``run("validate", "x.json", cwd=path)`` gives a :class:`Result`."""
+
+    def _run(*args: str | os.PathLike, cwd: Path | None = None) -> Result:
+        if cwd is not None:
+            monkeypatch.chdir(cwd)
+        capsys.readouterr()
+        try:
+            main([str(a) for a in args])
+            code = 0
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        captured = capsys.readouterr()
+        return Result(code, captured.out, captured.err)
+
+    return _run
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """An empty printer project with one game, l5r, using printer's bundled schema and templates."""
+    (tmp_path / "printer.toml").write_text(
+        '[games.l5r]\nname = "L5R"\ncard_size = "poker"\nback_field = "deck"\n'
+        'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n', encoding="utf-8")
+    (tmp_path / "cards" / "l5r").mkdir(parents=True)
+    return tmp_path

@@ -1,0 +1,49 @@
+"""Card-text markup: emphasis, breaks, paragraphs, icons, escaping, no HTML injection."""
+
+from printer.markup import RenderEnv, escape_text, icons_in, plain_text, to_html
+
+
+def env(*known):
+    return RenderEnv(icon_url=lambda name: f"file:///icons/{name}.svg" if name in known else None)
+
+
+def test_emphasis_breaks_and_paragraphs():
+    html = to_html("**Battle:** bow *him*.\nNext line\n\nNew paragraph")
+    assert html == ("<p><strong>Battle:</strong> bow <em>him</em>.<br>\nNext line</p>"
+                    "<p>New paragraph</p>")
+
+
+def test_icons_with_and_without_label():
+    e = env("bow", "gold")
+    html = to_html("{bow}: Produce {gold:2}.", e)
+    assert '<img class="icon icon-bow" src="file:///icons/bow.svg" alt="bow">' in html
+    assert ('<span class="icon-labelled icon-gold"><img class="icon icon-gold" src="file:///icons/gold.svg" alt="gold">'
+            '<span class="icon-label">2</span></span>') in html
+    assert e.unknown_icons == []
+
+
+def test_unknown_icon_is_collected_and_printed_visibly():
+    e = env()
+    html = to_html("pay {gold}", e)
+    assert e.unknown_icons == ["gold"]
+    assert "icon-missing" in html and "{gold}" in html
+
+
+def test_html_in_card_text_prints_as_text():
+    html = to_html('<script>alert(1)</script> <b>x</b> & "q"')
+    assert "<script>" not in html and "<b>" not in html
+    assert "&lt;script&gt;" in html and "&amp;" in html
+
+
+def test_escaped_markup_is_literal():
+    assert to_html(r"2 \* 3 \{bow\}") == "<p>2 * 3 {bow}</p>"
+    assert icons_in(r"\{bow} {gold:*}")[0].name == "gold"
+
+
+def test_escape_text_round_trips_plain_text():
+    text = "a*b_c {x} <i>&#149; [y] #1 `z` ~w~ |p| !"
+    assert plain_text(escape_text(text)) == text
+
+
+def test_japanese_text_passes_through():
+    assert to_html("**戦闘:** {bow}サヨ:対象の従者を破壊する。", env("bow")).count("<img") == 1
