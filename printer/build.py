@@ -30,11 +30,20 @@ class PrintItem:
     card: Card | None
     name: str
     reason: str = ""
+    back_card: Card | None = None
 
 
-def items_for_cards(cards: Iterable[Card]) -> list[PrintItem]:
-    """Each card as many times as its ``copies`` field says (default 1)."""
-    return [PrintItem(card, card.name) for card in cards for _ in range(card.copies)]
+def items_for_cards(cards: Iterable[Card], all_cards: CardSet | None = None) -> list[PrintItem]:
+    """Each card as many times as its ``copies`` field says (default 1).
+
+    A card that is another card's ``back_card`` prints only as that card's
+    back (looked up in ``all_cards``), never as a front of its own.
+    """
+    cards = list(cards)
+    lookup = all_cards if all_cards is not None else CardSet(cards[0].game if cards else "", cards)
+    backs = {c["back_card"] for c in lookup if c.get("back_card")}
+    return [PrintItem(card, card.name, back_card=lookup.by_id(card["back_card"]) if card.get("back_card") else None)
+            for card in cards if card.id not in backs for _ in range(card.copies)]
 
 
 def items_for_counts(entries: Iterable[tuple[int, Card | None, str]]) -> list[PrintItem]:
@@ -63,11 +72,15 @@ def layout_sheets(renderer: Renderer, items: Sequence[PrintItem], layout: SheetL
         for item, slot in zip(items[start:start + layout.per_sheet], slots):
             html = renderer.front(item.card) if item.card else renderer.placeholder(item.name, item.reason)
             front.faces.append(Face(html, slot.x, slot.y, w, h, label=item.name))
-            back_name = renderer.back_name(item.card)
-            if back_name not in backs:
-                backs[back_name] = renderer.back(back_name)
+            if item.back_card is not None:
+                back_html = renderer.front(item.back_card)
+            else:
+                back_name = renderer.back_name(item.card)
+                if back_name not in backs:
+                    backs[back_name] = renderer.back(back_name)
+                back_html = backs[back_name]
             where, rotate = layout.back_slot(slot, flip)
-            back.faces.append(Face(backs[back_name], where.x, where.y, w, h, rotate, label=item.name))
+            back.faces.append(Face(back_html, where.x, where.y, w, h, rotate, label=item.name))
         sheets += [front, back]
     return sheets
 

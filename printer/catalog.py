@@ -69,7 +69,27 @@ def load_cards(project: Project, paths: list[Path], game: str | None = None,
             problems.append(Problem(record.where(".art"), f"art file not found: {art}",
                                     _art_hint(art), code="missing-art"))
         sets.setdefault(game_id, CardSet(game_id)).add(card)
+    for cards in sets.values():
+        problems += _check_back_cards(cards)
     return sets, problems
+
+
+def _check_back_cards(cards: CardSet) -> list[Problem]:
+    """Every ``back_card`` names a card of the same game, and no card is the back of two cards."""
+    problems, used = [], {}
+    for card in cards:
+        ref = card.get("back_card")
+        if ref is None:
+            continue
+        if cards.by_id(ref) is None:
+            hint = did_you_mean(ref, [c.id for c in cards])
+            problems.append(Problem(card.record.where(".back_card"), f"no card with id {ref!r} for this card's back", hint,
+                                    code="unknown-back-card"))
+        elif ref in used:
+            problems.append(Problem(card.record.where(".back_card"), f"card {ref!r} is already the back of {used[ref]!r}",
+                                    code="duplicate-back-card"))
+        used.setdefault(ref, card.id)
+    return problems
 
 
 def _art_hint(art: Path) -> str | None:

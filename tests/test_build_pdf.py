@@ -121,3 +121,42 @@ def test_icons_are_vector_images_on_the_text_line(built):
         for icon in icons:
             assert icon["top"] >= produce["top"] - size * 0.4
             assert icon["bottom"] <= produce["bottom"] + size * 0.4
+
+
+def test_double_faced_card_prints_its_other_side_behind_it(run, project):
+    """A card with back_card prints that card's front as its back, and not as a front of its own."""
+    import json
+
+    side = {"type": "Region", "deck": "Dynasty", "text": "A side."}
+    cards = [dict(side, id="sun", title="Sunward Plain", back_card="moon"), dict(side, id="moon", title="Moonward Plain")]
+    (project / "cards" / "l5r" / "tiles.json").write_text(json.dumps(cards), encoding="utf-8")
+    result = run("build", "l5r", cwd=project)
+    assert result.code == 0, result.err
+    with pdfplumber.open(project / "build" / "l5r.pdf") as pdf:
+        assert len(pdf.pages) == 2
+        front_words = [w for w in pdf.pages[0].extract_words() if w["text"] in ("Sunward", "Moonward")]
+        back_words = [w for w in pdf.pages[1].extract_words() if w["text"] in ("Sunward", "Moonward")]
+        assert [w["text"] for w in front_words] == ["Sunward"]
+        assert [w["text"] for w in back_words] == ["Moonward"]
+        width_mm = pdf.pages[0].width / MM
+
+        def box_of(word, page):
+            x, y = word["x0"] / MM, word["top"] / MM
+            return next((bx, by) for bx, by, _ in card_boxes(page) if bx <= x <= bx + 63 and by <= y <= by + 88)
+
+        fx, fy = box_of(front_words[0], pdf.pages[0])
+        bx, by = box_of(back_words[0], pdf.pages[1])
+        assert (bx, by) == pytest.approx((width_mm - fx - 63, fy), abs=0.1)
+
+
+def test_unknown_back_card_is_invalid(run, project):
+    import json
+
+    card = {"id": "sun", "title": "Sunward Plain", "type": "Region", "deck": "Dynasty", "back_card": "mon"}
+    other = dict(card, id="moon", title="Moonward Plain")
+    del other["back_card"]
+    path = project / "cards" / "l5r" / "tiles.json"
+    path.write_text(json.dumps([card, other]), encoding="utf-8")
+    result = run("validate", cwd=project)
+    assert result.code == 1
+    assert f"{path}::$[0].back_card: error: no card with id 'mon' for this card's back (hint: did you mean 'moon'?)" in result.err

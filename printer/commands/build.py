@@ -61,7 +61,7 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, paper, flip, strict) 
             target = out_dir / f"{game.id}-{builder.slug(deck_file.stem)}.pdf"
         else:
             selected, found = builder.select(cards, only)
-            items = builder.items_for_cards(selected)
+            items = builder.items_for_cards(selected, cards)
             target = out_dir / f"{game.id}.pdf"
         problems += found
         if errors(problems) or (strict and problems):
