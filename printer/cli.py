@@ -22,9 +22,9 @@ def cli(project: str | None) -> None:
 
 
 def _register() -> None:
-    from .commands import build, deck, importers, validate
+    from .commands import build, deck, importers, rules, validate
 
-    for module in (validate, build, importers, deck):
+    for module in (validate, build, importers, deck, rules):
         for command in module.COMMANDS:
             cli.add_command(command)
 
