@@ -133,9 +133,13 @@ def plain_text(text: str) -> str:
     return "".join(out)
 
 
-_ESCAPE = re.compile(r"([\\`*_{}\[\]<>!&#|~])")
+_ESCAPE = re.compile(r"([\\*_{}])")
 
 
 def escape_text(text: str) -> str:
-    """Plain text made safe to put into markup: every markup character is backslash-escaped."""
+    """Plain text made safe to put into card-text markup.
+
+    Only the characters the markup gives a meaning to (``\\ * _ { }``) are
+    backslash-escaped; everything else, HTML included, already prints as itself.
+    """
     return _ESCAPE.sub(r"\\\1", text)

@@ -1,1 +1,102 @@
-COMMANDS = []
+"""``printer import``: convert other tools' card databases into printer card files.
+
+Each source is a subcommand of the ``import`` group (``printer import
+oracle``); the conversion itself lives in :mod:`printer.importers`. Every
+importer writes through :func:`write_files`: atomic writes, no existing
+file changed without ``--force``, ``--dry-run`` to see what would change.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import UsageError
+from ..fsutil import atomic_write_text
+from ..importers import oracle
+from ..load import card_files
+from ..project import bundled_root
+from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report, usage_error
+
+
+@click.group(name="import")
+def import_group() -> None:
+    """Convert another tool's card database into printer card files."""
+
+
+def write_files(texts: dict[str, str], out: Path, force: bool, dry_run: bool) -> dict[str, str]:
+    """Write ``{file name: text}`` into ``out``; returns ``{file name: status}``.
+
+    A file's status is ``new``, ``changed`` or ``unchanged`` (same text:
+    left alone, never rewritten). A file that would change needs ``force``:
+    without it a usage error is raised before anything is written, except
+    with ``dry_run``, which never writes and lets the caller report.
+    """
+    if out.exists() and not out.is_dir():
+        raise usage_error(f"--out {out} is a file, not a folder")
+    status = {}
+    for name, text in texts.items():
+        path = out / name
+        old = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        status[name] = "new" if old is None else "unchanged" if old == text else "changed"
+    conflicts = [name for name, st in status.items() if st == "changed" and not force]
+    if conflicts and not dry_run:
+        raise usage_error(f"{len(conflicts)} file{'s' * (len(conflicts) != 1)} in {out} would be overwritten: "
+                          + ", ".join(conflicts), "pass --force to overwrite them, or --dry-run to see the changes")
+    if not dry_run:
+        for name, text in texts.items():
+            if status[name] != "unchanged":
+                atomic_write_text(out / name, text)
+    return status
+
+
+def _l5r_schema(ctx: click.Context) -> str:
+    """The file URI of the L5R card schema: the project's, else printer's bundled one."""
+    try:
+        schema = project_from(ctx).game("l5r").schema
+    except UsageError:
+        if ctx.find_root().params.get("project"):
+            raise
+        schema = bundled_root() / "schema" / "l5r" / "card.schema.json"
+    return schema.resolve().as_uri()
+
+
+@import_group.command(name="oracle")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
+              help="Folder to write the card files into (one per card type).")
+@click.option("--force", is_flag=True, help="Overwrite files that already exist and differ.")
+@click.option("--dry-run", is_flag=True, help="Write nothing; say which files would be new, changed or unchanged.")
+@click.pass_context
+def oracle_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
+    """Import the Oracle of the Void L5R CCG export (JSON files or folders).
+
+    Writes one L5R card file per card type into DIR (personalities.json,
+    strategies.json, ...). Problems in the export are located as
+    file::$[index].field; fields not imported are reported once each.
+    Exit 0 ok, 1 invalid input (the other cards are still written),
+    2 usage error (such as files that would be overwritten without --force).
+    """
+    result = oracle.import_oracle(list(card_files(list(paths))))
+    schema = _l5r_schema(ctx)
+    files = result.by_file()
+    n_errors, _ = report(result.problems)
+    status = write_files({name: oracle.file_text(cards, schema) for name, cards in files.items()}, out, force, dry_run)
+    needs_force = []
+    for name, cards in files.items():
+        note = ""
+        if status[name] == "changed" and not force:
+            needs_force.append(name)
+            note = " (needs --force)"
+        click.echo(f"{out / name}: {status[name]}, {len(cards)} card{'s' * (len(cards) != 1)}{note}")
+    counts = ", ".join(f"{cards[0]['type']} {len(cards)}" for cards in files.values())
+    written = sum(st != "unchanged" for st in status.values())
+    total = len(result.cards)
+    click.echo(f"{total} card{'s' * (total != 1)} imported ({counts or 'none'}); "
+               f"{'would write' if dry_run else 'wrote'} {written} file{'s' * (written != 1)} to {out}"
+               + (f", {len(status) - written} unchanged" if written < len(status) else ""))
+    ctx.exit(EXIT_USAGE if needs_force else EXIT_INVALID if n_errors else EXIT_OK)
+
+
+COMMANDS = [import_group]
