@@ -190,6 +190,9 @@ def _problem(error: ValidationError, where: str, root: dict) -> Problem:
         expected = error.validator_value
         expected = " or ".join(expected) if isinstance(expected, list) else expected
         message = f"{_short(error.instance)} should be of type {expected}"
+    elif validator == "not" and error.validator_value in ({}, True) and isinstance(field, str):
+        # {"not": {}} forbids a field in one branch ({"properties": {"x": false}} would lose the field's path)
+        message = f"field {field!r} is not allowed here"
     elif validator == "pattern":
         message = f"{_short(error.instance)} does not match the expected form"
         hint = schema.get("description") or f"pattern {error.validator_value}"

@@ -99,4 +99,97 @@ def oracle_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force
     ctx.exit(EXIT_USAGE if needs_force else EXIT_INVALID if n_errors else EXIT_OK)
 
 
+def _game_schema_uri(ctx: click.Context, game: str) -> str:
+    """The file URI of ``game``'s card schema: the project's, else printer's bundled one."""
+    try:
+        schema = project_from(ctx).game(game).schema
+    except UsageError:
+        if ctx.find_root().params.get("project"):
+            raise
+        schema = bundled_root() / "schema" / game / "card.schema.json"
+    return schema.resolve().as_uri()
+
+
+@import_group.command(name="tarot")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
+              help="Folder to write the card file into (major-arcana.json).")
+@click.option("--force", is_flag=True, help="Overwrite a file that already exists and differs.")
+@click.option("--dry-run", is_flag=True, help="Write nothing; say whether the file would be new, changed or unchanged.")
+@click.pass_context
+def tarot_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
+    """Import the 22 Major Arcana of a tarot card list as ARCANDUCTOR cards.
+
+    Reads names and numbers only (tarot_interpretations.json and the like)
+    and writes DIR/major-arcana.json: 22 cards with their number, English and
+    Japanese name, an empty power circle and blank upright and reversed
+    effects to write in. Exit 0 ok, 1 invalid input (the cards found are
+    still written), 2 usage error (such as a file that would be overwritten
+    without --force).
+    """
+    from ..importers import tarot
+
+    _write_game_import(ctx, tarot, tarot.import_tarot(list(paths)), out, force, dry_run)
+
+
+def _write_game_import(ctx: click.Context, module, result, out: Path, force: bool, dry_run: bool) -> None:
+    """Report, write and summarise an import whose ``module`` has ``GAME``, ``file_text`` and ``summary``."""
+    n_errors, _ = report(result.problems)
+    files = result.by_file()
+    schema = _game_schema_uri(ctx, module.GAME)
+    status = write_files({name: module.file_text(cards, schema) for name, cards in files.items()}, out, force, dry_run)
+    needs_force = [name for name in files if status[name] == "changed" and not force]
+    for name, cards in files.items():
+        note = " (needs --force)" if name in needs_force else ""
+        click.echo(f"{out / name}: {status[name]}, {len(cards)} card{'s' * (len(cards) != 1)}{note}")
+    written = sum(st != "unchanged" for st in status.values())
+    click.echo(f"{module.summary(result.cards)}; {'would write' if dry_run else 'wrote'} "
+               f"{written} file{'s' * (written != 1)} to {out}" + (f", {len(status) - written} unchanged" if written < len(status) else ""))
+    ctx.exit(EXIT_USAGE if needs_force else EXIT_INVALID if n_errors else EXIT_OK)
+
+
+@import_group.command(name="res-arcana")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
+              help="Folder to write the card files into (one per component type).")
+@click.option("--force", is_flag=True, help="Overwrite files that already exist and differ.")
+@click.option("--dry-run", is_flag=True, help="Write nothing; say which files would be new, changed or unchanged.")
+@click.pass_context
+def res_arcana_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
+    """Import Res Arcana component data (JSON files with a 'cards' list, or folders of them).
+
+    Writes artifacts.json, mages.json, monuments.json, places-of-power.json
+    and magic-items.json into DIR. Problems are located as
+    file::$.cards[i].field; fields and effects with no printer form are
+    reported (effects print as text). Exit 0 ok, 1 invalid input (the other
+    components are still written), 2 usage error (such as files that would
+    be overwritten without --force).
+    """
+    from ..importers import res_arcana
+
+    result = res_arcana.import_res_arcana(list(card_files(list(paths))))
+    _write_game_import(ctx, res_arcana, result, out, force, dry_run)
+
+
+@import_group.command(name="via-magica")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
+              help="Folder to write the card files into (portals.json, bonus.json, animus.json).")
+@click.option("--force", is_flag=True, help="Overwrite files that already exist and differ.")
+@click.option("--dry-run", is_flag=True, help="Write nothing; say which files would be new, changed or unchanged.")
+@click.pass_context
+def via_magica_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
+    """Import Via Magica material (material.json: port_cards, bonus_data, token_types).
+
+    Writes portals.json (one card per portal design, copies 2), bonus.json
+    (the Bonus cards) and animus.json (the Animus stones, printed as round
+    tokens) into DIR. Problems are located as file::$.port_cards["n"].field.
+    Exit 0 ok, 1 invalid input (the other cards are still written), 2 usage
+    error (such as files that would be overwritten without --force).
+    """
+    from ..importers import via_magica
+
+    result = via_magica.import_via_magica(list(paths))
+    _write_game_import(ctx, via_magica, result, out, force, dry_run)
+
 COMMANDS = [import_group]

@@ -1,0 +1,416 @@
+"""Res Arcana: the schema, the example components, the importer, the setup formats, the PDF.
+
+Example components are ours (cards/res-arcana/); the importer fixtures in
+tests/fixtures/res-arcana/ are hand-written in the shape of the real files
+(made-up components). Format fixtures use the names of real components and
+Mages, which are game facts (seed 000 names the first-game sets). The
+acceptance tests at the end import ../shared/data/res-arcana/.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from printer.catalog import load_cards
+from printer.cli import main
+from printer.decks import check_file, load_format
+from printer.importers.res_arcana import import_res_arcana, slug
+from printer.project import load_project
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "cards" / "res-arcana"
+FIXTURES = REPO / "tests" / "fixtures" / "res-arcana"
+SHARED = REPO.parent / "shared" / "data" / "res-arcana"
+MM = 72 / 25.4
+
+ARTIFACT = {"id": "a1", "title": "Test Cup", "type": "Artifact", "cost": {"life": 1, "any": 2},
+            "collect": [{"one_of": [{"life": 1}, {"death": 1}]}],
+            "powers": [{"cost": {"tap": True, "calm": 1}, "effect": {"gain": {"any": 3, "except": ["gold", "death"]}}}]}
+
+
+def validate(tmp_path: Path, *cards: dict):
+    """Validate ``cards`` as one Res Arcana card file; returns ``(valid cards, problems)``."""
+    path = tmp_path / "cards" / "res-arcana" / "cards.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"game": "res-arcana", "cards": list(cards)}, ensure_ascii=False), encoding="utf-8")
+    sets, problems = load_cards(load_project(REPO), [path])
+    return (list(sets["res-arcana"]) if "res-arcana" in sets else []), problems
+
+
+def run_cli(capsys, *args) -> tuple[int, str, str]:
+    try:
+        main(["--project", str(REPO), *map(str, args)])
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- schema and examples ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def examples():
+    sets, problems = load_cards(load_project(REPO), [EXAMPLES])
+    assert problems == []
+    return sets["res-arcana"]
+
+
+def test_the_examples_cover_every_type_kind_and_ability(examples):
+    cards = list(examples)
+    assert {c.type for c in cards} == {"Artifact", "Mage", "Monument", "Place of Power", "Magic Item"}
+    assert {c.get("kind") for c in cards} >= {"Dragon", "Creature", "Demon"}
+    collects = [c for card in cards for c in card.get("collect", [])]
+    assert any("one_of" in c for c in collects) and any(len([k for k in c if k != "except"]) > 1 for c in collects)
+    assert {tuple(sorted(c["except"])) for c in collects if "except" in c} >= {("gold",), ("death", "gold")}
+    powers = [p for card in cards for p in card.get("powers", [])]
+    assert any(p.get("reaction") for p in powers) and any(p.get("cost", {}).get("discard") for p in powers)
+    assert any(p.get("cost", {}).get("destroy") for p in powers) and any(p.get("cost", {}).get("tap_other") for p in powers)
+    assert any(c.get("vp_per_essence") for c in cards) and any(c.get("discounts") for c in cards)
+    assert any(any("\u3040" <= ch <= "\u30ff" for ch in c.title + c.get("text", "")) for c in cards), "no Japanese card"
+
+
+def test_each_place_of_power_names_its_other_side(examples):
+    places = {c.id: c for c in examples if c.type == "Place of Power"}
+    fronts = [c for c in places.values() if c.get("back_card")]
+    assert len(fronts) == 2
+    for card in fronts:
+        other = places[card["back_card"]]
+        assert other.title != card.title and "back_card" not in other  # one side names the other, not both
+
+
+def test_a_full_artifact_is_valid(tmp_path):
+    cards, problems = validate(tmp_path, ARTIFACT)
+    assert problems == [] and len(cards) == 1
+
+
+@pytest.mark.parametrize("change, where, words", [
+    ({"type": "Monument", "cost": {"gold": 3}}, ".cost", "should be"),
+    ({"type": "Mage"}, ".cost", "have no cost"),
+    ({"cost": {"lfe": 1}}, ".cost.lfe", "unknown field 'lfe'"),
+    ({"kind": "Dragon", "type": "Magic Item", "cost": None}, ".kind", "Only Artifacts"),
+    ({"cost": {"any": "lots"}}, ".cost.any", ""),
+    ({"collect": [{"one_of": [{"life": 1}]}]}, ".collect[0]", ""),
+    ({"powers": [{"cost": {"tap": True}, "effect": {}}]}, ".powers[0].effect", ""),
+    ({"powers": [{"cost": {"destroy": "everything"}, "effect": {"draw": 1}}]}, ".powers[0].cost.destroy", ""),
+])
+def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
+    card = {k: v for k, v in {**ARTIFACT, **change}.items() if v is not None}
+    _, problems = validate(tmp_path, card)
+    assert problems, change
+    assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), \
+        [str(p) for p in problems]
+
+
+def test_an_artifact_needs_a_cost_and_a_monument_may_leave_it_out(tmp_path):
+    _, problems = validate(tmp_path, {k: v for k, v in ARTIFACT.items() if k != "cost"})
+    assert any("missing required field 'cost'" in p.message for p in problems)
+    cards, problems = validate(tmp_path, {"id": "m", "title": "M", "type": "Monument", "vp": 2})
+    assert problems == [] and cards
+
+
+# --- the importer -------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def imported():
+    return import_res_arcana(sorted(FIXTURES.glob("*.json")))
+
+
+@pytest.fixture(scope="module")
+def by_id(imported):
+    return {c["id"]: c for c in imported.cards}
+
+
+def test_ids_are_slugs_of_the_source_ids():
+    assert slug("RA_A_DRAGON_TEETH") == "dragon-teeth"
+    assert slug("Dragon\u2019s Lair") == "dragons-lair"
+
+
+def test_every_type_goes_to_its_own_file(imported):
+    files = imported.by_file()
+    assert {name: len(cards) for name, cards in files.items()} == {
+        "artifacts.json": 6, "mages.json": 2, "monuments.json": 2, "places-of-power.json": 1, "magic-items.json": 2}
+
+
+def test_costs_collects_and_kinds(by_id):
+    assert by_id["test-lantern"]["cost"] == {"elan": 1, "gold": 1}
+    assert by_id["test-lantern"]["collect"] == [{"elan": 1, "death": 1}]
+    otter = by_id["test-otter"]
+    assert otter["kind"] == "Creature" and otter["cost"] == {"life": 1, "any": 2}
+    assert otter["collect"] == [{"one_of": [{"life": 1}, {"calm": 1}]}]
+    assert by_id["test-bellows"]["collect"] == [{"any": 2, "except": ["death", "gold"]}]
+    assert by_id["test-prism"]["cost"] == {}  # free: prints 0
+    assert by_id["test-wyrm"]["kind"] == "Dragon" and by_id["test-wyrm"]["vp"] == 1
+
+
+def test_powers_become_cost_and_effect(by_id):
+    wyrm = by_id["test-wyrm"]["powers"]
+    assert wyrm == [{"cost": {"tap": True}, "effect": {"attack": 2}},
+                    {"reaction": True, "cost": {"discard": 1}, "effect": {"ignore_attack": True}}]
+    prism = by_id["test-prism"]["powers"]
+    assert prism[0] == {"cost": {"tap": True, "any": "X"}, "effect": {"gain": {"any": "X", "except": ["gold"]}}}
+    assert prism[1]["cost"] == {"tap": True, "destroy": ["self", "artifact"]}
+    assert prism[1]["effect"]["text"].startswith("Its cost + {any}{no-gold}")
+    saddle = by_id["test-saddle"]
+    assert saddle["powers"][0] == {"cost": {"tap": True, "tap_other": "Dragon"},
+                                   "effect": {"place": {"gold": 1}, "rivals_gain": {"calm": 1}}}
+    assert saddle["discounts"] == [{"for": "Dragon", "any": 2}]
+    assert by_id["test-tinker"]["discounts"] == [{"for": "Artifact", "any": 1, "except": ["gold"]}]
+    assert by_id["test-bellows"]["powers"][0]["effect"] == {"place": {"any": 2, "except": ["life", "calm", "gold"]}}
+    assert by_id["test-ward"]["powers"][0]["effect"] == {"ignore_attack": "Dragon"}
+    assert by_id["test-sage"]["powers"][0]["effect"] == {"draw": 1}
+
+
+def test_places_monuments_and_text_effects(by_id):
+    marsh = by_id["test-marsh"]
+    assert marsh["type"] == "Place of Power" and marsh["cost"] == {"life": 6, "death": 2}
+    assert marsh["vp"] == 1 and marsh["vp_per_essence"] == {"essence": "death", "vp": 1}
+    assert marsh["collect"] == [{"text": "Pay {death}, else {tap}"}]
+    assert by_id["test-spire"]["cost"] == {"gold": 4} and "When placed" in by_id["test-spire"]["text"]
+    assert "cost" not in by_id["test-cheap"]  # a wrong Monument cost is an error; the card prints 4 Gold
+    assert by_id["test-bellows"]["notes"] == "A test note."
+
+
+def test_problems_are_located_and_fields_not_imported_are_counted(imported):
+    def find(code, text=""):
+        return [p for p in imported.problems if p.code == code and text in p.message]
+
+    errors = [p for p in imported.problems if p.is_error]
+    assert sorted(p.where.split("::")[1] for p in errors) == [
+        "$.cards[1].placement_cost", "$.cards[6].name_en", "$.cards[7].type"]
+    assert find("unmapped", "'summon_storm'")[0].where.endswith("$.cards[5].powers[1].effect[0].summon_storm")
+    assert find("missing-other-side", "Test Marsh")
+    name_de = find("not-imported", "'name_de'")
+    assert len(name_de) == 1 and "(13 components)" in name_de[0].message
+
+
+def test_the_imported_fixtures_validate(tmp_path, capsys):
+    code, out, err = run_cli(capsys, "import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
+    assert code == 1  # three components in the fixtures are bad: they are reported, the others written
+    assert "13 components imported (Artifact 6, Mage 2, Monument 2, Place of Power 1, Magic Item 2)" in out
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "artifacts.json", "mages.json", "magic-items.json", "monuments.json", "places-of-power.json"]
+    code, out, err = run_cli(capsys, "validate", tmp_path / "out", "--game", "res-arcana")
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
+    assert "unchanged" in out and code == 1
+    (tmp_path / "out" / "mages.json").write_text("{}", encoding="utf-8")
+    code, out, err = run_cli(capsys, "import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
+    assert code == 2 and "--force" in err
+
+
+def test_a_file_that_is_not_component_data_is_an_error(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('[1, 2]', encoding="utf-8")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"cards": [', encoding="utf-8")
+    result = import_res_arcana([bad, broken])
+    assert result.cards == []
+    assert [p.where for p in result.problems if p.is_error] == [f"{bad}::$", f"{broken}:1:12"]
+
+
+# --- formats --------------------------------------------------------------------------------------------
+
+SETS = {"Duelist": ["Dragon Teeth", "Elemental Spring", "Hand of Glory"],
+        "Seer": ["Vault", "Chalice of Life", "Flaming Pit"],
+        "Alchemist": ["Magical Shard", "Tree of Life", "Celestial Horse"],
+        "Transmuter": ["Dancing Sword", "Fountain of Youth", "Hawk"]}
+OTHERS = ["Prism", "Crypt", "Athanor", "Treant", "Guard Dog", "Mermaid"]
+
+
+@pytest.fixture(scope="module")
+def format_cards(tmp_path_factory):
+    """Cards named like the real components (names only), to check setups against."""
+    cards = [{"id": slug(n), "title": n, "type": "Mage"} for n in [*SETS, "Druid", "Witch"]]
+    cards += [{"id": slug(n), "title": n, "type": "Artifact", "cost": {}} for names in SETS.values() for n in names]
+    cards += [{"id": slug(n), "title": n, "type": "Artifact", "cost": {}} for n in OTHERS]
+    cards += [{"id": "obelisk", "title": "Obelisk", "type": "Monument"}]
+    folder = tmp_path_factory.mktemp("ra-cards")
+    (folder / "cards.json").write_text(json.dumps({"game": "res-arcana", "cards": cards}), encoding="utf-8")
+    sets, problems = load_cards(load_project(REPO), [folder])
+    assert problems == []
+    return sets["res-arcana"]
+
+
+def deck(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "deck.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def lines(names) -> str:
+    return "".join(f"1 {n}\n" for n in names)
+
+
+EIGHT = SETS["Duelist"] + OTHERS[:5]
+SETUP = "# Kept\n1 Seer\n# Dealt\n1 Druid\n# Artifacts\n" + lines(EIGHT)
+SETUP_CASES = [
+    ("2 Mages, 1 kept, 8 Artifacts", SETUP, "legal", []),
+    ("1 Mage", SETUP.replace("# Dealt\n1 Druid\n", ""), "illegal", ["section-size"]),
+    ("3 Mages", SETUP.replace("1 Druid\n", "1 Druid\n1 Witch\n"), "illegal", ["section-size"]),
+    ("7 Artifacts", SETUP.replace("1 Prism\n", ""), "illegal", ["section-size"]),
+    ("an Artifact twice", SETUP.replace("1 Prism\n", "1 Hawk\n").replace("1 Crypt\n", "1 Hawk\n"), "illegal", ["copy-limit"]),
+    ("no kept Mage", SETUP.replace("# Kept\n", ""), "illegal", ["res-arcana-kept-mage"]),
+    ("both Mages kept", SETUP.replace("# Dealt\n", ""), "illegal", ["res-arcana-kept-mage"]),
+    ("a Monument", SETUP + "1 Obelisk\n", "illegal", ["no-section"]),
+]
+
+
+@pytest.mark.parametrize("what, text, status, rules", SETUP_CASES, ids=[c[0] for c in SETUP_CASES])
+def test_setup_format(tmp_path, format_cards, what, text, status, rules):
+    report = check_file(deck(tmp_path, text), format_cards, load_format("res-arcana-setup"))
+    assert report.status == status, [v.message for v in report.violations]
+    assert sorted({v.rule for v in report.violations}) == rules
+
+
+DRAFT = "# Kept\n1 Seer\n# Dealt\n1 Druid\n# First draft:\n" + lines(EIGHT[:4]) + "# Second draft:\n" + lines(EIGHT[4:])
+DRAFT_CASES = [
+    ("4 + 4 picks", DRAFT, "legal", []),
+    ("5 + 3 picks", DRAFT.replace("# Second draft:\n", "").replace(lines(EIGHT[4:]), lines(EIGHT[4:5]) + "# Second draft:\n"
+                                                                + lines(EIGHT[5:])), "illegal", ["res-arcana-draft-rounds"]),
+    ("picks under no round", DRAFT.replace("# First draft:\n", "# Artifacts\n"), "illegal", ["res-arcana-draft-rounds"]),
+    ("the same card picked twice", DRAFT.replace("1 Prism\n", "1 Crypt\n"), "illegal", ["copy-limit"]),
+    ("no kept Mage", DRAFT.replace("# Kept\n", ""), "illegal", ["res-arcana-kept-mage"]),
+]
+
+
+@pytest.mark.parametrize("what, text, status, rules", DRAFT_CASES, ids=[c[0] for c in DRAFT_CASES])
+def test_draft_format(tmp_path, format_cards, what, text, status, rules):
+    report = check_file(deck(tmp_path, text), format_cards, load_format("res-arcana-draft"))
+    assert report.status == status, [v.message for v in report.violations]
+    assert sorted({v.rule for v in report.violations}) == rules
+
+
+@pytest.mark.parametrize("mage", list(SETS))
+def test_each_first_game_set_is_legal(tmp_path, format_cards, mage):
+    others = [n for n in OTHERS if n not in SETS[mage]][:5]
+    report = check_file(deck(tmp_path, f"# Mage\n1 {mage}\n# Artifacts\n" + lines(SETS[mage] + others)),
+                        format_cards, load_format("res-arcana-first-game"))
+    assert report.status == "legal", [v.message for v in report.violations]
+
+
+FIRST = "# Mage\n1 Seer\n# Artifacts\n" + lines(SETS["Seer"] + OTHERS[:5])
+FIRST_CASES = [
+    ("a set Artifact missing", FIRST.replace("1 Vault\n", "1 Mermaid\n"), "illegal", ["res-arcana-first-game"]),
+    ("another set's Artifacts", FIRST.replace(lines(SETS["Seer"]), lines(SETS["Duelist"])), "illegal", ["res-arcana-first-game"]),
+    ("a Mage without a set", FIRST.replace("1 Seer\n", "1 Druid\n"), "illegal", ["res-arcana-first-game"]),
+    ("two Mages", FIRST.replace("1 Seer\n", "1 Seer\n1 Duelist\n"), "illegal", ["section-size"]),
+    ("9 Artifacts", FIRST + "1 Mermaid\n", "illegal", ["section-size"]),
+]
+
+
+@pytest.mark.parametrize("what, text, status, rules", FIRST_CASES, ids=[c[0] for c in FIRST_CASES])
+def test_first_game_format(tmp_path, format_cards, what, text, status, rules):
+    report = check_file(deck(tmp_path, text), format_cards, load_format("res-arcana-first-game"))
+    assert report.status == status, [v.message for v in report.violations]
+    assert sorted({v.rule for v in report.violations}) == rules
+
+
+def test_first_game_names_in_japanese_match_too(tmp_path):
+    cards = [{"id": "m", "title": "シアー", "type": "Mage"}] + [
+        {"id": f"a{i}", "title": n, "type": "Artifact", "cost": {}} for i, n in
+        enumerate(["貯蔵庫", "生命の聖杯", "燃え盛る縦穴", "A", "B", "C", "D", "E"])]
+    folder = tmp_path / "ja"
+    folder.mkdir()
+    (folder / "cards.json").write_text(json.dumps({"game": "res-arcana", "cards": cards}, ensure_ascii=False), encoding="utf-8")
+    sets, problems = load_cards(load_project(REPO), [folder])
+    text = "# Mage\n1 シアー\n# Artifacts\n" + lines(["貯蔵庫", "生命の聖杯", "燃え盛る縦穴", "A", "B", "C", "D", "E"])
+    report = check_file(deck(tmp_path, text), sets["res-arcana"], load_format("res-arcana-first-game"))
+    assert report.status == "legal", [v.message for v in report.violations]
+
+
+def test_deck_check_command(capsys, tmp_path, format_cards):
+    folder = next(iter(format_cards)).record.file.parent
+    code, out, _ = run_cli(capsys, "deck", "check", deck(tmp_path, SETUP), "--format", "res-arcana-setup", "--cards", folder)
+    assert code == 0 and "legal" in out
+    code, out, err = run_cli(capsys, "deck", "check", deck(tmp_path, SETUP.replace("# Kept\n", "")),
+                             "--format", "res-arcana-setup", "--cards", folder)
+    assert code == 1 and "no kept Mage" in err
+
+
+# --- the PDF ------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The examples printed once (3 sheets of 63 x 88 mm cards, each followed by its backs)."""
+    out = tmp_path_factory.mktemp("build")
+    try:
+        main(["--project", str(REPO), "build", "res-arcana", "--no-aids", "--out", str(out)])
+    except SystemExit as exc:
+        assert exc.code == 0
+    return out / "res-arcana.pdf"
+
+
+def card_at(x_mm: float, y_mm: float, page) -> tuple[float, float] | None:
+    """The top-left (mm) of the 63 x 88 mm card rectangle holding the point."""
+    for r in page.rects:
+        if abs(r["width"] - 63 * MM) < 0.5 and abs(r["height"] - 88 * MM) < 0.5:
+            x, y = r["x0"] / MM, r["top"] / MM
+            if x <= x_mm <= x + 63 and y <= y_mm <= y + 88:
+                return round(x, 1), round(y, 1)
+    return None
+
+
+def find_word(pdf, text: str, pages) -> tuple[int, dict]:
+    for i in pages:
+        for word in pdf.pages[i].extract_words():
+            if word["text"] == text:
+                return i, word
+    raise AssertionError(f"{text!r} not printed")
+
+
+def test_costs_and_powers_print_as_icons_not_words(built):
+    with pdfplumber.open(built) as pdf:
+        text = " ".join((pdf.pages[i].extract_text() or "") for i in range(0, len(pdf.pages), 2)).lower()
+        assert len(pdf.pages) == 6
+        page = pdf.pages[0]
+        assert (page.width / MM, page.height / MM) == pytest.approx((210, 297), abs=0.5)
+        assert len(page.curves) + len(page.rects) > 200  # the icons are vector drawings
+    for word in ("elan", "calm", "death", "gold", "tap", "collect"):
+        assert word not in text.split(), word
+
+
+def test_the_two_sides_of_a_place_of_power_lie_behind_each_other(built):
+    """Ember Forge's back is Glass Reef, Dragon Hollow's is Bone Orchard: mirrored for long-edge duplex."""
+    with pdfplumber.open(built) as pdf:
+        for front_title, back_title in (("Forge", "Reef"), ("竜の眠る洞", "骨の果樹園")):
+            i, word = find_word(pdf, front_title, range(0, len(pdf.pages), 2))
+            front = card_at(word["x0"] / MM, word["top"] / MM, pdf.pages[i])
+            j, back_word = find_word(pdf, back_title, [i + 1])
+            back = card_at(back_word["x0"] / MM, back_word["top"] / MM, pdf.pages[j])
+            assert front and back
+            assert back[0] == pytest.approx(210 - front[0] - 63, abs=0.2) and back[1] == pytest.approx(front[1], abs=0.2)
+            # the other side never prints as a front of its own
+            with pytest.raises(AssertionError):
+                find_word(pdf, back_title, range(0, len(pdf.pages), 2))
+
+
+# --- acceptance on the real data ------------------------------------------------------------------------
+
+@pytest.mark.shared
+def test_the_real_components_import_validate_and_print(shared_data, tmp_path, capsys):
+    out = tmp_path / "ra"
+    code, stdout, err = run_cli(capsys, "import", "res-arcana", *sorted((shared_data / "res-arcana").glob("*.json")),
+                                "--out", out)
+    assert code == 0, err
+    assert "73 components imported (Artifact 40, Mage 10, Monument 10, Place of Power 5, Magic Item 8)" in stdout
+    assert err.count("missing") == 0 or "is not in the data" in err  # the other sides are reported
+    code, stdout, err = run_cli(capsys, "validate", out, "--game", "res-arcana")
+    assert code == 0 and "73 valid cards" in stdout, err
+    code, stdout, err = run_cli(capsys, "build", "res-arcana", "--cards", out, "--out", tmp_path / "pdf")
+    assert code == 0, err
+    with pdfplumber.open(tmp_path / "pdf" / "res-arcana.pdf") as pdf:
+        assert len(pdf.pages) == 18  # 73 components, 9 per sheet: 9 sheets, fronts and backs
+        titles = " ".join(pdf.pages[i].extract_text() for i in range(0, 18, 2))
+    for title in ("Dragon Teeth", "Necromancer", "Great Pyramid", "Catacombs of the Dead", "Protection"):
+        assert title in titles
+    sets, _ = load_cards(load_project(REPO), [out])
+    for mage, artifacts in SETS.items():
+        others = [n for n in OTHERS if n not in artifacts][:5]
+        report = check_file(deck(tmp_path, f"# Mage\n1 {mage}\n# Artifacts\n" + lines(artifacts + others)),
+                            sets["res-arcana"], load_format("res-arcana-first-game"))
+        assert report.status == "legal", (mage, [v.message for v in report.violations], report.unresolved)

@@ -1,0 +1,309 @@
+"""Via Magica: the schema, the example cards, the material.json importer, the formats, the PDF.
+
+Example cards are ours (cards/via-magica/); the importer fixture
+tests/fixtures/via-magica/material.json is hand-written in the shape of the
+BGA material (made-up portals). The acceptance test at the end imports
+../shared/data/via-magica/material.json.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from printer.catalog import load_cards
+from printer.cli import main
+from printer.decks import check_file, load_format
+from printer.importers.via_magica import import_via_magica
+from printer.project import load_project
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "cards" / "via-magica"
+FIXTURE = REPO / "tests" / "fixtures" / "via-magica" / "material.json"
+MM = 72 / 25.4
+KIND_COLOURS = {"yellow": (0.984, 0.914, 0.651), "green": (0.804, 0.922, 0.788),
+                "blue": (0.788, 0.871, 0.961), "purple": (0.886, 0.827, 0.933)}  # the effect bands of card.css
+
+PORTAL = {"id": "p1", "title": "Test Portal", "type": "Portal", "design": 1, "copies": 2, "color": "yellow",
+          "animus": ["air", "fire", "shadow"], "score": 3, "effect": {"place": "fire", "count": 2}}
+
+
+def validate(tmp_path: Path, *cards: dict):
+    path = tmp_path / "cards" / "via-magica" / "cards.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"game": "via-magica", "cards": list(cards)}, ensure_ascii=False), encoding="utf-8")
+    sets, problems = load_cards(load_project(REPO), [path])
+    return (list(sets["via-magica"]) if "via-magica" in sets else []), problems
+
+
+def run_cli(capsys, *args) -> tuple[int, str, str]:
+    try:
+        main(["--project", str(REPO), *map(str, args)])
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- schema and examples ----------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def examples():
+    sets, problems = load_cards(load_project(REPO), [EXAMPLES])
+    assert problems == []
+    return sets["via-magica"]
+
+
+def test_the_examples_cover_every_card_kind(examples):
+    cards = list(examples)
+    assert {c.type for c in cards} == {"Portal", "Bonus", "Summary", "Animus"}
+    portals = [c for c in cards if c.type == "Portal"]
+    assert {c["color"] for c in portals} == {"yellow", "green", "blue", "purple"}
+    assert all(c.copies == 2 for c in portals)
+    assert {len(c["animus"]) for c in portals} >= {2, 3, 4, 5, 6}
+    assert {c["goal"] for c in cards if c.type == "Bonus"} == {"portal-color", "portal-count"}
+    assert any(any("\u3040" <= ch <= "\u30ff" for ch in c.title + c.get("text", "") + c.get("effect", {}).get("text", ""))
+               for c in cards), "no Japanese card"
+
+
+def test_a_portal_is_valid(tmp_path):
+    cards, problems = validate(tmp_path, PORTAL)
+    assert problems == [] and cards[0].copies == 2
+
+
+@pytest.mark.parametrize("change, where, words", [
+    ({"color": "purple"}, ".effect", "no effect"),
+    ({"color": "green"}, ".effect", "one of: score_per_portal, score_per_animus"),
+    ({"effect": {"wild": "air"}}, ".effect", "one of: place, count, add_crystals"),
+    ({"color": "blue", "effect": {"add_crystals": 2}}, ".effect", "one of: wild, text"),
+    ({"animus": ["air"]}, ".animus", ""),
+    ({"animus": ["air"] * 7}, ".animus", ""),
+    ({"animus": ["air", "wild"]}, ".animus[1]", "one of: air, water"),
+    ({"color": "all"}, ".color", ""),
+    ({"effect": {"place": "fire"}}, ".effect", "count"),
+    ({"score": None}, "", "missing required field 'score'"),
+])
+def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
+    card = {k: v for k, v in {**PORTAL, **change}.items() if v is not None}
+    _, problems = validate(tmp_path, card)
+    assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), \
+        [str(p) for p in problems]
+
+
+def test_bonus_summary_and_animus_cards(tmp_path):
+    good = [{"id": "b1", "title": "B", "type": "Bonus", "goal": "portal-color", "color": "all", "points": 8},
+            {"id": "b2", "title": "C", "type": "Bonus", "goal": "portal-count", "portals": 3, "points": 4},
+            {"id": "s", "title": "S", "type": "Summary", "bag": {"air": 6, "wild": 2}},
+            {"id": "t", "title": "T", "type": "Animus", "animus": "wild", "stones": 2}]
+    cards, problems = validate(tmp_path, *good)
+    assert problems == [] and len(cards) == 4
+    _, problems = validate(tmp_path, {"id": "b", "title": "B", "type": "Bonus", "goal": "portal-count", "points": 2},
+                           {"id": "t", "title": "T", "type": "Animus", "animus": "wind", "stones": 7})
+    messages = {p.where.split("::")[1]: p.message for p in problems}
+    assert "missing required field 'portals'" in messages["$.cards[0]"]
+    assert "$.cards[1].animus" in messages and "$.cards[1].stones" in messages
+
+
+# --- the importer -------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def imported():
+    return import_via_magica([FIXTURE])
+
+
+@pytest.fixture(scope="module")
+def by_id(imported):
+    return {c["id"]: c for c in imported.cards}
+
+
+def test_each_design_is_one_card_printed_twice(imported, by_id):
+    portals = [c for c in imported.cards if c["type"] == "Portal"]
+    assert len(portals) == 12 and all(c["copies"] == 2 for c in portals)
+    assert by_id["portal-10"] == {"id": "portal-10", "title": "Portal 10", "type": "Portal", "design": 10, "copies": 2,
+                                  "color": "purple", "animus": ["air", "air", "water", "earth", "life", "shadow"], "score": 9}
+
+
+def test_effects_are_structured_by_type(by_id):
+    effects = {n: by_id[f"portal-{n:02d}"].get("effect") for n in range(1, 12)}
+    assert effects[1] == {"score_per_portal": "purple", "points": 2}
+    assert effects[2] == {"score_per_animus": "fire", "points": 3}
+    assert effects[3] == {"place": "water", "count": 2}
+    assert effects[4] == {"place": "any", "count": 1}
+    assert effects[5] == {"open_another": True}
+    assert effects[6] == {"extra_portal": True}
+    assert effects[7] == {"add_crystals": 3}
+    assert effects[8] == {"rearrange": True}
+    assert effects[9] == {"wild": "fire"}
+    assert effects[10] is None
+    assert effects[11] == {"text": "Sing a song"}
+
+
+def test_bonus_cards_and_animus_stones(imported, by_id):
+    assert by_id["bonus-blue"] == {"id": "bonus-blue", "title": "Three blue portals", "type": "Bonus", "color": "blue",
+                                   "goal": "portal-color", "portals": 3, "points": 9}
+    assert by_id["bonus-all"]["color"] == "all" and "portals" not in by_id["bonus-all"]
+    assert by_id["bonus-4-portals"]["goal"] == "portal-count" and by_id["bonus-4-portals"]["portals"] == 4
+    stones = {c["animus"]: c["stones"] for c in imported.cards if c["type"] == "Animus"}
+    assert stones == {"air": 6, "water": 5, "earth": 4, "life": 3, "fire": 2, "shadow": 1, "wild": 2}
+
+
+def test_problems_are_located(imported):
+    errors = {p.where.split("::")[1]: p.message for p in imported.problems if p.is_error}
+    assert set(errors) == {'$.port_cards["23"].card_bonus', '$.port_cards["25"].card_color'}
+    warnings = [p for p in imported.problems if not p.is_error]
+    assert any('port_cards["4"]' in p.where and "differs" in p.message for p in warnings)
+    assert any(p.code == "unmapped" and 'port_cards["21"]' in p.where for p in warnings)
+    skipped = [p for p in warnings if p.code == "not-imported" and "'port_cards.card_effect_str'" in p.message]
+    assert len(skipped) == 1 and "(26 entries)" in skipped[0].message
+
+
+def test_import_command_writes_files_that_validate(tmp_path, capsys):
+    code, out, err = run_cli(capsys, "import", "via-magica", FIXTURE, "--out", tmp_path / "out")
+    assert code == 1  # two bad portals in the fixture: reported, the rest written
+    assert "24 portals (12 designs), 4 Bonus cards and 23 Animus stones imported" in out
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["animus.json", "bonus.json", "portals.json"]
+    code, out, err = run_cli(capsys, "validate", tmp_path / "out", "--game", "via-magica")
+    assert code == 0, err
+    code, out, err = run_cli(capsys, "import", "via-magica", FIXTURE, "--out", tmp_path / "out", "--dry-run")
+    assert "unchanged" in out
+
+
+# --- formats --------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def deck_cards(tmp_path_factory):
+    cards = [dict(PORTAL, id=f"p{n}", title=f"Portal {n}", design=n) for n in range(1, 41)]
+    cards += [{"id": "b1", "title": "Two portals", "type": "Bonus", "goal": "portal-count", "portals": 2, "points": 2},
+              {"id": "b2", "title": "Three portals", "type": "Bonus", "goal": "portal-count", "portals": 3, "points": 4},
+              {"id": "b3", "title": "Three yellow", "type": "Bonus", "goal": "portal-color", "color": "yellow", "portals": 3, "points": 2},
+              {"id": "b4", "title": "Every colour", "type": "Bonus", "goal": "portal-color", "color": "all", "points": 8}]
+    folder = tmp_path_factory.mktemp("vm-cards")
+    (folder / "cards.json").write_text(json.dumps({"game": "via-magica", "cards": cards}), encoding="utf-8")
+    sets, problems = load_cards(load_project(REPO), [folder])
+    assert problems == []
+    return sets["via-magica"]
+
+
+def deck(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "deck.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+FULL = "# Portals\n" + "".join(f"2 Portal {n}\n" for n in range(1, 41))
+DECK_CASES = [
+    ("40 designs twice", FULL, "legal", []),
+    ("one design once", FULL.replace("2 Portal 7\n", "1 Portal 7\n"), "illegal", ["section-size", "via-magica-two-of-each"]),
+    ("one design once, another three times", FULL.replace("2 Portal 7\n", "1 Portal 7\n").replace("2 Portal 8\n", "3 Portal 8\n"),
+     "illegal", ["copy-limit", "via-magica-two-of-each"]),
+    ("a Bonus card in the deck", FULL + "1 Two portals\n", "illegal", ["no-section"]),
+]
+
+
+@pytest.mark.parametrize("what, text, status, rules", DECK_CASES, ids=[c[0] for c in DECK_CASES])
+def test_portal_deck_format(tmp_path, deck_cards, what, text, status, rules):
+    report = check_file(deck(tmp_path, text), deck_cards, load_format("via-magica-portal-deck"))
+    assert report.status == status, [v.message for v in report.violations]
+    assert sorted({v.rule for v in report.violations}) == rules
+
+
+SETUP = "# Kept\n1 Portal 3\n1 Portal 9\n1 Portal 21\n"
+SETUP_CASES = [
+    ("three different portals", SETUP, "legal", []),
+    ("two copies of one portal", SETUP.replace("Portal 21", "Portal 9"), "illegal", ["copy-limit"]),
+    ("four portals", SETUP + "1 Portal 30\n", "illegal", ["section-size"]),
+]
+
+
+@pytest.mark.parametrize("what, text, status, rules", SETUP_CASES, ids=[c[0] for c in SETUP_CASES])
+def test_setup_format(tmp_path, deck_cards, what, text, status, rules):
+    report = check_file(deck(tmp_path, text), deck_cards, load_format("via-magica-setup"))
+    assert report.status == status, [v.message for v in report.violations]
+    assert sorted({v.rule for v in report.violations}) == rules
+
+
+PLAYER = ("# Crystallization:\n1 Portal 1\n1 Portal 2\n1 Portal 3\n# Opened\n1 Portal 4\n1 Portal 5\n"
+          "# Rewards\n1 Two portals\n1 Three yellow\n1 Every colour\n")
+PLAYER_CASES = [
+    ("portals and rewards", PLAYER, "legal", []),
+    ("an opened portal also being crystallised", PLAYER.replace("1 Portal 5\n", "1 Portal 2\n"), "illegal", ["copy-limit"]),
+    ("two portal-count rewards", PLAYER + "1 Three portals\n", "illegal", ["via-magica-one-count-bonus"]),
+    ("fourteen portals", PLAYER + "# Opened\n" + "".join(f"1 Portal {n}\n" for n in range(10, 19)), "illegal", ["section-size"]),
+]
+
+
+@pytest.mark.parametrize("what, text, status, rules", PLAYER_CASES, ids=[c[0] for c in PLAYER_CASES])
+def test_player_format(tmp_path, deck_cards, what, text, status, rules):
+    report = check_file(deck(tmp_path, text), deck_cards, load_format("via-magica-player"))
+    assert report.status == status, [v.message for v in report.violations]
+    assert sorted({v.rule for v in report.violations}) == rules
+
+
+# --- the PDF ------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("build")
+    try:
+        main(["--project", str(REPO), "build", "via-magica", "--no-aids", "--out", str(out)])
+    except SystemExit as exc:
+        assert exc.code == 0
+    return out / "via-magica.pdf"
+
+
+def test_cards_are_64x80mm_three_by_three(built):
+    with pdfplumber.open(built) as pdf:
+        assert len(pdf.pages) == 8  # 28 faces: 4 sheets, fronts and backs
+        for page in pdf.pages[2:4]:
+            boxes = {(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in page.rects
+                     if abs(r["width"] - 64 * MM) < 0.3 and abs(r["height"] - 80 * MM) < 0.3}
+            assert len(boxes) == 9
+            assert sorted({x for x, _ in boxes}) == pytest.approx([9, 73, 137], abs=0.2)
+
+
+def test_effect_bands_take_the_colour_of_their_kind(built):
+    found = set()
+    with pdfplumber.open(built) as pdf:
+        for page in pdf.pages[::2]:
+            for r in page.rects:
+                colour = r.get("non_stroking_color")
+                if abs(r["height"] - 21 * MM) < 0.5 and abs(r["width"] - 60 * MM) < 0.5 and colour and len(colour) == 3:
+                    for kind, rgb in KIND_COLOURS.items():
+                        if all(abs(a - b) < 0.01 for a, b in zip(colour, rgb)):
+                            found.add(kind)
+    assert found == {"yellow", "green", "blue", "purple"}
+
+
+def test_animus_stones_print_as_round_tokens(built):
+    with pdfplumber.open(built) as pdf:
+        page = pdf.pages[0]
+        assert "Air ×6" in page.extract_text()
+        circles = [c for c in page.curves if abs(c["width"] - 23 * MM) < 0.5 and abs(c["height"] - 23 * MM) < 0.5]
+    assert len(circles) >= 10  # 6 Air, 2 Fire, 2 Wildcard tokens, each a 23 mm circle
+
+
+# --- acceptance on the real data ------------------------------------------------------------------------
+
+@pytest.mark.shared
+def test_the_real_material_imports_validates_and_prints(shared_data, tmp_path, capsys):
+    out = tmp_path / "vm"
+    code, stdout, err = run_cli(capsys, "import", "via-magica", shared_data / "via-magica" / "material.json", "--out", out)
+    assert code == 0, err
+    assert "80 portals (40 designs), 10 Bonus cards and 23 Animus stones imported" in stdout
+    code, stdout, err = run_cli(capsys, "validate", out, "--game", "via-magica")
+    assert code == 0 and "57 valid cards" in stdout, err
+    sets, _ = load_cards(load_project(REPO), [out])
+    cards = list(sets["via-magica"])
+    bonus = [c for c in cards if c.type == "Bonus"]
+    assert sorted(c["goal"] for c in bonus) == ["portal-color"] * 5 + ["portal-count"] * 5
+    full = "".join(f"2 {c.title}\n" for c in cards if c.type == "Portal")
+    report = check_file(deck(tmp_path, full), sets["via-magica"], load_format("via-magica-portal-deck"))
+    assert report.status == "legal", [v.message for v in report.violations]
+    code, stdout, err = run_cli(capsys, "build", "via-magica", "--cards", out, "--no-aids", "--out", tmp_path / "pdf")
+    assert code == 0, err
+    with pdfplumber.open(tmp_path / "pdf" / "via-magica.pdf") as pdf:
+        assert len(pdf.pages) == 22  # 80 portals + 10 Bonus + 7 Animus faces = 97: 11 sheets, fronts and backs
