@@ -88,6 +88,11 @@ def _check_back_cards(cards: CardSet) -> list[Problem]:
         elif ref in used:
             problems.append(Problem(card.record.where(".back_card"), f"card {ref!r} is already the back of {used[ref]!r}",
                                     code="duplicate-back-card"))
+        elif ref == card.id or cards.by_id(ref).get("back_card"):
+            problems.append(Problem(card.record.where(".back_card"),
+                                    f"card {ref!r} has a back_card of its own, so neither card would print",
+                                    f"give back_card to one side only (the front): remove it from {ref!r}",
+                                    code="back-card-loop"))
         used.setdefault(ref, card.id)
     return problems
 

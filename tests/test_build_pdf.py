@@ -160,3 +160,15 @@ def test_unknown_back_card_is_invalid(run, project):
     result = run("validate", cwd=project)
     assert result.code == 1
     assert f"{path}::$[0].back_card: error: no card with id 'mon' for this card's back (hint: did you mean 'moon'?)" in result.err
+
+
+def test_cards_that_are_each_others_back_are_invalid(run, project):
+    import json
+
+    a = {"id": "sun", "title": "Sunward Plain", "type": "Region", "deck": "Dynasty", "back_card": "moon"}
+    b = dict(a, id="moon", title="Moonward Plain", back_card="sun")
+    path = project / "cards" / "l5r" / "tiles.json"
+    path.write_text(json.dumps([a, b]), encoding="utf-8")
+    result = run("validate", cwd=project)
+    assert result.code == 1
+    assert f"{path}::$[0].back_card: error: card 'moon' has a back_card of its own, so neither card would print" in result.err
