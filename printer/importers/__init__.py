@@ -6,5 +6,9 @@ plus the :class:`~printer.errors.Problem` records it found. The
 ``printer import <source>`` commands in :mod:`printer.commands.importers`
 write the files.
 
-- :mod:`printer.importers.oracle` -- the Oracle of the Void L5R CCG export.
+- :mod:`printer.importers.oracle` -- the Oracle of the Void L5R CCG export;
+- :mod:`printer.importers.res_arcana` -- Res Arcana components (artifacts, mages,
+  monuments, places of power, magic items);
+- :mod:`printer.importers.via_magica` -- Via Magica portals, bonus cards and animus stones;
+- :mod:`printer.importers.tarot` -- the 22 Major Arcana names and numbers for ARCANDUCTOR.
 """
