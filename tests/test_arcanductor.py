@@ -1,0 +1,355 @@
+"""ARCANDUCTOR: the card schema, the example set, the tarot importer, the set and hand formats, the PDF.
+
+Example cards are ours (cards/arcanductor/); the importer fixture below is
+hand-written in the shape of dariusk/corpora's tarot_interpretations.json
+(names and numbers are facts of the tarot; no meanings are copied). The
+acceptance test at the end imports the real file from ../shared/data.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from printer.catalog import load_cards
+from printer.cli import main
+from printer.decks import check_file, load_format
+from printer.importers.tarot import convert, import_tarot, japanese_name
+from printer.project import load_project
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "cards" / "arcanductor"
+SHARED_TAROT = REPO.parent / "shared" / "data" / "tarot" / "tarot_interpretations.json"
+MM = 72 / 25.4
+
+MAJOR = ["The Fool", "The Magician", "The High Priestess", "The Empress", "The Emperor", "The Hierophant",
+         "The Lovers", "The Chariot", "Strength", "The Hermit", "Wheel of Fortune", "Justice", "The Hanged Man",
+         "Death", "Temperance", "The Devil", "The Tower", "The Star", "The Moon", "The Sun", "Judgement", "The World"]
+ARCANA = {"id": "a13", "title": "Death", "type": "Major Arcana", "arcanum": 13, "power": 7,
+          "upright": {"timing": "own-battle-end", "text": "Discard the opposing card."},
+          "reversed": {"timing": "reveal", "text_ja": "自分のライフを3減らす。"}}
+
+
+def validate(tmp_path: Path, *cards: dict):
+    """Validate ``cards`` as one ARCANDUCTOR card file; returns ``(valid cards, problems)``."""
+    path = tmp_path / "cards" / "arcanductor" / "cards.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"game": "arcanductor", "cards": list(cards)}, ensure_ascii=False), encoding="utf-8")
+    sets, problems = load_cards(load_project(REPO), [path])
+    return (list(sets["arcanductor"]) if "arcanductor" in sets else []), problems
+
+
+def run_cli(capsys, *args) -> tuple[int, str, str]:
+    try:
+        main(["--project", str(REPO), *map(str, args)])
+        code = 0
+    except SystemExit as exc:
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+# --- schema and examples ----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def examples():
+    sets, problems = load_cards(load_project(REPO), [EXAMPLES])
+    assert problems == []
+    return sets["arcanductor"]
+
+
+def test_the_examples_are_the_22_major_arcana_and_a_dummy(examples):
+    arcana = [c for c in examples if c.type == "Major Arcana"]
+    assert sorted(c["arcanum"] for c in arcana) == list(range(22))
+    assert [c.title for c in sorted(arcana, key=lambda c: c["arcanum"])] == MAJOR
+    assert [c.type for c in examples if c.type != "Major Arcana"] == ["Dummy"]
+    for card in arcana:
+        assert isinstance(card["power"], int)
+        for side in ("upright", "reversed"):
+            effect = card[side]
+            assert effect["timing"] and effect["text"] and effect["text_ja"], (card.id, side)
+            assert any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in effect["text_ja"])
+    timings = {c[s]["timing"] for c in arcana for s in ("upright", "reversed")}
+    assert timings == {"reveal", "own-battle-start", "field-battle-start", "own-battle-end", "any-battle-end", "discard"}
+
+
+def test_an_effect_may_be_in_one_language(tmp_path):
+    cards, problems = validate(tmp_path, ARCANA)
+    assert problems == [] and cards[0]["reversed"]["text_ja"]
+
+
+def test_blank_power_and_blank_effects_are_valid(tmp_path):
+    blank = dict(ARCANA, power=None, upright={"text": ""}, reversed={})
+    cards, problems = validate(tmp_path, blank)
+    assert problems == [] and len(cards) == 1
+
+
+@pytest.mark.parametrize("change, where, words", [
+    ({"power": "lots"}, ".power", "should be of type"),
+    ({"arcanum": 22}, ".arcanum", "22"),
+    ({"upright": {"timing": "on-revael", "text": "x"}}, ".upright.timing", "did you mean 'reveal'"),
+    ({"upright": {"text": "Discard it."}}, ".upright", "missing required field 'timing'"),
+    ({"reversed": {"timing": "discard", "txt": "x"}}, ".reversed.txt", "unknown field 'txt'"),
+    ({"type": "Minor Arcana"}, ".type", "did you mean 'Major Arcana'"),
+])
+def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
+    cards, problems = validate(tmp_path, dict(ARCANA, **change))
+    assert cards == []
+    assert any(p.where.endswith("$.cards[0]" + where) and words in str(p) for p in problems), [str(p) for p in problems]
+
+
+def test_a_major_arcana_needs_number_power_and_both_effects(tmp_path):
+    bare = {"id": "x", "title": "The Star", "type": "Major Arcana"}
+    _, problems = validate(tmp_path, bare)
+    missing = {str(p).split("'")[1] for p in problems if "missing required field" in p.message}
+    assert missing == {"arcanum", "power", "upright", "reversed"}
+
+
+def test_a_dummy_has_no_number_and_no_effects(tmp_path):
+    _, ok = validate(tmp_path, {"id": "d", "title": "Dummy", "type": "Dummy"})
+    assert ok == []
+    _, problems = validate(tmp_path, {"id": "d", "title": "Dummy", "type": "Dummy", "arcanum": 3,
+                                      "upright": {"text": ""}})
+    assert {p.where.rsplit("]", 1)[1] for p in problems} >= {".arcanum", ".upright"}
+
+
+# --- the tarot importer -----------------------------------------------------------------------------
+
+def tarot_source(majors=None, minors=2) -> dict:
+    """A source in the corpora shape: the majors (name, rank) plus a few minor cards; no meanings."""
+    majors = majors if majors is not None else [(n, r) for r, n in enumerate(MAJOR)]
+    cards = [{"name": n, "rank": r, "suit": "major", "keywords": []} for n, r in majors]
+    cards += [{"name": f"minor {i}", "rank": i, "suit": "cups"} for i in range(1, minors + 1)]
+    return {"description": "test fixture", "tarot_interpretations": cards}
+
+
+def test_import_gives_22_blank_cards_with_numbers_and_names():
+    result = convert(tarot_source(), "t.json")
+    assert [c["arcanum"] for c in result.cards] == list(range(22))
+    fool = result.cards[0]
+    assert fool == {"id": "arcana-00-the-fool", "title": "The Fool", "title_ja": "愚者", "type": "Major Arcana",
+                    "arcanum": 0, "power": None, "upright": {"text": ""}, "reversed": {"text": ""}}
+    assert [p.code for p in result.problems] == ["not-imported"]  # the 2 minor cards, one warning
+    assert "2 minor arcana" in result.problems[0].message
+
+
+def test_japanese_names_follow_the_name_not_the_number():
+    # The Marseille order numbers Justice 8 and Strength 11: the names still get their own Japanese names.
+    assert japanese_name("Justice") == "正義" and japanese_name("Strength") == "力"
+    assert japanese_name("The Papess/High Priestess") == "女教皇"
+    assert japanese_name("The Wheel") == "運命の輪" and japanese_name("Fortune") is None
+
+
+def test_import_problems_are_located():
+    majors = [(n, r) for r, n in enumerate(MAJOR)]
+    majors[5] = ("The Pope", 4)          # a number twice (and 5 missing)
+    majors[7] = ("The Chariot", "seven")  # not a number
+    majors[9] = ("", 9)                  # no name
+    result = convert(tarot_source(majors), "t.json")
+    codes = {(p.where, p.code) for p in result.problems}
+    assert ("t.json::$.tarot_interpretations[5].rank", "tarot-duplicate") in codes
+    assert ("t.json::$.tarot_interpretations[7].rank", "tarot-input") in codes
+    assert ("t.json::$.tarot_interpretations[9].name", "tarot-input") in codes
+    assert len(result.cards) == 19
+
+
+def test_import_reports_missing_numbers_and_bad_files(tmp_path):
+    good = tmp_path / "t.json"
+    good.write_text(json.dumps(tarot_source([(n, r) for r, n in enumerate(MAJOR) if r != 13])), encoding="utf-8")
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"tarot": [1, 2,]}', encoding="utf-8")
+    result = import_tarot([good, bad])
+    messages = [str(p) for p in result.problems if p.is_error]
+    assert any(m.startswith("input: error: Major Arcana missing: 13") for m in messages), messages
+    assert any(m.startswith(f"{bad}:1:") and "invalid JSON" in m for m in messages), messages
+    assert len(result.cards) == 21
+
+
+def test_import_command_writes_validates_and_refuses_to_overwrite(capsys, tmp_path):
+    source = tmp_path / "tarot.json"
+    source.write_text(json.dumps(tarot_source()), encoding="utf-8")
+    out = tmp_path / "out"
+    code, stdout, _ = run_cli(capsys, "import", "tarot", source, "--out", out)
+    assert code == 0 and "major-arcana.json: new, 22 cards" in stdout
+    written = json.loads((out / "major-arcana.json").read_text(encoding="utf-8"))
+    assert written["game"] == "arcanductor" and written["$schema"].endswith("schema/arcanductor/card.schema.json")
+    sets, problems = load_cards(load_project(REPO), [out])
+    assert problems == [] and len(sets["arcanductor"]) == 22
+    assert "major-arcana.json: unchanged, 22 cards" in run_cli(capsys, "import", "tarot", source, "--out", out)[1]
+    (out / "major-arcana.json").write_text("{}", encoding="utf-8")
+    code, _, err = run_cli(capsys, "import", "tarot", source, "--out", out, "--dry-run")
+    assert code == 2 and (out / "major-arcana.json").read_text() == "{}"
+    code, _, err = run_cli(capsys, "import", "tarot", source, "--out", out)
+    assert code == 2 and "--force" in err
+    assert run_cli(capsys, "import", "tarot", source, "--out", out, "--force")[0] == 0
+
+
+# --- formats: a player's set and a dealt hand ------------------------------------------------------
+
+def deck(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "deck.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def card_lines(names) -> str:
+    return "".join(f"1 {n}\n" for n in names)
+
+
+@pytest.fixture(scope="module")
+def variant_cards(tmp_path_factory):
+    """The examples plus a second card numbered 13 (a designer's variant)."""
+    folder = tmp_path_factory.mktemp("variant")
+    (folder / "variant.json").write_text(json.dumps({"game": "arcanductor", "cards": [
+        dict(ARCANA, id="variant-death", title="Death Reborn")]}), encoding="utf-8")
+    sets, problems = load_cards(load_project(REPO), [EXAMPLES, folder])
+    assert problems == []
+    return sets["arcanductor"]
+
+
+SET_CASES = [
+    ("the 22 arcana", card_lines(MAJOR), "legal", []),
+    ("21 arcana", card_lines(MAJOR[:-1]), "illegal", ["section-size"]),
+    ("23: one twice", card_lines(MAJOR + ["The Fool"]), "illegal", ["copy-limit", "section-size"]),
+    ("a dummy is not part of the set", card_lines(MAJOR[:-1] + ["Dummy"]), "illegal", ["no-section", "section-size"]),
+    ("two cards numbered 13 (and no 21)", card_lines(["Death Reborn" if n == "Death" else n for n in MAJOR[:-1]] + ["Death"]),
+     "illegal", ["arcana-distinct"]),
+]
+
+
+@pytest.mark.parametrize("what, text, status, rules", SET_CASES, ids=[c[0] for c in SET_CASES])
+def test_set_format(tmp_path, variant_cards, what, text, status, rules):
+    report = check_file(deck(tmp_path, "# Set\n" + text), variant_cards, load_format("arcanductor-set"))
+    assert report.status == status, [v.message for v in report.violations]
+    assert sorted({v.rule for v in report.violations}) == rules
+
+
+HAND = "# Significator\n1 The Hermit\n\n# Hand\n" + card_lines(MAJOR[10:20])
+HAND_CASES = [
+    ("11 cards, one Significator", HAND, "legal", []),
+    ("no Significator", HAND.replace("# Significator\n", ""), "illegal", ["significator"]),
+    ("two Significators", HAND.replace("1 The Hermit\n", "1 The Hermit\n1 The Fool\n").replace("1 The Sun\n", ""),
+     "illegal", ["significator"]),
+    ("10 cards", HAND.replace("1 The Sun\n", ""), "illegal", ["section-size"]),
+    ("12 cards", HAND + "1 The Fool\n", "illegal", ["section-size"]),
+    ("a card twice", HAND.replace("1 The Sun\n", "1 The Moon\n"), "illegal", ["copy-limit"]),
+    ("a dummy dealt", HAND.replace("1 The Sun\n", "1 Dummy\n"), "illegal", ["no-section", "section-size"]),
+    ("two cards numbered 13", HAND.replace("1 The Sun\n", "1 Death Reborn\n"), "illegal", ["arcana-distinct"]),
+]
+
+
+@pytest.mark.parametrize("what, text, status, rules", HAND_CASES, ids=[c[0] for c in HAND_CASES])
+def test_hand_format(tmp_path, variant_cards, what, text, status, rules):
+    report = check_file(deck(tmp_path, text), variant_cards, load_format("arcanductor-hand"))
+    assert report.status == status, [v.message for v in report.violations]
+    assert sorted({v.rule for v in report.violations}) == rules
+
+
+def test_deck_check_command_on_the_examples(capsys, tmp_path):
+    code, out, _ = run_cli(capsys, "deck", "check", deck(tmp_path, HAND), "--format", "arcanductor-hand")
+    assert code == 0 and "legal" in out
+    bad = deck(tmp_path, HAND.replace("# Significator\n", ""))
+    code, out, err = run_cli(capsys, "deck", "check", bad, "--format", "arcanductor-hand")
+    assert code == 1 and "no Significator" in err
+
+
+# --- the PDF ----------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The examples printed once: 22 arcana and 3 dummies, 2x2 tarot cards per A4 sheet."""
+    out = tmp_path_factory.mktemp("build")
+    try:
+        main(["--project", str(REPO), "build", "arcanductor", "--no-aids", "--out", str(out)])
+    except SystemExit as exc:
+        assert exc.code == 0
+    return out / "arcanductor.pdf"
+
+
+def words(page, **options) -> list[dict]:
+    """Words with their direction: a char turned a half turn has a negative text matrix (its ``a``).
+
+    pdfplumber reads a turned word backwards ("looF"); ``text`` is put the right way round.
+    """
+    found = []
+    for word in page.extract_words(return_chars=True, **options):
+        word["turned"] = word["chars"][0]["matrix"][0] < 0
+        if word["turned"]:
+            word["text"] = word["text"][::-1]
+        found.append(word)
+    return found
+
+
+def card_rects(page) -> list[tuple[float, float]]:
+    rects = {(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in page.rects
+             if abs(r["width"] - 70 * MM) < 0.5 and abs(r["height"] - 120 * MM) < 0.5}
+    return sorted(rects)
+
+
+def test_tarot_cards_two_by_two_on_a4(built):
+    with pdfplumber.open(built) as pdf:
+        assert len(pdf.pages) == 14  # 25 cards: 7 sheets, fronts and backs
+        page = pdf.pages[0]
+        assert (page.width / MM, page.height / MM) == pytest.approx((210, 297), abs=0.5)
+        rects = card_rects(page)
+    xs, ys = sorted({x for x, _ in rects}), sorted({y for _, y in rects})
+    assert len(rects) == 4 and len(xs) == 2 and len(ys) == 2
+    assert xs[1] - xs[0] >= 70 and ys[1] - ys[0] >= 120
+    assert (xs[0] + xs[1] + 70) / 2 == pytest.approx(105, abs=0.2)  # centred across the sheet
+
+
+def test_the_reversed_effect_prints_upside_down_at_the_other_end(built):
+    """The Fool: its upright effect reads normally in the top half, its reversed effect turned 180° in the bottom half."""
+    with pdfplumber.open(built) as pdf:
+        found = None
+        for page in pdf.pages[::2]:
+            page_words = words(page)
+            if any(w["text"] == "Fool" for w in page_words):
+                found = page, page_words
+                break
+        assert found, "The Fool is printed"
+        page, page_words = found
+        card = next((x, y) for x, y in card_rects(page)
+                    if any(w["text"] == "Fool" and x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120
+                           for w in page_words))
+        x, y = card
+        inside = [w for w in page_words if x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120]
+
+        def where(text):
+            return [((w["top"] / MM) - y, w["turned"]) for w in inside if w["text"] == text]
+
+        # upright effect: "forward." in the top half, unturned; reversed effect: "opponent" in the bottom half, turned
+        assert all(top < 60 and not turned for top, turned in where("forward.")) and where("forward.")
+        assert all(top > 60 and turned for top, turned in where("opponent")) and where("opponent")
+        # the name prints at both ends, once each way up
+        assert sorted(turned for _, turned in where("Fool")) == [False, True]
+        assert sorted(top > 60 for top, _ in where("Fool")) == [False, True]
+
+
+def test_every_back_is_the_same_both_ways_up(built):
+    """A face-down card must not show its orientation: the back's name prints once each way up."""
+    with pdfplumber.open(built) as pdf:
+        back = words(pdf.pages[1], x_tolerance=5)  # the name is letter-spaced
+    names = [w for w in back if w["text"] == "ARCANDUCTOR" and w["top"] / MM < 280]  # not the sheet label
+    assert len(names) == 8 and sum(w["turned"] for w in names) == 4
+
+
+# --- acceptance on the real data ------------------------------------------------------------------
+
+@pytest.mark.shared
+def test_the_real_tarot_file_imports_validates_and_prints(capsys, shared_data, tmp_path):
+    out = tmp_path / "tarot"
+    code, stdout, err = run_cli(capsys, "import", "tarot", SHARED_TAROT, "--out", out)
+    assert code == 0, err
+    assert "22 Major Arcana imported" in stdout and "56 minor arcana cards left out" in err
+    cards = json.loads((out / "major-arcana.json").read_text(encoding="utf-8"))["cards"]
+    assert [c["arcanum"] for c in cards] == list(range(22)) and all("title_ja" in c for c in cards)
+    code, stdout, err = run_cli(capsys, "build", "arcanductor", "--cards", out, "--out", tmp_path / "pdf")
+    assert code == 0, err
+    with pdfplumber.open(tmp_path / "pdf" / "arcanductor.pdf") as pdf:
+        assert len(pdf.pages) == 12
+        text = pdf.pages[0].extract_text()
+    assert "The Fool" in text and "愚者" in text
