@@ -2,8 +2,15 @@
 
 Fronts are printed n-up; each sheet of fronts is followed by its sheet of
 backs, placed for the chosen duplex flip so that every back lands behind
-its front. Long jobs are laid out in chunks of sheets (reported through a
-progress callback) and the pages joined into one PDF.
+its front (or, fold-over, beside it on the same sheet). Long jobs are laid
+out in chunks of sheets (reported through a progress callback) and the
+pages joined into one PDF. Text boxes that overflow are shrunk between
+layouts (:mod:`printer.fit`); art is prepared once (:mod:`printer.images`).
+
+The stages: :func:`items_for_cards` / :func:`items_for_counts` (what, how
+many), :func:`sort_items` (in which order), :class:`PrintJob` (faces
+rendered once per distinct card, sheets planned from a
+:class:`~printer.layout.SheetLayout`, laid out with text fit, written).
 """
 
 from __future__ import annotations
@@ -13,14 +20,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
+from markupsafe import Markup
+
 from .cards import Card, CardSet
 from .errors import WARNING, Problem
-from .layout import SheetLayout
-from .pdf import write_pdf
+from .fit import Fitter, find_overflows
+from .images import ArtCache
+from .layout import Segment, SheetLayout, single_card_layout
+from .options import PrintOptions
+from .pdf import render_documents, write_documents
 from .project import Game, Project, bundled_root
-from .render import Face, Renderer, Sheet
+from .render import Face, Renderer, Sheet, card_bleed
 
 SHEETS_PER_CHUNK = 8
+FIT_ROUNDS = 10
 
 
 @dataclass
@@ -31,6 +44,8 @@ class PrintItem:
     name: str
     reason: str = ""
     back_card: Card | None = None
+    front_html: Markup | None = None   # a ready-made face (e.g. a player aid, printer.rules.aids) printed as it is
+    back_html: Markup | None = None
 
 
 def items_for_cards(cards: Iterable[Card], all_cards: CardSet | None = None) -> list[PrintItem]:
@@ -46,43 +61,53 @@ def items_for_cards(cards: Iterable[Card], all_cards: CardSet | None = None) -> 
             for card in cards if card.id not in backs for _ in range(card.copies)]
 
 
-def items_for_counts(entries: Iterable[tuple[int, Card | None, str]]) -> list[PrintItem]:
-    """``(count, card or None, name)`` triples, e.g. from a decklist, as print items."""
+def items_for_counts(entries: Iterable[tuple[int, Card | None, str]], all_cards: CardSet | None = None) -> list[PrintItem]:
+    """``(count, card or None, name)`` triples, e.g. from a decklist, as print items (in that order).
+
+    A card with a ``back_card`` prints that card (found in ``all_cards``) on its back.
+    """
     items = []
     for count, card, name in entries:
         reason = "" if card else "not in the card database"
-        items += [PrintItem(card, name, reason)] * max(count, 0)
+        back = None
+        if card is not None and card.get("back_card") and all_cards is not None:
+            back = all_cards.by_id(card["back_card"])
+        items += [PrintItem(card, name, reason, back_card=back) for _ in range(max(count, 0))]
     return items
+
+
+def _sort_value(item: PrintItem, name: str) -> tuple:
+    if item.card is None:
+        return (3, "")
+    value = item.card.name if name == "name" else item.card.get(name)
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, (int, float)):
+        return (0, float(value), "")
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value)
+    if value is None or value == "":
+        return (2, "")
+    text = str(value)
+    number = re.match(r"^\s*(\d+)", text)
+    return (1, float(number.group(1)) if number else float("inf"), text.casefold())
+
+
+def sort_items(items: Sequence[PrintItem], fields: Sequence[str]) -> list[PrintItem]:
+    """``items`` ordered by card ``fields`` (e.g. ``["set", "type", "title"]``); empty keeps them as listed.
+
+    Numbers sort by value and before text, text case-insensitively (with a
+    leading number by its value, so set number 9 comes before 10); a card
+    without the field comes after those with it; placeholders come last.
+    The sort is stable, so copies stay together.
+    """
+    if not fields:
+        return list(items)
+    return sorted(items, key=lambda item: tuple(_sort_value(item, f) for f in fields) + ((0, 0.0, item.name.casefold()),))
 
 
 def slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "cards"
-
-
-def layout_sheets(renderer: Renderer, items: Sequence[PrintItem], layout: SheetLayout,
-                  flip: str = "long-edge") -> list[Sheet]:
-    """Fronts and backs, alternating sheet by sheet, for duplex printing."""
-    slots = layout.slots()
-    w, h = layout.card
-    backs: dict[str, object] = {}
-    sheets: list[Sheet] = []
-    for start in range(0, len(items), layout.per_sheet):
-        number = start // layout.per_sheet + 1
-        front, back = Sheet("front", number=number), Sheet("back", number=number)
-        for item, slot in zip(items[start:start + layout.per_sheet], slots):
-            html = renderer.front(item.card) if item.card else renderer.placeholder(item.name, item.reason)
-            front.faces.append(Face(html, slot.x, slot.y, w, h, label=item.name))
-            if item.back_card is not None:
-                back_html = renderer.front(item.back_card)
-            else:
-                back_name = renderer.back_name(item.card)
-                if back_name not in backs:
-                    backs[back_name] = renderer.back(back_name)
-                back_html = backs[back_name]
-            where, rotate = layout.back_slot(slot, flip)
-            back.faces.append(Face(back_html, where.x, where.y, w, h, rotate, label=item.name))
-        sheets += [front, back]
-    return sheets
 
 
 def allowed_roots(project: Project, extra: Iterable[Path] = ()) -> list[Path]:
@@ -90,34 +115,263 @@ def allowed_roots(project: Project, extra: Iterable[Path] = ()) -> list[Path]:
     return [project.root, bundled_root() / "templates", *extra]
 
 
-def chunks(renderer: Renderer, sheets: list[Sheet], layout: SheetLayout, title: str = "") -> Iterable[str]:
-    """The HTML documents of ``sheets``, :data:`SHEETS_PER_CHUNK` printed sheets (fronts and backs) each."""
-    step = SHEETS_PER_CHUNK * 2
-    for start in range(0, len(sheets), step):
-        yield renderer.document(sheets[start:start + step], layout, title=title)
+def marks_for(layout: SheetLayout, opts: PrintOptions) -> list[Segment]:
+    """The crop marks or cut lines ``opts.marks`` asks for on ``layout``."""
+    if opts.marks == "crop":
+        return layout.crop_marks(opts.mark_length, opts.mark_offset)
+    if opts.marks == "cut":
+        return layout.cut_line_segments()
+    return []
+
+
+def layout_sheets(renderer: Renderer, items: Sequence[PrintItem], layout: SheetLayout, flip: str = "long-edge",
+                  opts: PrintOptions | None = None, job: "PrintJob | None" = None) -> list[Sheet]:
+    """Fronts and backs, alternating sheet by sheet, for duplex printing (or one page each, fold-over).
+
+    ``opts`` gives the duplex mode, back offset, marks and safe area
+    (default: long-edge ``flip``, crop marks). Faces are rendered once per
+    distinct card through ``job`` (a throw-away one when not given).
+    """
+    opts = opts or PrintOptions(card=layout.card, bleed=layout.bleed, duplex=flip)
+    job = job or PrintJob(renderer, opts)
+    w, h = layout.card
+    slots = layout.slots()
+    fold = layout.fold is not None
+    sheets: list[Sheet] = []
+    for start in range(0, len(items), layout.per_sheet):
+        number = start // layout.per_sheet + 1
+        chunk = items[start:start + layout.per_sheet]
+        used = slots[:len(chunk)]
+        mirrored = [layout.back_slot(slot, opts.flip) for slot in used]
+        both = SheetLayout(layout.page, layout.card, layout.cols, layout.rows, layout.gutter, layout.margin,
+                           layout.bleed, explicit=tuple(used + ([m for m, _ in mirrored] if fold else [])))
+        backs_layout = SheetLayout(layout.page, layout.card, layout.cols, layout.rows, layout.gutter, layout.margin,
+                                   layout.bleed, explicit=tuple(m for m, _ in mirrored))
+        front = Sheet("front", number=number)
+        back = Sheet("back", number=number)
+        full = layout if len(chunk) == layout.per_sheet and not fold and layout.explicit is None else both
+        for item, slot, (bslot, rotate) in zip(chunk, used, mirrored):
+            html, key = job.front(item)
+            front.faces.append(Face(html, slot.x, slot.y, w, h, slot.rotate, item.name,
+                                    card_bleed(full.bleed_extents(slot), slot.rotate), layout.bleed, opts.safe, key))
+            if opts.duplex == "none":
+                continue
+            html, key = job.back(item)
+            extents = both.bleed_extents(bslot) if fold else backs_layout.bleed_extents(bslot)
+            dx, dy = (0.0, 0.0) if fold else opts.back_offset
+            target = front if fold else back
+            target.faces.append(Face(html, bslot.x + dx, bslot.y + dy, w, h, rotate, item.name,
+                                     card_bleed(extents, rotate), layout.bleed, opts.safe, key))
+        marks = marks_for(both if fold else full, opts)
+        if fold:
+            W, H = layout.page
+            on_front = (lambda m: min(m.x1, m.x2) < W / 2) if layout.fold == "vertical" else (lambda m: min(m.y1, m.y2) < H / 2)
+            front.marks = [m for m in marks if on_front(m)]
+            front.guides = [Segment(W / 2, 0, W / 2, H) if layout.fold == "vertical" else Segment(0, H / 2, W, H / 2)]
+            sheets.append(front)
+        else:
+            front.marks = marks
+            sheets += [front] + ([back] if opts.duplex != "none" else [])
+    return sheets
+
+
+class PrintJob:
+    """Renders the faces of one print job once each and lays out documents with text fit.
+
+    ``renderer`` renders the game's templates; ``opts`` are the print
+    settings. ``front(item)`` / ``back(item)`` return ``(html, key)``, one
+    key per distinct face. ``fitter`` keeps the text-fit font sizes, shared
+    by the PDF and every export; ``owners`` maps a face key to the cards
+    that print it (for warnings).
+    """
+
+    def __init__(self, renderer: Renderer, opts: PrintOptions, base: Path | None = None):
+        self.renderer = renderer
+        self.opts = opts
+        self.base = base or Path.cwd()
+        self.fitter = Fitter()
+        self.html: dict[str, Markup] = {}
+        self.keys: dict[str, str] = {}
+        self.owners: dict[str, list[tuple[str, str, Card | None]]] = {}
+        self._fronts: dict[object, tuple[Markup, str]] = {}
+        self._backs: dict[object, tuple[Markup, str]] = {}
+        self.problems: list[Problem] = []
+        #: CSS added to every document (the ICC profile of a PDF/X output) and options for WeasyPrint
+        self.extra_css = ""
+        self.render_options: dict = {}
+        self.write_options: dict = {}
+
+    def _key(self, html: Markup, owner: tuple[str, str, Card | None]) -> str:
+        text = str(html)
+        key = self.keys.get(text)
+        if key is None:
+            key = self.keys[text] = f"f{len(self.keys) + 1}"
+            self.html[key] = html
+        owners = self.owners.setdefault(key, [])
+        if owner not in owners:
+            owners.append(owner)
+        return key
+
+    def front(self, item: PrintItem) -> tuple[Markup, str]:
+        ident = ("html", id(item.front_html)) if item.front_html is not None else (
+            ("card", item.card.id) if item.card is not None else ("placeholder", item.name, item.reason))
+        if ident not in self._fronts:
+            if item.front_html is not None:
+                html = item.front_html
+            elif item.card is not None:
+                html = self.renderer.front(item.card)
+            else:
+                html = self.renderer.placeholder(item.name, item.reason)
+            owner = (item.card.where if item.card else item.name, item.name, item.card)
+            self._fronts[ident] = (html, self._key(html, owner))
+        return self._fronts[ident]
+
+    def back_ident(self, item: PrintItem) -> tuple:
+        if item.back_html is not None:
+            return ("html", id(item.back_html))
+        if item.back_card is not None:
+            return ("card", item.back_card.id)
+        return ("back", self.renderer.back_name(item.card))
+
+    def back(self, item: PrintItem) -> tuple[Markup, str]:
+        ident = self.back_ident(item)
+        if ident not in self._backs:
+            if item.back_html is not None:
+                html, owner = item.back_html, (item.name, item.name, None)
+            elif item.back_card is not None:
+                html = self.renderer.front(item.back_card)
+                owner = (item.back_card.where, item.back_card.name, item.back_card)
+            else:
+                html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
+            self._backs[ident] = (html, self._key(html, owner))
+        return self._backs[ident]
+
+    # -- layout with text fit --------------------------------------------------
+
+    def _fit_faces(self, keys: set[str], roots: list[Path]) -> None:
+        """Shrink the fit boxes of the faces ``keys`` on a one-face-per-page document until each fits or is at its minimum."""
+        layout = single_card_layout(self.opts.card, 0.0)
+        slot = layout.slots()[0]
+        pending = set(keys)
+        for _ in range(FIT_ROUNDS):
+            if not pending:
+                break
+            sheets = [Sheet("front", [Face(self.html[k], slot.x, slot.y, *self.opts.card, key=k, safe=self.opts.safe)], i + 1)
+                      for i, k in enumerate(sorted(pending))]
+            html = self.renderer.document(sheets, layout, marks=False, css=self.extra_css + self.fitter.css(pending),
+                                          label=False)
+            documents, _ = render_documents([html], roots, self.base, "text fit", **self.render_options)
+            pending = self.fitter.shrink(find_overflows(documents[0]), pending)
+        for key, (lo, _) in self.fitter.bounds.items():
+            if lo is not None and key[0] in keys:
+                self.fitter.sizes[key] = lo  # the largest size seen to fit, should the search stop early
+
+    def render(self, chunks: list[list[Sheet]], layout: SheetLayout, title: str = "", label: bool = True,
+               progress: Callable[[int], None] | None = None, **options) -> tuple[list, list[Problem]]:
+        """Lay out each chunk of sheets as one document, fitting text; returns ``(documents, problems)``.
+
+        ``progress`` is called with the index of each chunk laid out (the
+        first pass only). ``options`` go to WeasyPrint's ``render``.
+        """
+        roots = self.renderer.allowed_roots
+
+        def html_of(chunk: list[Sheet]) -> str:
+            faces = {f.key for s in chunk for f in s.faces if f.key}
+            return self.renderer.document(chunk, layout, marks=False, title=title,
+                                          css=self.extra_css + self.fitter.css(faces), label=label)
+
+        options = {**self.render_options, **options}
+        documents, problems = render_documents((html_of(c) for c in chunks), roots, self.base, title or "build",
+                                               progress, **options)
+        try:
+            overflows = [o for d in documents for o in find_overflows(d)]
+        except RuntimeError as exc:
+            return documents, problems + [Problem(title or "build", str(exc), severity=WARNING, code="text-fit")]
+        todo = {o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}
+        if todo:
+            self.fitter.shrink([o for o in overflows if o.face in todo])
+            self._fit_faces({o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}, roots)
+            for i, chunk in enumerate(chunks):
+                if any(f.key in todo for s in chunk for f in s.faces):
+                    documents[i] = render_documents([html_of(chunk)], roots, self.base, title or "build", **options)[0][0]
+            overflows = [o for d in documents for o in find_overflows(d)]
+        for over in overflows:
+            self.fitter.unfit.setdefault((over.face, over.name), over)
+        return documents, problems + self.fit_problems()
+
+    def fit_problems(self) -> list[Problem]:
+        """A warning for each fit box that overflows even at its minimum size, naming each card and field."""
+        problems = []
+        for (face, name), over in sorted(self.fitter.unfit.items()):
+            for where, card_name, card in self.owners.get(face, []):
+                at = card.record.where(f".{name}") if card is not None and name in card else where
+                problem = Problem(at, f"{card_name}: the {name} does not fit its box even at {over.min_pt:g}pt "
+                                      f"(the template's minimum); about {(over.ratio - 1) * 100:.0f}% too much",
+                                  "shorten the text, or lower data-fit-min in the template", WARNING, "text-overflow")
+                if problem not in problems:
+                    problems.append(problem)
+        return problems
+
+
+def build_sheets(job: PrintJob, items: Sequence[PrintItem], layout: SheetLayout, target: Path, title: str = "",
+                 progress: Callable[[int], None] | None = None, strict: bool = False) -> list[Problem]:
+    """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
+
+    With ``strict``, any warning (text that does not fit, missing art...)
+    leaves ``target`` unwritten. Raises :class:`~printer.errors.RenderError`
+    when a template fails or a resource is blocked.
+    """
+    sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
+    per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
+    step = SHEETS_PER_CHUNK * per_page
+    chunks = [sheets[i:i + step] for i in range(0, len(sheets), step)]
+    n_sheets = len(sheets) // per_page
+    on_chunk = (lambda i: progress(min(SHEETS_PER_CHUNK, n_sheets - i * SHEETS_PER_CHUNK))) if progress else None
+    documents, problems = job.render(chunks, layout, title, progress=on_chunk)
+    problems = list(job.renderer.problems) + problems
+    if strict and problems:
+        return problems
+    problems += write_documents(documents, target, str(target), **job.write_options)
+    if job.write_options.get("pdf_variant"):
+        from .export.pdfx import rgb_report
+
+        problems += rgb_report(target)
+    return problems
 
 
 def build_game(project: Project, game: Game, items: Sequence[PrintItem], target: Path, layout: SheetLayout,
                extra_roots: Iterable[Path] = (), flip: str = "long-edge",
-               progress: Callable[[int], None] | None = None) -> list[Problem]:
+               progress: Callable[[int], None] | None = None, opts: PrintOptions | None = None,
+               strict: bool = False) -> list[Problem]:
     """Print ``items`` of ``game`` to the PDF ``target``; returns the warnings found.
 
-    ``progress`` is called with a number of printed sheets each time that
-    many are laid out. Raises :class:`~printer.errors.RenderError` when a
-    template fails or a resource is blocked.
+    ``opts`` are the print settings (default: bleed and crop marks as
+    ``layout`` and ``flip`` say). ``progress`` is called with a number of
+    printed sheets each time that many are laid out. Raises
+    :class:`~printer.errors.RenderError` when a template fails or a
+    resource is blocked.
     """
-    renderer = Renderer(game, allowed_roots(project, extra_roots))
-    sheets = layout_sheets(renderer, items, layout, flip)
-    problems = list(renderer.problems)
-    problems += write_pdf(chunks(renderer, sheets, layout, game.name), target, renderer.allowed_roots, project.root,
-                          on_chunk=(lambda i: progress(min(SHEETS_PER_CHUNK, len(sheets) // 2 - i * SHEETS_PER_CHUNK)))
-                          if progress else None)
-    return problems
+    opts = opts or PrintOptions(card=layout.card, bleed=layout.bleed, duplex=flip)
+    job = make_job(project, game, opts, extra_roots)
+    return build_sheets(job, items, layout, target, game.name, progress, strict)
+
+
+def make_job(project: Project, game: Game, opts: PrintOptions, extra_roots: Iterable[Path] = (),
+             cmyk_profile: Path | None = None) -> PrintJob:
+    """A :class:`PrintJob` for ``game`` with art prepared into ``build/.cache/art`` of the project."""
+    cache = ArtCache(project.build_dir / ".cache" / "art", cmyk_profile=cmyk_profile)
+    renderer = Renderer(game, allowed_roots(project, extra_roots), art_cache=cache, bleed=opts.bleed, card_size=opts.card)
+    job = PrintJob(renderer, opts, project.root)
+    if cmyk_profile is not None:
+        from .export.pdfx import use_cmyk_profile
+
+        use_cmyk_profile(job, cmyk_profile)
+    return job
 
 
 def placeholders(items: Iterable[PrintItem], where: str) -> list[Problem]:
     """A warning for each distinct name printed as a placeholder."""
-    seen = dict.fromkeys(i.name for i in items if i.card is None)
+    seen = dict.fromkeys(i.name for i in items if i.card is None and i.front_html is None)
     return [Problem(where, f"{name!r} is not in the card database; printing a placeholder", severity=WARNING,
                     code="placeholder") for name in seen]
 

@@ -9,6 +9,7 @@ own warnings (bad CSS, say) are collected as printer warnings.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 from typing import Callable, Iterable
@@ -66,6 +67,72 @@ def font_config() -> FontConfiguration:
     return _FONTS
 
 
+@contextlib.contextmanager
+def _contained(where: str):
+    """Collect WeasyPrint's warnings; turn blocked or failed fetches into :class:`RenderError`."""
+    collect = _Collect()
+    logger = logging.getLogger("weasyprint")
+    logger.addHandler(collect)
+    try:
+        yield collect.messages
+    except BlockedFetch as exc:
+        raise RenderError(str(exc), [Problem(where, str(exc), "put the file inside the project folder",
+                                             code="blocked-fetch")]) from None
+    except FatalURLFetchingError as exc:
+        cause = exc.__cause__
+        message = f"{exc}: {cause}" if cause else str(exc)
+        raise RenderError(message, [Problem(where, message, code="fetch")]) from None
+    finally:
+        logger.removeHandler(collect)
+
+
+def _warnings(messages: list[str], where: str) -> list[Problem]:
+    return [Problem(where, f"WeasyPrint: {m}", severity=WARNING, code="weasyprint") for m in messages]
+
+
+def render_documents(chunks: Iterable[str], roots: list[Path], base: Path, where: str = "",
+                     on_chunk: Callable[[int], None] | None = None, **options) -> tuple[list, list[Problem]]:
+    """Lay out each HTML document of ``chunks`` with WeasyPrint; returns ``(documents, warnings)``.
+
+    ``options`` go to ``HTML.render`` (e.g. ``output_intent``). Raises
+    :class:`RenderError` when a resource was blocked or missing.
+    """
+    fetcher = ProjectFetcher(roots)
+    base_url = base.resolve().as_uri() + "/"
+    documents = []
+    with _contained(where) as messages:
+        for index, html in enumerate(chunks):
+            documents.append(HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
+                font_config=font_config(), optimize_images=False, **options))
+            if on_chunk:
+                on_chunk(index)
+    return documents, _warnings(messages, where)
+
+
+def render_one(html: str, roots: list[Path], base: Path, where: str = "", **options):
+    """One HTML document laid out: ``(document, warnings)``."""
+    documents, problems = render_documents([html], roots, base, where, **options)
+    return documents[0], problems
+
+
+def pdf_bytes(documents: list, where: str = "", **options) -> tuple[bytes, list[Problem]]:
+    """The pages of every document joined into one PDF, as bytes; ``options`` go to ``write_pdf`` (``pdf_variant``)."""
+    if not documents:
+        raise RenderError("nothing to print", [Problem(where or "build", "nothing to print", code="empty")])
+    pages = [page for document in documents for page in document.pages]
+    with _contained(where) as messages:
+        data = documents[0].copy(pages).write_pdf(**options)
+    return data, _warnings(messages, where)
+
+
+def write_documents(documents: list, target: Path, where: str = "", **options) -> list[Problem]:
+    """Write the pages of every document as one PDF to ``target``, atomically; returns WeasyPrint's warnings."""
+    data, problems = pdf_bytes(documents, where or str(target), **options)
+    with atomic_open(target) as handle:
+        handle.write(data)
+    return problems
+
+
 def write_pdf(chunks: Iterable[str], target: Path, roots: list[Path], base: Path, where: str = "",
               on_chunk: Callable[[int], None] | None = None) -> list[Problem]:
     """Lay out each HTML document of ``chunks`` and write all their pages as one PDF to ``target``.
@@ -78,30 +145,6 @@ def write_pdf(chunks: Iterable[str], target: Path, roots: list[Path], base: Path
     :class:`RenderError` when a resource was blocked or missing; ``target``
     is then left as it was (the write is atomic).
     """
-    collect = _Collect()
-    logger = logging.getLogger("weasyprint")
-    logger.addHandler(collect)
-    fetcher = ProjectFetcher(roots)
-    base_url = base.resolve().as_uri() + "/"
-    try:
-        documents = []
-        for index, html in enumerate(chunks):
-            documents.append(HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-                font_config=font_config(), optimize_images=False))
-            if on_chunk:
-                on_chunk(index)
-        if not documents:
-            raise RenderError("nothing to print", [Problem(where or str(target), "nothing to print", code="empty")])
-        pages = [page for document in documents for page in document.pages]
-        with atomic_open(target) as handle:
-            documents[0].copy(pages).write_pdf(handle)
-    except BlockedFetch as exc:
-        raise RenderError(str(exc), [Problem(where or str(target), str(exc), "put the file inside the project folder",
-                                             code="blocked-fetch")]) from None
-    except FatalURLFetchingError as exc:
-        cause = exc.__cause__
-        message = f"{exc}: {cause}" if cause else str(exc)
-        raise RenderError(message, [Problem(where or str(target), message, code="fetch")]) from None
-    finally:
-        logger.removeHandler(collect)
-    return [Problem(where or str(target), f"WeasyPrint: {m}", severity=WARNING, code="weasyprint") for m in collect.messages]
+    where = where or str(target)
+    documents, problems = render_documents(chunks, roots, base, where, on_chunk)
+    return problems + write_documents(documents, target, where)

@@ -12,6 +12,42 @@ ones: see :class:`printer.project.Game`). A game's folder holds:
 
 The common ``sheet.html.j2`` places the faces on sheets. Template variables
 are documented in each bundled template's header comment.
+
+**The template contract for bleed, safe area and text fit** (the same for
+every game; docs/print-production.md has it with examples):
+
+1. *Root element.* A face template renders one root element with class
+   ``card`` that fills its container (``position: absolute; inset: 0``).
+   printer puts it in the card's *trim box* (``.face > .trim``), so every
+   length inside is measured from the trim edge, as on the printed card.
+2. *Bleed.* printer paints the root's ``background`` (colour, gradient or
+   image) out to the bleed edge by itself (a ``.card::before`` layer with
+   ``background: inherit``): templates must not use ``.card::before``.
+   Art or shapes that should also run into the bleed use the helper class
+   ``bleed`` (``position: absolute; inset: calc(-1 * var(--bleed))``) or
+   the CSS variable ``--bleed`` (the bleed in mm, ``0mm`` when none).
+   The face is clipped at the bleed edge (at the shared cut line where
+   cards touch).
+3. *Safe area.* Text and anything that must not be cut stays at least
+   ``var(--safe)`` inside the trim (default 3 mm); the helper class
+   ``safe`` is a box exactly on the safe area. ``--trim-width`` and
+   ``--trim-height`` give the trim size. Frames and borders may cross it.
+4. *Text fit.* A text box that must not overflow gets
+   ``data-fit="<field>"`` (the card field it shows, e.g. ``text``: named in
+   the warning) and ``data-fit-min="<size>"`` (the smallest font size,
+   e.g. ``4.5pt``). It needs a fixed height (``height``, or ``top`` and
+   ``bottom``) and ``overflow: hidden``; size everything inside in ``em``.
+   printer shrinks the box's font until its content fits, down to the
+   minimum, then warns (``--strict``: fails) naming card and field
+   (:mod:`printer.fit`).
+5. *Art.* ``art_url`` is the card's art prepared for the bleed box (crop
+   to fill); for an art window call ``art_for(width_mm, height_mm,
+   fit="cover"|"contain")``, which returns the URL of the art prepared for
+   that box (:mod:`printer.images`), or ``None``; ``art_missing`` is the
+   missing file's name (print it on a labelled placeholder).
+6. *Icons.* Inline icons are ``img.icon`` sized ``1.05em`` with
+   ``vertical-align: -0.17em``: on the baseline at the text's size, in
+   Latin and Japanese text alike (keep those two rules).
 """
 
 from __future__ import annotations
@@ -21,18 +57,28 @@ from pathlib import Path
 
 import jinja2
 from jinja2.sandbox import SandboxedEnvironment
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .cards import Card
 from .errors import WARNING, Problem, RenderError, did_you_mean
-from .layout import SheetLayout
+from .images import MIN_DPI, ArtCache, needed_px
+from .layout import Segment, SheetLayout
 from .markup import RenderEnv, to_html
 from .project import Game
 
 
 @dataclass
 class Face:
-    """One card face placed on a sheet: trim box at (x, y) mm, size (w, h) mm."""
+    """One card face placed on a sheet.
+
+    ``(x, y)`` is the top-left of its trim *footprint* on the sheet (mm),
+    ``(w, h)`` the card's trim size, ``rotate`` its turn in degrees
+    clockwise (the footprint is ``h`` x ``w`` at 90 and 270). ``bleed`` is
+    how far it paints past the trim on the card's own left, top, right and
+    bottom (mm, already cut short towards neighbours), ``full_bleed`` the
+    bleed setting (the CSS ``--bleed``), ``safe`` the safe-area margin.
+    ``key`` names the distinct face, for text fitting.
+    """
 
     html: Markup
     x: float
@@ -41,15 +87,40 @@ class Face:
     h: float
     rotate: int = 0
     label: str = ""
+    bleed: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+    full_bleed: float = 0.0
+    safe: float = 3.0
+    key: str = ""
+
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """The face element before its turn: left, top, width, height (mm) on the sheet."""
+        l, t, r, b = self.bleed
+        fw, fh = (self.h, self.w) if self.rotate % 180 == 90 else (self.w, self.h)
+        cx, cy = self.x + fw / 2, self.y + fh / 2
+        return (cx - l - self.w / 2, cy - t - self.h / 2, self.w + l + r, self.h + t + b)
+
+    @property
+    def origin(self) -> tuple[float, float]:
+        """The turning point inside the face element: the trim box's centre (mm)."""
+        return (self.bleed[0] + self.w / 2, self.bleed[1] + self.h / 2)
+
+
+def card_bleed(extents: tuple[float, float, float, float], rotate: int) -> tuple[float, float, float, float]:
+    """Sheet-side bleed extents (left, top, right, bottom of the footprint) as the card's own sides."""
+    l, t, r, b = extents
+    return {0: (l, t, r, b), 90: (t, r, b, l), 180: (r, b, l, t), 270: (b, l, t, r)}[rotate % 360]
 
 
 @dataclass
 class Sheet:
-    """One page of faces; ``side`` is ``front`` or ``back``."""
+    """One page of faces; ``side`` is ``front`` or ``back``; ``marks`` the crop marks or cut lines to draw."""
 
     side: str
     faces: list[Face] = field(default_factory=list)
     number: int = 1
+    marks: list[Segment] = field(default_factory=list)
+    guides: list[Segment] = field(default_factory=list)
 
 
 class Renderer:
@@ -60,9 +131,13 @@ class Renderer:
     :class:`RenderError` naming the template file and line.
     """
 
-    def __init__(self, game: Game, allowed_roots: list[Path]):
+    def __init__(self, game: Game, allowed_roots: list[Path], art_cache: ArtCache | None = None,
+                 bleed: float = 0.0, card_size: tuple[float, float] | None = None):
         self.game = game
         self.allowed_roots = allowed_roots
+        self.art_cache = art_cache
+        self.bleed = bleed
+        self.card_size = card_size
         self.problems: list[Problem] = []
         self.env = SandboxedEnvironment(
             loader=jinja2.FileSystemLoader([str(d) for d in game.template_dirs]),
@@ -143,12 +218,17 @@ class Renderer:
         """The HTML of a card's front."""
         data = dict(card.data)
         data.setdefault("copies", 1)
+        art_for = self._art_for(card)
+        w, h = self.card_size or (0.0, 0.0)
         context = {
             "card": data,
             "name": card.name,
             "text": self.markup(card.get("text", ""), card.record.where(".text")),
             "flavor": self.markup(card.get("flavor", ""), card.record.where(".flavor")),
-            "art_url": self._art_url(card),
+            "art_url": _LazyArt(lambda: art_for(w + 2 * self.bleed, h + 2 * self.bleed)) if self.card_size
+            else self._art_url(card),
+            "art_for": art_for,
+            "art_missing": self._art_missing(card),
             "game": self.game,
             "type_class": _slug(card.type),
         }
@@ -181,27 +261,103 @@ class Renderer:
             return backs[card[field_name]]
         return "default"
 
+    def _art_missing(self, card: Card) -> str | None:
+        art = card.art_path()
+        return art.name if art is not None and not art.is_file() else None
+
     def _art_url(self, card: Card) -> str | None:
         art = card.art_path()
         if art is None:
             return None
         if not art.is_file():
-            self.problems.append(Problem(card.record.where(".art"), f"art file not found: {art}; printing a placeholder",
-                                         severity=WARNING, code="missing-art"))
+            problem = Problem(card.record.where(".art"), f"art file not found: {art}; printing a placeholder",
+                              severity=WARNING, code="missing-art")
+            if problem not in self.problems:
+                self.problems.append(problem)
             return None
         return art.resolve().as_uri()
 
+    def _art_for(self, card: Card):
+        """The template function ``art_for(width_mm, height_mm, fit="cover")`` for ``card``."""
+
+        def art_for(width_mm: float, height_mm: float, fit: str = "cover") -> str | None:
+            url = self._art_url(card)
+            if url is None or self.art_cache is None:
+                return url
+            try:
+                prepared = self.art_cache.prepare(card.art_path(), (float(width_mm), float(height_mm)), fit)
+            except (OSError, ValueError) as exc:
+                problem = Problem(card.record.where(".art"), f"art cannot be read: {exc}; printing a placeholder",
+                                  severity=WARNING, code="bad-art")
+                if problem not in self.problems:
+                    self.problems.append(problem)
+                return None
+            if prepared.dpi is not None and prepared.dpi < MIN_DPI - 0.5:
+                need = needed_px((float(width_mm), float(height_mm)))
+                problem = Problem(card.record.where(".art"),
+                                  f"art is {prepared.dpi:.0f} dpi at its printed size {float(width_mm):g} x {float(height_mm):g} mm "
+                                  f"({prepared.source_px[0]} x {prepared.source_px[1]} px)",
+                                  f"{MIN_DPI} dpi needs at least {need[0]} x {need[1]} px", WARNING, "low-dpi")
+                if problem not in self.problems:
+                    self.problems.append(problem)
+            return prepared.path.as_uri()
+
+        return art_for
+
     # -- sheets ------------------------------------------------------------
 
-    def document(self, sheets: list[Sheet], layout: SheetLayout, marks: bool = True, title: str = "") -> str:
-        """The whole HTML document of ``sheets``, one page each."""
+    def document(self, sheets: list[Sheet], layout: SheetLayout, marks: bool = True, title: str = "",
+                 css: str = "", label: bool = True) -> str:
+        """The whole HTML document of ``sheets``, one page of ``layout.page`` each.
+
+        Each sheet's own ``marks`` are drawn; with ``marks`` true and a front
+        sheet that has none, the layout's crop marks are. ``css`` is added
+        after the game's stylesheet (text-fit sizes); ``label`` prints the
+        small sheet label at the bottom edge.
+        """
         template = self._template(["sheet.html.j2"])
-        xs, ys = layout.cut_lines()
-        gx, gy = layout.origin
-        gw, gh = layout.grid_size
-        return str(self._render(template, "sheet", sheets=sheets, page=layout.page, marks=marks,
-                                cut_xs=xs, cut_ys=ys, grid=(gx, gy, gw, gh), title=title,
+        if marks:
+            for sheet in sheets:
+                if sheet.side == "front" and not sheet.marks:
+                    sheet.marks = layout.crop_marks()
+        return str(self._render(template, "sheet", sheets=sheets, page=layout.page, title=title, css=Markup(css), label=label,
                                 stylesheets=self.stylesheets(), game=self.game))
+
+    def alignment_document(self, page: tuple[float, float], flip: str, offset: tuple[float, float],
+                           targets: list[tuple[float, float]], backs: list[tuple[float, float]],
+                           card: tuple[float, float], fold: str | None = None) -> str:
+        """The duplex alignment test page (``alignment.html.j2``): crosses on the front, scales behind them.
+
+        ``targets`` are the crosses' centres on the front and ``backs`` where
+        each should land on the back page (mm, already mirrored and moved by
+        ``offset``); ``card`` is a trim size outlined around the centre target.
+        """
+        template = self._template(["alignment.html.j2"])
+        return str(self._render(template, "alignment page", page=page, flip=flip, offset=offset, targets=targets,
+                                backs=backs, card=card, fold=fold, game=self.game))
+
+
+class _LazyArt:
+    """``art_url`` for templates: the art is prepared (and its dpi checked) only if the template uses it."""
+
+    def __init__(self, make):
+        self._make = make
+        self._done = False
+        self._url: str | None = None
+
+    def _get(self) -> str | None:
+        if not self._done:
+            self._url, self._done = self._make(), True
+        return self._url
+
+    def __bool__(self) -> bool:
+        return self._get() is not None
+
+    def __str__(self) -> str:
+        return self._get() or ""
+
+    def __html__(self) -> str:
+        return str(escape(str(self)))
 
 
 def _slug(text: str) -> str:
