@@ -1,0 +1,219 @@
+"""Reading decklists: plain text, Egg of P'an Ku ``.l5d`` and JSON deck files.
+
+:func:`read_decklist` picks the reader from the file: ``.json`` (or text
+starting with ``{``) is a JSON deck file (see :mod:`printer.decks.jsondeck`),
+``.l5d`` is an Egg of P'an Ku file, anything else plain text. It never
+raises on bad content: it returns ``(Decklist, problems)``, where an
+*error* means the file could not be read as a decklist (exit code 2) and a
+*warning* a line that was skipped.
+
+Text syntax (plain text and ``.l5d`` share it)::
+
+    # Kitsu honour deck – Kotei 2014      <- comment: '#' and several words
+    1 The Grand Halls of the Lion          <- "N Name", "Nx Name", "N x Name"
+    Sensei: Kagako Sensei                  <- "Stronghold:" / "Sensei:" label, count 1
+    # Dynasty (40):                        <- section header: '#' + one word,
+    # Holdings (18)                           or words + "(N)", ": N", "– N" or ":"
+    3 Kitsu Suki • Experienced             <- Experienced notations kept as written
+    1 Ancestral Armor of the Crab Clan - exp
+    1 The Impregnable Fortress of the Crab (1)   <- ".l5d" count suffix dropped
+    // comment                             <- also a comment; "1 Name  # note" too
+
+Blank lines only separate groups. A header without ``#`` is accepted when
+it ends in ``:``, ``: N`` or ``(N)`` (``Dynasty (40):``, ``Fate: 40``). A line that is none of
+these is skipped with a warning naming its line.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import WARNING, Problem
+from .names import strip_count_suffix
+
+MAX_DECK_BYTES = 1024 * 1024
+MAX_COUNT = 999
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One decklist line: ``count`` copies of the card written ``name``.
+
+    ``name`` is as written (Experienced notation, case and typos kept; only
+    the count prefix, a ``.l5d`` ``(1)`` suffix and a trailing comment are
+    removed). ``section`` is the innermost section header in effect
+    (``"Stronghold"``, ``"Dynasty"``, ``"Holdings"``...) or ``None`` before
+    any header. ``line`` is the 1-based line in the file.
+    """
+
+    count: int
+    name: str
+    section: str | None
+    line: int
+
+
+@dataclass
+class Decklist:
+    """A decklist as read.
+
+    ``source`` is the file; ``entries`` its card lines in order; ``syntax``
+    is ``"text"``, ``"l5d"`` or ``"json"``. ``headers`` maps each section
+    name to the line of its first header. ``name`` and ``format`` are the
+    JSON deck file's fields (``None`` for text lists).
+    """
+
+    source: Path
+    entries: list[Entry] = field(default_factory=list)
+    syntax: str = "text"
+    headers: dict[str, int] = field(default_factory=dict)
+    name: str | None = None
+    format: str | None = None
+
+    def where(self, line: int | None = None) -> str:
+        """``file:line`` for a problem at ``line`` (the file alone without one)."""
+        return f"{self.source}:{line}" if line else str(self.source)
+
+    @property
+    def total(self) -> int:
+        """The number of cards (sum of the counts)."""
+        return sum(e.count for e in self.entries)
+
+
+_CARD = re.compile(r"^(?P<count>\d+)\s*[x\u00d7X]?\s+(?P<name>\S.*)$")
+_LABEL = re.compile(r"^(?P<label>stronghold|sensei|wind|pre-game)\s*:\s*(?:(?P<count>\d+)\s*[x\u00d7X]?\s+)?(?P<name>\S.*)$",
+                    re.IGNORECASE)
+_HEADER = re.compile(
+    r"^(?P<name>[A-Za-z][A-Za-z' /&-]*?)\s*"
+    r"(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|[:\u2013\u2014-]\s*(?P<n2>\d+)|(?P<colon>:))?\s*$"
+)
+_BARE_HEADER = re.compile(r"^(?P<name>[A-Za-z][A-Za-z' /&-]*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|:\s*(?P<n2>\d+)|(?P<colon>:))\s*$")
+_INLINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
+
+
+def _header(text: str, bare: bool = False) -> str | None:
+    """The section name of a header line (without its ``#``), or ``None`` when it is a comment."""
+    match = (_BARE_HEADER if bare else _HEADER).match(text.strip())
+    if not match:
+        return None
+    name = match["name"].strip()
+    words = name.split()
+    counted = bool(match["n1"] or match.groupdict().get("n2") or match["colon"])
+    if not words or len(words) > 3 or (not counted and len(words) > 1):
+        return None
+    return " ".join(words)
+
+
+def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist, list[Problem]]:
+    """Parse a plain-text or ``.l5d`` decklist (syntax in the module docstring)."""
+    deck = Decklist(Path(source), syntax=syntax)
+    problems: list[Problem] = []
+    section: str | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.replace("\ufeff", "").strip()
+        if not line or line.startswith("//"):
+            continue
+        if line.startswith("#"):
+            name = _header(line.lstrip("#"))
+            if name is not None:
+                section = name
+                deck.headers.setdefault(name, number)
+            continue
+        match = _CARD.match(line)
+        label = None
+        if not match:
+            match = _LABEL.match(line)
+            if match:
+                label = match["label"].capitalize()
+        if not match:
+            name = _header(line, bare=True)
+            if name is not None:
+                section = name
+                deck.headers.setdefault(name, number)
+                continue
+            problems.append(Problem(deck.where(number), f"not a card line: {_short(line)!r}",
+                                    "write cards as 'N Card Name'; start comments with '#'",
+                                    severity=WARNING, code="deck-syntax"))
+            continue
+        count = int(match["count"]) if match["count"] else 1
+        name = strip_count_suffix(_INLINE_COMMENT.sub("", match["name"])).strip()
+        if not name:
+            problems.append(Problem(deck.where(number), "card line without a card name", severity=WARNING, code="deck-syntax"))
+            continue
+        if count < 1 or count > MAX_COUNT:
+            problems.append(Problem(deck.where(number), f"count {count} of {name!r} is not between 1 and {MAX_COUNT}",
+                                    "remove the line or fix the count", severity=WARNING, code="deck-syntax"))
+            continue
+        deck.entries.append(Entry(count, name, label or section, number))
+    if not deck.entries:
+        skipped = [p for p in problems if p.code == "deck-syntax"]
+        first = f" ({len(skipped)} other line{'s' * (len(skipped) != 1)}, the first at {skipped[0].where})" if skipped else ""
+        problems = [p for p in problems if p.code != "deck-syntax"]
+        problems.append(Problem(deck.where(), f"no card lines: this is not a decklist{first}",
+                                "a decklist has lines like '3 Card Name'", code="empty-deck"))
+    return deck, problems
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _read_text(path: Path) -> tuple[str | None, list[Problem]]:
+    where = str(path)
+    if path.is_dir():
+        return None, [Problem(where, "is a folder, not a decklist", code="not-a-file")]
+    try:
+        size = path.stat().st_size
+        if size > MAX_DECK_BYTES:
+            return None, [Problem(where, f"file is {size // 1024} KiB, too large for a decklist",
+                                  f"a decklist is under {MAX_DECK_BYTES // 1024} KiB", code="too-large")]
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, [Problem(where, "no such file", code="not-found")]
+    except OSError as exc:
+        return None, [Problem(where, f"cannot read: {exc.strerror or exc}", code="unreadable")]
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if b"\x00" in raw[:4096]:
+        return None, [Problem(where, "binary file, not a decklist", code="encoding")]
+    try:
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        # Decklists saved by old Windows tools are often cp1252 (the bullet is byte 0x95).
+        try:
+            return raw.decode("cp1252"), [Problem(f"{where}:{line}", "not UTF-8; read as Windows-1252",
+                                                  "save the decklist as UTF-8", severity=WARNING, code="encoding")]
+        except UnicodeDecodeError:
+            return None, [Problem(f"{where}:{line}", f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
+                                  "save the decklist as UTF-8", code="encoding")]
+
+
+def read_decklist(path: Path) -> tuple[Decklist, list[Problem]]:
+    """Read the decklist at ``path``, detecting its syntax; never raises on bad content.
+
+    Returns ``(Decklist, problems)``. Problems are located ``file:line``
+    (JSON schema problems ``file::$.cards[3].count``); an *error* means the
+    file is not a readable decklist (missing, not text, invalid JSON, no card
+    line): the CLI exits 2. Warnings are skipped lines and the like.
+    """
+    path = Path(path)
+    text, problems = _read_text(path)
+    if text is None:
+        return Decklist(path, syntax=_syntax_of(path, "")), problems
+    syntax = _syntax_of(path, text)
+    if syntax == "json":
+        from .jsondeck import parse_json
+
+        deck, more = parse_json(text, path)
+    else:
+        deck, more = parse_text(text, path, syntax)
+    return deck, problems + more
+
+
+def _syntax_of(path: Path, text: str) -> str:
+    suffix = path.suffix.lower()
+    if suffix == ".json" or (suffix not in (".l5d", ".txt") and text.lstrip().startswith("{")):
+        return "json"
+    return "l5d" if suffix == ".l5d" else "text"

@@ -1,0 +1,207 @@
+"""Resolving decklist names to cards.
+
+A name matches a card when both give the same :func:`~printer.decks.names.name_key`
+(case, HTML entities, curly quotes, white space and the Experienced
+notations ``•``/``&#149;``/`` - exp``/``exp2`` do not matter; the level does).
+When nothing matches, these fallbacks are tried in order, each only if it
+gives exactly one card:
+
+1. without a trailing tag in parentheses: ``Gold Mine (Emperor)``,
+   ``Creating Order (FL)``, ``Asako Karachu (basic)``;
+2. ``X - inexp`` as the plain ``X``, and a plain ``X`` as ``X • Inexperienced``
+   (both are Experienced level 0);
+3. the :func:`~printer.decks.names.loose_key` (no leading "The", punctuation
+   and hyphens ignored: ``Fall Back`` is ``Fall Back!``); such a match is
+   reported as a ``loose-name`` warning in ``Resolution.notes``.
+
+A name that still matches nothing is an ``unknown-card`` problem with the
+closest card names as hint; one that matches several cards is an
+``ambiguous-card`` problem listing them.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+from ..cards import Card, CardSet
+from ..errors import WARNING, Problem, closest
+from .errors import AmbiguousCardError, UnknownCardError
+from .names import NameParts, loose_key, split_name, strip_tag
+from .parse import Decklist, Entry
+
+
+@dataclass
+class ResolvedEntry:
+    """A decklist entry and the card it names.
+
+    ``card`` is ``None`` when the name is unknown or ambiguous; for an
+    ambiguous name ``candidates`` lists every matching card, for an unknown
+    one ``suggestions`` the closest card names.
+    """
+
+    entry: Entry
+    card: Card | None
+    candidates: list[Card] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.card is not None
+
+
+@dataclass
+class Resolution:
+    """The result of :func:`resolve`: one :class:`ResolvedEntry` per decklist entry, in order.
+
+    ``problems`` holds an ``unknown-card`` or ``ambiguous-card`` error per
+    unresolved entry, located ``deckfile:line``; ``notes`` holds warnings
+    about names matched only loosely (``loose-name``).
+    """
+
+    entries: list[ResolvedEntry]
+    problems: list[Problem]
+    notes: list[Problem] = field(default_factory=list)
+
+    @property
+    def unresolved(self) -> list[ResolvedEntry]:
+        return [r for r in self.entries if r.card is None]
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+class NameIndex:
+    """Every card of a :class:`CardSet` by name key, and by title for the hints."""
+
+    def __init__(self, cards: CardSet):
+        self.cards = cards
+        self.by_key: dict[str, list[Card]] = {}
+        self.by_title: dict[str, list[Card]] = {}
+        self.by_loose: dict[str, list[Card]] = {}
+        for card in cards:
+            parts = split_name(card.name)
+            self.by_key.setdefault(parts.key, []).append(card)
+            self.by_title.setdefault(parts.title, []).append(card)
+            self.by_loose.setdefault(loose_key(card.name), []).append(card)
+
+    def lookup(self, name: str) -> list[Card]:
+        """The cards ``name`` matches, after fallbacks 1 and 2 of the module docstring."""
+        found = self._exact(split_name(name))
+        if found:
+            return found
+        tagged = strip_tag(name)
+        if tagged:
+            found = self._exact(split_name(tagged[0]))
+            if len(found) == 1:
+                return found
+        return []
+
+    def lookup_loose(self, name: str) -> list[Card]:
+        """Fallback 3: the one card whose :func:`loose_key` is ``name``'s (``[]`` unless exactly one)."""
+        tagged = strip_tag(name)
+        for candidate in (name, tagged[0]) if tagged else (name,):
+            found = self.by_loose.get(loose_key(candidate), [])
+            if len(found) == 1:
+                return list(found)
+        return []
+
+    def _exact(self, parts: NameParts) -> list[Card]:
+        found = self.by_key.get(parts.key, [])
+        if found:
+            return list(found)
+        if parts.level == "inexperienced":
+            plain = self.by_key.get(parts.title, [])
+            return list(plain) if len(plain) == 1 else []
+        if parts.level == "":
+            inexp = self.by_key.get(NameParts(parts.title, "inexperienced").key, [])
+            return list(inexp) if len(inexp) == 1 else []
+        return []
+
+    def hint(self, name: str) -> tuple[str | None, list[str]]:
+        """A hint for an unknown ``name`` and the suggested card names (closest first)."""
+        tagged = strip_tag(name)
+        parts = split_name(tagged[0] if tagged else name)
+        same_title = self.by_title.get(parts.title, [])
+        if same_title:
+            names = [c.name for c in same_title]
+            return "this title exists only as " + " or ".join(repr(n) for n in names), names
+        keys = closest(parts.key, list(self.by_key), n=3)
+        if not keys:
+            keys = [k for t in closest(parts.title, list(self.by_title), n=3) for k in
+                    dict.fromkeys(split_name(c.name).key for c in self.by_title[t])][:3]
+        names = [self.by_key[k][0].name for k in keys]
+        if not names:
+            return "no card of that name in the card data (missing from the database?)", []
+        return "did you mean " + " or ".join(repr(n) for n in names) + "?", names
+
+
+_INDEXES: "weakref.WeakKeyDictionary[CardSet, tuple[int, NameIndex]]" = weakref.WeakKeyDictionary()
+
+
+def name_index(cards: CardSet) -> NameIndex:
+    """The (cached) :class:`NameIndex` of ``cards``; rebuilt when cards were added."""
+    cached = _INDEXES.get(cards)
+    if cached is None or cached[0] != len(cards):
+        cached = (len(cards), NameIndex(cards))
+        _INDEXES[cards] = cached
+    return cached[1]
+
+
+def resolve(deck: Decklist, cards: CardSet, prefer: Callable[[Card], bool] | None = None) -> Resolution:
+    """Find the card each entry of ``deck`` names in ``cards``.
+
+    Never raises. ``prefer``, when given, settles ambiguous names: if exactly
+    one candidate satisfies it, that card is taken (``check`` passes "legal
+    in the format"). Returns a :class:`Resolution`; its problems are
+    ``unknown-card`` (hint: the closest names, or the levels that exist for
+    the title) and ``ambiguous-card`` (hint: the candidates and their ids).
+    """
+    index = name_index(cards)
+    resolved: list[ResolvedEntry] = []
+    problems: list[Problem] = []
+    notes: list[Problem] = []
+    for entry in deck.entries:
+        found = index.lookup(entry.name)
+        if not found:
+            found = index.lookup_loose(entry.name)
+            if found:
+                notes.append(Problem(deck.where(entry.line), f"{entry.name!r} read as {found[0].name!r}",
+                                     f"write {found[0].name!r}", severity=WARNING, code="loose-name"))
+        if len(found) > 1 and prefer is not None:
+            preferred = [c for c in found if prefer(c)]
+            if len(preferred) == 1:
+                found = preferred
+        where = deck.where(entry.line)
+        if len(found) == 1:
+            resolved.append(ResolvedEntry(entry, found[0]))
+        elif not found:
+            hint, suggestions = index.hint(entry.name)
+            problems.append(Problem(where, f"unknown card {entry.name!r}", hint, code="unknown-card"))
+            resolved.append(ResolvedEntry(entry, None, [], suggestions))
+        else:
+            problems.append(Problem(where, f"{entry.name!r} matches {len(found)} cards", _candidates_hint(found),
+                                    code="ambiguous-card"))
+            resolved.append(ResolvedEntry(entry, None, found))
+    return Resolution(resolved, problems, notes)
+
+
+def _candidates_hint(cards: Iterable[Card]) -> str:
+    described = [f"{c.name} (id {c.id}, {c.type}, {c.where})" for c in cards]
+    return "candidates: " + "; ".join(described) + " - give each card its own title"
+
+
+def find_card(name: str, cards: CardSet) -> Card:
+    """The one card ``name`` names; raises :class:`UnknownCardError` or :class:`AmbiguousCardError`."""
+    index = name_index(cards)
+    found = index.lookup(name) or index.lookup_loose(name)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        hint, suggestions = index.hint(name)
+        problem = Problem("card name", f"unknown card {name!r}", hint, code="unknown-card")
+        raise UnknownCardError(f"unknown card {name!r}", [problem], suggestions)
+    problem = Problem("card name", f"{name!r} matches {len(found)} cards", _candidates_hint(found), code="ambiguous-card")
+    raise AmbiguousCardError(f"{name!r} matches {len(found)} cards", [problem], found)
