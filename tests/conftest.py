@@ -14,6 +14,9 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 SHARED_DATA = SHARED / "data"
 
+# tests/helpers.py holds the plain helpers the test modules share; its asserts report like a test's.
+pytest.register_assert_rewrite("helpers")
+
 
 @dataclass
 class Result:
@@ -52,6 +55,17 @@ def run(capsys, monkeypatch):
         return Result(code, captured.out, captured.err)
 
     return _run
+
+
+@pytest.fixture
+def run_cli(run):
+    """Run ``printer --project REPO ARGS`` in-process: ``run_cli("validate", path)`` gives ``(code, stdout, stderr)``."""
+
+    def _run_cli(*args: str | os.PathLike) -> tuple[int, str, str]:
+        result = run("--project", REPO, *args)
+        return result.code, result.out, result.err
+
+    return _run_cli
 
 
 @pytest.fixture

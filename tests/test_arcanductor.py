@@ -9,21 +9,16 @@ acceptance test at the end imports the real file from ../shared/data.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pdfplumber
 import pytest
+from helpers import (MM, REPO, assert_verdict, build_examples, card_boxes, card_lines, check_deck, load_game, validate,
+                     write_cards, write_deck, write_json)
 
-from printer.catalog import load_cards
-from printer.cli import main
-from printer.decks import check_file, load_format
 from printer.importers.tarot import convert, import_tarot, japanese_name
-from printer.project import load_project
 
-REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "cards" / "arcanductor"
 SHARED_TAROT = REPO.parent / "shared" / "data" / "tarot" / "tarot_interpretations.json"
-MM = 72 / 25.4
 
 MAJOR = ["The Fool", "The Magician", "The High Priestess", "The Empress", "The Emperor", "The Hierophant",
          "The Lovers", "The Chariot", "Strength", "The Hermit", "Wheel of Fortune", "Justice", "The Hanged Man",
@@ -33,32 +28,11 @@ ARCANA = {"id": "a13", "title": "Death", "type": "Major Arcana", "arcanum": 13, 
           "reversed": {"timing": "reveal", "text_ja": "自分のライフを3減らす。"}}
 
 
-def validate(tmp_path: Path, *cards: dict):
-    """Validate ``cards`` as one ARCANDUCTOR card file; returns ``(valid cards, problems)``."""
-    path = tmp_path / "cards" / "arcanductor" / "cards.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"game": "arcanductor", "cards": list(cards)}, ensure_ascii=False), encoding="utf-8")
-    sets, problems = load_cards(load_project(REPO), [path])
-    return (list(sets["arcanductor"]) if "arcanductor" in sets else []), problems
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main(["--project", str(REPO), *map(str, args)])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 # --- schema and examples ----------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def examples():
-    sets, problems = load_cards(load_project(REPO), [EXAMPLES])
-    assert problems == []
-    return sets["arcanductor"]
+    return load_game("arcanductor", EXAMPLES)
 
 
 def test_the_examples_are_the_22_major_arcana_and_a_dummy(examples):
@@ -77,13 +51,13 @@ def test_the_examples_are_the_22_major_arcana_and_a_dummy(examples):
 
 
 def test_an_effect_may_be_in_one_language(tmp_path):
-    cards, problems = validate(tmp_path, ARCANA)
+    cards, problems = validate(tmp_path, "arcanductor", ARCANA)
     assert problems == [] and cards[0]["reversed"]["text_ja"]
 
 
 def test_blank_power_and_blank_effects_are_valid(tmp_path):
     blank = dict(ARCANA, power=None, upright={"text": ""}, reversed={})
-    cards, problems = validate(tmp_path, blank)
+    cards, problems = validate(tmp_path, "arcanductor", blank)
     assert problems == [] and len(cards) == 1
 
 
@@ -96,23 +70,23 @@ def test_blank_power_and_blank_effects_are_valid(tmp_path):
     ({"type": "Minor Arcana"}, ".type", "did you mean 'Major Arcana'"),
 ])
 def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
-    cards, problems = validate(tmp_path, dict(ARCANA, **change))
+    cards, problems = validate(tmp_path, "arcanductor", dict(ARCANA, **change))
     assert cards == []
     assert any(p.where.endswith("$.cards[0]" + where) and words in str(p) for p in problems), [str(p) for p in problems]
 
 
 def test_a_major_arcana_needs_number_power_and_both_effects(tmp_path):
     bare = {"id": "x", "title": "The Star", "type": "Major Arcana"}
-    _, problems = validate(tmp_path, bare)
+    _, problems = validate(tmp_path, "arcanductor", bare)
     missing = {str(p).split("'")[1] for p in problems if "missing required field" in p.message}
     assert missing == {"arcanum", "power", "upright", "reversed"}
 
 
 def test_a_dummy_has_no_number_and_no_effects(tmp_path):
-    _, ok = validate(tmp_path, {"id": "d", "title": "Dummy", "type": "Dummy"})
+    _, ok = validate(tmp_path, "arcanductor", {"id": "d", "title": "Dummy", "type": "Dummy"})
     assert ok == []
-    _, problems = validate(tmp_path, {"id": "d", "title": "Dummy", "type": "Dummy", "arcanum": 3,
-                                      "upright": {"text": ""}})
+    _, problems = validate(tmp_path, "arcanductor", {"id": "d", "title": "Dummy", "type": "Dummy", "arcanum": 3,
+                                                     "upright": {"text": ""}})
     assert {p.where.rsplit("]", 1)[1] for p in problems} >= {".arcanum", ".upright"}
 
 
@@ -157,8 +131,7 @@ def test_import_problems_are_located():
 
 
 def test_import_reports_missing_numbers_and_bad_files(tmp_path):
-    good = tmp_path / "t.json"
-    good.write_text(json.dumps(tarot_source([(n, r) for r, n in enumerate(MAJOR) if r != 13])), encoding="utf-8")
+    good = write_json(tmp_path / "t.json", tarot_source([(n, r) for r, n in enumerate(MAJOR) if r != 13]))
     bad = tmp_path / "bad.json"
     bad.write_text('{"tarot": [1, 2,]}', encoding="utf-8")
     result = import_tarot([good, bad])
@@ -168,46 +141,31 @@ def test_import_reports_missing_numbers_and_bad_files(tmp_path):
     assert len(result.cards) == 21
 
 
-def test_import_command_writes_validates_and_refuses_to_overwrite(capsys, tmp_path):
-    source = tmp_path / "tarot.json"
-    source.write_text(json.dumps(tarot_source()), encoding="utf-8")
+def test_import_command_writes_validates_and_refuses_to_overwrite(run_cli, tmp_path):
+    source = write_json(tmp_path / "tarot.json", tarot_source())
     out = tmp_path / "out"
-    code, stdout, _ = run_cli(capsys, "import", "tarot", source, "--out", out)
+    code, stdout, _ = run_cli("import", "tarot", source, "--out", out)
     assert code == 0 and "major-arcana.json: new, 22 cards" in stdout
     written = json.loads((out / "major-arcana.json").read_text(encoding="utf-8"))
     assert written["game"] == "arcanductor" and written["$schema"].endswith("schema/arcanductor/card.schema.json")
-    sets, problems = load_cards(load_project(REPO), [out])
-    assert problems == [] and len(sets["arcanductor"]) == 22
-    assert "major-arcana.json: unchanged, 22 cards" in run_cli(capsys, "import", "tarot", source, "--out", out)[1]
+    assert len(load_game("arcanductor", out)) == 22
+    assert "major-arcana.json: unchanged, 22 cards" in run_cli("import", "tarot", source, "--out", out)[1]
     (out / "major-arcana.json").write_text("{}", encoding="utf-8")
-    code, _, err = run_cli(capsys, "import", "tarot", source, "--out", out, "--dry-run")
+    code, _, err = run_cli("import", "tarot", source, "--out", out, "--dry-run")
     assert code == 2 and (out / "major-arcana.json").read_text() == "{}"
-    code, _, err = run_cli(capsys, "import", "tarot", source, "--out", out)
+    code, _, err = run_cli("import", "tarot", source, "--out", out)
     assert code == 2 and "--force" in err
-    assert run_cli(capsys, "import", "tarot", source, "--out", out, "--force")[0] == 0
+    assert run_cli("import", "tarot", source, "--out", out, "--force")[0] == 0
 
 
 # --- formats: a player's set and a dealt hand ------------------------------------------------------
-
-def deck(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "deck.txt"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def card_lines(names) -> str:
-    return "".join(f"1 {n}\n" for n in names)
-
 
 @pytest.fixture(scope="module")
 def variant_cards(tmp_path_factory):
     """The examples plus a second card numbered 13 (a designer's variant)."""
     folder = tmp_path_factory.mktemp("variant")
-    (folder / "variant.json").write_text(json.dumps({"game": "arcanductor", "cards": [
-        dict(ARCANA, id="variant-death", title="Death Reborn")]}), encoding="utf-8")
-    sets, problems = load_cards(load_project(REPO), [EXAMPLES, folder])
-    assert problems == []
-    return sets["arcanductor"]
+    write_cards(folder / "variant.json", "arcanductor", [dict(ARCANA, id="variant-death", title="Death Reborn")])
+    return load_game("arcanductor", EXAMPLES, folder)
 
 
 SET_CASES = [
@@ -222,9 +180,7 @@ SET_CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", SET_CASES, ids=[c[0] for c in SET_CASES])
 def test_set_format(tmp_path, variant_cards, what, text, status, rules):
-    report = check_file(deck(tmp_path, "# Set\n" + text), variant_cards, load_format("arcanductor-set"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, "# Set\n" + text, variant_cards, "arcanductor-set"), status, rules)
 
 
 HAND = "# Significator\n1 The Hermit\n\n# Hand\n" + card_lines(MAJOR[10:20])
@@ -243,16 +199,14 @@ HAND_CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", HAND_CASES, ids=[c[0] for c in HAND_CASES])
 def test_hand_format(tmp_path, variant_cards, what, text, status, rules):
-    report = check_file(deck(tmp_path, text), variant_cards, load_format("arcanductor-hand"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, text, variant_cards, "arcanductor-hand"), status, rules)
 
 
-def test_deck_check_command_on_the_examples(capsys, tmp_path):
-    code, out, _ = run_cli(capsys, "deck", "check", deck(tmp_path, HAND), "--format", "arcanductor-hand")
+def test_deck_check_command_on_the_examples(run_cli, tmp_path):
+    code, out, _ = run_cli("deck", "check", write_deck(tmp_path, HAND), "--format", "arcanductor-hand")
     assert code == 0 and "legal" in out
-    bad = deck(tmp_path, HAND.replace("# Significator\n", ""))
-    code, out, err = run_cli(capsys, "deck", "check", bad, "--format", "arcanductor-hand")
+    bad = write_deck(tmp_path, HAND.replace("# Significator\n", ""))
+    code, out, err = run_cli("deck", "check", bad, "--format", "arcanductor-hand")
     assert code == 1 and "no Significator" in err
 
 
@@ -261,12 +215,7 @@ def test_deck_check_command_on_the_examples(capsys, tmp_path):
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """The examples printed once: 22 arcana and 3 dummies, 2x2 tarot cards per A4 sheet."""
-    out = tmp_path_factory.mktemp("build")
-    try:
-        main(["--project", str(REPO), "build", "arcanductor", "--no-aids", "--out", str(out)])
-    except SystemExit as exc:
-        assert exc.code == 0
-    return out / "arcanductor.pdf"
+    return build_examples(tmp_path_factory, "arcanductor")
 
 
 def words(page, **options) -> list[dict]:
@@ -283,18 +232,12 @@ def words(page, **options) -> list[dict]:
     return found
 
 
-def card_rects(page) -> list[tuple[float, float]]:
-    rects = {(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in page.rects
-             if abs(r["width"] - 70 * MM) < 0.5 and abs(r["height"] - 120 * MM) < 0.5}
-    return sorted(rects)
-
-
 def test_tarot_cards_two_by_two_on_a4(built):
     with pdfplumber.open(built) as pdf:
         assert len(pdf.pages) == 14  # 25 cards: 7 sheets, fronts and backs
         page = pdf.pages[0]
         assert (page.width / MM, page.height / MM) == pytest.approx((210, 297), abs=0.5)
-        rects = card_rects(page)
+        rects = card_boxes(page, 70, 120)
     xs, ys = sorted({x for x, _ in rects}), sorted({y for _, y in rects})
     assert len(rects) == 4 and len(xs) == 2 and len(ys) == 2
     assert xs[1] - xs[0] >= 70 and ys[1] - ys[0] >= 120
@@ -312,7 +255,7 @@ def test_the_reversed_effect_prints_upside_down_at_the_other_end(built):
                 break
         assert found, "The Fool is printed"
         page, page_words = found
-        card = next((x, y) for x, y in card_rects(page)
+        card = next((x, y) for x, y in card_boxes(page, 70, 120)
                     if any(w["text"] == "Fool" and x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120
                            for w in page_words))
         x, y = card
@@ -340,14 +283,14 @@ def test_every_back_is_the_same_both_ways_up(built):
 # --- acceptance on the real data ------------------------------------------------------------------
 
 @pytest.mark.shared
-def test_the_real_tarot_file_imports_validates_and_prints(capsys, shared_data, tmp_path):
+def test_the_real_tarot_file_imports_validates_and_prints(run_cli, shared_data, tmp_path):
     out = tmp_path / "tarot"
-    code, stdout, err = run_cli(capsys, "import", "tarot", SHARED_TAROT, "--out", out)
+    code, stdout, err = run_cli("import", "tarot", SHARED_TAROT, "--out", out)
     assert code == 0, err
     assert "22 Major Arcana imported" in stdout and "56 minor arcana cards left out" in err
     cards = json.loads((out / "major-arcana.json").read_text(encoding="utf-8"))["cards"]
     assert [c["arcanum"] for c in cards] == list(range(22)) and all("title_ja" in c for c in cards)
-    code, stdout, err = run_cli(capsys, "build", "arcanductor", "--cards", out, "--out", tmp_path / "pdf")
+    code, stdout, err = run_cli("build", "arcanductor", "--cards", out, "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "arcanductor.pdf") as pdf:
         assert len(pdf.pages) == 12

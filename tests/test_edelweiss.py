@@ -8,45 +8,18 @@ mirrored as card records in cards/edelweiss/standard-deck.json).
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pdfplumber
 import pytest
+from helpers import MM, REPO, assert_verdict, build_examples, card_boxes, check_deck, load_game, validate, write_deck
 
-from printer.catalog import load_cards
-from printer.cli import main
-from printer.decks import check_file, load_format
-from printer.project import load_project
-
-REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "cards" / "edelweiss"
 STANDARD = json.loads((REPO / "schema" / "edelweiss" / "standard-deck.json").read_text(encoding="utf-8"))
-MM = 72 / 25.4
 
 
 @pytest.fixture(scope="module")
 def cards():
-    sets, problems = load_cards(load_project(REPO), [EXAMPLES])
-    assert problems == []
-    return sets["edelweiss"]
-
-
-def validate(tmp_path: Path, *cards: dict):
-    path = tmp_path / "cards" / "edelweiss" / "cards.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"game": "edelweiss", "cards": list(cards)}, ensure_ascii=False), encoding="utf-8")
-    sets, problems = load_cards(load_project(REPO), [path])
-    return (list(sets["edelweiss"]) if "edelweiss" in sets else []), problems
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main(["--project", str(REPO), *map(str, args)])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
+    return load_game("edelweiss", EXAMPLES)
 
 
 # --- cards -------------------------------------------------------------------------------------------
@@ -96,7 +69,7 @@ def test_the_standard_deck_cards_match_the_data_file(cards):
     ({"id": "r", "title": "Turns", "type": "Reference"}, "", "missing required field 'steps'"),
 ])
 def test_schema_errors_are_located_with_hints(tmp_path, card, where, words):
-    valid, problems = validate(tmp_path, card)
+    valid, problems = validate(tmp_path, "edelweiss", card)
     assert valid == []
     assert any(p.where.endswith("$.cards[0]" + where) and words in str(p) for p in problems), [str(p) for p in problems]
 
@@ -124,25 +97,18 @@ CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", CASES, ids=[c[0] for c in CASES])
 def test_standard_format(tmp_path, cards, what, text, status, rules):
-    path = tmp_path / "deck.txt"
-    path.write_text(text, encoding="utf-8")
-    report = check_file(path, cards, load_format("edelweiss-standard"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, text, cards, "edelweiss-standard"), status, rules)
 
 
 def test_missing_and_doubled_cards_are_named(tmp_path, cards):
-    path = tmp_path / "deck.txt"
-    path.write_text(DECK.replace("1 Seven of Hearts\n", "1 Two of Clubs\n"), encoding="utf-8")
-    report = check_file(path, cards, load_format("edelweiss-standard"))
+    report = check_deck(tmp_path, DECK.replace("1 Seven of Hearts\n", "1 Two of Clubs\n"), cards, "edelweiss-standard")
     messages = sorted(v.message for v in report.violations)
     assert messages == ["1 standard card missing: Seven of Hearts", "2 copies of the Two of Clubs: a standard deck has one"]
 
 
-def test_deck_check_command(capsys, tmp_path):
-    path = tmp_path / "deck.txt"
-    path.write_text(DECK + "1 Extra Joker\n", encoding="utf-8")
-    code, out, err = run_cli(capsys, "deck", "check", path, "--format", "edelweiss-standard")
+def test_deck_check_command(run_cli, tmp_path):
+    deck = write_deck(tmp_path, DECK + "1 Extra Joker\n")
+    code, out, err = run_cli("deck", "check", deck, "--format", "edelweiss-standard")
     assert code == 1 and "'Extra Joker' is a Joker" in err and "Deck 52" in out
 
 
@@ -151,17 +117,7 @@ def test_deck_check_command(capsys, tmp_path):
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """The examples printed once: three Class cards and the reference card, small size, 3x3 per A4 sheet."""
-    out = tmp_path_factory.mktemp("build")
-    try:
-        main(["--project", str(REPO), "build", "edelweiss", "--no-aids", "--out", str(out)])
-    except SystemExit as exc:
-        assert exc.code == 0
-    return out / "edelweiss.pdf"
-
-
-def card_rects(page) -> list[tuple[float, float]]:
-    return sorted({(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in page.rects
-                   if abs(r["width"] - 59 * MM) < 0.5 and abs(r["height"] - 86 * MM) < 0.5})
+    return build_examples(tmp_path_factory, "edelweiss")
 
 
 def test_small_size_cards_three_by_three(built):
@@ -169,7 +125,7 @@ def test_small_size_cards_three_by_three(built):
         assert len(pdf.pages) == 2  # 4 cards (the 52 playing cards have copies 0): one sheet, front and back
         front = pdf.pages[0]
         assert (front.width / MM, front.height / MM) == pytest.approx((210, 297), abs=0.5)
-        rects = card_rects(front)
+        rects = card_boxes(front, 59, 86)
         text = front.extract_text()
     xs, ys = sorted({x for x, _ in rects}), sorted({y for _, y in rects})
     assert len(rects) == 4 and len(xs) == 3 and len(ys) == 2  # a full row of three, then one
@@ -184,7 +140,7 @@ def test_the_japanese_reference_is_on_the_back_of_the_english_one(built):
     with pdfplumber.open(built) as pdf:
         back = pdf.pages[1]
         hits = [w for w in back.extract_words() if "ターンシークエンス" in w["text"]]
-        rects = card_rects(pdf.pages[0])
+        rects = card_boxes(pdf.pages[0], 59, 86)
     assert len(hits) == 1
     xs, ys = sorted({x for x, _ in rects}), sorted({y for _, y in rects})
     # the English card is in column 1 of row 2 on the front; under long-edge flip its back is in column 3

@@ -9,30 +9,18 @@ from __future__ import annotations
 
 import json
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
+from helpers import REPO, load_game, write_json
 
-from printer.catalog import load_cards
-from printer.cli import main
 from printer.importers import oracle
 from printer.importers.oracle import html_to_markup, import_oracle
 from printer.markup import RenderEnv, to_html
-from printer.project import load_project
 
-REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "oracle"
 CARDS = FIXTURES / "cards.json"
 BAD = FIXTURES / "bad.json"
 SHARED_ORACLE = REPO.parent / "shared" / "data" / "l5r" / "oracle"
-
-
-def cli(capsys, *args: str) -> tuple[int, str, str]:
-    """Run ``printer --project REPO ARGS``; returns ``(exit code, stdout, stderr)``."""
-    with pytest.raises(SystemExit) as exit_info:
-        main(["--project", str(REPO), *args])
-    out, err = capsys.readouterr()
-    return exit_info.value.code, out, err
 
 
 @pytest.fixture(scope="module")
@@ -125,12 +113,10 @@ def test_banned_errata_and_repaired_flavor(cards):
     assert item["flavor"] == "\u201cSharp enough.\u201d"  # mis-encoded UTF-8 in the export, repaired
 
 
-def test_every_imported_fixture_card_is_valid(tmp_path, capsys):
-    code, out, err = cli(capsys, "import", "oracle", str(CARDS), "--out", str(tmp_path))
+def test_every_imported_fixture_card_is_valid(tmp_path, run_cli):
+    code, out, err = run_cli("import", "oracle", str(CARDS), "--out", str(tmp_path))
     assert code == 0, err
-    sets, problems = load_cards(load_project(REPO), [tmp_path])
-    assert problems == []
-    assert len(sets["l5r"]) == 15
+    assert len(load_game("l5r", tmp_path)) == 15
 
 
 def test_duplicate_titles_get_deterministic_ids():
@@ -200,9 +186,8 @@ def test_flavor_drops_only_whole_text_italics():
 
 
 def test_unknown_tags_are_dropped_and_reported(tmp_path):
-    source = tmp_path / "tags.json"
-    source.write_text(json.dumps([{"title": ["Tagged"], "type": ["Event"], "deck": ["Dynasty"],
-                                   "text": ['<span class="x">Plain</span> <u>text</u>']}]), encoding="utf-8")
+    source = write_json(tmp_path / "tags.json", [{"title": ["Tagged"], "type": ["Event"], "deck": ["Dynasty"],
+                                                  "text": ['<span class="x">Plain</span> <u>text</u>']}])
     result = import_oracle([source])
     assert result.cards[0]["text"] == "Plain text"
     assert sorted(p.message for p in result.problems) == [
@@ -282,11 +267,10 @@ def test_fields_not_imported_and_repairs_are_warned_once_each(imported):
 
 
 def test_not_imported_fields_are_counted_per_card(tmp_path):
-    source = tmp_path / "many.json"
-    source.write_text(json.dumps([
+    source = write_json(tmp_path / "many.json", [
         {"title": [f"Card {n}"], "type": ["Event"], "deck": ["Dynasty"], "imagehash": "x",
          "printing": [{"printingid": "1", "artnumber": ["1"]}, {"printingid": "2", "artnumber": ["2"]}]}
-        for n in range(3)]), encoding="utf-8")
+        for n in range(3)])
     messages = sorted(p.message for p in import_oracle([source]).problems)
     assert messages == ["field 'imagehash' is not imported: an image-file hash of the Oracle site (3 cards)",
                         "field 'printing.artnumber' is not imported: an internal art number (3 cards)"]
@@ -319,8 +303,8 @@ def test_a_file_that_is_not_json_or_not_a_list_is_an_error(tmp_path):
 
 # --- the command -------------------------------------------------------------------
 
-def test_import_writes_one_schema_file_per_type(tmp_path, capsys):
-    code, out, err = cli(capsys, "import", "oracle", str(CARDS), "--out", str(tmp_path))
+def test_import_writes_one_schema_file_per_type(tmp_path, run_cli):
+    code, out, err = run_cli("import", "oracle", str(CARDS), "--out", str(tmp_path))
     assert code == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(oracle.TYPE_FILES.values())
     text = (tmp_path / "personalities.json").read_text(encoding="utf-8")
@@ -335,41 +319,41 @@ def test_import_writes_one_schema_file_per_type(tmp_path, capsys):
     assert "unknown field 'gloriousfield'" in err and "0 errors, 7 warnings" in err
 
 
-def test_existing_files_need_force(tmp_path, capsys):
-    assert cli(capsys, "import", "oracle", str(CARDS), "--out", str(tmp_path))[0] == 0
+def test_existing_files_need_force(tmp_path, run_cli):
+    assert run_cli("import", "oracle", str(CARDS), "--out", str(tmp_path))[0] == 0
     # the same import again changes nothing: fine without --force
-    code, out, _ = cli(capsys, "import", "oracle", str(CARDS), "--out", str(tmp_path))
+    code, out, _ = run_cli("import", "oracle", str(CARDS), "--out", str(tmp_path))
     assert code == 0 and "wrote 0 files" in out and "12 unchanged" in out
     rings = tmp_path / "rings.json"
     rings.write_text("edited by hand\n", encoding="utf-8")
-    code, out, err = cli(capsys, "import", "oracle", str(CARDS), "--out", str(tmp_path))
+    code, out, err = run_cli("import", "oracle", str(CARDS), "--out", str(tmp_path))
     assert code == 2
     assert "would be overwritten: rings.json" in err and "--force" in err
     assert rings.read_text(encoding="utf-8") == "edited by hand\n"
-    code, out, _ = cli(capsys, "import", "oracle", str(CARDS), "--out", str(tmp_path), "--force")
+    code, out, _ = run_cli("import", "oracle", str(CARDS), "--out", str(tmp_path), "--force")
     assert code == 0 and f"{rings}: changed, 1 card" in out and "wrote 1 file to" in out
     assert json.loads(rings.read_text(encoding="utf-8"))["cards"][0]["id"] == "ring-of-quiet-water"
 
 
-def test_dry_run_writes_nothing_and_says_what_would_change(tmp_path, capsys):
+def test_dry_run_writes_nothing_and_says_what_would_change(tmp_path, run_cli):
     out_dir = tmp_path / "out"
-    code, out, _ = cli(capsys, "import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run")
+    code, out, _ = run_cli("import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run")
     assert code == 0 and not out_dir.exists()
     assert f"{out_dir / 'personalities.json'}: new, 3 cards" in out and "would write 12 files" in out
-    cli(capsys, "import", "oracle", str(CARDS), "--out", str(out_dir))
+    run_cli("import", "oracle", str(CARDS), "--out", str(out_dir))
     (out_dir / "events.json").write_text("{}", encoding="utf-8")
-    code, out, _ = cli(capsys, "import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run")
+    code, out, _ = run_cli("import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run")
     assert code == 2
     assert f"{out_dir / 'events.json'}: changed, 1 card (needs --force)" in out
     assert f"{out_dir / 'rings.json'}: unchanged, 1 card" in out
     assert (out_dir / "events.json").read_text(encoding="utf-8") == "{}"
-    code, out, _ = cli(capsys, "import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run", "--force")
+    code, out, _ = run_cli("import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run", "--force")
     assert code == 0 and "would write 1 file" in out
     assert (out_dir / "events.json").read_text(encoding="utf-8") == "{}"
 
 
-def test_invalid_input_exits_1_and_still_writes_the_good_cards(tmp_path, capsys):
-    code, out, err = cli(capsys, "import", "oracle", str(BAD), "--out", str(tmp_path))
+def test_invalid_input_exits_1_and_still_writes_the_good_cards(tmp_path, run_cli):
+    code, out, err = run_cli("import", "oracle", str(BAD), "--out", str(tmp_path))
     assert code == 1
     assert f"{BAD}::$[1].title: error: card has no title" in err and "4 errors" in err
     assert [c["id"] for c in json.loads((tmp_path / "strategies.json").read_text(encoding="utf-8"))["cards"]] == [
@@ -381,28 +365,28 @@ def test_invalid_input_exits_1_and_still_writes_the_good_cards(tmp_path, capsys)
     ["import", "oracle", "--out", "x"],  # no paths
     ["import", "oracle", "no-such-file.json", "--out", "x"],
 ])
-def test_usage_errors_exit_2(args, capsys):
-    assert cli(capsys, *args)[0] == 2
+def test_usage_errors_exit_2(args, run_cli):
+    assert run_cli(*args)[0] == 2
 
 
-def test_out_must_be_a_folder(tmp_path, capsys):
+def test_out_must_be_a_folder(tmp_path, run_cli):
     target = tmp_path / "file.json"
     target.write_text("", encoding="utf-8")
-    code, _, err = cli(capsys, "import", "oracle", str(CARDS), "--out", str(target))
+    code, _, err = run_cli("import", "oracle", str(CARDS), "--out", str(target))
     assert code == 2 and "is a file, not a folder" in err
 
 
 # --- acceptance on the real export -------------------------------------------------
 
 @pytest.mark.shared
-def test_real_export_imports_and_validates(tmp_path, capsys):
+def test_real_export_imports_and_validates(tmp_path, run_cli):
     if not SHARED_ORACLE.is_dir():
         pytest.skip(f"{SHARED_ORACLE} is absent")
     paths = sorted(SHARED_ORACLE.glob("*.json"))
-    code, out, err = cli(capsys, "import", "oracle", *map(str, paths), "--out", str(tmp_path))
+    code, out, err = run_cli("import", "oracle", *map(str, paths), "--out", str(tmp_path))
     assert code == 0, err
     assert "0 errors" in err and out.splitlines()[-1].startswith("3535 cards imported (Personality 1354,")
-    code, out, err = cli(capsys, "validate", str(tmp_path))
+    code, out, err = run_cli("validate", str(tmp_path))
     assert code == 0, err
     assert out.strip() == "3535 valid cards (l5r: 3535)"
     for path in paths:  # every text keeps its words and their bold and italics

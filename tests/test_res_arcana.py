@@ -9,55 +9,30 @@ acceptance tests at the end import ../shared/data/res-arcana/.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pdfplumber
 import pytest
+from helpers import (MM, REPO, assert_verdict, build_examples, card_boxes, card_lines, check_deck, load_game,
+                     validate, write_cards, write_deck)
 
 from printer.catalog import load_cards
-from printer.cli import main
 from printer.decks import check_file, load_format
 from printer.importers.res_arcana import import_res_arcana, slug
 from printer.project import load_project
 
-REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "cards" / "res-arcana"
 FIXTURES = REPO / "tests" / "fixtures" / "res-arcana"
 SHARED = REPO.parent / "shared" / "data" / "res-arcana"
-MM = 72 / 25.4
 
 ARTIFACT = {"id": "a1", "title": "Test Cup", "type": "Artifact", "cost": {"life": 1, "any": 2},
             "collect": [{"one_of": [{"life": 1}, {"death": 1}]}],
             "powers": [{"cost": {"tap": True, "calm": 1}, "effect": {"gain": {"any": 3, "except": ["gold", "death"]}}}]}
 
 
-def validate(tmp_path: Path, *cards: dict):
-    """Validate ``cards`` as one Res Arcana card file; returns ``(valid cards, problems)``."""
-    path = tmp_path / "cards" / "res-arcana" / "cards.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"game": "res-arcana", "cards": list(cards)}, ensure_ascii=False), encoding="utf-8")
-    sets, problems = load_cards(load_project(REPO), [path])
-    return (list(sets["res-arcana"]) if "res-arcana" in sets else []), problems
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main(["--project", str(REPO), *map(str, args)])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 # --- schema and examples ----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def examples():
-    sets, problems = load_cards(load_project(REPO), [EXAMPLES])
-    assert problems == []
-    return sets["res-arcana"]
+    return load_game("res-arcana", EXAMPLES)
 
 
 def test_the_examples_cover_every_type_kind_and_ability(examples):
@@ -84,7 +59,7 @@ def test_each_place_of_power_names_its_other_side(examples):
 
 
 def test_a_full_artifact_is_valid(tmp_path):
-    cards, problems = validate(tmp_path, ARTIFACT)
+    cards, problems = validate(tmp_path, "res-arcana", ARTIFACT)
     assert problems == [] and len(cards) == 1
 
 
@@ -100,16 +75,16 @@ def test_a_full_artifact_is_valid(tmp_path):
 ])
 def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
     card = {k: v for k, v in {**ARTIFACT, **change}.items() if v is not None}
-    _, problems = validate(tmp_path, card)
+    _, problems = validate(tmp_path, "res-arcana", card)
     assert problems, change
     assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), \
         [str(p) for p in problems]
 
 
 def test_an_artifact_needs_a_cost_and_a_monument_may_leave_it_out(tmp_path):
-    _, problems = validate(tmp_path, {k: v for k, v in ARTIFACT.items() if k != "cost"})
+    _, problems = validate(tmp_path, "res-arcana", {k: v for k, v in ARTIFACT.items() if k != "cost"})
     assert any("missing required field 'cost'" in p.message for p in problems)
-    cards, problems = validate(tmp_path, {"id": "m", "title": "M", "type": "Monument", "vp": 2})
+    cards, problems = validate(tmp_path, "res-arcana", {"id": "m", "title": "M", "type": "Monument", "vp": 2})
     assert problems == [] and cards
 
 
@@ -188,18 +163,18 @@ def test_problems_are_located_and_fields_not_imported_are_counted(imported):
     assert len(name_de) == 1 and "(13 components)" in name_de[0].message
 
 
-def test_the_imported_fixtures_validate(tmp_path, capsys):
-    code, out, err = run_cli(capsys, "import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
+def test_the_imported_fixtures_validate(tmp_path, run_cli):
+    code, out, err = run_cli("import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
     assert code == 1  # three components in the fixtures are bad: they are reported, the others written
     assert "13 components imported (Artifact 6, Mage 2, Monument 2, Place of Power 1, Magic Item 2)" in out
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "artifacts.json", "mages.json", "magic-items.json", "monuments.json", "places-of-power.json"]
-    code, out, err = run_cli(capsys, "validate", tmp_path / "out", "--game", "res-arcana")
+    code, out, err = run_cli("validate", tmp_path / "out", "--game", "res-arcana")
     assert code == 0, err
-    code, out, err = run_cli(capsys, "import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
+    code, out, err = run_cli("import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
     assert "unchanged" in out and code == 1
     (tmp_path / "out" / "mages.json").write_text("{}", encoding="utf-8")
-    code, out, err = run_cli(capsys, "import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
+    code, out, err = run_cli("import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
     assert code == 2 and "--force" in err
 
 
@@ -230,24 +205,12 @@ def format_cards(tmp_path_factory):
     cards += [{"id": slug(n), "title": n, "type": "Artifact", "cost": {}} for n in OTHERS]
     cards += [{"id": "obelisk", "title": "Obelisk", "type": "Monument"}]
     folder = tmp_path_factory.mktemp("ra-cards")
-    (folder / "cards.json").write_text(json.dumps({"game": "res-arcana", "cards": cards}), encoding="utf-8")
-    sets, problems = load_cards(load_project(REPO), [folder])
-    assert problems == []
-    return sets["res-arcana"]
-
-
-def deck(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "deck.txt"
-    path.write_text(text, encoding="utf-8")
-    return path
-
-
-def lines(names) -> str:
-    return "".join(f"1 {n}\n" for n in names)
+    write_cards(folder / "cards.json", "res-arcana", cards)
+    return load_game("res-arcana", folder)
 
 
 EIGHT = SETS["Duelist"] + OTHERS[:5]
-SETUP = "# Kept\n1 Seer\n# Dealt\n1 Druid\n# Artifacts\n" + lines(EIGHT)
+SETUP = "# Kept\n1 Seer\n# Dealt\n1 Druid\n# Artifacts\n" + card_lines(EIGHT)
 SETUP_CASES = [
     ("2 Mages, 1 kept, 8 Artifacts", SETUP, "legal", []),
     ("1 Mage", SETUP.replace("# Dealt\n1 Druid\n", ""), "illegal", ["section-size"]),
@@ -262,16 +225,16 @@ SETUP_CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", SETUP_CASES, ids=[c[0] for c in SETUP_CASES])
 def test_setup_format(tmp_path, format_cards, what, text, status, rules):
-    report = check_file(deck(tmp_path, text), format_cards, load_format("res-arcana-setup"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, text, format_cards, "res-arcana-setup"), status, rules)
 
 
-DRAFT = "# Kept\n1 Seer\n# Dealt\n1 Druid\n# First draft:\n" + lines(EIGHT[:4]) + "# Second draft:\n" + lines(EIGHT[4:])
+DRAFT = ("# Kept\n1 Seer\n# Dealt\n1 Druid\n# First draft:\n" + card_lines(EIGHT[:4])
+         + "# Second draft:\n" + card_lines(EIGHT[4:]))
 DRAFT_CASES = [
     ("4 + 4 picks", DRAFT, "legal", []),
-    ("5 + 3 picks", DRAFT.replace("# Second draft:\n", "").replace(lines(EIGHT[4:]), lines(EIGHT[4:5]) + "# Second draft:\n"
-                                                                + lines(EIGHT[5:])), "illegal", ["res-arcana-draft-rounds"]),
+    ("5 + 3 picks", DRAFT.replace("# Second draft:\n", "").replace(
+        card_lines(EIGHT[4:]), card_lines(EIGHT[4:5]) + "# Second draft:\n" + card_lines(EIGHT[5:])),
+     "illegal", ["res-arcana-draft-rounds"]),
     ("picks under no round", DRAFT.replace("# First draft:\n", "# Artifacts\n"), "illegal", ["res-arcana-draft-rounds"]),
     ("the same card picked twice", DRAFT.replace("1 Prism\n", "1 Crypt\n"), "illegal", ["copy-limit"]),
     ("no kept Mage", DRAFT.replace("# Kept\n", ""), "illegal", ["res-arcana-kept-mage"]),
@@ -280,23 +243,21 @@ DRAFT_CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", DRAFT_CASES, ids=[c[0] for c in DRAFT_CASES])
 def test_draft_format(tmp_path, format_cards, what, text, status, rules):
-    report = check_file(deck(tmp_path, text), format_cards, load_format("res-arcana-draft"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, text, format_cards, "res-arcana-draft"), status, rules)
 
 
 @pytest.mark.parametrize("mage", list(SETS))
 def test_each_first_game_set_is_legal(tmp_path, format_cards, mage):
     others = [n for n in OTHERS if n not in SETS[mage]][:5]
-    report = check_file(deck(tmp_path, f"# Mage\n1 {mage}\n# Artifacts\n" + lines(SETS[mage] + others)),
-                        format_cards, load_format("res-arcana-first-game"))
-    assert report.status == "legal", [v.message for v in report.violations]
+    text = f"# Mage\n1 {mage}\n# Artifacts\n" + card_lines(SETS[mage] + others)
+    assert_verdict(check_deck(tmp_path, text, format_cards, "res-arcana-first-game"), "legal")
 
 
-FIRST = "# Mage\n1 Seer\n# Artifacts\n" + lines(SETS["Seer"] + OTHERS[:5])
+FIRST = "# Mage\n1 Seer\n# Artifacts\n" + card_lines(SETS["Seer"] + OTHERS[:5])
 FIRST_CASES = [
     ("a set Artifact missing", FIRST.replace("1 Vault\n", "1 Mermaid\n"), "illegal", ["res-arcana-first-game"]),
-    ("another set's Artifacts", FIRST.replace(lines(SETS["Seer"]), lines(SETS["Duelist"])), "illegal", ["res-arcana-first-game"]),
+    ("another set's Artifacts", FIRST.replace(card_lines(SETS["Seer"]), card_lines(SETS["Duelist"])), "illegal",
+     ["res-arcana-first-game"]),
     ("a Mage without a set", FIRST.replace("1 Seer\n", "1 Druid\n"), "illegal", ["res-arcana-first-game"]),
     ("two Mages", FIRST.replace("1 Seer\n", "1 Seer\n1 Duelist\n"), "illegal", ["section-size"]),
     ("9 Artifacts", FIRST + "1 Mermaid\n", "illegal", ["section-size"]),
@@ -305,29 +266,23 @@ FIRST_CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", FIRST_CASES, ids=[c[0] for c in FIRST_CASES])
 def test_first_game_format(tmp_path, format_cards, what, text, status, rules):
-    report = check_file(deck(tmp_path, text), format_cards, load_format("res-arcana-first-game"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, text, format_cards, "res-arcana-first-game"), status, rules)
 
 
 def test_first_game_names_in_japanese_match_too(tmp_path):
     cards = [{"id": "m", "title": "シアー", "type": "Mage"}] + [
         {"id": f"a{i}", "title": n, "type": "Artifact", "cost": {}} for i, n in
         enumerate(["貯蔵庫", "生命の聖杯", "燃え盛る縦穴", "A", "B", "C", "D", "E"])]
-    folder = tmp_path / "ja"
-    folder.mkdir()
-    (folder / "cards.json").write_text(json.dumps({"game": "res-arcana", "cards": cards}, ensure_ascii=False), encoding="utf-8")
-    sets, problems = load_cards(load_project(REPO), [folder])
-    text = "# Mage\n1 シアー\n# Artifacts\n" + lines(["貯蔵庫", "生命の聖杯", "燃え盛る縦穴", "A", "B", "C", "D", "E"])
-    report = check_file(deck(tmp_path, text), sets["res-arcana"], load_format("res-arcana-first-game"))
-    assert report.status == "legal", [v.message for v in report.violations]
+    sets, _ = load_cards(load_project(REPO), [write_cards(tmp_path / "ja" / "cards.json", "res-arcana", cards)])
+    text = "# Mage\n1 シアー\n# Artifacts\n" + card_lines(c["title"] for c in cards[1:])
+    assert_verdict(check_deck(tmp_path, text, sets["res-arcana"], "res-arcana-first-game"), "legal")
 
 
-def test_deck_check_command(capsys, tmp_path, format_cards):
+def test_deck_check_command(run_cli, tmp_path, format_cards):
     folder = next(iter(format_cards)).record.file.parent
-    code, out, _ = run_cli(capsys, "deck", "check", deck(tmp_path, SETUP), "--format", "res-arcana-setup", "--cards", folder)
+    code, out, _ = run_cli("deck", "check", write_deck(tmp_path, SETUP), "--format", "res-arcana-setup", "--cards", folder)
     assert code == 0 and "legal" in out
-    code, out, err = run_cli(capsys, "deck", "check", deck(tmp_path, SETUP.replace("# Kept\n", "")),
+    code, out, err = run_cli("deck", "check", write_deck(tmp_path, SETUP.replace("# Kept\n", "")),
                              "--format", "res-arcana-setup", "--cards", folder)
     assert code == 1 and "no kept Mage" in err
 
@@ -337,22 +292,12 @@ def test_deck_check_command(capsys, tmp_path, format_cards):
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """The examples printed once (3 sheets of 63 x 88 mm cards, each followed by its backs)."""
-    out = tmp_path_factory.mktemp("build")
-    try:
-        main(["--project", str(REPO), "build", "res-arcana", "--no-aids", "--out", str(out)])
-    except SystemExit as exc:
-        assert exc.code == 0
-    return out / "res-arcana.pdf"
+    return build_examples(tmp_path_factory, "res-arcana")
 
 
 def card_at(x_mm: float, y_mm: float, page) -> tuple[float, float] | None:
     """The top-left (mm) of the 63 x 88 mm card rectangle holding the point."""
-    for r in page.rects:
-        if abs(r["width"] - 63 * MM) < 0.5 and abs(r["height"] - 88 * MM) < 0.5:
-            x, y = r["x0"] / MM, r["top"] / MM
-            if x <= x_mm <= x + 63 and y <= y_mm <= y + 88:
-                return round(x, 1), round(y, 1)
-    return None
+    return next(((x, y) for x, y in card_boxes(page, 63, 88) if x <= x_mm <= x + 63 and y <= y_mm <= y + 88), None)
 
 
 def find_word(pdf, text: str, pages) -> tuple[int, dict]:
@@ -392,16 +337,16 @@ def test_the_two_sides_of_a_place_of_power_lie_behind_each_other(built):
 # --- acceptance on the real data ------------------------------------------------------------------------
 
 @pytest.mark.shared
-def test_the_real_components_import_validate_and_print(shared_data, tmp_path, capsys):
+def test_the_real_components_import_validate_and_print(shared_data, tmp_path, run_cli):
     out = tmp_path / "ra"
-    code, stdout, err = run_cli(capsys, "import", "res-arcana", *sorted((shared_data / "res-arcana").glob("*.json")),
+    code, stdout, err = run_cli("import", "res-arcana", *sorted((shared_data / "res-arcana").glob("*.json")),
                                 "--out", out)
     assert code == 0, err
     assert "73 components imported (Artifact 40, Mage 10, Monument 10, Place of Power 5, Magic Item 8)" in stdout
     assert err.count("missing") == 0 or "is not in the data" in err  # the other sides are reported
-    code, stdout, err = run_cli(capsys, "validate", out, "--game", "res-arcana")
+    code, stdout, err = run_cli("validate", out, "--game", "res-arcana")
     assert code == 0 and "73 valid cards" in stdout, err
-    code, stdout, err = run_cli(capsys, "build", "res-arcana", "--cards", out, "--out", tmp_path / "pdf")
+    code, stdout, err = run_cli("build", "res-arcana", "--cards", out, "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "res-arcana.pdf") as pdf:
         assert len(pdf.pages) == 18  # 73 components, 9 per sheet: 9 sheets, fronts and backs
@@ -411,6 +356,6 @@ def test_the_real_components_import_validate_and_print(shared_data, tmp_path, ca
     sets, _ = load_cards(load_project(REPO), [out])
     for mage, artifacts in SETS.items():
         others = [n for n in OTHERS if n not in artifacts][:5]
-        report = check_file(deck(tmp_path, f"# Mage\n1 {mage}\n# Artifacts\n" + lines(artifacts + others)),
+        report = check_file(write_deck(tmp_path, f"# Mage\n1 {mage}\n# Artifacts\n" + card_lines(artifacts + others)),
                             sets["res-arcana"], load_format("res-arcana-first-game"))
         assert report.status == "legal", (mage, [v.message for v in report.violations], report.unresolved)

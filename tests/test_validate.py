@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
+from helpers import write_json
 
 from printer.catalog import load_cards
 from printer.project import load_project
@@ -14,12 +12,6 @@ PERSONALITY = {
     "id": "p1", "title": "Test Samurai", "type": "Personality", "deck": "Dynasty", "clan": "Crab",
     "cost": 5, "force": 3, "chi": 2, "honor_requirement": 2, "personal_honor": 1,
 }
-
-
-def write(path: Path, data, raw: str | None = None) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(raw if raw is not None else json.dumps(data, indent=2), encoding="utf-8")
-    return path
 
 
 def test_bundled_examples_are_valid(run, repo):
@@ -40,9 +32,9 @@ def test_every_l5r_type_is_in_the_examples(repo):
 
 def test_valid_card_in_each_file_shape(run, project):
     cards = project / "cards" / "l5r"
-    write(cards / "one.json", PERSONALITY)
-    write(cards / "list.json", [dict(PERSONALITY, id="p2")])
-    write(cards / "wrapped.json", {"game": "l5r", "cards": [dict(PERSONALITY, id="p3")]})
+    write_json(cards / "one.json", PERSONALITY)
+    write_json(cards / "list.json", [dict(PERSONALITY, id="p2")])
+    write_json(cards / "wrapped.json", {"game": "l5r", "cards": [dict(PERSONALITY, id="p3")]})
     result = run("validate", cwd=project)
     assert result.code == 0, result.err
     assert "3 valid cards" in result.out
@@ -57,7 +49,7 @@ def test_schema_errors_are_all_reported_with_paths_and_hints(run, project):
         dict(PERSONALITY, id="e", cost="lots"),
         dict(PERSONALITY, id="f", deck="Fate"),
     ]
-    path = write(project / "cards" / "l5r" / "bad.json", {"cards": bad})
+    path = write_json(project / "cards" / "l5r" / "bad.json", {"cards": bad})
     result = run("validate", cwd=project)
     assert result.code == 1
     err = result.err
@@ -78,7 +70,7 @@ def test_schema_errors_are_all_reported_with_paths_and_hints(run, project):
     ('{"id": "a", "id": "b", "title": "t", "type": "Event", "deck": "Dynasty"}', "", "key 'id' appears twice in one object"),
 ])
 def test_syntax_errors_are_located(run, project, raw, where, message):
-    path = write(project / "cards" / "l5r" / "bad.json", None, raw)
+    path = write_json(project / "cards" / "l5r" / "bad.json", None, raw)
     result = run("validate", cwd=project)
     assert result.code == 1
     assert f"{path}{where}: error: {message}" in result.err
@@ -93,8 +85,8 @@ def test_non_utf8_is_located(run, project):
 
 
 def test_duplicate_ids_across_files(run, project):
-    a = write(project / "cards" / "l5r" / "a.json", PERSONALITY)
-    b = write(project / "cards" / "l5r" / "b.json", PERSONALITY)
+    a = write_json(project / "cards" / "l5r" / "a.json", PERSONALITY)
+    b = write_json(project / "cards" / "l5r" / "b.json", PERSONALITY)
     result = run("validate", cwd=project)
     assert result.code == 1
     assert f"{b}::$.id: error: duplicate id 'p1', first used at {a}::$.id" in result.err
@@ -104,7 +96,7 @@ def test_missing_art_is_reported_with_closest_file(run, project):
     cards = project / "cards" / "l5r"
     (cards / "art").mkdir(parents=True)
     (cards / "art" / "samurai.jpg").write_bytes(b"")
-    path = write(cards / "a.json", dict(PERSONALITY, art="art/samurei.jpg"))
+    path = write_json(cards / "a.json", dict(PERSONALITY, art="art/samurei.jpg"))
     result = run("validate", cwd=project)
     assert result.code == 1
     assert f"{path}::$.art: error: art file not found" in result.err
@@ -112,14 +104,14 @@ def test_missing_art_is_reported_with_closest_file(run, project):
 
 
 def test_unknown_game(run, project, tmp_path):
-    path = write(project / "elsewhere" / "a.json", {"game": "l5rr", "cards": [PERSONALITY]})
+    path = write_json(project / "elsewhere" / "a.json", {"game": "l5rr", "cards": [PERSONALITY]})
     result = run("validate", path, cwd=project)
     assert result.code == 1
     assert f"{path}::$.cards[0]: error: unknown game 'l5rr' (hint: did you mean 'l5r'?)" in result.err
 
 
 def test_game_from_option_and_unknown_option_game(run, project):
-    path = write(project / "elsewhere" / "a.json", PERSONALITY)
+    path = write_json(project / "elsewhere" / "a.json", PERSONALITY)
     assert run("validate", path, "--game", "l5r", cwd=project).code == 0
     result = run("validate", path, "--game", "l5", cwd=project)
     assert result.code == 2

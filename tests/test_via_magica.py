@@ -8,22 +8,16 @@ BGA material (made-up portals). The acceptance test at the end imports
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pdfplumber
 import pytest
+from helpers import MM, REPO, assert_verdict, build_examples, card_boxes, check_deck, load_game, validate, write_cards
 
 from printer.catalog import load_cards
-from printer.cli import main
-from printer.decks import check_file, load_format
 from printer.importers.via_magica import import_via_magica
 from printer.project import load_project
 
-REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "cards" / "via-magica"
 FIXTURE = REPO / "tests" / "fixtures" / "via-magica" / "material.json"
-MM = 72 / 25.4
 KIND_COLOURS = {"yellow": (0.984, 0.914, 0.651), "green": (0.804, 0.922, 0.788),
                 "blue": (0.788, 0.871, 0.961), "purple": (0.886, 0.827, 0.933)}  # the effect bands of card.css
 
@@ -31,31 +25,11 @@ PORTAL = {"id": "p1", "title": "Test Portal", "type": "Portal", "design": 1, "co
           "animus": ["air", "fire", "shadow"], "score": 3, "effect": {"place": "fire", "count": 2}}
 
 
-def validate(tmp_path: Path, *cards: dict):
-    path = tmp_path / "cards" / "via-magica" / "cards.json"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"game": "via-magica", "cards": list(cards)}, ensure_ascii=False), encoding="utf-8")
-    sets, problems = load_cards(load_project(REPO), [path])
-    return (list(sets["via-magica"]) if "via-magica" in sets else []), problems
-
-
-def run_cli(capsys, *args) -> tuple[int, str, str]:
-    try:
-        main(["--project", str(REPO), *map(str, args)])
-        code = 0
-    except SystemExit as exc:
-        code = exc.code
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
 # --- schema and examples ----------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def examples():
-    sets, problems = load_cards(load_project(REPO), [EXAMPLES])
-    assert problems == []
-    return sets["via-magica"]
+    return load_game("via-magica", EXAMPLES)
 
 
 def test_the_examples_cover_every_card_kind(examples):
@@ -71,7 +45,7 @@ def test_the_examples_cover_every_card_kind(examples):
 
 
 def test_a_portal_is_valid(tmp_path):
-    cards, problems = validate(tmp_path, PORTAL)
+    cards, problems = validate(tmp_path, "via-magica", PORTAL)
     assert problems == [] and cards[0].copies == 2
 
 
@@ -89,7 +63,7 @@ def test_a_portal_is_valid(tmp_path):
 ])
 def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
     card = {k: v for k, v in {**PORTAL, **change}.items() if v is not None}
-    _, problems = validate(tmp_path, card)
+    _, problems = validate(tmp_path, "via-magica", card)
     assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), \
         [str(p) for p in problems]
 
@@ -99,9 +73,10 @@ def test_bonus_summary_and_animus_cards(tmp_path):
             {"id": "b2", "title": "C", "type": "Bonus", "goal": "portal-count", "portals": 3, "points": 4},
             {"id": "s", "title": "S", "type": "Summary", "bag": {"air": 6, "wild": 2}},
             {"id": "t", "title": "T", "type": "Animus", "animus": "wild", "stones": 2}]
-    cards, problems = validate(tmp_path, *good)
+    cards, problems = validate(tmp_path, "via-magica", *good)
     assert problems == [] and len(cards) == 4
-    _, problems = validate(tmp_path, {"id": "b", "title": "B", "type": "Bonus", "goal": "portal-count", "points": 2},
+    _, problems = validate(tmp_path, "via-magica",
+                           {"id": "b", "title": "B", "type": "Bonus", "goal": "portal-count", "points": 2},
                            {"id": "t", "title": "T", "type": "Animus", "animus": "wind", "stones": 7})
     messages = {p.where.split("::")[1]: p.message for p in problems}
     assert "missing required field 'portals'" in messages["$.cards[0]"]
@@ -161,14 +136,14 @@ def test_problems_are_located(imported):
     assert len(skipped) == 1 and "(26 entries)" in skipped[0].message
 
 
-def test_import_command_writes_files_that_validate(tmp_path, capsys):
-    code, out, err = run_cli(capsys, "import", "via-magica", FIXTURE, "--out", tmp_path / "out")
+def test_import_command_writes_files_that_validate(tmp_path, run_cli):
+    code, out, err = run_cli("import", "via-magica", FIXTURE, "--out", tmp_path / "out")
     assert code == 1  # two bad portals in the fixture: reported, the rest written
     assert "24 portals (12 designs), 4 Bonus cards and 23 Animus stones imported" in out
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["animus.json", "bonus.json", "portals.json"]
-    code, out, err = run_cli(capsys, "validate", tmp_path / "out", "--game", "via-magica")
+    code, out, err = run_cli("validate", tmp_path / "out", "--game", "via-magica")
     assert code == 0, err
-    code, out, err = run_cli(capsys, "import", "via-magica", FIXTURE, "--out", tmp_path / "out", "--dry-run")
+    code, out, err = run_cli("import", "via-magica", FIXTURE, "--out", tmp_path / "out", "--dry-run")
     assert "unchanged" in out
 
 
@@ -182,16 +157,8 @@ def deck_cards(tmp_path_factory):
               {"id": "b3", "title": "Three yellow", "type": "Bonus", "goal": "portal-color", "color": "yellow", "portals": 3, "points": 2},
               {"id": "b4", "title": "Every colour", "type": "Bonus", "goal": "portal-color", "color": "all", "points": 8}]
     folder = tmp_path_factory.mktemp("vm-cards")
-    (folder / "cards.json").write_text(json.dumps({"game": "via-magica", "cards": cards}), encoding="utf-8")
-    sets, problems = load_cards(load_project(REPO), [folder])
-    assert problems == []
-    return sets["via-magica"]
-
-
-def deck(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "deck.txt"
-    path.write_text(text, encoding="utf-8")
-    return path
+    write_cards(folder / "cards.json", "via-magica", cards)
+    return load_game("via-magica", folder)
 
 
 FULL = "# Portals\n" + "".join(f"2 Portal {n}\n" for n in range(1, 41))
@@ -206,9 +173,7 @@ DECK_CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", DECK_CASES, ids=[c[0] for c in DECK_CASES])
 def test_portal_deck_format(tmp_path, deck_cards, what, text, status, rules):
-    report = check_file(deck(tmp_path, text), deck_cards, load_format("via-magica-portal-deck"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, text, deck_cards, "via-magica-portal-deck"), status, rules)
 
 
 SETUP = "# Kept\n1 Portal 3\n1 Portal 9\n1 Portal 21\n"
@@ -221,9 +186,7 @@ SETUP_CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", SETUP_CASES, ids=[c[0] for c in SETUP_CASES])
 def test_setup_format(tmp_path, deck_cards, what, text, status, rules):
-    report = check_file(deck(tmp_path, text), deck_cards, load_format("via-magica-setup"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, text, deck_cards, "via-magica-setup"), status, rules)
 
 
 PLAYER = ("# Crystallization:\n1 Portal 1\n1 Portal 2\n1 Portal 3\n# Opened\n1 Portal 4\n1 Portal 5\n"
@@ -238,29 +201,21 @@ PLAYER_CASES = [
 
 @pytest.mark.parametrize("what, text, status, rules", PLAYER_CASES, ids=[c[0] for c in PLAYER_CASES])
 def test_player_format(tmp_path, deck_cards, what, text, status, rules):
-    report = check_file(deck(tmp_path, text), deck_cards, load_format("via-magica-player"))
-    assert report.status == status, [v.message for v in report.violations]
-    assert sorted({v.rule for v in report.violations}) == rules
+    assert_verdict(check_deck(tmp_path, text, deck_cards, "via-magica-player"), status, rules)
 
 
 # --- the PDF ------------------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    out = tmp_path_factory.mktemp("build")
-    try:
-        main(["--project", str(REPO), "build", "via-magica", "--no-aids", "--out", str(out)])
-    except SystemExit as exc:
-        assert exc.code == 0
-    return out / "via-magica.pdf"
+    return build_examples(tmp_path_factory, "via-magica")
 
 
 def test_cards_are_64x80mm_three_by_three(built):
     with pdfplumber.open(built) as pdf:
         assert len(pdf.pages) == 8  # 28 faces: 4 sheets, fronts and backs
         for page in pdf.pages[2:4]:
-            boxes = {(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in page.rects
-                     if abs(r["width"] - 64 * MM) < 0.3 and abs(r["height"] - 80 * MM) < 0.3}
+            boxes = card_boxes(page, 64, 80, tolerance_pt=0.3)
             assert len(boxes) == 9
             assert sorted({x for x, _ in boxes}) == pytest.approx([9, 73, 137], abs=0.2)
 
@@ -289,21 +244,20 @@ def test_animus_stones_print_as_round_tokens(built):
 # --- acceptance on the real data ------------------------------------------------------------------------
 
 @pytest.mark.shared
-def test_the_real_material_imports_validates_and_prints(shared_data, tmp_path, capsys):
+def test_the_real_material_imports_validates_and_prints(shared_data, tmp_path, run_cli):
     out = tmp_path / "vm"
-    code, stdout, err = run_cli(capsys, "import", "via-magica", shared_data / "via-magica" / "material.json", "--out", out)
+    code, stdout, err = run_cli("import", "via-magica", shared_data / "via-magica" / "material.json", "--out", out)
     assert code == 0, err
     assert "80 portals (40 designs), 10 Bonus cards and 23 Animus stones imported" in stdout
-    code, stdout, err = run_cli(capsys, "validate", out, "--game", "via-magica")
+    code, stdout, err = run_cli("validate", out, "--game", "via-magica")
     assert code == 0 and "57 valid cards" in stdout, err
     sets, _ = load_cards(load_project(REPO), [out])
     cards = list(sets["via-magica"])
     bonus = [c for c in cards if c.type == "Bonus"]
     assert sorted(c["goal"] for c in bonus) == ["portal-color"] * 5 + ["portal-count"] * 5
     full = "".join(f"2 {c.title}\n" for c in cards if c.type == "Portal")
-    report = check_file(deck(tmp_path, full), sets["via-magica"], load_format("via-magica-portal-deck"))
-    assert report.status == "legal", [v.message for v in report.violations]
-    code, stdout, err = run_cli(capsys, "build", "via-magica", "--cards", out, "--no-aids", "--out", tmp_path / "pdf")
+    assert_verdict(check_deck(tmp_path, full, sets["via-magica"], "via-magica-portal-deck"), "legal")
+    code, stdout, err = run_cli("build", "via-magica", "--cards", out, "--no-aids", "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "via-magica.pdf") as pdf:
         assert len(pdf.pages) == 22  # 80 portals + 10 Bonus + 7 Animus faces = 97: 11 sheets, fronts and backs

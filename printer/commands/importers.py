@@ -2,8 +2,10 @@
 
 Each source is a subcommand of the ``import`` group (``printer import
 oracle``); the conversion itself lives in :mod:`printer.importers`. Every
-importer writes through :func:`write_files`: atomic writes, no existing
-file changed without ``--force``, ``--dry-run`` to see what would change.
+subcommand takes the same arguments (:func:`_import_arguments`) and hands
+its import to :func:`_write_import`, which reports the problems and writes
+through :func:`write_files`: atomic writes, no existing file changed
+without ``--force``, ``--dry-run`` to see what would change.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import click
 
 from ..errors import UsageError
 from ..fsutil import atomic_write_text
-from ..importers import oracle
+from ..importers.common import card_file_text
 from ..load import card_files
 from ..project import bundled_root
 from .common import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report, usage_error
@@ -51,54 +53,6 @@ def write_files(texts: dict[str, str], out: Path, force: bool, dry_run: bool) ->
     return status
 
 
-def _l5r_schema(ctx: click.Context) -> str:
-    """The file URI of the L5R card schema: the project's, else printer's bundled one."""
-    try:
-        schema = project_from(ctx).game("l5r").schema
-    except UsageError:
-        if ctx.find_root().params.get("project"):
-            raise
-        schema = bundled_root() / "schema" / "l5r" / "card.schema.json"
-    return schema.resolve().as_uri()
-
-
-@import_group.command(name="oracle")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
-              help="Folder to write the card files into (one per card type).")
-@click.option("--force", is_flag=True, help="Overwrite files that already exist and differ.")
-@click.option("--dry-run", is_flag=True, help="Write nothing; say which files would be new, changed or unchanged.")
-@click.pass_context
-def oracle_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
-    """Import the Oracle of the Void L5R CCG export (JSON files or folders).
-
-    Writes one L5R card file per card type into DIR (personalities.json,
-    strategies.json, ...). Problems in the export are located as
-    file::$[index].field; fields not imported are reported once each.
-    Exit 0 ok, 1 invalid input (the other cards are still written),
-    2 usage error (such as files that would be overwritten without --force).
-    """
-    result = oracle.import_oracle(list(card_files(list(paths))))
-    schema = _l5r_schema(ctx)
-    files = result.by_file()
-    n_errors, _ = report(result.problems)
-    status = write_files({name: oracle.file_text(cards, schema) for name, cards in files.items()}, out, force, dry_run)
-    needs_force = []
-    for name, cards in files.items():
-        note = ""
-        if status[name] == "changed" and not force:
-            needs_force.append(name)
-            note = " (needs --force)"
-        click.echo(f"{out / name}: {status[name]}, {len(cards)} card{'s' * (len(cards) != 1)}{note}")
-    counts = ", ".join(f"{cards[0]['type']} {len(cards)}" for cards in files.values())
-    written = sum(st != "unchanged" for st in status.values())
-    total = len(result.cards)
-    click.echo(f"{total} card{'s' * (total != 1)} imported ({counts or 'none'}); "
-               f"{'would write' if dry_run else 'wrote'} {written} file{'s' * (written != 1)} to {out}"
-               + (f", {len(status) - written} unchanged" if written < len(status) else ""))
-    ctx.exit(EXIT_USAGE if needs_force else EXIT_INVALID if n_errors else EXIT_OK)
-
-
 def _game_schema_uri(ctx: click.Context, game: str) -> str:
     """The file URI of ``game``'s card schema: the project's, else printer's bundled one."""
     try:
@@ -110,13 +64,71 @@ def _game_schema_uri(ctx: click.Context, game: str) -> str:
     return schema.resolve().as_uri()
 
 
+def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dry_run: bool) -> None:
+    """Report, write and summarise an import, then exit (0 ok, 1 invalid input, 2 a file needs ``--force``).
+
+    ``module`` is the importer (``GAME``, ``summary(cards)``), ``result``
+    its import (``problems``, ``cards``, ``by_file()``); each file is a card
+    file of ``GAME`` (:func:`~printer.importers.common.card_file_text`).
+    The schema is looked up first, so that a usage error (a ``--project``
+    without the game) comes before the input's problems.
+    """
+    schema = _game_schema_uri(ctx, module.GAME)
+    n_errors, _ = report(result.problems)
+    files = result.by_file()
+    texts = {name: card_file_text(module.GAME, cards, schema) for name, cards in files.items()}
+    status = write_files(texts, out, force, dry_run)
+    needs_force = [name for name in files if status[name] == "changed" and not force]
+    for name, cards in files.items():
+        note = " (needs --force)" if name in needs_force else ""
+        click.echo(f"{out / name}: {status[name]}, {len(cards)} card{'s' * (len(cards) != 1)}{note}")
+    written = sum(st != "unchanged" for st in status.values())
+    unchanged = f", {len(status) - written} unchanged" if written < len(status) else ""
+    click.echo(f"{module.summary(result.cards)}; {'would write' if dry_run else 'wrote'} "
+               f"{written} file{'s' * (written != 1)} to {out}{unchanged}")
+    ctx.exit(EXIT_USAGE if needs_force else EXIT_INVALID if n_errors else EXIT_OK)
+
+
+def _import_arguments(out_help: str, folders: bool = True, one_file: bool = False):
+    """The arguments of every ``import`` subcommand: ``PATHS...`` (files, or folders too), ``--out DIR``,
+    ``--force``, ``--dry-run``; the command gets ``(ctx, paths, out, force, dry_run)``."""
+    files = "a file that already exists and differs" if one_file else "files that already exist and differ"
+    said = "whether the file would be" if one_file else "which files would be"
+    decorators = [
+        click.argument("paths", nargs=-1, required=True,
+                       type=click.Path(exists=True, dir_okay=folders, path_type=Path)),
+        click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR", help=out_help),
+        click.option("--force", is_flag=True, help=f"Overwrite {files}."),
+        click.option("--dry-run", is_flag=True, help=f"Write nothing; say {said} new, changed or unchanged."),
+        click.pass_context,
+    ]
+
+    def apply(command):
+        for decorator in reversed(decorators):
+            command = decorator(command)
+        return command
+
+    return apply
+
+
+@import_group.command(name="oracle")
+@_import_arguments("Folder to write the card files into (one per card type).")
+def oracle_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
+    """Import the Oracle of the Void L5R CCG export (JSON files or folders).
+
+    Writes one L5R card file per card type into DIR (personalities.json,
+    strategies.json, ...). Problems in the export are located as
+    file::$[index].field; fields not imported are reported once each.
+    Exit 0 ok, 1 invalid input (the other cards are still written),
+    2 usage error (such as files that would be overwritten without --force).
+    """
+    from ..importers import oracle
+
+    _write_import(ctx, oracle, oracle.import_oracle(list(card_files(list(paths)))), out, force, dry_run)
+
+
 @import_group.command(name="tarot")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
-              help="Folder to write the card file into (major-arcana.json).")
-@click.option("--force", is_flag=True, help="Overwrite a file that already exists and differs.")
-@click.option("--dry-run", is_flag=True, help="Write nothing; say whether the file would be new, changed or unchanged.")
-@click.pass_context
+@_import_arguments("Folder to write the card file into (major-arcana.json).", folders=False, one_file=True)
 def tarot_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
     """Import the 22 Major Arcana of a tarot card list as ARCANDUCTOR cards.
 
@@ -129,32 +141,11 @@ def tarot_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force:
     """
     from ..importers import tarot
 
-    _write_game_import(ctx, tarot, tarot.import_tarot(list(paths)), out, force, dry_run)
-
-
-def _write_game_import(ctx: click.Context, module, result, out: Path, force: bool, dry_run: bool) -> None:
-    """Report, write and summarise an import whose ``module`` has ``GAME``, ``file_text`` and ``summary``."""
-    n_errors, _ = report(result.problems)
-    files = result.by_file()
-    schema = _game_schema_uri(ctx, module.GAME)
-    status = write_files({name: module.file_text(cards, schema) for name, cards in files.items()}, out, force, dry_run)
-    needs_force = [name for name in files if status[name] == "changed" and not force]
-    for name, cards in files.items():
-        note = " (needs --force)" if name in needs_force else ""
-        click.echo(f"{out / name}: {status[name]}, {len(cards)} card{'s' * (len(cards) != 1)}{note}")
-    written = sum(st != "unchanged" for st in status.values())
-    click.echo(f"{module.summary(result.cards)}; {'would write' if dry_run else 'wrote'} "
-               f"{written} file{'s' * (written != 1)} to {out}" + (f", {len(status) - written} unchanged" if written < len(status) else ""))
-    ctx.exit(EXIT_USAGE if needs_force else EXIT_INVALID if n_errors else EXIT_OK)
+    _write_import(ctx, tarot, tarot.import_tarot(list(paths)), out, force, dry_run)
 
 
 @import_group.command(name="res-arcana")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, path_type=Path))
-@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
-              help="Folder to write the card files into (one per component type).")
-@click.option("--force", is_flag=True, help="Overwrite files that already exist and differ.")
-@click.option("--dry-run", is_flag=True, help="Write nothing; say which files would be new, changed or unchanged.")
-@click.pass_context
+@_import_arguments("Folder to write the card files into (one per component type).")
 def res_arcana_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
     """Import Res Arcana component data (JSON files with a 'cards' list, or folders of them).
 
@@ -167,17 +158,11 @@ def res_arcana_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, f
     """
     from ..importers import res_arcana
 
-    result = res_arcana.import_res_arcana(list(card_files(list(paths))))
-    _write_game_import(ctx, res_arcana, result, out, force, dry_run)
+    _write_import(ctx, res_arcana, res_arcana.import_res_arcana(list(card_files(list(paths)))), out, force, dry_run)
 
 
 @import_group.command(name="via-magica")
-@click.argument("paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR",
-              help="Folder to write the card files into (portals.json, bonus.json, animus.json).")
-@click.option("--force", is_flag=True, help="Overwrite files that already exist and differ.")
-@click.option("--dry-run", is_flag=True, help="Write nothing; say which files would be new, changed or unchanged.")
-@click.pass_context
+@_import_arguments("Folder to write the card files into (portals.json, bonus.json, animus.json).", folders=False)
 def via_magica_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
     """Import Via Magica material (material.json: port_cards, bonus_data, token_types).
 
@@ -189,7 +174,7 @@ def via_magica_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, f
     """
     from ..importers import via_magica
 
-    result = via_magica.import_via_magica(list(paths))
-    _write_game_import(ctx, via_magica, result, out, force, dry_run)
+    _write_import(ctx, via_magica, via_magica.import_via_magica(list(paths)), out, force, dry_run)
+
 
 COMMANDS = [import_group]

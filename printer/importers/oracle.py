@@ -44,10 +44,9 @@ that had it.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Iterable
@@ -55,8 +54,9 @@ from typing import Iterable
 from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 
 from ..errors import WARNING, Problem
-from ..load import read_json
 from ..markup import escape_text
+from . import common
+from .common import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 
 GAME = "l5r"
 
@@ -123,25 +123,22 @@ _DIGITS = re.compile(r"\d+")
 _MOJIBAKE = re.compile("[\u00c2-\u00c5\u00e2][\u0080-\u00bf\u0152-\u2122]")
 
 
-@dataclass
-class ImportResult:
+class ImportResult(common.ImportResult):
     """What :func:`import_oracle` found.
 
     ``cards`` are printer L5R cards (dicts in schema field order), in input
     order; ``problems`` are errors (bad input: the card or field is left
-    out) and warnings (fields not imported, repaired text, duplicates).
+    out) and warnings (fields not imported, repaired text, duplicates);
+    ``origins`` where each card was read (``file::$[index]``). Output files
+    in :data:`TYPE_FILES` order, then other types (:func:`type_file`).
     """
 
-    cards: list[dict] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    origins: list[str] = field(default_factory=list)  # where each card was read: file::$[index]
+    type_files = TYPE_FILES
 
-    def by_file(self) -> dict[str, list[dict]]:
-        """The cards grouped by output file name (:data:`TYPE_FILES` order, then other types)."""
-        files: dict[str, list[dict]] = {name: [] for name in TYPE_FILES.values()}
-        for card in self.cards:
-            files.setdefault(type_file(card["type"]), []).append(card)
-        return {name: cards for name, cards in files.items() if cards}
+    @staticmethod
+    def file_of(card_type: str) -> str:
+        """The output file of a card type (:func:`type_file`, defined below)."""
+        return type_file(card_type)
 
 
 # --- HTML to markup ----------------------------------------------------------------
@@ -467,8 +464,7 @@ class _Card:
         """Count a field not imported, once per card, remembering where it was first seen."""
         if name not in self.skipped_here:
             self.skipped_here.add(name)
-            count, where = self.skipped.get(name, (0, f"{self.where}{path}"))
-            self.skipped[name] = (count + 1, where)
+            count_skipped(self.skipped, name, f"{self.where}{path}")
 
     def convert(self) -> dict | None:
         data = self.data
@@ -606,19 +602,8 @@ def convert_records(items: object, file: str, skipped: dict[str, tuple[int, str]
     if not isinstance(items, list):
         return [], [Problem(f"{file}::$", f"an Oracle export is a list of cards, not {type(items).__name__}",
                             code="oracle-input")]
-    cards, problems = [], []
-    for index, item in enumerate(items):
-        where = f"{file}::$[{index}]"
-        if not isinstance(item, dict):
-            problems.append(Problem(where, f"a card is an object, not {type(item).__name__}", "the card is left out",
-                                    code="oracle-input"))
-            continue
-        converter = _Card(item, where, skipped)
-        card = converter.convert()
-        problems += converter.problems
-        if card is not None:
-            cards.append((where, card))
-    return cards, problems
+    return convert_each(items, f"{file}::$", _Card, skipped, record="a card", hint="the card is left out",
+                        code="oracle-input")
 
 
 def assign_ids(cards: list[dict], origins: list[str] | None = None) -> list[Problem]:
@@ -658,26 +643,12 @@ def import_oracle(paths: Iterable[Path]) -> ImportResult:
     number of cards that had it and located at its first occurrence.
     """
     result = ImportResult()
-    skipped: dict[str, tuple[int, str]] = {}
-    for path in paths:
-        data, problems = read_json(Path(path))
-        result.problems += problems
-        if data is not None:
-            converted, problems = convert_records(data, str(path), skipped)
-            result.origins += [where for where, _ in converted]
-            result.cards += [card for _, card in converted]
-            result.problems += problems
+    skipped = convert_files(paths, convert_records, result)
     result.problems += assign_ids(result.cards, result.origins)
-    for name, (count, where) in sorted(skipped.items()):
-        cards = f"{count} card{'s' * (count != 1)}"
-        if name in NOT_IMPORTED:
-            message, code = f"field {name!r} is not imported: {NOT_IMPORTED[name]} ({cards})", "not-imported"
-        else:
-            message, code = f"unknown field {name!r} is not imported ({cards})", "unknown-field"
-        result.problems.append(Problem(where, message, severity=WARNING, code=code))
+    result.problems += skipped_warnings(skipped, NOT_IMPORTED, "card", "cards")
     return result
 
 
-def file_text(cards: list[dict], schema: str) -> str:
-    """One card file: ``{"$schema", "game": "l5r", "cards"}`` as 2-space indented UTF-8 JSON with a final newline."""
-    return json.dumps({"$schema": schema, "game": GAME, "cards": cards}, indent=2, ensure_ascii=False) + "\n"
+def summary(cards: list[dict]) -> str:
+    """The import's one-line count: ``15 cards imported (Personality 3, Holding 1, ...)``, types in file order."""
+    return f"{len(cards)} card{'s' * (len(cards) != 1)} imported ({type_counts(cards, TYPE_FILES, type_file) or 'none'})"

@@ -56,13 +56,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from ..errors import WARNING, Problem
-from ..load import read_json
 from ..markup import escape_text
+from . import common
+from .common import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 
 GAME = "res-arcana"
 ESSENCES = ("elan", "life", "calm", "death", "gold")
@@ -106,20 +106,11 @@ NOT_IMPORTED = {
 MONUMENT_COST = {"gold": 4}
 
 
-@dataclass
-class ImportResult:
-    """What :func:`import_res_arcana` found: printer cards (dicts in field order) and problems."""
+class ImportResult(common.ImportResult):
+    """What :func:`import_res_arcana` found: printer cards (dicts in field order), problems, origins;
+    output files in :data:`TYPE_FILES` order."""
 
-    cards: list[dict] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-    origins: list[str] = field(default_factory=list)
-
-    def by_file(self) -> dict[str, list[dict]]:
-        """The cards grouped by output file (:data:`TYPE_FILES` order)."""
-        files: dict[str, list[dict]] = {name: [] for name in TYPE_FILES.values()}
-        for card in self.cards:
-            files[TYPE_FILES[card["type"]]].append(card)
-        return {name: cards for name, cards in files.items() if cards}
+    type_files = TYPE_FILES
 
 
 def slug(text: str) -> str:
@@ -158,8 +149,7 @@ class _Component:
     def skip(self, name: str, path: str) -> None:
         if name not in self._skipped_here:
             self._skipped_here.add(name)
-            count, where = self.skipped.get(name, (0, f"{self.where}{path}"))
-            self.skipped[name] = (count + 1, where)
+            count_skipped(self.skipped, name, f"{self.where}{path}")
 
     # -- values --------------------------------------------------------------------
 
@@ -550,18 +540,9 @@ def convert_file(data: object, file: str, skipped: dict[str, tuple[int, str]] | 
     if types is not None and list(types) != list(ESSENCES):
         problems.append(Problem(f"{file}::$.essence_types", f"essence types {types!r} differ from {list(ESSENCES)!r}",
                                 "only the five essences of the base game are known", WARNING, "res-arcana-input"))
-    cards = []
-    for index, item in enumerate(data["cards"]):
-        where = f"{file}::$.cards[{index}]"
-        if not isinstance(item, dict):
-            problems.append(Problem(where, f"a component is an object, not {type(item).__name__}", code="res-arcana-input"))
-            continue
-        converter = _Component(item, where, skipped)
-        card = converter.convert()
-        problems += converter.problems
-        if card is not None:
-            cards.append((where, card))
-    return cards, problems
+    cards, found = convert_each(data["cards"], f"{file}::$.cards", _Component, skipped, record="a component",
+                                code="res-arcana-input")
+    return cards, problems + found
 
 
 def import_res_arcana(paths: Iterable[Path]) -> ImportResult:
@@ -572,15 +553,7 @@ def import_res_arcana(paths: Iterable[Path]) -> ImportResult:
     reported once with the number of components that had it.
     """
     result = ImportResult()
-    skipped: dict[str, tuple[int, str]] = {}
-    for path in paths:
-        data, problems = read_json(Path(path))
-        result.problems += problems
-        if data is not None:
-            converted, problems = convert_file(data, str(path), skipped)
-            result.origins += [where for where, _ in converted]
-            result.cards += [card for _, card in converted]
-            result.problems += problems
+    skipped = convert_files(paths, convert_file, result)
     seen: dict[str, int] = {}
     for card, where in zip(result.cards, result.origins):
         base = card["id"]
@@ -589,25 +562,10 @@ def import_res_arcana(paths: Iterable[Path]) -> ImportResult:
             card["id"] = f"{base}-{seen[base]}"
             result.problems.append(Problem(f"{where}.id", f"id {base!r} is taken; this component is {card['id']!r}",
                                            severity=WARNING, code="duplicate-id"))
-    for name, (count, where) in sorted(skipped.items()):
-        n = f"{count} component{'s' * (count != 1)}"
-        if name in NOT_IMPORTED:
-            message, code = f"field {name!r} is not imported: {NOT_IMPORTED[name]} ({n})", "not-imported"
-        else:
-            message, code = f"unknown field {name!r} is not imported ({n})", "unknown-field"
-        result.problems.append(Problem(where, message, severity=WARNING, code=code))
+    result.problems += skipped_warnings(skipped, NOT_IMPORTED, "component", "components")
     return result
 
 
 def summary(cards: list[dict]) -> str:
     """``73 components imported (Artifact 40, Mage 10, ...)``: the count per printer type."""
-    found = {t: 0 for t in TYPE_FILES}
-    for card in cards:
-        found[card["type"]] += 1
-    parts = ", ".join(f"{t} {n}" for t, n in found.items() if n) or "none"
-    return f"{len(cards)} component{'s' * (len(cards) != 1)} imported ({parts})"
-
-
-def file_text(cards: list[dict], schema: str) -> str:
-    """One card file: ``{"$schema", "game": "res-arcana", "cards"}``, 2-space indented, final newline."""
-    return json.dumps({"$schema": schema, "game": GAME, "cards": cards}, indent=2, ensure_ascii=False) + "\n"
+    return f"{len(cards)} component{'s' * (len(cards) != 1)} imported ({type_counts(cards, TYPE_FILES) or 'none'})"

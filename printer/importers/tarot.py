@@ -39,12 +39,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from ..errors import WARNING, Problem
 from ..load import read_json
+from . import common
 
 GAME = "arcanductor"
 OUT_FILE = "major-arcana.json"
@@ -61,12 +61,8 @@ JAPANESE_NAMES = {
 }
 
 
-@dataclass
-class ImportResult:
+class ImportResult(common.ImportResult):
     """The imported ``cards`` (card objects, by arcanum) and every ``problem`` found."""
-
-    cards: list[dict] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
 
     def by_file(self) -> dict[str, list[dict]]:
         """``{output file name: cards}``: every Major Arcana card goes to :data:`OUT_FILE`."""
@@ -187,8 +183,3 @@ def import_tarot(paths: Iterable[Path]) -> ImportResult:
 def summary(cards: list[dict]) -> str:
     """The import's one-line count, e.g. ``22 Major Arcana imported``."""
     return f"{len(cards)} Major Arcana imported"
-
-
-def file_text(cards: list[dict], schema: str) -> str:
-    """One card file: ``{"$schema", "game": "arcanductor", "cards"}`` as 2-space indented UTF-8 JSON, final newline."""
-    return json.dumps({"$schema": schema, "game": GAME, "cards": cards}, indent=2, ensure_ascii=False) + "\n"

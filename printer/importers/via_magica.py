@@ -40,13 +40,14 @@ are reported (the first entry is kept).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
 from ..errors import WARNING, Problem
 from ..load import read_json
 from ..markup import escape_text
+from . import common
+from .common import count_skipped, skipped_warnings
 
 GAME = "via-magica"
 SPIRITS = ("air", "water", "earth", "life", "fire", "shadow")
@@ -82,18 +83,11 @@ NOT_IMPORTED = {
 }
 
 
-@dataclass
-class ImportResult:
-    """What :func:`import_via_magica` found: printer cards (dicts in field order) and problems."""
+class ImportResult(common.ImportResult):
+    """What :func:`import_via_magica` found: printer cards (dicts in field order) and problems;
+    output files in :data:`TYPE_FILES` order."""
 
-    cards: list[dict] = field(default_factory=list)
-    problems: list[Problem] = field(default_factory=list)
-
-    def by_file(self) -> dict[str, list[dict]]:
-        files: dict[str, list[dict]] = {name: [] for name in TYPE_FILES.values()}
-        for card in self.cards:
-            files[TYPE_FILES[card["type"]]].append(card)
-        return {name: cards for name, cards in files.items() if cards}
+    type_files = TYPE_FILES
 
 
 def _int(value: object) -> int | None:
@@ -125,9 +119,7 @@ class _Converter:
     def skip(self, table: str, entry: dict, key: str, mapped: set[str]) -> None:
         for name in entry:
             if name not in mapped:
-                full = f"{table}.{name}"
-                count, where = self.skipped.get(full, (0, self.where(table, key, f".{name}")))
-                self.skipped[full] = (count + 1, where)
+                count_skipped(self.skipped, f"{table}.{name}", self.where(table, key, f".{name}"))
 
     # -- tables ----------------------------------------------------------------------
 
@@ -344,13 +336,7 @@ def import_via_magica(paths: Iterable[Path]) -> ImportResult:
             if name not in ("token_types", "port_cards", "bonus_data", "source"):
                 conv.warn(f"{path}::$.{name}", f"unknown table {name!r} is not imported", code="unknown-field")
         result.problems += conv.problems
-        for name, (count, where) in sorted(conv.skipped.items()):
-            n = f"{count} entr{'ies' if count != 1 else 'y'}"
-            if name in NOT_IMPORTED:
-                message, code = f"field {name!r} is not imported: {NOT_IMPORTED[name]} ({n})", "not-imported"
-            else:
-                message, code = f"unknown field {name!r} is not imported ({n})", "unknown-field"
-            result.problems.append(Problem(where, message, severity=WARNING, code=code))
+        result.problems += skipped_warnings(conv.skipped, NOT_IMPORTED, "entry", "entries")
     return result
 
 
@@ -362,8 +348,3 @@ def summary(cards: list[dict]) -> str:
     stones = sum(c.get("stones", 1) * c.get("copies", 1) for c in cards if c["type"] == "Animus")
     return (f"{printed} portals ({len(portals)} designs), {bonus} Bonus card{'s' * (bonus != 1)} and "
             f"{stones} Animus stone{'s' * (stones != 1)} imported")
-
-
-def file_text(cards: list[dict], schema: str) -> str:
-    """One card file: ``{"$schema", "game": "via-magica", "cards"}``, 2-space indented, final newline."""
-    return json.dumps({"$schema": schema, "game": GAME, "cards": cards}, indent=2, ensure_ascii=False) + "\n"

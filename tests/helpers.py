@@ -1,0 +1,96 @@
+"""Helpers the test modules share: card and deck files, loading and checking them, the examples' PDF.
+
+Plain functions, imported as ``from helpers import ...`` (pytest puts
+``tests/`` on the import path); the fixtures are in ``conftest.py``, which
+registers this module for assertion rewriting so that its asserts report
+like a test's own. Lengths on a PDF page are PDF points (1/72 in):
+``MM`` points make one millimetre.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from printer.catalog import load_cards
+from printer.cli import main
+from printer.decks import check_file, load_format
+from printer.project import load_project
+
+REPO = Path(__file__).resolve().parents[1]
+MM = 72 / 25.4
+
+
+# --- card files -------------------------------------------------------------------------------------
+
+def write_json(path: Path, data, raw: str | None = None) -> Path:
+    """Write ``data`` as 2-space indented UTF-8 JSON (or the text ``raw`` as it is) to ``path``, making its folder."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(raw if raw is not None else json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def write_cards(path: Path, game: str, cards: list[dict]) -> Path:
+    """Write ``cards`` as one card file of ``game`` (``{"game", "cards"}``) to ``path``."""
+    return write_json(path, {"game": game, "cards": list(cards)})
+
+
+def load_game(game: str, *paths: Path):
+    """The :class:`~printer.cards.CardSet` of ``game`` read from ``paths`` (the repository's project); asserts no problem."""
+    sets, problems = load_cards(load_project(REPO), list(paths))
+    assert problems == []
+    return sets[game]
+
+
+def validate(tmp_path: Path, game: str, *cards: dict):
+    """Validate ``cards`` as one card file of ``game``; returns ``(valid cards, problems)``."""
+    path = write_cards(tmp_path / "cards" / game / "cards.json", game, list(cards))
+    sets, problems = load_cards(load_project(REPO), [path])
+    return (list(sets[game]) if game in sets else []), problems
+
+
+# --- decks --------------------------------------------------------------------------------------------
+
+def write_deck(tmp_path: Path, text: str) -> Path:
+    """Write the decklist ``text`` to ``tmp_path/deck.txt``."""
+    path = tmp_path / "deck.txt"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def card_lines(names) -> str:
+    """Decklist lines, one copy of each name: ``1 <name>``."""
+    return "".join(f"1 {n}\n" for n in names)
+
+
+def check_deck(tmp_path: Path, text: str, cards, format_name: str):
+    """Check the decklist ``text`` against the format ``format_name`` with ``cards``; the report."""
+    return check_file(write_deck(tmp_path, text), cards, load_format(format_name))
+
+
+def assert_verdict(report, status: str, rules: list[str] | None = None) -> None:
+    """The report's status is ``status`` and (when given) its violations break exactly ``rules`` (sorted)."""
+    assert report.status == status, [v.message for v in report.violations]
+    if rules is not None:
+        assert sorted({v.rule for v in report.violations}) == rules
+
+
+# --- the PDF ------------------------------------------------------------------------------------------
+
+def build_examples(tmp_path_factory, game: str) -> Path:
+    """Print the repository's example cards of ``game`` (no player aids) once; the PDF's path."""
+    out = tmp_path_factory.mktemp("build")
+    try:
+        main(["--project", str(REPO), "build", game, "--no-aids", "--out", str(out)])
+    except SystemExit as exc:
+        assert exc.code == 0
+    return out / f"{game}.pdf"
+
+
+def card_boxes(page, width_mm: float, height_mm: float, tolerance_pt: float = 0.5) -> list[tuple[float, float]]:
+    """The top-left corners (mm, to 0.1) of the page's ``width_mm`` x ``height_mm`` rectangles, sorted.
+
+    A pdfplumber page; a rectangle matches when both sides are within ``tolerance_pt`` points.
+    """
+    return sorted({(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in page.rects
+                   if abs(r["width"] - width_mm * MM) < tolerance_pt and abs(r["height"] - height_mm * MM) < tolerance_pt})
