@@ -34,7 +34,9 @@ def normalize_name(name: str) -> str:
     text = html.unescape(name).replace("\x95", "\u2022")  # &#149; is the Windows-1252 bullet
     text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
     text = _BULLETS.sub(" \u2022 ", text)
-    return _SPACE.sub(" ", text).strip().casefold()
+    # NFKC again after casefold: folding can leave a decomposed letter ('ῧ' folds to 'ϋ' + U+0342), and its
+    # capital folds composed; Unicode's caseless matching normalises on both sides of the fold.
+    return unicodedata.normalize("NFKC", _SPACE.sub(" ", text).strip().casefold())
 
 
 @dataclass

@@ -8,6 +8,7 @@ collected; a card with errors is left out of the returned sets.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from .cards import Card, CardSet
@@ -41,6 +42,8 @@ def load_cards(project: Project, paths: list[Path], game: str | None = None,
     """
     store = store or schema_store(project)
     records, problems = load_records(paths)
+    roots = art_roots(project, paths)
+    art_seen: dict[Path, str | None] = {}
     sets: dict[str, CardSet] = {}
     seen_ids: dict[tuple[str, str], Record] = {}
     for record in records:
@@ -64,10 +67,7 @@ def load_cards(project: Project, paths: list[Path], game: str | None = None,
                                     "give every card of a game its own id", code="duplicate-id"))
             continue
         seen_ids[key] = record
-        art = card.art_path()
-        if art is not None and not art.is_file():
-            problems.append(Problem(record.where(".art"), f"art file not found: {art}",
-                                    _art_hint(art), code="missing-art"))
+        problems += _check_art(card, roots, art_seen)
         sets.setdefault(game_id, CardSet(game_id)).add(card)
     for cards in sets.values():
         problems += _check_back_cards(cards)
@@ -95,6 +95,64 @@ def _check_back_cards(cards: CardSet) -> list[Problem]:
                                     code="back-card-loop"))
         used.setdefault(ref, card.id)
     return problems
+
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
+
+
+def art_roots(project: Project, paths: list[Path]) -> list[Path]:
+    """The folders art may come from: the project and the card folders (a card file's folder) being read."""
+    roots = [project.root.resolve()]
+    for path in paths:
+        path = Path(path).resolve()
+        roots.append(path if path.is_dir() else path.parent)
+    return roots
+
+
+def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | None = None) -> list[Problem]:
+    """The card's ``art`` is an image file inside ``roots``.
+
+    A URL, a missing file, a file reached through ``..``, an absolute path
+    or a symbolic link out of the project (rendering would refuse to read
+    it), and a file Pillow cannot open or that is over its
+    decompression-bomb limit are problems. Only the image's header is read:
+    a truncated file shows at ``printer build``. ``seen`` caches the header
+    check of each file.
+    """
+    text = card.get("art")
+    if not text:
+        return []
+    where = card.record.where(".art")
+    if _URL.match(text):
+        return [Problem(where, f"art {text[:80]!r} is a URL: printer reads only image files inside the project",
+                        "download the image into the project and give its path relative to the card file", code="art-url")]
+    art = card.art_path()
+    if not art.is_file():
+        kind = "is a folder, not an image file" if art.is_dir() else "not found"
+        return [Problem(where, f"art file {kind}: {art}", _art_hint(art), code="missing-art")]
+    resolved = art.resolve()
+    if not any(resolved.is_relative_to(root) for root in roots):
+        return [Problem(where, f"art file {resolved} is outside the project (through '..', an absolute path or a symbolic link)",
+                        "put the art inside the project folder", code="art-outside")]
+    seen = {} if seen is None else seen
+    if resolved not in seen:
+        seen[resolved] = _unreadable_image(resolved)
+    if seen[resolved]:
+        return [Problem(where, f"art file {art.name} cannot be used: {seen[resolved]}", code="bad-art")]
+    return []
+
+
+def _unreadable_image(path: Path) -> str | None:
+    """Why the image at ``path`` cannot be opened (header only), or ``None``; SVG files are not opened."""
+    if path.suffix.lower() == ".svg":
+        return None
+    from .images import open_image
+
+    try:
+        with open_image(path):
+            return None
+    except OSError as exc:
+        return str(exc)
 
 
 def _art_hint(art: Path) -> str | None:

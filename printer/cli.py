@@ -5,7 +5,9 @@ Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error.
 
 from __future__ import annotations
 
+import signal
 import sys
+import threading
 
 import click
 
@@ -32,8 +34,17 @@ def _register() -> None:
 _register()
 
 
+def _terminate(signum, frame) -> None:
+    """SIGTERM ends printer like Ctrl-C: as an exception, so that half-written temporary files are removed."""
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> None:
-    """Entry point: runs the CLI and turns printer's exceptions into reports and exit codes."""
+    """Entry point: runs the CLI and turns printer's exceptions into reports and exit codes.
+
+    SIGTERM exits with 143 after the usual clean-up (:mod:`printer.fsutil`).
+    """
+    previous = signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() else None
     try:
         code = cli.main(args=argv, prog_name="printer", standalone_mode=False)
     except click.exceptions.Abort:
@@ -45,4 +56,7 @@ def main(argv: list[str] | None = None) -> None:
     except PrinterError as exc:
         report(exc.problems or [], strict=False) if exc.problems else click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
     sys.exit(code if isinstance(code, int) else 0)

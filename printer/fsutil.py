@@ -2,12 +2,20 @@
 
 A build or import that fails or is killed half-way leaves the previous
 output as it was, never a truncated file.
+
+The temporary file is ``.<name>.<pid>.<random>.tmp`` in the target's
+folder. A failed write, an exception, Ctrl-C and SIGTERM (the CLI turns it
+into an exit) remove it; only SIGKILL (or a power cut) in the instant
+between creating it and renaming it can leave it behind, and the next
+write of the same target removes such leftovers whose process is gone.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import Iterator, BinaryIO
@@ -22,7 +30,8 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    remove_stale_temps(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
@@ -34,6 +43,42 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def remove_stale_temps(path: Path) -> list[Path]:
+    """Remove the temporary files a killed write of ``path`` left behind; returns those removed.
+
+    A leftover is ``.<name>.<pid>.<random>.tmp`` whose process ``pid`` no
+    longer runs (another process writing the same file at the same time
+    keeps its own).
+    """
+    path = Path(path)
+    removed = []
+    prefix = f".{path.name}."
+    for tmp in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
+        match = _TEMP.match(tmp.name[len(prefix):])
+        if match is None or (match["pid"] and _running(int(match["pid"]))):
+            continue  # another file's temporary file (``.l5r.pdf.bak....``), or a write still going on
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+            removed.append(tmp)
+    return removed
+
+
+#: after ``.<name>.``: ``<pid>.<random>.tmp``, or ``<random>.tmp`` (written before the pid was part of the name)
+_TEMP = re.compile(r"^(?:(?P<pid>\d+)\.)?[a-z0-9_]+\.tmp$")
+
+
+def _running(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # e.g. PermissionError: the process exists but belongs to someone else
+        return True
+    return True
 
 
 def atomic_write_bytes(path: Path, data: bytes) -> None:

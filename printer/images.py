@@ -22,12 +22,16 @@ warning naming the card, with the pixel size it would need.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
+import struct
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
-from PIL import Image, ImageCms, ImageOps
+from PIL import Image, ImageCms, ImageFile, ImageOps
 
 from .fsutil import atomic_write_bytes
 from .layout import MM_PER_IN
@@ -72,12 +76,16 @@ class ArtCache:
             return self._done[key]
         digest = hashlib.sha1(repr(key).encode()).hexdigest()[:20]
         existing = [p for p in (self.folder / f"{digest}.jpg", self.folder / f"{digest}.png") if p.is_file()]
-        with Image.open(source) as image:
+        with open_image(source) as image:
             size = image.size
             if existing:
                 result = PreparedArt(existing[0], effective_dpi(size, box_mm, fit), size)
             else:
-                result = self._make(image, box_mm, fit, digest)
+                try:
+                    result = self._make(image, box_mm, fit, digest)
+                except (SyntaxError, struct.error, EOFError, Image.DecompressionBombError) as exc:
+                    # Pillow raises these on broken image data while decoding (a truncated or corrupt file)
+                    raise OSError(f"image data is broken: {exc}") from None
         self._done[key] = result
         return result
 
@@ -119,6 +127,39 @@ class ArtCache:
             path = self.folder / f"{digest}.jpg"
         atomic_write_bytes(path, buffer.getvalue())
         return PreparedArt(path, effective_dpi(source_px, box_mm, fit), source_px)
+
+
+@contextlib.contextmanager
+def open_image(source: Path) -> Iterator[Image.Image]:
+    """``Image.open(source)`` that raises only ``OSError`` with a readable message.
+
+    A file that is not an image Pillow knows, and an image over Pillow's
+    decompression-bomb limit (``Image.MAX_IMAGE_PIXELS``, about 89 million
+    pixels: Pillow warns above it and refuses above twice it; printer
+    refuses both), raise ``OSError``. Truncated data shows up later, when
+    the pixels are decoded inside the ``with`` block (``image file is
+    truncated``, an ``OSError``): WeasyPrint's setting that loads cut-short
+    files anyway is switched off meanwhile.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        try:
+            image = Image.open(source)
+        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+            limit = Image.MAX_IMAGE_PIXELS or 0
+            raise OSError(f"image is over Pillow's limit of {limit / 1e6:.0f} million pixels "
+                          f"(a possible decompression bomb)") from None
+        except Image.UnidentifiedImageError:
+            raise OSError("not an image file Pillow can read (JPEG, PNG, WebP, TIFF...)") from None
+        except (SyntaxError, struct.error, EOFError, ValueError) as exc:
+            raise OSError(f"image header is broken: {exc}") from None
+    truncated = ImageFile.LOAD_TRUNCATED_IMAGES
+    ImageFile.LOAD_TRUNCATED_IMAGES = False  # WeasyPrint sets it to True on import: a cut-short file would print grey
+    try:
+        with image:
+            yield image
+    finally:
+        ImageFile.LOAD_TRUNCATED_IMAGES = truncated
 
 
 def effective_dpi(source_px: tuple[int, int], box_mm: tuple[float, float], fit: str = "cover") -> float:

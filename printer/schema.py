@@ -20,6 +20,7 @@ from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
 from .errors import Problem, UsageError, did_you_mean
+from .load import json_key as _key
 from .project import bundled_root
 
 
@@ -113,16 +114,23 @@ class SchemaStore:
         validator = self.validator(schema_file)
         known = None
         problems = []
+        cascade = []  # known fields reported as "unevaluated" only because their own subschema failed
         for error in validator.iter_errors(data):
             if error.validator == "unevaluatedProperties" or (error.validator == "additionalProperties"):
                 if known is None:
                     known = self.property_names(schema_file)
+                local = list(error.schema.get("properties", {})) if isinstance(error.schema, dict) else []
+                names = local if error.absolute_path and local else known  # a nested object's own fields
                 for name in _unexpected(error):
                     path = _json_path(error.absolute_path) + _key(name)
-                    problems.append(Problem(f"{where}{path}", f"unknown field {name!r}",
-                                            did_you_mean(name, known) or "known fields: " + ", ".join(known), code="schema"))
+                    problem = Problem(f"{where}{path}", f"unknown field {name!r}",
+                                      did_you_mean(name, names) or "known fields: " + ", ".join(names), code="schema")
+                    (cascade if name in known and error.validator == "unevaluatedProperties" else problems).append(problem)
                 continue
             problems.append(_problem(error, where, self.schema(schema_file)))
+        # A field the schema knows is "unevaluated" when the branch declaring it failed (a wrong type, say): that
+        # failure is the error to report; say "unknown field" only when nothing else explains it.
+        problems += cascade if not problems else []
         return sorted(problems, key=lambda p: p.where)
 
 
@@ -143,13 +151,6 @@ def _validator(store: SchemaStore, schema_file: Path):
     return cache[schema_file]
 
 
-def _key(name: object) -> str:
-    if isinstance(name, int):
-        return f"[{name}]"
-    text = str(name)
-    if text.isidentifier():
-        return f".{text}"
-    return "[" + json.dumps(text, ensure_ascii=False) + "]"
 
 
 def _json_path(parts: Iterable[object]) -> str:
@@ -196,6 +197,13 @@ def _problem(error: ValidationError, where: str, root: dict) -> Problem:
     elif validator == "pattern":
         message = f"{_short(error.instance)} does not match the expected form"
         hint = schema.get("description") or f"pattern {error.validator_value}"
+    elif validator in ("maxLength", "maxItems") and isinstance(error.instance, (str, list)):
+        what = "characters long" if isinstance(error.instance, str) else "items"
+        message = f"{len(error.instance):,} {what}, over the limit of {error.validator_value:,}"
+    elif validator in ("maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum") and isinstance(error.instance, (int, float)):
+        relation = {"maximum": "over the maximum of", "minimum": "under the minimum of",
+                    "exclusiveMaximum": "not under", "exclusiveMinimum": "not over"}[validator]
+        message = f"{_short(error.instance)} is {relation} {error.validator_value}"
     else:
         message = error.message if len(error.message) < 200 else error.message[:199] + "…"
         hint = schema.get("description") if validator not in ("maxLength", "minLength", "minimum", "maximum") else None

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from printer.cli import main
 
@@ -16,6 +17,13 @@ SHARED_DATA = SHARED / "data"
 
 # tests/helpers.py holds the plain helpers the test modules share; its asserts report like a test's.
 pytest.register_assert_rewrite("helpers")
+
+# Hypothesis (tests/test_properties.py): a bounded run by default ("ci": 75 examples per test, no example database
+# written into the repository); HYPOTHESIS_PROFILE=thorough or `pytest --hypothesis-profile=thorough` for 2,000.
+settings.register_profile("ci", max_examples=75, deadline=None, database=None,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @dataclass

@@ -47,17 +47,17 @@ def _roots(ctx: click.Context) -> list[Path]:
     return [found] if found else []
 
 
-def _print_groups(result: DeckReport) -> None:
-    """Problems on stderr, in three groups: rule violations, unresolved names, warnings."""
+def _print_groups(result: DeckReport, strict: bool = False) -> None:
+    """Problems on stderr, in three groups: rule violations, unresolved names, warnings (errors with ``strict``)."""
     groups = [
         ("rules broken:", [v.problem(result.deck) for v in result.violations]),
         ("cards not found in the card data (not counted in the rules above):", result.unresolved),
-        ("warnings:", result.warnings),
+        ("warnings (errors with --strict):" if strict else "warnings:", result.warnings),
     ]
     for title, problems in groups:
         if problems:
             click.echo(title, err=True)
-            report(problems)
+            report(problems, strict)
 
 
 @deck_group.command(name="check")
@@ -67,13 +67,17 @@ def _print_groups(result: DeckReport) -> None:
 @click.option("--cards", "card_dirs", multiple=True, type=click.Path(path_type=Path), metavar="DIR",
               help="Card files or folders to resolve names against (repeatable); default: the game's card folder.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (shape in docs/decks.md).")
+@click.option("--strict", is_flag=True, help="Treat warnings (skipped lines, loosely matched names, unknown headers, "
+                                             "invalid card files) as errors: a deck with any is not legal (exit 1).")
 @click.pass_context
-def check_command(ctx: click.Context, deck: Path, format_ref: str | None, card_dirs: tuple[Path, ...], as_json: bool) -> None:
+def check_command(ctx: click.Context, deck: Path, format_ref: str | None, card_dirs: tuple[Path, ...], as_json: bool,
+                  strict: bool) -> None:
     """Check DECK (plain text, .l5d or JSON) against FORMAT.
 
     Lists every broken rule with its decklist line, then the names that
     match no card, then a summary with the section sizes. Exit 0 legal,
-    1 illegal or not fully resolved, 2 usage error or unreadable deck.
+    1 illegal or not fully resolved (with --strict: or any warning),
+    2 usage error or unreadable deck.
     """
     decklist, read_problems = read_decklist(deck)
     format_ref = format_ref or decklist.format
@@ -84,7 +88,7 @@ def check_command(ctx: click.Context, deck: Path, format_ref: str | None, card_d
     if errors(read_problems):
         if as_json:
             click.echo(json.dumps(_unreadable(decklist, fmt, read_problems), indent=2, ensure_ascii=False))
-        report(read_problems)
+        report(read_problems, strict)
         ctx.exit(EXIT_USAGE)
     project = _project(ctx, fmt.game)
     targets = list(card_dirs) or [project.games[fmt.game].cards]
@@ -98,16 +102,20 @@ def check_command(ctx: click.Context, deck: Path, format_ref: str | None, card_d
                           f"run printer validate {targets[0]} to see why" if card_problems else "pass --cards DIR")
     n_bad = len(errors(card_problems))
     if n_bad:
-        click.echo(f"warning: {n_bad} problem{'s' * (n_bad != 1)} in the card files; those cards are left out "
-                   f"(run printer validate {' '.join(str(t) for t in targets)})", err=True)
+        click.echo(f"{'error' if strict else 'warning'}: {n_bad} problem{'s' * (n_bad != 1)} in the card files; "
+                   f"those cards are left out (run printer validate {' '.join(str(t) for t in targets)})", err=True)
     result = check(decklist, cards, fmt, read_problems)
     if as_json:
         click.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
     else:
-        _print_groups(result)
+        _print_groups(result, strict)
         for line in result.summary_lines():
             click.echo(line)
-    ctx.exit(EXIT_OK if result.is_legal() else EXIT_INVALID)
+    strict_failed = strict and result.is_legal() and bool(result.warnings or n_bad)
+    if strict_failed and not as_json:
+        n = len(result.warnings) + n_bad
+        click.echo(f"--strict: not accepted: {n} warning{'s' * (n != 1)} count as errors")
+    ctx.exit(EXIT_INVALID if not result.is_legal() or strict_failed else EXIT_OK)
 
 
 def _unreadable(decklist, fmt, problems) -> dict:

@@ -74,7 +74,7 @@ def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dr
     without the game) comes before the input's problems.
     """
     schema = _game_schema_uri(ctx, module.GAME)
-    n_errors, _ = report(result.problems)
+    n_errors, _ = report(result.problems, ctx.meta.get("printer.strict", False))
     files = result.by_file()
     texts = {name: card_file_text(module.GAME, cards, schema) for name, cards in files.items()}
     status = write_files(texts, out, force, dry_run)
@@ -89,9 +89,15 @@ def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dr
     ctx.exit(EXIT_USAGE if needs_force else EXIT_INVALID if n_errors else EXIT_OK)
 
 
+def _remember_strict(ctx: click.Context, param, value: bool) -> bool:
+    ctx.meta["printer.strict"] = value
+    return value
+
+
 def _import_arguments(out_help: str, folders: bool = True, one_file: bool = False):
     """The arguments of every ``import`` subcommand: ``PATHS...`` (files, or folders too), ``--out DIR``,
-    ``--force``, ``--dry-run``; the command gets ``(ctx, paths, out, force, dry_run)``."""
+    ``--force``, ``--dry-run``, ``--strict``; the command gets ``(ctx, paths, out, force, dry_run)`` (``--strict``
+    is kept in ``ctx.meta`` for :func:`_write_import`)."""
     files = "a file that already exists and differs" if one_file else "files that already exist and differ"
     said = "whether the file would be" if one_file else "which files would be"
     decorators = [
@@ -100,6 +106,9 @@ def _import_arguments(out_help: str, folders: bool = True, one_file: bool = Fals
         click.option("--out", "out", required=True, type=click.Path(path_type=Path), metavar="DIR", help=out_help),
         click.option("--force", is_flag=True, help=f"Overwrite {files}."),
         click.option("--dry-run", is_flag=True, help=f"Write nothing; say {said} new, changed or unchanged."),
+        click.option("--strict", is_flag=True, expose_value=False, callback=_remember_strict,
+                     help="Treat warnings (fields not imported, text repaired) as errors: exit 1 "
+                          "(the files are still written)."),
         click.pass_context,
     ]
 

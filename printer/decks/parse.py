@@ -9,24 +9,49 @@ raises on bad content: it returns ``(Decklist, problems)``, where an
 
 Text syntax (plain text and ``.l5d`` share it)::
 
-    # Kitsu honour deck – Kotei 2014      <- comment: '#' and several words
+    # Kitsu honour deck – Kotei 2014      <- comment (see the rule below)
     1 The Grand Halls of the Lion          <- "N Name", "Nx Name", "N x Name"
     Sensei: Kagako Sensei                  <- "Stronghold:" / "Sensei:" label, count 1
     # Dynasty (40):                        <- section header: '#' + one word,
-    # Holdings (18)                           or words + "(N)", ": N", "– N" or ":"
+    # Holdings (18)                           or up to 3 words + "(N)", ": N", "– N" or ":"
+    # 先攻                                  <- one word in any script; "# Player 1" (a word
+    # Round 1:                                and a number); words + ":" may hold numbers
     3 Kitsu Suki • Experienced             <- Experienced notations kept as written
     1 Ancestral Armor of the Crab Clan - exp
     1 The Impregnable Fortress of the Crab (1)   <- ".l5d" count suffix dropped
-    // comment                             <- also a comment; "1 Name  # note" too
+    // comment                             <- always a comment; "1 Name  # note" too
+
+**Header or comment.** After the ``#`` (full-width forms are read as
+their ASCII twins), a line is a *section header* when it is
+
+- one word: ``# Dynasty``, ``# 先攻``, ``# シグニフィケータ``, ``# 1巡目``;
+- a word and a number: ``# Player 1``, ``# Round 2``;
+- one to three words followed by a count or a colon: ``# Dynasty (40)``,
+  ``# Fate: 40``, ``# Dynasty – 40``, ``# Round 1:``, ``# First player:``,
+  ``# 先攻（20）：``.
+
+Words are letters and digits of any script (with their combining marks)
+and ``' & / . _ + -``, ``・``, ``ー``, and a header holds at least one letter.
+Anything else is a *comment*: several words without a count or colon
+(``# Greg Wong``, ``# Top 4 Kotei``), other punctuation (``# Player –
+Event``, ``# Note: swap later``), a number alone (``# 2023``), or a
+``//`` line. So a header of two or three words needs its colon:
+``# Dealt hand:``.
 
 Blank lines only separate groups. A header without ``#`` is accepted when
 it ends in ``:``, ``: N`` or ``(N)`` (``Dynasty (40):``, ``Fate: 40``). A line that is none of
 these is skipped with a warning naming its line.
+
+**Counts** are 1 to :data:`MAX_COUNT` (full-width digits too). A count of 0
+is skipped with a warning; a negative count or one over the maximum is an
+error (``deck-count``) that makes the decklist unreadable, as in a JSON
+deck, whose schema has the same bounds. Lines naming the same card add up.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,28 +106,42 @@ class Decklist:
         return sum(e.count for e in self.entries)
 
 
-_CARD = re.compile(r"^(?P<count>\d+)\s*[x\u00d7X]?\s+(?P<name>\S.*)$")
+_CARD = re.compile(r"^(?P<sign>[-\u2212])?(?P<count>\d+)\s*[x\u00d7X]?\s+(?P<name>\S.*)$")
 _LABEL = re.compile(r"^(?P<label>stronghold|sensei|wind|pre-game)\s*:\s*(?:(?P<count>\d+)\s*[x\u00d7X]?\s+)?(?P<name>\S.*)$",
                     re.IGNORECASE)
-_HEADER = re.compile(
-    r"^(?P<name>[A-Za-z][A-Za-z' /&-]*?)\s*"
-    r"(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|[:\u2013\u2014-]\s*(?P<n2>\d+)|(?P<colon>:))?\s*$"
-)
-_BARE_HEADER = re.compile(r"^(?P<name>[A-Za-z][A-Za-z' /&-]*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|:\s*(?P<n2>\d+)|(?P<colon>:))\s*$")
+_COUNTED = re.compile(r"^(?P<name>.*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|[:\u2013\u2014-]\s*(?P<n2>\d+)|(?P<colon>:))\s*$")
+_BARE_COUNTED = re.compile(r"^(?P<name>.*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|:\s*(?P<n2>\d+)|(?P<colon>:))\s*$")
 _INLINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
+_JOINERS = frozenset("'\u2019&/._+-\u30fb\u30fc")  # apostrophes, & / . _ + -, katakana middle dot and long-vowel mark
+MAX_HEADER_WORDS = 3
+
+
+def _is_word(word: str) -> bool:
+    """A header word: letters and digits of any script (with their combining marks) and the joiners above."""
+    return all(c.isalnum() or c in _JOINERS or unicodedata.category(c).startswith("M") for c in word)
 
 
 def _header(text: str, bare: bool = False) -> str | None:
-    """The section name of a header line (without its ``#``), or ``None`` when it is a comment."""
-    match = (_BARE_HEADER if bare else _HEADER).match(text.strip())
-    if not match:
+    """The section name of a header line (without its ``#``), or ``None`` when it is a comment.
+
+    The rule (module docstring): a name of words in any script, followed by
+    a count (``(N)``, ``: N``, ``– N``) or a colon, with at most
+    :data:`MAX_HEADER_WORDS` words; or, without a count, one word or a word
+    and a number (``Player 1``). ``bare`` (a line without ``#``) needs the
+    count or colon. The text is NFKC-normalised first, so full-width ``：``
+    and ``（４０）`` count too.
+    """
+    text = unicodedata.normalize("NFKC", text).strip()
+    match = (_BARE_COUNTED if bare else _COUNTED).match(text)
+    counted = bool(match and match["name"].strip())
+    words = (match["name"] if counted else text).split()
+    if not words or not all(_is_word(w) for w in words) or not any(c.isalpha() for w in words for c in w):
         return None
-    name = match["name"].strip()
-    words = name.split()
-    counted = bool(match["n1"] or match.groupdict().get("n2") or match["colon"])
-    if not words or len(words) > 3 or (not counted and len(words) > 1):
-        return None
-    return " ".join(words)
+    if counted:
+        ok = len(words) <= MAX_HEADER_WORDS
+    else:
+        ok = not bare and (len(words) == 1 or (len(words) == 2 and words[1].isdigit()))
+    return " ".join(words) if ok else None
 
 
 def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist, list[Problem]]:
@@ -136,17 +175,25 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
                                     "write cards as 'N Card Name'; start comments with '#'",
                                     severity=WARNING, code="deck-syntax"))
             continue
-        count = int(match["count"]) if match["count"] else 1
+        digits = match["count"] or "1"
+        count = int(digits) if len(digits) <= 9 else MAX_COUNT + 1
+        if match.groupdict().get("sign"):
+            count = -count
         name = strip_count_suffix(_INLINE_COMMENT.sub("", match["name"])).strip()
         if not name:
             problems.append(Problem(deck.where(number), "card line without a card name", severity=WARNING, code="deck-syntax"))
             continue
-        if count < 1 or count > MAX_COUNT:
-            problems.append(Problem(deck.where(number), f"count {count} of {name!r} is not between 1 and {MAX_COUNT}",
-                                    "remove the line or fix the count", severity=WARNING, code="deck-syntax"))
+        if count == 0:
+            problems.append(Problem(deck.where(number), f"count 0 of {_short(name)!r} is not between 1 and {MAX_COUNT}",
+                                    "the line adds no card: remove it", severity=WARNING, code="deck-syntax"))
+            continue
+        if count < 0 or count > MAX_COUNT:
+            written = ("-" if count < 0 else "") + (digits if len(digits) <= 12 else digits[:11] + "\u2026")
+            problems.append(Problem(deck.where(number), f"count {written} of {_short(name)!r} is not between 1 and {MAX_COUNT}",
+                                    "fix the count", code="deck-count"))
             continue
         deck.entries.append(Entry(count, name, label or section, number))
-    if not deck.entries:
+    if not deck.entries and not any(p.code == "deck-count" for p in problems):
         skipped = [p for p in problems if p.code == "deck-syntax"]
         first = f" ({len(skipped)} other line{'s' * (len(skipped) != 1)}, the first at {skipped[0].where})" if skipped else ""
         problems = [p for p in problems if p.code != "deck-syntax"]

@@ -3,6 +3,8 @@
 A name matches a card when both give the same :func:`~printer.decks.names.name_key`
 (case, HTML entities, curly quotes, white space and the Experienced
 notations ``•``/``&#149;``/`` - exp``/``exp2`` do not matter; the level does).
+A card's title in another language (its ``title_<lang>`` field, such as
+``title_ja``: ``隠者`` for The Hermit) matches it too.
 When nothing matches, these fallbacks are tried in order, each only if it
 gives exactly one card:
 
@@ -86,6 +88,10 @@ class NameIndex:
             self.by_key.setdefault(parts.key, []).append(card)
             self.by_title.setdefault(parts.title, []).append(card)
             self.by_loose.setdefault(loose_key(card.name), []).append(card)
+            for translated in _translated_titles(card):  # "隠者" names The Hermit (title_ja)
+                key = split_name(translated).key
+                if card not in self.by_key.get(key, []):
+                    self.by_key.setdefault(key, []).append(card)
 
     def lookup(self, name: str) -> list[Card]:
         """The cards ``name`` matches, after fallbacks 1 and 2 of the module docstring."""
@@ -136,6 +142,13 @@ class NameIndex:
         if not names:
             return "no card of that name in the card data (missing from the database?)", []
         return "did you mean " + " or ".join(repr(n) for n in names) + "?", names
+
+
+def _translated_titles(card: Card) -> list[str]:
+    """The card's title in other languages: its ``title_<lang>`` fields (``title_ja``), with its Experienced level."""
+    level = card.get("experienced")
+    return [f"{value} \u2022 {level}" if level else value for key, value in card.data.items()
+            if key.startswith("title_") and isinstance(value, str) and value.strip()]
 
 
 _INDEXES: "weakref.WeakKeyDictionary[CardSet, tuple[int, NameIndex]]" = weakref.WeakKeyDictionary()

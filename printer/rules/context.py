@@ -12,16 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from ..cards import CardSet
 from ..catalog import load_cards
-from ..errors import WARNING, Problem, RenderError, did_you_mean
+from ..errors import WARNING, PrinterError, Problem, RenderError, did_you_mean
 from ..layout import CARD_SIZES, parse_size
 from ..markup import RenderEnv
 from ..project import Game, Project
 from ..render import Renderer
+from ..sandbox import ContainedLoader, TemplateSandbox, template_problem
 from .markdown import rules_markdown
 from .source import Edition
 
@@ -73,10 +73,11 @@ class RulesContext:
         base = LABELS["ja" if lang.startswith("ja") else "en"]
         self.labels = {**base, **((edition.settings.get("labels") or {}) if edition else {})}
         self.md = rules_markdown(lang, self.labels)
-        self.env = SandboxedEnvironment(loader=jinja2.FileSystemLoader([str(d) for d in game.template_dirs]),
+        self.env = TemplateSandbox(loader=ContainedLoader([str(d) for d in game.template_dirs], roots),
                                         autoescape=True, undefined=jinja2.StrictUndefined,
                                         trim_blocks=True, lstrip_blocks=True)
         self._cards: CardSet | None = None
+        self._fit_job = None
 
     # -- cards ---------------------------------------------------------------
 
@@ -108,6 +109,25 @@ class RulesContext:
                                          hint, WARNING, "unknown-card"))
         return card
 
+    def fit_faces(self, faces: list[tuple[Markup, object]]) -> list[Markup]:
+        """Card faces ``(html, card or None)`` with their text fitted as on card sheets (:mod:`printer.fit`).
+
+        A fit box that overflows is shrunk down to its template's minimum
+        (``data-fit-min``); one that still overflows is a warning naming the
+        card and field, as ``printer build`` gives.
+        """
+        from ..build import PrintJob
+        from ..options import PrintOptions
+
+        if self._fit_job is None:
+            self._fit_job = PrintJob(self.renderer, PrintOptions(card=self.card_size, bleed=0.0), self.project.root)
+        owners = [(card.where, card.name, card) if card is not None else ("rules", "card", None) for _, card in faces]
+        fitted = self._fit_job.fit_faces([(html, owner) for (html, _), owner in zip(faces, owners)])
+        for problem in self._fit_job.fit_problems():
+            if problem not in self.problems:
+                self.problems.append(problem)
+        return fitted
+
     # -- text ------------------------------------------------------------------
 
     def inline(self, text: str, where: str) -> Markup:
@@ -127,6 +147,7 @@ class RulesContext:
 
     def render(self, name: str, **context) -> Markup:
         """Render the template ``rules/<name>``; template errors raise :class:`RenderError` naming the file."""
+        template = None
         try:
             template = self.env.get_template(f"rules/{name}")
             return Markup(template.render(game=self.game, labels=self.labels, **context))
@@ -137,8 +158,12 @@ class RulesContext:
             raise RenderError(str(exc), [Problem(f"templates/rules/{name}", "template not found",
                                                  "looked in " + ", ".join(str(d) for d in self.game.template_dirs),
                                                  code="template")]) from None
-        except jinja2.TemplateError as exc:
-            raise RenderError(str(exc), [Problem(f"templates/rules/{name}", f"template error: {exc}", code="template")]) from None
+        except PrinterError:
+            raise
+        except Exception as exc:  # a template is user code: any error it raises is reported at its file and line
+            filename = getattr(template, "filename", None) or f"templates/rules/{name}"
+            problem = template_problem(exc, filename)
+            raise RenderError(problem.message, [problem]) from None
 
     def find_template_file(self, relative: str) -> Path | None:
         """The first ``relative`` file on the game's template search path."""
