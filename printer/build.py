@@ -2,10 +2,13 @@
 
 Fronts are printed n-up; each sheet of fronts is followed by its sheet of
 backs, placed for the chosen duplex flip so that every back lands behind
-its front (or, fold-over, beside it on the same sheet). Long jobs are laid
-out in chunks of sheets (reported through a progress callback) and the
-pages joined into one PDF. Text boxes that overflow are shrunk between
-layouts (:mod:`printer.fit`); art is prepared once (:mod:`printer.images`).
+its front (or, fold-over, beside it on the same sheet). Jobs are laid out
+in chunks of :data:`SHEETS_PER_CHUNK` sheets (reported through a progress
+callback) while the PDF is written, one chunk in memory at a time
+(:func:`printer.pdf.stream_pdf`). Each chunk is laid out once; text boxes
+that overflow are shrunk on small one-face-per-page documents
+(:mod:`printer.fit`) and only the sheets holding them laid out again. Art is
+prepared once (:mod:`printer.images`). ``bench/l5r_real.py`` measures it.
 
 The stages: :func:`items_for_cards` / :func:`items_for_counts` (what, how
 many), :func:`sort_items` (in which order), :class:`PrintJob` (faces
@@ -16,7 +19,10 @@ rendered once per distinct card, sheets planned from a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import time
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
 
@@ -24,11 +30,12 @@ from markupsafe import Markup
 
 from .cards import Card, CardSet
 from .errors import WARNING, Problem
-from .fit import Fitter, find_overflows
+from .fit import Fitter, find_overflows, page_overflows
+from .fsutil import atomic_open
 from .images import ArtCache
 from .layout import Segment, SheetLayout, single_card_layout
 from .options import PrintOptions
-from .pdf import render_documents, write_documents
+from .pdf import render_documents, stream_pdf
 from .project import Game, Project, bundled_root
 from .render import Face, Renderer, Sheet, card_bleed
 
@@ -200,6 +207,9 @@ class PrintJob:
         self.extra_css = ""
         self.render_options: dict = {}
         self.write_options: dict = {}
+        #: what the job cost: layouts and pages laid out (sheets, again after text fit, text-fit pages), seconds
+        self.stats: Counter = Counter()
+        self._measured: set[str] = set()  # faces fitted by fit_faces
 
     def _key(self, html: Markup, owner: tuple[str, str, Card | None]) -> str:
         text = str(html)
@@ -248,6 +258,18 @@ class PrintJob:
 
     # -- layout with text fit --------------------------------------------------
 
+    def fitted(self, face: Face) -> Face:
+        """``face`` with the text-fit font sizes chosen so far written into its HTML."""
+        if not face.key:
+            return face
+        html = self.fitter.apply(face.key, face.html)
+        return face if html is face.html else replace(face, html=html)
+
+    def document_html(self, sheets: list[Sheet], layout: SheetLayout, title: str = "", label: bool = True) -> str:
+        """The HTML of ``sheets`` (one page each), faces at their fitted sizes."""
+        fitted = [replace(sheet, faces=[self.fitted(f) for f in sheet.faces]) for sheet in sheets]
+        return self.renderer.document(fitted, layout, marks=False, title=title, css=self.extra_css, label=label)
+
     def _fit_faces(self, keys: set[str], roots: list[Path]) -> None:
         """Shrink the fit boxes of the faces ``keys`` on a one-face-per-page document until each fits or is at its minimum."""
         layout = single_card_layout(self.opts.card, 0.0)
@@ -258,46 +280,99 @@ class PrintJob:
                 break
             sheets = [Sheet("front", [Face(self.html[k], slot.x, slot.y, *self.opts.card, key=k, safe=self.opts.safe)], i + 1)
                       for i, k in enumerate(sorted(pending))]
-            html = self.renderer.document(sheets, layout, marks=False, css=self.extra_css + self.fitter.css(pending),
-                                          label=False)
+            html = self.document_html(sheets, layout, label=False)
             documents, _ = render_documents([html], roots, self.base, "text fit", **self.render_options)
+            self.stats["fit layouts"] += 1
+            self.stats["fit pages"] += len(sheets)
             pending = self.fitter.shrink(find_overflows(documents[0]), pending)
         for key, (lo, _) in self.fitter.bounds.items():
             if lo is not None and key[0] in keys:
                 self.fitter.sizes[key] = lo  # the largest size seen to fit, should the search stop early
 
-    def render(self, chunks: list[list[Sheet]], layout: SheetLayout, title: str = "", label: bool = True,
-               progress: Callable[[int], None] | None = None, **options) -> tuple[list, list[Problem]]:
-        """Lay out each chunk of sheets as one document, fitting text; returns ``(documents, problems)``.
+    def fit_faces(self, faces: Sequence[tuple[Markup, tuple[str, str, Card | None]]]) -> list[Markup]:
+        """Each face's HTML with its text fitted, as on card sheets, for printing it anywhere else (rules books).
 
-        ``progress`` is called with the index of each chunk laid out (the
-        first pass only). ``options`` go to WeasyPrint's ``render``.
+        ``faces`` are ``(html, owner)``, the owner ``(where, name, card or
+        None)`` naming the card in warnings; faces are laid out one per page
+        at the job's card size and their fit boxes shrunk as in :meth:`lay_out`.
+        Boxes that do not fit even at their minimum are in :meth:`fit_problems`.
+        """
+        keys = [self._key(html, owner) for html, owner in faces]
+        todo = {k for k in keys if "data-fit" in self.html[k]} - self._measured
+        if todo:
+            self._fit_faces(todo, self.renderer.allowed_roots)
+            self._measured |= todo
+        return [self.fitter.apply(k, self.html[k]) for k in keys]
+
+    def lay_out(self, chunk: list[Sheet], layout: SheetLayout, title: str = "", label: bool = True, **options):
+        """Lay out ``chunk`` (one page per sheet) with text fit; returns ``(document, problems)``.
+
+        The chunk is laid out once at the sizes known so far. Fit boxes that
+        overflow are shrunk on one-face-per-page documents of just those faces
+        (:meth:`_fit_faces`), then only the sheets that hold them are laid out
+        again and their pages put in place of the first ones. A box that still
+        overflows at its minimum is remembered for :meth:`fit_problems`.
         """
         roots = self.renderer.allowed_roots
-
-        def html_of(chunk: list[Sheet]) -> str:
-            faces = {f.key for s in chunk for f in s.faces if f.key}
-            return self.renderer.document(chunk, layout, marks=False, title=title,
-                                          css=self.extra_css + self.fitter.css(faces), label=label)
-
+        where = title or "build"
         options = {**self.render_options, **options}
-        documents, problems = render_documents((html_of(c) for c in chunks), roots, self.base, title or "build",
-                                               progress, **options)
+        started = time.perf_counter()
+        documents, problems = render_documents([self.document_html(chunk, layout, title, label)], roots, self.base,
+                                               where, **options)
+        document = documents[0]
+        self.stats["layouts"] += 1
+        self.stats["pages"] += len(chunk)
         try:
-            overflows = [o for d in documents for o in find_overflows(d)]
+            overflows = page_overflows(document.pages)
         except RuntimeError as exc:
-            return documents, problems + [Problem(title or "build", str(exc), severity=WARNING, code="text-fit")]
+            return document, problems + [Problem(where, str(exc), severity=WARNING, code="text-fit")]
         todo = {o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}
         if todo:
             self.fitter.shrink([o for o in overflows if o.face in todo])
             self._fit_faces({o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}, roots)
-            for i, chunk in enumerate(chunks):
-                if any(f.key in todo for s in chunk for f in s.faces):
-                    documents[i] = render_documents([html_of(chunk)], roots, self.base, title or "build", **options)[0][0]
-            overflows = [o for d in documents for o in find_overflows(d)]
+            again = [i for i, sheet in enumerate(chunk) if any(f.key in todo for f in sheet.faces)]
+            redone, more = render_documents([self.document_html([chunk[i] for i in again], layout, title, label)], roots,
+                                            self.base, where, **options)
+            problems += more
+            self.stats["layouts"] += 1
+            self.stats["pages again"] += len(again)
+            pages = list(document.pages)
+            if len(redone[0].pages) == len(again) and len(pages) == len(chunk):
+                for i, page in zip(again, redone[0].pages):
+                    pages[i] = page
+                document.pages = pages
+            else:  # a sheet did not make exactly one page: lay the whole chunk out again
+                document = render_documents([self.document_html(chunk, layout, title, label)], roots, self.base, where,
+                                            **options)[0][0]
+            overflows = page_overflows(document.pages)
         for over in overflows:
             self.fitter.unfit.setdefault((over.face, over.name), over)
-        return documents, problems + self.fit_problems()
+        self.stats["layout seconds"] += time.perf_counter() - started
+        return document, problems
+
+    def pdf(self, chunks: list[list[Sheet]], layout: SheetLayout, title: str = "", label: bool = True,
+            progress: Callable[[int], None] | None = None, **options) -> tuple[bytes, list[Problem]]:
+        """The PDF of ``chunks`` of sheets (one page per sheet), text fitted; returns ``(pdf bytes, problems)``.
+
+        Chunks are laid out one at a time while the PDF is written
+        (:func:`printer.pdf.stream_pdf`), so memory holds one chunk's pages,
+        not the whole job's. ``progress`` is called with the index of each
+        chunk laid out. ``options`` go to WeasyPrint's ``render``.
+        """
+        problems: list[Problem] = []
+
+        def part(index: int, chunk: list[Sheet]):
+            document, found = self.lay_out(chunk, layout, title, label, **options)
+            problems.extend(p for p in found if p not in problems)
+            if progress:
+                progress(index)
+            return document
+
+        started = time.perf_counter()
+        data, more = stream_pdf([(len(chunk), partial(part, i, chunk)) for i, chunk in enumerate(chunks)],
+                                title or "build", **self.write_options)
+        self.stats["pdf seconds"] += time.perf_counter() - started
+        return data, problems + more + self.fit_problems()
 
     def fit_problems(self) -> list[Problem]:
         """A warning for each fit box that overflows even at its minimum size, naming each card and field."""
@@ -327,11 +402,13 @@ def build_sheets(job: PrintJob, items: Sequence[PrintItem], layout: SheetLayout,
     chunks = [sheets[i:i + step] for i in range(0, len(sheets), step)]
     n_sheets = len(sheets) // per_page
     on_chunk = (lambda i: progress(min(SHEETS_PER_CHUNK, n_sheets - i * SHEETS_PER_CHUNK))) if progress else None
-    documents, problems = job.render(chunks, layout, title, progress=on_chunk)
+    data, problems = job.pdf(chunks, layout, title, progress=on_chunk)
     problems = list(job.renderer.problems) + problems
     if strict and problems:
         return problems
-    problems += write_documents(documents, target, str(target), **job.write_options)
+    with atomic_open(target) as handle:
+        handle.write(data)
+    job.stats["pdf bytes"] = len(data)
     if job.write_options.get("pdf_variant"):
         from .export.pdfx import rgb_report
 

@@ -94,8 +94,9 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_ble
         layout = sheet_layout(opts, project.root)
         source = cards_dir or game.cards
         sets, problems = load_cards(project, [source], game.id)
-        # Missing art prints a labelled placeholder: a warning here, an error with --strict.
-        problems = [Problem(p.where, p.message, p.hint, WARNING, p.code) if p.code == "missing-art" else p for p in problems]
+        # Missing or unreadable art prints a labelled placeholder: a warning here, an error with --strict.
+        problems = [Problem(p.where, p.message, p.hint, WARNING, p.code) if p.code in ("missing-art", "bad-art") else p
+                    for p in problems]
         if errors(problems):
             report(problems, strict)
             click.echo(f"{game.id}: not printed: fix the card files first", err=True)
@@ -128,7 +129,7 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_ble
         n_sheets = -(-len(items) // layout.per_sheet)
         extra = [source.resolve()] + ([deck_file.resolve().parent] if deck_file else [])
         job = builder.make_job(project, game, opts, extra, cmyk_profile=icc)
-        with click.progressbar(length=n_sheets, label=f"{game.id}: {len(items)} cards", file=sys.stderr,
+        with click.progressbar(length=n_sheets, label=f"{game.id}: {len(items)} card{'s' * (len(items) != 1)}", file=sys.stderr,
                                show_pos=True) as bar:
             found = builder.build_sheets(job, items, layout, target, game.name, bar.update, strict)
         written = []
@@ -148,9 +149,11 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_ble
         problems += _unique(found, problems)
         n_errors, _ = report(problems, strict)
         if n_errors:
+            if strict:
+                click.echo(f"{game.id}: not printed (--strict)", err=True)
             failed = True
             continue
-        click.echo(f"{target}: {len(items)} cards on {n_sheets} sheet{'s' * (n_sheets != 1)} "
+        click.echo(f"{target}: {len(items)} card{'s' * (len(items) != 1)} on {n_sheets} sheet{'s' * (n_sheets != 1)} "
                    f"({_grid(layout)} per sheet, {opts.describe_backs()})")
         for line in written:
             click.echo(line)
@@ -212,9 +215,10 @@ def _deck_items(deck_file: Path, cards):
 
     deck, problems = read_decklist(deck_file)
     resolution = resolve(deck, cards)
-    problems = list(problems) + [p for p in resolution.problems]
+    # Names matched only loosely ("'Fall Back' read as 'Fall Back!'") are warnings, as printer deck says.
+    problems = list(problems) + list(resolution.problems) + list(resolution.notes)
     entries = [(r.entry.count, r.card, r.entry.name) for r in resolution.entries]
-    items = builder.items_for_counts(entries)
+    items = builder.items_for_counts(entries, cards)  # a double-faced card prints its other side (back_card) on its back
     # A card missing from the database prints as a placeholder: a warning here, an error with --strict.
     problems = [Problem(p.where, p.message, p.hint, "warning", p.code) if p.code in ("unknown-card", "ambiguous-card") else p
                 for p in problems]

@@ -13,7 +13,6 @@ from PIL import Image
 from ..build import PrintItem, PrintJob
 from ..errors import Problem
 from ..layout import MM_PER_IN, SheetLayout, single_card_layout
-from ..pdf import pdf_bytes
 from ..render import Face, Sheet
 
 PAGES_PER_CHUNK = 48
@@ -80,9 +79,7 @@ def face_pdf(job: PrintJob, keys: Sequence[str], layout: SheetLayout, title: str
     """A PDF of one face per page (text fitted as on the sheets)."""
     sheets = single_sheets(job, keys, layout)
     chunks = [sheets[i:i + PAGES_PER_CHUNK] for i in range(0, len(sheets), PAGES_PER_CHUNK)]
-    documents, problems = job.render(chunks, layout, title, label=False)
-    data, more = pdf_bytes(documents, title, **job.write_options)
-    return data, problems + more
+    return job.pdf(chunks, layout, title, label=False)
 
 
 def rasterise(pdf: bytes, px: tuple[int, int]) -> Iterator[Image.Image]:

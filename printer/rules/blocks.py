@@ -147,16 +147,24 @@ def _choice(ctx: RulesContext, block: Block, key: str, choices: tuple[str, ...],
 
 
 def card_faces(ctx: RulesContext, refs: list[str], where: str) -> list[Face]:
-    """The fronts of the cards ``refs`` (ids or names; ``back:NAME`` for a back), each at the card's trim size."""
+    """The fronts of the cards ``refs`` (ids or names; ``back:NAME`` for a back), each at the card's trim size.
+
+    Their text fits its boxes as on card sheets (:meth:`RulesContext.fit_faces`).
+    """
     w, h = ctx.card_size
-    faces = []
+    faces, cards = [], []
     for ref in refs:
         if ref.startswith("back:"):
             faces.append(Face(ctx.renderer.back(ref[5:]), w, h, ref))
+            cards.append(None)
             continue
         card = ctx.find_card(ref, where)
         html = ctx.renderer.front(card) if card else ctx.renderer.placeholder(ref, "not in the card database")
         faces.append(Face(html, w, h, card.name if card else ref))
+        cards.append(card)
+    # Text that would overflow shrinks as on card sheets (printer.fit), or is reported.
+    for face, html in zip(faces, ctx.fit_faces([(f.html, c) for f, c in zip(faces, cards)])):
+        face.html = html
     return faces
 
 
