@@ -14,7 +14,7 @@ The common ``sheet.html.j2`` places the faces on sheets. Template variables
 are documented in each bundled template's header comment.
 
 **The template contract for bleed, safe area and text fit** (the same for
-every game; docs/print-production.md has it with examples):
+every game; the README section "Writing templates for print" has it with examples):
 
 1. *Root element.* A face template renders one root element with class
    ``card`` that fills its container (``position: absolute; inset: 0``).

@@ -19,7 +19,7 @@ The manifest's placeholders: ``{file}`` is the case's first input file,
 lists words the written PDF must show (read back with pdfplumber). Inputs named
 ``gen:NAME`` are made by :data:`GENERATORS` (binary files, files of tens of
 megabytes, images), ``dir:`` is an empty folder and ``link:TARGET`` a
-symbolic link. docs/hardening.md lists the cases.
+symbolic link. The README ("Bad input, warnings, containment") describes the policy.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``printer deck check``: exit codes, text output, and the JSON shape documented in docs/decks.md."""
+"""``printer deck check``: exit codes, text output, and the JSON shape documented in the README ("JSON output")."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Deck formats as data: ``schema/<game>/formats/*.json``, validated by ``schema/format.schema.json``.
 
-A format file says, for one game (see ``docs/decks.md`` for every field):
+A format file says, for one game (see the README section "Checking a deck" for every field):
 
 - ``sections``: where cards go (matched by the card's ``type`` and
   ``deck`` fields), the decklist headers that name each section, and each

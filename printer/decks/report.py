@@ -172,7 +172,7 @@ class DeckReport:
         return text + (f"; also {missing}" if self.unresolved else "")
 
     def as_dict(self) -> dict:
-        """The stable JSON shape documented in ``docs/decks.md`` (``version`` 1)."""
+        """The stable JSON shape documented in the README section "Checking a deck" (``version`` 1)."""
         resolution = self.resolution
         unresolved = []
         for item, problem in zip(resolution.unresolved, resolution.problems):
