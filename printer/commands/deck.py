@@ -66,7 +66,7 @@ def _print_groups(result: DeckReport, strict: bool = False) -> None:
               help="Format id (l5r-ivory-extended) or format file; default: the JSON deck's 'format'.")
 @click.option("--cards", "card_dirs", multiple=True, type=click.Path(path_type=Path), metavar="DIR",
               help="Card files or folders to resolve names against (repeatable); default: the game's card folder.")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (shape in the README, "JSON output").")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (shape in the README, 'JSON output').")
 @click.option("--strict", is_flag=True, help="Treat warnings (skipped lines, loosely matched names, unknown headers, "
                                              "invalid card files) as errors: a deck with any is not legal (exit 1).")
 @click.pass_context
