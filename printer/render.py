@@ -7,7 +7,7 @@ ones: see :class:`printer.project.Game`). A game's folder holds:
 - ``card.html.j2``: the front of a card (``card-<type>.html.j2`` overrides it
   for one card type, lower-case, spaces as ``-``);
 - ``back.html.j2``: a card back, given the back's name as ``back``;
-- ``card.css``: the styles of both;
+- ``card.css``: the styles of both, loaded after ``card-common.css`` (the inline-icon and placeholder rules every game shares; found on the same search path, so a project may replace it);
 - ``icons/<name>.svg``: the icons card text can use as ``{name}``.
 
 The common ``sheet.html.j2`` places the faces on sheets. Template variables
@@ -183,7 +183,7 @@ class Renderer:
         return sorted(names)
 
     def stylesheets(self) -> list[str]:
-        return [p.resolve().as_uri() for p in [self.find_file("card.css")] if p]
+        return [p.resolve().as_uri() for p in (self.find_file("card-common.css"), self.find_file("card.css")) if p]
 
     # -- text --------------------------------------------------------------
 
