@@ -28,7 +28,7 @@ STATS = "PRINTER_BENCH_STATS"
 
 def worker(args: list[str]) -> None:
     """Run ``printer ARGS`` in this process and write the print job's counters to $PRINTER_BENCH_STATS."""
-    import printer.build as build
+    import printer.sheets.compose as build
     from printer.cli import main
 
     original = build.build_sheets
@@ -81,18 +81,24 @@ def main() -> None:
             subset.mkdir(parents=True, exist_ok=True)
             (subset / "cards.json").write_text(json.dumps({"game": "l5r", "cards": cards[:n]}), encoding="utf-8")
             target = work / f"out-{n}"
-            row = timed([sys.executable, __file__, "--worker", "build", "l5r", "--cards", str(subset), "--out", str(target)],
-                        Path(tmp) / f"stats-{n}.json")
+            row = timed(
+                [sys.executable, __file__, "--worker", "build", "l5r", "--cards", str(subset), "--out", str(target)],
+                Path(tmp) / f"stats-{n}.json",
+            )
             row["pdf"] = (target / "l5r.pdf").stat().st_size / 2**20
             rows.append((f"build {n} cards", n, row))
-    head = (f"{'step':<17}{'cards':>6}{'wall s':>8}{'cpu s':>8}{'cards/s':>8}{'peak MiB':>9}{'PDF MiB':>8}"
-            f"{'pages':>6}{'again':>6}{'fit pg':>7}{'layouts':>8}")
+    head = (
+        f"{'step':<17}{'cards':>6}{'wall s':>8}{'cpu s':>8}{'cards/s':>8}{'peak MiB':>9}{'PDF MiB':>8}"
+        f"{'pages':>6}{'again':>6}{'fit pg':>7}{'layouts':>8}"
+    )
     print(head)
     for step, n, r in rows:
         line = f"{step:<17}{n:>6}{r['seconds']:>8.2f}{r['cpu']:>8.2f}{n / r['seconds']:>8.0f}{r['mib']:>9.0f}"
         if "pdf" in r:
-            line += (f"{r['pdf']:>8.2f}{r.get('pages', 0):>6}{r.get('pages again', 0):>6}{r.get('fit pages', 0):>7}"
-                     f"{r.get('layouts', 0) + r.get('fit layouts', 0):>8}")
+            line += (
+                f"{r['pdf']:>8.2f}{r.get('pages', 0):>6}{r.get('pages again', 0):>6}{r.get('fit pages', 0):>7}"
+                f"{r.get('layouts', 0) + r.get('fit layouts', 0):>8}"
+            )
         print(line)
 
 

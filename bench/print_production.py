@@ -25,8 +25,10 @@ from PIL import Image
 
 REPO = Path(__file__).resolve().parents[1]
 PRINTER = str(Path(sys.executable).parent / "printer")
-TOML = ('[games.l5r]\nname = "L5R"\ncard_size = "poker"\nback_field = "deck"\n'
-        'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n')
+TOML = (
+    '[games.l5r]\nname = "L5R"\ncard_size = "poker"\nback_field = "deck"\n'
+    'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n'
+)
 
 
 def timed(args: list[str], cwd: Path) -> tuple[float, float]:
@@ -49,7 +51,9 @@ def project(root: Path, n: int, long_text: bool) -> None:
         art = f"art{i}.{'png' if i % 2 else 'jpg'}"
         Image.new("RGB", (1500, 1000), (i * 7 % 255, i * 13 % 255, 120)).save(cards_dir / art)
         text = sentence * (12 if long_text and i % 3 == 0 else 2)
-        cards.append({"id": f"b{i}", "title": f"Bench Card {i}", "type": "Event", "deck": "Dynasty", "text": text, "art": art})
+        cards.append(
+            {"id": f"b{i}", "title": f"Bench Card {i}", "type": "Event", "deck": "Dynasty", "text": text, "art": art}
+        )
     (cards_dir / "cards.json").write_text(json.dumps({"game": "l5r", "cards": cards}), encoding="utf-8")
 
 

@@ -42,13 +42,28 @@ CLANS = ["Crab", "Crane", "Dragon", "Lion", "Phoenix", "Scorpion", "Unicorn", "M
 def card(i: int, art: bool) -> dict:
     """The ``i``-th invented card: four kinds in turn, every one valid against the bundled L5R schema."""
     kind = i % 4
-    base = {"id": f"bench-{i:05d}", "legality": ["A Brother's Destiny (Ivory Edition)"],
-            "text": f"**Battle:** {{bow}} Card {i}: move target Follower home. Gain {{gold:2}}.", "flavor": "Numbers, not words."}
+    base = {
+        "id": f"bench-{i:05d}",
+        "legality": ["A Brother's Destiny (Ivory Edition)"],
+        "text": f"**Battle:** {{bow}} Card {i}: move target Follower home. Gain {{gold:2}}.",
+        "flavor": "Numbers, not words.",
+    }
     if art:
         base["art"] = f"art/picture-{i % N_ART:02d}.jpg"
     if kind == 0:
-        return dict(base, title=f"Bench Samurai {i:05d}", type="Personality", deck="Dynasty", clan=CLANS[i % len(CLANS)],
-                    cost=5, force=3, chi=2, honor_requirement=2, personal_honor=1, keywords=["Samurai"])
+        return dict(
+            base,
+            title=f"Bench Samurai {i:05d}",
+            type="Personality",
+            deck="Dynasty",
+            clan=CLANS[i % len(CLANS)],
+            cost=5,
+            force=3,
+            chi=2,
+            honor_requirement=2,
+            personal_honor=1,
+            keywords=["Samurai"],
+        )
     if kind == 1:
         return dict(base, title=f"Bench Holding {i:05d}", type="Holding", deck="Dynasty", cost=2, gold_production=2)
     if kind == 2:
@@ -77,8 +92,10 @@ def make_project(root: Path, n: int, one_file: bool, art: bool) -> tuple[Path, P
     dynasty = [c["title"] for c in cards if c["deck"] == "Dynasty"]
     fate = [c["title"] for c in cards if c["deck"] == "Fate"]
     deck = root / "deck.txt"
-    deck.write_text("# Dynasty\n" + "".join(f"1 {t}\n" for t in dynasty) + "\n# Fate\n" + "".join(f"1 {t}\n" for t in fate),
-                    encoding="utf-8")
+    deck.write_text(
+        "# Dynasty\n" + "".join(f"1 {t}\n" for t in dynasty) + "\n# Fate\n" + "".join(f"1 {t}\n" for t in fate),
+        encoding="utf-8",
+    )
     return folder, deck
 
 
@@ -91,9 +108,14 @@ def measured(args: list[str], cwd: Path) -> dict:
         seconds = time.perf_counter() - start
         out.seek(0)
         err.seek(0)
-        return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime, "mib": usage.ru_maxrss / 1024,
-                "code": os.waitstatus_to_exitcode(status),
-                "out": out.read().decode().strip().splitlines()[-2:], "err": err.read().decode().strip().splitlines()[-2:]}
+        return {
+            "seconds": seconds,
+            "cpu": usage.ru_utime + usage.ru_stime,
+            "mib": usage.ru_maxrss / 1024,
+            "code": os.waitstatus_to_exitcode(status),
+            "out": out.read().decode().strip().splitlines()[-2:],
+            "err": err.read().decode().strip().splitlines()[-2:],
+        }
 
 
 def main() -> None:
@@ -107,26 +129,36 @@ def main() -> None:
     root.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     folder, deck = make_project(root, args.cards, args.one_file, not args.no_art)
-    print(f"{args.cards} cards ({'one file' if args.one_file else 'one file each'}, "
-          f"{'no art' if args.no_art else f'art from {N_ART} JPEGs'}) and a {args.cards}-line decklist "
-          f"({deck.stat().st_size // 1024} KiB) made in {time.perf_counter() - started:.1f} s under {root}")
+    print(
+        f"{args.cards} cards ({'one file' if args.one_file else 'one file each'}, "
+        f"{'no art' if args.no_art else f'art from {N_ART} JPEGs'}) and a {args.cards}-line decklist "
+        f"({deck.stat().st_size // 1024} KiB) made in {time.perf_counter() - started:.1f} s under {root}"
+    )
     steps = [
         ("validate", [PRINTER, "validate", str(folder)], 0),
-        ("deck check", [PRINTER, "deck", "check", str(deck), "--format", "l5r-ivory-extended", "--cards", str(folder)], 1),
+        (
+            "deck check",
+            [PRINTER, "deck", "check", str(deck), "--format", "l5r-ivory-extended", "--cards", str(folder)],
+            1,
+        ),
     ]
     broken = folder / "zz-broken.json"
     rows = []
     for name, command, expected in steps:
         rows.append((name, measured(command, root), expected))
     broken.write_text('{"id": "broken", "title": "Broken", "type": "Personalty",}', encoding="utf-8")
-    rows.append(("validate --strict, one broken file", measured([PRINTER, "validate", str(folder), "--strict"], root), 1))
+    rows.append(
+        ("validate --strict, one broken file", measured([PRINTER, "validate", str(folder), "--strict"], root), 1)
+    )
     broken.unlink()
     print(f"\n{'step':<36}{'wall s':>8}{'cpu s':>8}{'peak MiB':>10}{'cards/s':>10}  exit  within 500 MB")
     for name, row, expected in rows:
         ok = "yes" if row["mib"] <= BUDGET_MIB else "NO"
         flag = "" if row["code"] == expected else f" (expected {expected})"
-        print(f"{name:<36}{row['seconds']:>8.1f}{row['cpu']:>8.1f}{row['mib']:>10.0f}{args.cards / row['seconds']:>10.0f}"
-              f"  {row['code']}{flag:<14}{ok:>5}")
+        print(
+            f"{name:<36}{row['seconds']:>8.1f}{row['cpu']:>8.1f}{row['mib']:>10.0f}{args.cards / row['seconds']:>10.0f}"
+            f"  {row['code']}{flag:<14}{ok:>5}"
+        )
     for name, row, _ in rows:
         print(f"\n{name}: " + " | ".join(row["out"] + row["err"]))
     if not args.keep:

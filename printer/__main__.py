@@ -1,3 +1,3 @@
-from .cli import main
+from printer.cli import main
 
 main()

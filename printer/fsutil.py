@@ -17,8 +17,9 @@ import glob
 import os
 import re
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator, BinaryIO
+from typing import BinaryIO
 
 
 @contextlib.contextmanager
@@ -56,7 +57,7 @@ def remove_stale_temps(path: Path) -> list[Path]:
     removed = []
     prefix = f".{path.name}."
     for tmp in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
-        match = _TEMP.match(tmp.name[len(prefix):])
+        match = _TEMP.match(tmp.name[len(prefix) :])
         if match is None or (match["pid"] and _running(int(match["pid"]))):
             continue  # another file's temporary file (``.l5r.pdf.bak....``), or a write still going on
         with contextlib.suppress(OSError):

@@ -23,7 +23,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import Problem, UsageError, did_you_mean
+from printer.problems import Problem, UsageError, did_you_mean
 
 PROJECT_FILE = "printer.toml"
 
@@ -125,15 +125,23 @@ def load_project(root: Path | None = None) -> Project:
         if root is None:
             raise UsageError(
                 "no printer.toml here or in any parent folder",
-                [Problem(str(Path.cwd()), f"no {PROJECT_FILE} here or in any parent folder",
-                         "run printer from inside a project, or pass --project DIR", code="no-project")],
+                [
+                    Problem(
+                        str(Path.cwd()),
+                        f"no {PROJECT_FILE} here or in any parent folder",
+                        "run printer from inside a project, or pass --project DIR",
+                        code="no-project",
+                    )
+                ],
             )
     root = root.resolve()
     path = root / PROJECT_FILE
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise UsageError(f"{path} not found", [Problem(str(path), "project file not found", code="no-project")]) from None
+        raise UsageError(
+            f"{path} not found", [Problem(str(path), "project file not found", code="no-project")]
+        ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: {exc}", [Problem(str(path), f"not valid TOML: {exc}", code="toml-syntax")]) from None
 
@@ -144,8 +152,12 @@ def load_project(root: Path | None = None) -> Project:
         schema = _resolve(root, table.pop("schema", f"schema/{game_id}/card.schema.json"))
         cards = root / table.pop("cards", f"cards/{game_id}")
         templates = table.pop("templates", f"templates/{game_id}")
-        template_dirs = [root / templates, root / "templates",
-                         bundled_root() / "templates" / game_id, bundled_root() / "templates"]
+        template_dirs = [
+            root / templates,
+            root / "templates",
+            bundled_root() / "templates" / game_id,
+            bundled_root() / "templates",
+        ]
         unique_dirs = list(dict.fromkeys(d.resolve() for d in template_dirs if d.is_dir()))
         card_size = table.pop("card_size", "poker")
         games[game_id] = Game(game_id, name, schema, cards, unique_dirs, card_size, table)

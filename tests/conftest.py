@@ -20,8 +20,9 @@ pytest.register_assert_rewrite("helpers")
 
 # Hypothesis (tests/test_properties.py): a bounded run by default ("ci": 75 examples per test, no example database
 # written into the repository); HYPOTHESIS_PROFILE=thorough or `pytest --hypothesis-profile=thorough` for 2,000.
-settings.register_profile("ci", max_examples=75, deadline=None, database=None,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ci", max_examples=75, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
@@ -81,6 +82,8 @@ def project(tmp_path: Path) -> Path:
     """An empty printer project with one game, l5r, using printer's bundled schema and templates."""
     (tmp_path / "printer.toml").write_text(
         '[games.l5r]\nname = "L5R"\ncard_size = "poker"\nback_field = "deck"\n'
-        'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n', encoding="utf-8")
+        'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n',
+        encoding="utf-8",
+    )
     (tmp_path / "cards" / "l5r").mkdir(parents=True)
     return tmp_path

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from printer.catalog import load_cards
+from printer.cards.catalog import load_cards
 from printer.cli import main
 from printer.decks import check_file, load_format
 from printer.project import load_project
@@ -22,6 +22,7 @@ MM = 72 / 25.4
 
 
 # --- card files -------------------------------------------------------------------------------------
+
 
 def write_json(path: Path, data, raw: str | None = None) -> Path:
     """Write ``data`` as 2-space indented UTF-8 JSON (or the text ``raw`` as it is) to ``path``, making its folder."""
@@ -36,7 +37,7 @@ def write_cards(path: Path, game: str, cards: list[dict]) -> Path:
 
 
 def load_game(game: str, *paths: Path):
-    """The :class:`~printer.cards.CardSet` of ``game`` read from ``paths`` (the repository's project); asserts no problem."""
+    """The :class:`~printer.cards.model.CardSet` of ``game`` read from ``paths`` (the repository's project); asserts no problem."""
     sets, problems = load_cards(load_project(REPO), list(paths))
     assert problems == []
     return sets[game]
@@ -50,6 +51,7 @@ def validate(tmp_path: Path, game: str, *cards: dict):
 
 
 # --- decks --------------------------------------------------------------------------------------------
+
 
 def write_deck(tmp_path: Path, text: str) -> Path:
     """Write the decklist ``text`` to ``tmp_path/deck.txt``."""
@@ -77,6 +79,7 @@ def assert_verdict(report, status: str, rules: list[str] | None = None) -> None:
 
 # --- the PDF ------------------------------------------------------------------------------------------
 
+
 def build_examples(tmp_path_factory, game: str) -> Path:
     """Print the repository's example cards of ``game`` (no player aids) once; the PDF's path."""
     out = tmp_path_factory.mktemp("build")
@@ -92,5 +95,10 @@ def card_boxes(page, width_mm: float, height_mm: float, tolerance_pt: float = 0.
 
     A pdfplumber page; a rectangle matches when both sides are within ``tolerance_pt`` points.
     """
-    return sorted({(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in page.rects
-                   if abs(r["width"] - width_mm * MM) < tolerance_pt and abs(r["height"] - height_mm * MM) < tolerance_pt})
+    return sorted(
+        {
+            (round(r["x0"] / MM, 1), round(r["top"] / MM, 1))
+            for r in page.rects
+            if abs(r["width"] - width_mm * MM) < tolerance_pt and abs(r["height"] - height_mm * MM) < tolerance_pt
+        }
+    )

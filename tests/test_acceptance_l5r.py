@@ -29,20 +29,37 @@ def crab_build(tmp_path_factory, repo):
     tmp = tmp_path_factory.mktemp("crab")
     printer = [sys.executable, "-m", "printer", "--project", str(repo)]
     files = sorted(str(p) for p in (SHARED_DATA / "l5r" / "oracle").glob("*.json"))
-    imported = subprocess.run(printer + ["import", "oracle", *files, "--out", str(tmp / "l5r")],
-                              capture_output=True, text=True)
+    imported = subprocess.run(
+        printer + ["import", "oracle", *files, "--out", str(tmp / "l5r")], capture_output=True, text=True
+    )
     assert imported.returncode == 0, imported.stderr[-2000:]
-    built = subprocess.run(printer + ["build", "l5r", "--cards", str(tmp / "l5r"), "--deck", str(STARTER),
-                                      "--out", str(tmp / "out")], capture_output=True, text=True)
+    built = subprocess.run(
+        printer + ["build", "l5r", "--cards", str(tmp / "l5r"), "--deck", str(STARTER), "--out", str(tmp / "out")],
+        capture_output=True,
+        text=True,
+    )
     assert built.returncode == 0, built.stderr[-2000:]
-    strict = subprocess.run(printer + ["build", "l5r", "--cards", str(tmp / "l5r"), "--deck", str(STARTER),
-                                       "--out", str(tmp / "strict"), "--strict"], capture_output=True, text=True)
+    strict = subprocess.run(
+        printer
+        + [
+            "build",
+            "l5r",
+            "--cards",
+            str(tmp / "l5r"),
+            "--deck",
+            str(STARTER),
+            "--out",
+            str(tmp / "strict"),
+            "--strict",
+        ],
+        capture_output=True,
+        text=True,
+    )
     return tmp / "out" / "l5r-ivory-crab-starter.pdf", built.stderr, strict
 
 
 def deck_size() -> int:
-    return sum(int(line.split()[0]) for line in STARTER.read_text(encoding="utf-8").splitlines()
-               if line[:1].isdigit())
+    return sum(int(line.split()[0]) for line in STARTER.read_text(encoding="utf-8").splitlines() if line[:1].isdigit())
 
 
 def test_every_card_of_the_deck_prints_on_a4_3x3_sheets_with_backs(crab_build):

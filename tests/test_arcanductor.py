@@ -12,23 +12,63 @@ import json
 
 import pdfplumber
 import pytest
-from helpers import (MM, REPO, assert_verdict, build_examples, card_boxes, card_lines, check_deck, load_game, validate,
-                     write_cards, write_deck, write_json)
+from helpers import (
+    MM,
+    REPO,
+    assert_verdict,
+    build_examples,
+    card_boxes,
+    card_lines,
+    check_deck,
+    load_game,
+    validate,
+    write_cards,
+    write_deck,
+    write_json,
+)
 
-from printer.importers.tarot import convert, import_tarot, japanese_name
+from printer.games.arcanductor.tarot import convert, import_tarot, japanese_name
 
 EXAMPLES = REPO / "cards" / "arcanductor"
 SHARED_TAROT = REPO.parent / "shared" / "data" / "tarot" / "tarot_interpretations.json"
 
-MAJOR = ["The Fool", "The Magician", "The High Priestess", "The Empress", "The Emperor", "The Hierophant",
-         "The Lovers", "The Chariot", "Strength", "The Hermit", "Wheel of Fortune", "Justice", "The Hanged Man",
-         "Death", "Temperance", "The Devil", "The Tower", "The Star", "The Moon", "The Sun", "Judgement", "The World"]
-ARCANA = {"id": "a13", "title": "Death", "type": "Major Arcana", "arcanum": 13, "power": 7,
-          "upright": {"timing": "own-battle-end", "text": "Discard the opposing card."},
-          "reversed": {"timing": "reveal", "text_ja": "自分のライフを3減らす。"}}
+MAJOR = [
+    "The Fool",
+    "The Magician",
+    "The High Priestess",
+    "The Empress",
+    "The Emperor",
+    "The Hierophant",
+    "The Lovers",
+    "The Chariot",
+    "Strength",
+    "The Hermit",
+    "Wheel of Fortune",
+    "Justice",
+    "The Hanged Man",
+    "Death",
+    "Temperance",
+    "The Devil",
+    "The Tower",
+    "The Star",
+    "The Moon",
+    "The Sun",
+    "Judgement",
+    "The World",
+]
+ARCANA = {
+    "id": "a13",
+    "title": "Death",
+    "type": "Major Arcana",
+    "arcanum": 13,
+    "power": 7,
+    "upright": {"timing": "own-battle-end", "text": "Discard the opposing card."},
+    "reversed": {"timing": "reveal", "text_ja": "自分のライフを3減らす。"},
+}
 
 
 # --- schema and examples ----------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def examples():
@@ -47,7 +87,14 @@ def test_the_examples_are_the_22_major_arcana_and_a_dummy(examples):
             assert effect["timing"] and effect["text"] and effect["text_ja"], (card.id, side)
             assert any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in effect["text_ja"])
     timings = {c[s]["timing"] for c in arcana for s in ("upright", "reversed")}
-    assert timings == {"reveal", "own-battle-start", "field-battle-start", "own-battle-end", "any-battle-end", "discard"}
+    assert timings == {
+        "reveal",
+        "own-battle-start",
+        "field-battle-start",
+        "own-battle-end",
+        "any-battle-end",
+        "discard",
+    }
 
 
 def test_an_effect_may_be_in_one_language(tmp_path):
@@ -61,14 +108,17 @@ def test_blank_power_and_blank_effects_are_valid(tmp_path):
     assert problems == [] and len(cards) == 1
 
 
-@pytest.mark.parametrize("change, where, words", [
-    ({"power": "lots"}, ".power", "should be of type"),
-    ({"arcanum": 22}, ".arcanum", "22"),
-    ({"upright": {"timing": "on-revael", "text": "x"}}, ".upright.timing", "did you mean 'reveal'"),
-    ({"upright": {"text": "Discard it."}}, ".upright", "missing required field 'timing'"),
-    ({"reversed": {"timing": "discard", "txt": "x"}}, ".reversed.txt", "unknown field 'txt'"),
-    ({"type": "Minor Arcana"}, ".type", "did you mean 'Major Arcana'"),
-])
+@pytest.mark.parametrize(
+    "change, where, words",
+    [
+        ({"power": "lots"}, ".power", "should be of type"),
+        ({"arcanum": 22}, ".arcanum", "22"),
+        ({"upright": {"timing": "on-revael", "text": "x"}}, ".upright.timing", "did you mean 'reveal'"),
+        ({"upright": {"text": "Discard it."}}, ".upright", "missing required field 'timing'"),
+        ({"reversed": {"timing": "discard", "txt": "x"}}, ".reversed.txt", "unknown field 'txt'"),
+        ({"type": "Minor Arcana"}, ".type", "did you mean 'Major Arcana'"),
+    ],
+)
 def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
     cards, problems = validate(tmp_path, "arcanductor", dict(ARCANA, **change))
     assert cards == []
@@ -85,12 +135,14 @@ def test_a_major_arcana_needs_number_power_and_both_effects(tmp_path):
 def test_a_dummy_has_no_number_and_no_effects(tmp_path):
     _, ok = validate(tmp_path, "arcanductor", {"id": "d", "title": "Dummy", "type": "Dummy"})
     assert ok == []
-    _, problems = validate(tmp_path, "arcanductor", {"id": "d", "title": "Dummy", "type": "Dummy", "arcanum": 3,
-                                                     "upright": {"text": ""}})
+    _, problems = validate(
+        tmp_path, "arcanductor", {"id": "d", "title": "Dummy", "type": "Dummy", "arcanum": 3, "upright": {"text": ""}}
+    )
     assert {p.where.rsplit("]", 1)[1] for p in problems} >= {".arcanum", ".upright"}
 
 
 # --- the tarot importer -----------------------------------------------------------------------------
+
 
 def tarot_source(majors=None, minors=2) -> dict:
     """A source in the corpora shape: the majors (name, rank) plus a few minor cards; no meanings."""
@@ -104,8 +156,16 @@ def test_import_gives_22_blank_cards_with_numbers_and_names():
     result = convert(tarot_source(), "t.json")
     assert [c["arcanum"] for c in result.cards] == list(range(22))
     fool = result.cards[0]
-    assert fool == {"id": "arcana-00-the-fool", "title": "The Fool", "title_ja": "愚者", "type": "Major Arcana",
-                    "arcanum": 0, "power": None, "upright": {"text": ""}, "reversed": {"text": ""}}
+    assert fool == {
+        "id": "arcana-00-the-fool",
+        "title": "The Fool",
+        "title_ja": "愚者",
+        "type": "Major Arcana",
+        "arcanum": 0,
+        "power": None,
+        "upright": {"text": ""},
+        "reversed": {"text": ""},
+    }
     assert [p.code for p in result.problems] == ["not-imported"]  # the 2 minor cards, one warning
     assert "2 minor arcana" in result.problems[0].message
 
@@ -119,9 +179,9 @@ def test_japanese_names_follow_the_name_not_the_number():
 
 def test_import_problems_are_located():
     majors = [(n, r) for r, n in enumerate(MAJOR)]
-    majors[5] = ("The Pope", 4)          # a number twice (and 5 missing)
+    majors[5] = ("The Pope", 4)  # a number twice (and 5 missing)
     majors[7] = ("The Chariot", "seven")  # not a number
-    majors[9] = ("", 9)                  # no name
+    majors[9] = ("", 9)  # no name
     result = convert(tarot_source(majors), "t.json")
     codes = {(p.where, p.code) for p in result.problems}
     assert ("t.json::$.tarot_interpretations[5].rank", "tarot-duplicate") in codes
@@ -160,6 +220,7 @@ def test_import_command_writes_validates_and_refuses_to_overwrite(run_cli, tmp_p
 
 # --- formats: a player's set and a dealt hand ------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def variant_cards(tmp_path_factory):
     """The examples plus a second card numbered 13 (a designer's variant)."""
@@ -173,8 +234,12 @@ SET_CASES = [
     ("21 arcana", card_lines(MAJOR[:-1]), "illegal", ["section-size"]),
     ("23: one twice", card_lines(MAJOR + ["The Fool"]), "illegal", ["copy-limit", "section-size"]),
     ("a dummy is not part of the set", card_lines(MAJOR[:-1] + ["Dummy"]), "illegal", ["no-section", "section-size"]),
-    ("two cards numbered 13 (and no 21)", card_lines(["Death Reborn" if n == "Death" else n for n in MAJOR[:-1]] + ["Death"]),
-     "illegal", ["arcana-distinct"]),
+    (
+        "two cards numbered 13 (and no 21)",
+        card_lines(["Death Reborn" if n == "Death" else n for n in MAJOR[:-1]] + ["Death"]),
+        "illegal",
+        ["arcana-distinct"],
+    ),
 ]
 
 
@@ -187,8 +252,12 @@ HAND = "# Significator\n1 The Hermit\n\n# Hand\n" + card_lines(MAJOR[10:20])
 HAND_CASES = [
     ("11 cards, one Significator", HAND, "legal", []),
     ("no Significator", HAND.replace("# Significator\n", ""), "illegal", ["significator"]),
-    ("two Significators", HAND.replace("1 The Hermit\n", "1 The Hermit\n1 The Fool\n").replace("1 The Sun\n", ""),
-     "illegal", ["significator"]),
+    (
+        "two Significators",
+        HAND.replace("1 The Hermit\n", "1 The Hermit\n1 The Fool\n").replace("1 The Sun\n", ""),
+        "illegal",
+        ["significator"],
+    ),
     ("10 cards", HAND.replace("1 The Sun\n", ""), "illegal", ["section-size"]),
     ("12 cards", HAND + "1 The Fool\n", "illegal", ["section-size"]),
     ("a card twice", HAND.replace("1 The Sun\n", "1 The Moon\n"), "illegal", ["copy-limit"]),
@@ -211,6 +280,7 @@ def test_deck_check_command_on_the_examples(run_cli, tmp_path):
 
 
 # --- the PDF ----------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
@@ -255,9 +325,14 @@ def test_the_reversed_effect_prints_upside_down_at_the_other_end(built):
                 break
         assert found, "The Fool is printed"
         page, page_words = found
-        card = next((x, y) for x, y in card_boxes(page, 70, 120)
-                    if any(w["text"] == "Fool" and x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120
-                           for w in page_words))
+        card = next(
+            (x, y)
+            for x, y in card_boxes(page, 70, 120)
+            if any(
+                w["text"] == "Fool" and x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120
+                for w in page_words
+            )
+        )
         x, y = card
         inside = [w for w in page_words if x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120]
 
@@ -281,6 +356,7 @@ def test_every_back_is_the_same_both_ways_up(built):
 
 
 # --- acceptance on the real data ------------------------------------------------------------------
+
 
 @pytest.mark.shared
 def test_the_real_tarot_file_imports_validates_and_prints(run_cli, shared_data, tmp_path):

@@ -38,13 +38,16 @@ REPO = Path(__file__).resolve().parents[1]
 BAD = REPO / "tests" / "bad"
 CASES = tomllib.loads((BAD / "cases.toml").read_text(encoding="utf-8"))["case"]
 
-PRINTER_TOML = ('[games.l5r]\nname = "L5R"\ncard_size = "poker"\nback_field = "deck"\n'
-                'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n')
+PRINTER_TOML = (
+    '[games.l5r]\nname = "L5R"\ncard_size = "poker"\nback_field = "deck"\n'
+    'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n'
+)
 
 CARD = {"id": "gen-card", "title": "Generated Card", "type": "Event", "deck": "Dynasty"}
 
 
 # --- generated inputs ------------------------------------------------------------------------------
+
 
 def _card_json(**extra) -> str:
     return json.dumps(dict(CARD, **extra), indent=2, ensure_ascii=False)
@@ -53,8 +56,10 @@ def _card_json(**extra) -> str:
 def _png(width: int, height: int) -> bytes:
     """A PNG whose header says ``width`` x ``height`` (1-bit grey) and whose data is one empty row: enough for
     Pillow to read the size (and refuse a decompression bomb) without making one."""
+
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
     header = struct.pack(">IIBBBBB", width, height, 1, 0, 0, 0, 0)
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00")) + chunk(b"IEND", b"")
 
@@ -84,8 +89,13 @@ GENERATORS = {
     "deep-nesting": lambda: b"[" * 100_000 + b"]" * 100_000,
     "long-title": lambda: _card_json(title="a" * 1_000_000).encode(),
     # decklists
-    "deck-cp1252": lambda: _legal_deck().replace("Asahi Daisuke &#149; Experienced", "Asahi Daisuke \u2022 Experienced")
-                                        .replace("\u2013", "-").replace("\u2019", "'").encode("cp1252"),
+    "deck-cp1252": lambda: (
+        _legal_deck()
+        .replace("Asahi Daisuke &#149; Experienced", "Asahi Daisuke \u2022 Experienced")
+        .replace("\u2013", "-")
+        .replace("\u2019", "'")
+        .encode("cp1252")
+    ),
     "deck-binary": lambda: b"\x00\x01\x02PK\x03\x04" + bytes(range(256)) * 4,
     "deck-too-large": lambda: ("1 Rice Terrace\n" * 80_000).encode(),
     # art
@@ -101,9 +111,14 @@ GENERATORS = {
 
 # --- the harness -----------------------------------------------------------------------------------
 
+
 def _places(tmp_path: Path) -> dict[str, str]:
-    return {"project": str(tmp_path / "project"), "outside": str(tmp_path / "outside"), "repo": str(REPO),
-            "fixtures": str(REPO / "tests" / "fixtures")}
+    return {
+        "project": str(tmp_path / "project"),
+        "outside": str(tmp_path / "outside"),
+        "repo": str(REPO),
+        "fixtures": str(REPO / "tests" / "fixtures"),
+    }
 
 
 def _fill(text: str, places: dict[str, str]) -> str:
@@ -122,8 +137,9 @@ def set_up(case: dict, tmp_path: Path) -> dict[str, str]:
     (outside / "outside.css").write_text(".card { color: red; }\n", encoding="utf-8")
     (outside / "picture.jpg").write_bytes(_jpeg((300, 200)))
     if case.get("base") == "l5r":
-        (project / "cards" / "l5r" / "cards.json").write_text((BAD / "good-cards.json").read_text(encoding="utf-8"),
-                                                            encoding="utf-8")
+        (project / "cards" / "l5r" / "cards.json").write_text(
+            (BAD / "good-cards.json").read_text(encoding="utf-8"), encoding="utf-8"
+        )
     first = None
     for dest, source in case.get("files", {}).items():
         path = project / dest
@@ -212,15 +228,38 @@ def test_cases_that_write_say_why(case):
 # --- decklist headers in any language (printer/decks/parse.py has the rule) -------------------------
 
 HEADERS = [
-    ("# Dynasty", "Dynasty"), ("# 先攻", "先攻"), ("# シグニフィケータ", "シグニフィケータ"), ("# 1巡目", "1巡目"),
-    ("# Player 1", "Player 1"), ("# Игрок 2", "Игрок 2"), ("# Round 1:", "Round 1"), ("# Dynasty (40):", "Dynasty"),
-    ("# Fate: 40", "Fate"), ("# Dynasty – 40", "Dynasty"), ("# First player:", "First player"), ("# Pre-Game", "Pre-Game"),
-    ("# 先攻（２０）：", "先攻"), ("## Holdings (18)", "Holdings"), ("#Dynasty", "Dynasty"), ("# खिलाड़ी", "खिलाड़ी"),
+    ("# Dynasty", "Dynasty"),
+    ("# 先攻", "先攻"),
+    ("# シグニフィケータ", "シグニフィケータ"),
+    ("# 1巡目", "1巡目"),
+    ("# Player 1", "Player 1"),
+    ("# Игрок 2", "Игрок 2"),
+    ("# Round 1:", "Round 1"),
+    ("# Dynasty (40):", "Dynasty"),
+    ("# Fate: 40", "Fate"),
+    ("# Dynasty – 40", "Dynasty"),
+    ("# First player:", "First player"),
+    ("# Pre-Game", "Pre-Game"),
+    ("# 先攻（２０）：", "先攻"),
+    ("## Holdings (18)", "Holdings"),
+    ("#Dynasty", "Dynasty"),
+    ("# खिलाड़ी", "खिलाड़ी"),
     ("# Dealt hand:", "Dealt hand"),
 ]
-COMMENTS = ["# Greg Wong", "# Top 4 Kotei", "# Tom Kirchgensner – World Champion", "# Player – Event", "# 2023",
-            "# Note: swap later", "# 1st Place SnM 9/2023", "# Kitsu honour deck – Kotei 2014", "# Dealt hand", "#",
-            "# This deck was posted by someone, and it is long.", "// Dynasty"]
+COMMENTS = [
+    "# Greg Wong",
+    "# Top 4 Kotei",
+    "# Tom Kirchgensner – World Champion",
+    "# Player – Event",
+    "# 2023",
+    "# Note: swap later",
+    "# 1st Place SnM 9/2023",
+    "# Kitsu honour deck – Kotei 2014",
+    "# Dealt hand",
+    "#",
+    "# This deck was posted by someone, and it is long.",
+    "// Dynasty",
+]
 
 
 @pytest.mark.parametrize("line, section", HEADERS)
@@ -246,8 +285,16 @@ def test_a_hash_line_that_is_clearly_prose_is_a_comment(tmp_path, line):
 
 # --- the warnings policy: --strict everywhere --------------------------------------------------------
 
-COMMANDS_WITH_WARNINGS = [["validate"], ["build"], ["rules"], ["deck", "check"], ["import", "oracle"],
-                          ["import", "tarot"], ["import", "res-arcana"], ["import", "via-magica"]]
+COMMANDS_WITH_WARNINGS = [
+    ["validate"],
+    ["build"],
+    ["rules"],
+    ["deck", "check"],
+    ["import", "oracle"],
+    ["import", "tarot"],
+    ["import", "res-arcana"],
+    ["import", "via-magica"],
+]
 
 
 @pytest.mark.parametrize("command", COMMANDS_WITH_WARNINGS, ids=" ".join)
@@ -256,15 +303,37 @@ def test_every_command_with_warnings_takes_strict(run, command):
     assert result.code == 0 and "--strict" in result.out
 
 
-TAROT = ["The Fool", "The Magician", "The High Priestess", "The Empress", "The Emperor", "The Hierophant", "The Lovers",
-         "The Chariot", "Strength", "The Hermit", "Wheel of Fortune", "Justice", "The Hanged Man", "Death", "Temperance",
-         "The Devil", "The Tower", "The Star", "The Moon", "The Sun", "Judgement", "The World"]
+TAROT = [
+    "The Fool",
+    "The Magician",
+    "The High Priestess",
+    "The Empress",
+    "The Emperor",
+    "The Hierophant",
+    "The Lovers",
+    "The Chariot",
+    "Strength",
+    "The Hermit",
+    "Wheel of Fortune",
+    "Justice",
+    "The Hanged Man",
+    "Death",
+    "Temperance",
+    "The Devil",
+    "The Tower",
+    "The Star",
+    "The Moon",
+    "The Sun",
+    "Judgement",
+    "The World",
+]
 
 
 def test_import_strict_turns_its_warnings_into_errors(run, tmp_path):
     source = tmp_path / "tarot.json"
-    cards = [{"name": n, "rank": i, "suit": "major"} for i, n in enumerate(TAROT)] + [{"name": "Two of Cups", "rank": 2,
-                                                                                        "suit": "cups"}]
+    cards = [{"name": n, "rank": i, "suit": "major"} for i, n in enumerate(TAROT)] + [
+        {"name": "Two of Cups", "rank": 2, "suit": "cups"}
+    ]
     source.write_text(json.dumps({"tarot_interpretations": cards}), encoding="utf-8")
     plain = run("import", "tarot", source, "--out", tmp_path / "a")
     assert plain.code == 0 and f"{source}::$.tarot_interpretations: warning: 1 minor arcana" in plain.err
@@ -274,6 +343,7 @@ def test_import_strict_turns_its_warnings_into_errors(run, tmp_path):
 
 
 if os.environ.get("PRINTER_RECORD_CORPUS"):  # pragma: no cover - a helper for writing cases.toml
+
     def test_record(run, tmp_path_factory):
         """Write each case's actual stderr and exit code, as TOML, to the file $PRINTER_RECORD_CORPUS: to review."""
         out = []

@@ -79,8 +79,8 @@ def test_back_colour_follows_the_deck(built):
                     return colour
             raise AssertionError(title)
 
-        dynasty = back_colour_of("Salt Pans")       # a Holding
-        fate = back_colour_of("Hold the Line")      # a Strategy
+        dynasty = back_colour_of("Salt Pans")  # a Holding
+        fate = back_colour_of("Hold the Line")  # a Strategy
         assert dynasty != fate
         # Dynasty black (#111) and Fate green (#1e4a2a), as fill colours in 0-1 RGB.
         assert "0.0666" in dynasty or "0.067" in dynasty
@@ -95,15 +95,30 @@ def test_crop_marks_line_up_with_the_cut_lines(built):
     assert vertical == {10.5, 73.5, 136.5, 199.5}
     assert horizontal == {16.5, 104.5, 192.5, 280.5}
     # Marks stay out of the cards: every mark ends before the grid begins.
-    assert all(l["bottom"] / MM <= 16.5 - 1 or l["top"] / MM >= 280.5 + 1 or l["x1"] / MM <= 10.5 - 1
-               or l["x0"] / MM >= 199.5 + 1 for l in lines)
+    assert all(
+        l["bottom"] / MM <= 16.5 - 1
+        or l["top"] / MM >= 280.5 + 1
+        or l["x1"] / MM <= 10.5 - 1
+        or l["x0"] / MM >= 199.5 + 1
+        for l in lines
+    )
 
 
 def test_card_text_and_fields_are_in_the_pdf(built):
     with pdfplumber.open(built) as pdf:
         text = "\n".join(page.extract_text() or "" for page in pdf.pages)
-    for expected in ["Ishigaki Tetsuya", "Experienced", "PERSONALITY", "Samurai", "HR", "PH",
-                     "Destroy target Follower", "サヨ", "The Salt-Wind Watchtower", "Province"]:
+    for expected in [
+        "Ishigaki Tetsuya",
+        "Experienced",
+        "PERSONALITY",
+        "Samurai",
+        "HR",
+        "PH",
+        "Destroy target Follower",
+        "サヨ",
+        "The Salt-Wind Watchtower",
+        "Province",
+    ]:
         assert expected in text
 
 
@@ -114,8 +129,11 @@ def test_icons_are_vector_images_on_the_text_line(built):
         words = page.extract_words()
         produce = next(w for w in words if w["text"] == "Produce")
         # Vector paths drawn on the same line, left of "Produce": the bow icon.
-        icons = [c for c in page.curves + page.rects
-                 if c["x1"] <= produce["x0"] and abs(c["bottom"] - produce["bottom"]) < 3 and c["height"] < 10]
+        icons = [
+            c
+            for c in page.curves + page.rects
+            if c["x1"] <= produce["x0"] and abs(c["bottom"] - produce["bottom"]) < 3 and c["height"] < 10
+        ]
         assert icons, "no icon drawn before 'Produce'"
         size = produce["bottom"] - produce["top"]
         for icon in icons:
@@ -128,7 +146,10 @@ def test_double_faced_card_prints_its_other_side_behind_it(run, project):
     import json
 
     side = {"type": "Region", "deck": "Dynasty", "text": "A side."}
-    cards = [dict(side, id="sun", title="Sunward Plain", back_card="moon"), dict(side, id="moon", title="Moonward Plain")]
+    cards = [
+        dict(side, id="sun", title="Sunward Plain", back_card="moon"),
+        dict(side, id="moon", title="Moonward Plain"),
+    ]
     (project / "cards" / "l5r" / "tiles.json").write_text(json.dumps(cards), encoding="utf-8")
     result = run("build", "l5r", cwd=project)
     assert result.code == 0, result.err
@@ -159,7 +180,10 @@ def test_unknown_back_card_is_invalid(run, project):
     path.write_text(json.dumps([card, other]), encoding="utf-8")
     result = run("validate", cwd=project)
     assert result.code == 1
-    assert f"{path}::$[0].back_card: error: no card with id 'mon' for this card's back (hint: did you mean 'moon'?)" in result.err
+    assert (
+        f"{path}::$[0].back_card: error: no card with id 'mon' for this card's back (hint: did you mean 'moon'?)"
+        in result.err
+    )
 
 
 def test_cards_that_are_each_others_back_are_invalid(run, project):
@@ -171,4 +195,7 @@ def test_cards_that_are_each_others_back_are_invalid(run, project):
     path.write_text(json.dumps([a, b]), encoding="utf-8")
     result = run("validate", cwd=project)
     assert result.code == 1
-    assert f"{path}::$[0].back_card: error: card 'moon' has a back_card of its own, so neither card would print" in result.err
+    assert (
+        f"{path}::$[0].back_card: error: card 'moon' has a back_card of its own, so neither card would print"
+        in result.err
+    )

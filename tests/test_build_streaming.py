@@ -1,5 +1,5 @@
-"""Long builds: pages laid out one part at a time while the PDF is written (printer.pdf.stream_pdf), text-fit sizes
-written inline (printer.fit.Fitter.apply), and only the sheets holding a shrunk face laid out again. Read back from
+"""Long builds: pages laid out one part at a time while the PDF is written (printer.sheets.pdf.stream_pdf), text-fit sizes
+written inline (printer.sheets.fit.Fitter.apply), and only the sheets holding a shrunk face laid out again. Read back from
 the PDFs."""
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import pytest
 from markupsafe import Markup
 from pypdf import PdfReader
 
-from printer.fit import Fitter
-from printer.pdf import render_one, stream_pdf
+from printer.sheets.fit import Fitter
+from printer.sheets.pdf import render_one, stream_pdf
 
 ROOTS = [Path(__file__).parent]
 
@@ -26,7 +26,9 @@ def part(html: str, made: list, alive: list):
     def make():
         gc.collect()
         alive.append([ref() is not None for ref in made])
-        document, _ = render_one(f'<html><body style="font: 12pt \'DejaVu Sans\'">{html}</body></html>', ROOTS, ROOTS[0])
+        document, _ = render_one(
+            f"<html><body style=\"font: 12pt 'DejaVu Sans'\">{html}</body></html>", ROOTS, ROOTS[0]
+        )
         made.append(weakref.ref(document.pages[0]))
         return document
 
@@ -54,14 +56,16 @@ def test_parts_are_laid_out_one_at_a_time_and_share_their_fonts(tmp_path):
     (tmp_path / "out.pdf").write_bytes(data)
     with pdfplumber.open(tmp_path / "out.pdf") as doc:
         assert [p.extract_text() for p in doc.pages] == [f"Part {i} text" for i in range(4)]
-    assert len(fonts_of(data)) == 1                    # one embedded subset for all the parts
+    assert len(fonts_of(data)) == 1  # one embedded subset for all the parts
 
 
 def test_a_part_with_links_is_written_the_ordinary_way_with_its_links(tmp_path):
     made, alive = [], []
-    parts = [(1, part("<p>First</p>", made, alive)),
-             (1, part('<p id="here">Second <a href="https://example.invalid/card">site</a></p>', made, alive)),
-             (1, part('<p>Third <a href="#here">back</a></p>', made, alive))]
+    parts = [
+        (1, part("<p>First</p>", made, alive)),
+        (1, part('<p id="here">Second <a href="https://example.invalid/card">site</a></p>', made, alive)),
+        (1, part('<p>Third <a href="#here">back</a></p>', made, alive)),
+    ]
     data, _ = stream_pdf(parts, "test")
     (tmp_path / "out.pdf").write_bytes(data)
     reader = PdfReader(tmp_path / "out.pdf")
@@ -69,7 +73,7 @@ def test_a_part_with_links_is_written_the_ordinary_way_with_its_links(tmp_path):
     annots = [[a.get_object() for a in (p.get("/Annots") or [])] for p in reader.pages]
     assert annots[0] == []
     assert annots[1][0]["/A"]["/URI"] == "https://example.invalid/card"
-    assert "/Dest" in annots[2][0] or "/A" in annots[2][0]   # the internal link to page 2 is kept
+    assert "/Dest" in annots[2][0] or "/A" in annots[2][0]  # the internal link to page 2 is kept
 
 
 def test_a_part_that_is_not_as_announced_is_written_the_ordinary_way(tmp_path):
@@ -83,18 +87,34 @@ def test_a_part_that_is_not_as_announced_is_written_the_ordinary_way(tmp_path):
 
 # -- text-fit sizes written into the face's HTML ------------------------------------------------------------------
 
-@pytest.mark.parametrize("html, expected", [
-    ('<div class="t" data-fit="text">x</div>', '<div class="t" data-fit="text" style="font-size: 5.40pt !important">x</div>'),
-    ("<div data-fit='text' style='color: red;'>x</div>", '<div data-fit=\'text\' style="color: red; font-size: 5.40pt !important">x</div>'),
-    ('<ol data-fit=text />', '<ol data-fit=text style="font-size: 5.40pt !important"/>'),
-    ('<p title="a > b" data-fit="text">x</p>', '<p title="a > b" data-fit="text" style="font-size: 5.40pt !important">x</p>'),
-    ('<div data-fit="tip">x</div><span data-fit-min="4pt">y</span>', '<div data-fit="tip">x</div><span data-fit-min="4pt">y</span>'),
-])
+
+@pytest.mark.parametrize(
+    "html, expected",
+    [
+        (
+            '<div class="t" data-fit="text">x</div>',
+            '<div class="t" data-fit="text" style="font-size: 5.40pt !important">x</div>',
+        ),
+        (
+            "<div data-fit='text' style='color: red;'>x</div>",
+            "<div data-fit='text' style=\"color: red; font-size: 5.40pt !important\">x</div>",
+        ),
+        ("<ol data-fit=text />", '<ol data-fit=text style="font-size: 5.40pt !important"/>'),
+        (
+            '<p title="a > b" data-fit="text">x</p>',
+            '<p title="a > b" data-fit="text" style="font-size: 5.40pt !important">x</p>',
+        ),
+        (
+            '<div data-fit="tip">x</div><span data-fit-min="4pt">y</span>',
+            '<div data-fit="tip">x</div><span data-fit-min="4pt">y</span>',
+        ),
+    ],
+)
 def test_the_chosen_size_is_written_on_the_fit_box(html, expected):
     fitter = Fitter()
     fitter.sizes[("f1", "text")] = 5.4
     assert str(fitter.apply("f1", Markup(html))) == expected
-    assert fitter.apply("f2", Markup(html)) == Markup(html)      # another face keeps its HTML
+    assert fitter.apply("f2", Markup(html)) == Markup(html)  # another face keeps its HTML
 
 
 def test_an_inline_size_beats_the_stylesheet(tmp_path):
@@ -118,7 +138,7 @@ LONG = " ".join(["Warriors hold the line while the tide turns."] * 16)
 
 
 def test_only_the_sheet_with_a_shrunk_face_is_laid_out_again(tmp_path, monkeypatch):
-    import printer.build as build
+    import printer.sheets.compose as build
     from printer.cli import main
 
     (tmp_path / "printer.toml").write_text('[games.t]\nname = "T"\ncard_size = "poker"\n', encoding="utf-8")
@@ -127,25 +147,33 @@ def test_only_the_sheet_with_a_shrunk_face_is_laid_out_again(tmp_path, monkeypat
     (tmp_path / "templates" / "t" / "back.html.j2").write_text('<div class="card">BACK</div>', encoding="utf-8")
     (tmp_path / "templates" / "t" / "card.css").write_text(CSS, encoding="utf-8")
     (tmp_path / "schema" / "t").mkdir(parents=True)
-    (tmp_path / "schema" / "t" / "card.schema.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://printer.invalid/schema/t/card.schema.json",
-        "allOf": [{"$ref": "../card.schema.json"}], "unevaluatedProperties": False}), encoding="utf-8")
+    (tmp_path / "schema" / "t" / "card.schema.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://printer.invalid/schema/t/card.schema.json",
+                "allOf": [{"$ref": "../card.schema.json"}],
+                "unevaluatedProperties": False,
+            }
+        ),
+        encoding="utf-8",
+    )
     cards = [{"id": f"c{i:02d}", "title": f"Card{i:02d}", "type": "A", "text": "Short text."} for i in range(27)]
-    cards[12]["text"] = LONG                                   # on the second of three sheets
+    cards[12]["text"] = LONG  # on the second of three sheets
     (tmp_path / "cards" / "t").mkdir(parents=True)
     (tmp_path / "cards" / "t" / "cards.json").write_text(json.dumps({"game": "t", "cards": cards}), encoding="utf-8")
     jobs = []
     original = build.build_sheets
     monkeypatch.setattr(build, "build_sheets", lambda job, *a, **k: jobs.append(job) or original(job, *a, **k))
-    monkeypatch.setattr(build, "SHEETS_PER_CHUNK", 2)           # two parts: sheets 1-2 and sheet 3
+    monkeypatch.setattr(build, "SHEETS_PER_CHUNK", 2)  # two parts: sheets 1-2 and sheet 3
     with pytest.raises(SystemExit) as exit_:
         main(["--project", str(tmp_path), "build", "t", "--out", str(tmp_path / "out"), "--strict"])
     assert exit_.value.code == 0
     stats = jobs[0].stats
-    assert stats["pages"] == 6 and stats["pages again"] == 1      # six pages once, the second front sheet again
+    assert stats["pages"] == 6 and stats["pages again"] == 1  # six pages once, the second front sheet again
     with pdfplumber.open(tmp_path / "out" / "t.pdf") as doc:
         assert len(doc.pages) == 6
         sizes = [{round(c["size"], 1) for c in page.chars if c["text"] == "W"} for page in doc.pages]
         texts = [page.extract_text() for page in doc.pages]
-    assert sizes[2] and max(sizes[2]) < 8 - 0.1                 # the long text shrank, on sheet 2's front page
+    assert sizes[2] and max(sizes[2]) < 8 - 0.1  # the long text shrank, on sheet 2's front page
     assert all("Card" in texts[i] for i in (0, 2, 4)) and all("BACK" in texts[i] for i in (1, 3, 5))

@@ -21,24 +21,32 @@ import pdfplumber
 import pytest
 from jinja2.exceptions import SecurityError
 
-from printer.cards import Card
-from printer.errors import RenderError
-from printer.load import Record
-from printer.pdf import BlockedFetch, ProjectFetcher, _warnings, render_one
+from printer.cards.load import Record
+from printer.cards.model import Card
+from printer.problems import RenderError
 from printer.project import load_project
-from printer.render import Renderer
-from printer.sandbox import MAX_REPEAT, ContainedLoader, TemplateSandbox, template_problem
+from printer.sheets.pdf import BlockedFetch, ProjectFetcher, _warnings, render_one
+from printer.sheets.render import Renderer
+from printer.sheets.sandbox import MAX_REPEAT, ContainedLoader, TemplateSandbox, template_problem
 
 HTML_TEXT = '<b>not bold</b> & <script>alert("x")</script> <img src="file:///etc/passwd">'
-STRATEGY = {"id": "html-strategy", "title": "<i>Tag</i> & Co", "type": "Strategy", "deck": "Fate", "focus": 2,
-            "text": HTML_TEXT}
+STRATEGY = {
+    "id": "html-strategy",
+    "title": "<i>Tag</i> & Co",
+    "type": "Strategy",
+    "deck": "Fate",
+    "focus": 2,
+    "text": HTML_TEXT,
+}
 
 
 @pytest.fixture
 def places(project: Path, tmp_path_factory) -> dict[str, Path]:
     """The ``project`` (conftest) with one L5R card with HTML in its text, and an ``outside`` folder it must not read."""
     outside = tmp_path_factory.mktemp("outside")
-    (project / "cards" / "l5r" / "cards.json").write_text(json.dumps({"game": "l5r", "cards": [STRATEGY]}), encoding="utf-8")
+    (project / "cards" / "l5r" / "cards.json").write_text(
+        json.dumps({"game": "l5r", "cards": [STRATEGY]}), encoding="utf-8"
+    )
     (project / "sub").mkdir()
     (project / "a.css").write_text(".card { color: black; }\n", encoding="utf-8")
     (outside / "secret.css").write_text(".card { color: red; }\n", encoding="utf-8")
@@ -76,8 +84,15 @@ def test_the_fetcher_blocks_every_escape(places, url):
     assert [b[0] for b in fetcher.blocked] == [url]  # recorded, for when WeasyPrint swallows the exception
 
 
-@pytest.mark.parametrize("url", ["data:text/css,.card%7Bcolor:red%7D", "file://{project}/a.css",
-                                 "file://{project}/sub/../a.css", "file://{project}/sub/%2e%2e/a.css"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "data:text/css,.card%7Bcolor:red%7D",
+        "file://{project}/a.css",
+        "file://{project}/sub/../a.css",
+        "file://{project}/sub/%2e%2e/a.css",
+    ],
+)
 def test_the_fetcher_allows_data_urls_and_project_files(places, url):
     fetcher = ProjectFetcher([places["project"]])
     response = fetcher.fetch(url.format(**places))
@@ -103,8 +118,10 @@ def test_a_url_written_by_a_card_field_is_blocked_and_said_so(places):
     project = places["project"]
     with pytest.raises(RenderError) as caught:
         render_one('<img src="https://example.com/x.png">', [project], project, where="test")
-    assert caught.value.problems[0].message == ("blocked https://example.com/x.png (asked for by a card field or a "
-                                                "template's output): only files inside the project and data: URLs may be used")
+    assert caught.value.problems[0].message == (
+        "blocked https://example.com/x.png (asked for by a card field or a "
+        "template's output): only files inside the project and data: URLs may be used"
+    )
 
 
 def test_weasyprint_warnings_name_the_stylesheet_line_and_column(places):
@@ -120,6 +137,7 @@ def test_weasyprint_warnings_name_the_stylesheet_line_and_column(places):
 
 # --- the build, end to end ------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def html_card_pdf(tmp_path_factory) -> tuple[Path, str]:
     """A card whose title and text are HTML, printed once: the PDF and its text."""
@@ -128,7 +146,9 @@ def html_card_pdf(tmp_path_factory) -> tuple[Path, str]:
     project = tmp_path_factory.mktemp("html-card")
     (project / "cards" / "l5r").mkdir(parents=True)
     (project / "printer.toml").write_text('[games.l5r]\nname = "L5R"\n', encoding="utf-8")
-    (project / "cards" / "l5r" / "cards.json").write_text(json.dumps({"game": "l5r", "cards": [STRATEGY]}), encoding="utf-8")
+    (project / "cards" / "l5r" / "cards.json").write_text(
+        json.dumps({"game": "l5r", "cards": [STRATEGY]}), encoding="utf-8"
+    )
     with pytest.raises(SystemExit) as exited:
         main(["--project", str(project), "build", "l5r", "--duplex", "none"])
     assert exited.value.code == 0
@@ -172,13 +192,17 @@ def test_art_outside_the_project_is_refused_by_the_renderer_too(places):
 
 def test_a_template_that_links_out_of_the_project_is_not_read(places, run):
     project = places["project"]
-    (places["outside"] / "card.html.j2").write_text('<div class="card">{{ card.title }} from outside</div>', encoding="utf-8")
+    (places["outside"] / "card.html.j2").write_text(
+        '<div class="card">{{ card.title }} from outside</div>', encoding="utf-8"
+    )
     (project / "templates" / "l5r").mkdir(parents=True)
     (project / "templates" / "l5r" / "card.html.j2").symlink_to(places["outside"] / "card.html.j2")
     result = run("build", "l5r", cwd=project)
     assert result.code == 1 and "Traceback" not in result.err
-    assert (f"{project}/templates/l5r/card.html.j2: error: template error: refused: template {project}/templates/l5r/"
-            f"card.html.j2 (a link to {places['outside']}/card.html.j2) is outside the project") in result.err
+    assert (
+        f"{project}/templates/l5r/card.html.j2: error: template error: refused: template {project}/templates/l5r/"
+        f"card.html.j2 (a link to {places['outside']}/card.html.j2) is outside the project"
+    ) in result.err
     assert not (project / "build" / "l5r.pdf").exists()
 
 
@@ -207,20 +231,24 @@ def test_rules_images_outside_the_project_stop_the_rules_book(places, run, image
 
 # --- the sandbox ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("source", [
-    "{{ ''.__class__.__mro__ }}",
-    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
-    "{{ cycler.__init__.__globals__.os }}",
-    "{{ joiner.__init__.__globals__ }}",
-    "{{ namespace.__init__.__globals__ }}",
-    "{{ lipsum.__globals__['os'] }}",
-    "{{ (1).__class__.__bases__ }}",
-    "{{ self.__init__.__globals__ }}",
-    "{{ 'x'.format.__self__ }}",
-    "{% set x = 'a' * (" + str(MAX_REPEAT) + " + 1) %}",
-    "{{ [1] * (" + str(MAX_REPEAT) + " + 1) }}",
-    "{{ 2 ** 100000 }}",
-])
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "{{ ''.__class__.__mro__ }}",
+        "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+        "{{ cycler.__init__.__globals__.os }}",
+        "{{ joiner.__init__.__globals__ }}",
+        "{{ namespace.__init__.__globals__ }}",
+        "{{ lipsum.__globals__['os'] }}",
+        "{{ (1).__class__.__bases__ }}",
+        "{{ self.__init__.__globals__ }}",
+        "{{ 'x'.format.__self__ }}",
+        "{% set x = 'a' * (" + str(MAX_REPEAT) + " + 1) %}",
+        "{{ [1] * (" + str(MAX_REPEAT) + " + 1) }}",
+        "{{ 2 ** 100000 }}",
+    ],
+)
 def test_the_sandbox_refuses_python_internals_and_huge_values(source):
     env = TemplateSandbox()
     with pytest.raises((SecurityError, jinja2.UndefinedError)):
@@ -242,5 +270,8 @@ def test_template_errors_are_located_at_the_template_line(tmp_path):
     with pytest.raises(ZeroDivisionError) as caught:
         template.render()
     problem = template_problem(caught.value, template.filename, "card x")
-    assert (problem.where, problem.message, problem.hint) == (f"{tmp_path / 't.j2'}:2", "template error: ZeroDivisionError: "
-                                                              "division by zero", "while rendering card x")
+    assert (problem.where, problem.message, problem.hint) == (
+        f"{tmp_path / 't.j2'}:2",
+        "template error: ZeroDivisionError: division by zero",
+        "while rendering card x",
+    )

@@ -23,16 +23,25 @@ DECK = "2 Moonday\n1 Fall Back\n1 Plainfield\n"
 
 
 def write_project(root: Path) -> Path:
-    (root / "printer.toml").write_text('[project]\npaper = "A4"\n[games.t]\nname = "Test"\ncard_size = "poker"\n',
-                                       encoding="utf-8")
+    (root / "printer.toml").write_text(
+        '[project]\npaper = "A4"\n[games.t]\nname = "Test"\ncard_size = "poker"\n', encoding="utf-8"
+    )
     (root / "templates" / "t").mkdir(parents=True)
     (root / "templates" / "t" / "card.html.j2").write_text(CARD_HTML, encoding="utf-8")
     (root / "templates" / "t" / "back.html.j2").write_text(BACK_HTML, encoding="utf-8")
     (root / "templates" / "t" / "card.css").write_text(CSS, encoding="utf-8")
     (root / "schema" / "t").mkdir(parents=True)
-    (root / "schema" / "t" / "card.schema.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://printer.invalid/schema/t/card.schema.json",
-        "allOf": [{"$ref": "../card.schema.json"}], "unevaluatedProperties": False}), encoding="utf-8")
+    (root / "schema" / "t" / "card.schema.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://printer.invalid/schema/t/card.schema.json",
+                "allOf": [{"$ref": "../card.schema.json"}],
+                "unevaluatedProperties": False,
+            }
+        ),
+        encoding="utf-8",
+    )
     (root / "cards" / "t").mkdir(parents=True)
     (root / "cards" / "t" / "cards.json").write_text(json.dumps({"game": "t", "cards": CARDS}), encoding="utf-8")
     (root / "my deck.txt").write_text(DECK, encoding="utf-8")
@@ -50,7 +59,9 @@ def deck_build(tmp_path_factory):
     err = io.StringIO()
     with contextlib.redirect_stderr(err):
         try:
-            main(["--project", str(root), "build", "t", "--deck", str(root / "my deck.txt"), "--out", str(root / "out")])
+            main(
+                ["--project", str(root), "build", "t", "--deck", str(root / "my deck.txt"), "--out", str(root / "out")]
+            )
             code = 0
         except SystemExit as exc:
             code = exc.code
@@ -60,8 +71,11 @@ def deck_build(tmp_path_factory):
 def slots(page, word: str) -> list[tuple[int, int]]:
     """(column, row) of each card showing ``word`` on a centred 3x3 grid of 63 x 88 mm cards."""
     left, top = (page.width / MM - 3 * 63) / 2, (page.height / MM - 3 * 88) / 2
-    return sorted((int((w["x0"] / MM - left) // 63), int((w["top"] / MM - top) // 88))
-                  for w in page.extract_words() if w["text"] == word)
+    return sorted(
+        (int((w["x0"] / MM - left) // 63), int((w["top"] / MM - top) // 88))
+        for w in page.extract_words()
+        if w["text"] == word
+    )
 
 
 def test_a_double_faced_card_prints_its_other_side_behind_it(deck_build):
@@ -76,7 +90,7 @@ def test_a_double_faced_card_prints_its_other_side_behind_it(deck_build):
     assert days == [(0, 0), (1, 0)]
     # long-edge duplex: the back of column c lies in column 2 - c of the same row; it is the other side
     assert nights == sorted((2 - c, r) for c, r in days)
-    assert shared == sorted((2 - c, r) for c, r in others)   # the others have the game's shared back
+    assert shared == sorted((2 - c, r) for c, r in others)  # the others have the game's shared back
 
 
 def test_a_loosely_matched_name_is_reported(deck_build):

@@ -51,10 +51,16 @@ def test_unresolved_deck_exits_1(run):
     assert "verdict: no rule broken by the cards found, but 2 card names not found" in result.out
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--format", "l5r-ivory"], "did you mean 'l5r-ivory-extended'"),
-    (["--format", "l5r-ivory-extended", "--cards", "/nonexistent/cards"], "card folder /nonexistent/cards not found"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--format", "l5r-ivory"], "did you mean 'l5r-ivory-extended'"),
+        (
+            ["--format", "l5r-ivory-extended", "--cards", "/nonexistent/cards"],
+            "card folder /nonexistent/cards not found",
+        ),
+    ],
+)
 def test_usage_errors_exit_2(run, args, message):
     result = run("--project", REPO, "deck", "check", IVORY / "legal.txt", "--cards", CARDS, *args)
     assert result.code == 2 and message in result.err and "Traceback" not in result.err
@@ -97,27 +103,65 @@ def test_formats_command(run):
 
 # --- JSON ---------------------------------------------------------------------------------------
 
+
 def test_json_shape(run):
     result = deck_check(run, IVORY / "many-problems.txt", "--json")
     assert result.code == 1
     data = json.loads(result.out)
-    assert set(data) == {"version", "deck", "syntax", "format", "status", "legal", "verdict", "total", "sections",
-                         "violations", "unresolved", "errors", "warnings", "cards"}
+    assert set(data) == {
+        "version",
+        "deck",
+        "syntax",
+        "format",
+        "status",
+        "legal",
+        "verdict",
+        "total",
+        "sections",
+        "violations",
+        "unresolved",
+        "errors",
+        "warnings",
+        "cards",
+    }
     assert data["version"] == 1 and data["status"] == "illegal" and data["legal"] is False
     assert data["format"]["id"] == "l5r-ivory-extended" and data["syntax"] == "text"
     assert data["sections"][0] == {"name": "Stronghold", "count": 0, "min": 1, "max": 1, "unresolved": 0, "ok": False}
     copy = next(v for v in data["violations"] if v["rule"] == "copy-limit")
-    assert copy == {"rule": "copy-limit", "where": f"{IVORY / 'many-problems.txt'}:5", "lines": [5], "cards": ["Rice Terrace"],
-                    "count": 4, "limit": 3, "message": "4 copies of 'Rice Terrace': at most 3", "hint": "keep 3"}
-    assert data["unresolved"] == [{
-        "code": "unknown-card", "where": f"{IVORY / 'many-problems.txt'}:37", "line": 37, "name": "Jade Lantern Festival",
-        "count": 1, "message": "unknown card 'Jade Lantern Festival'", "hint": "did you mean 'Autumn Festival'?",
-        "suggestions": ["Autumn Festival"], "candidates": []}]
+    assert copy == {
+        "rule": "copy-limit",
+        "where": f"{IVORY / 'many-problems.txt'}:5",
+        "lines": [5],
+        "cards": ["Rice Terrace"],
+        "count": 4,
+        "limit": 3,
+        "message": "4 copies of 'Rice Terrace': at most 3",
+        "hint": "keep 3",
+    }
+    assert data["unresolved"] == [
+        {
+            "code": "unknown-card",
+            "where": f"{IVORY / 'many-problems.txt'}:37",
+            "line": 37,
+            "name": "Jade Lantern Festival",
+            "count": 1,
+            "message": "unknown card 'Jade Lantern Festival'",
+            "hint": "did you mean 'Autumn Festival'?",
+            "suggestions": ["Autumn Festival"],
+            "candidates": [],
+        }
+    ]
     assert data["errors"] == []
     assert {w["code"] for w in data["warnings"]} == {"section-size-open"}
     first = data["cards"][0]
-    assert first == {"line": 2, "count": 1, "name": "Willow Sensei", "header": None, "section": "Sensei",
-                     "card": {"id": "willow-sensei", "name": "Willow Sensei", "type": "Sensei"}}
+    assert first == {
+        "line": 2,
+        "count": 1,
+        "name": "Willow Sensei",
+        "header": None,
+        "section": "Sensei",
+        "card": {"id": "willow-sensei", "name": "Willow Sensei", "type": "Sensei"},
+    }
     assert sum(c["count"] for c in data["cards"]) == data["total"]
 
 

@@ -71,11 +71,21 @@ def test_comment_lines_are_not_headers(tmp_path):
 
 
 def test_header_forms(tmp_path):
-    text = ("# Dynasty (40):\n1 A\n# Fate: 40\n1 B\n# Pre-Game\n1 C\nHoldings (3):\n1 D\n# Fate – 40\n1 E\n"
-            "Dynasty:\n1 F\nStronghold: 1 G\n")
+    text = (
+        "# Dynasty (40):\n1 A\n# Fate: 40\n1 B\n# Pre-Game\n1 C\nHoldings (3):\n1 D\n# Fate – 40\n1 E\n"
+        "Dynasty:\n1 F\nStronghold: 1 G\n"
+    )
     deck, problems = read_decklist(write(tmp_path, "deck.txt", text))
     assert problems == []
-    assert [e.section for e in deck.entries] == ["Dynasty", "Fate", "Pre-Game", "Holdings", "Fate", "Dynasty", "Stronghold"]
+    assert [e.section for e in deck.entries] == [
+        "Dynasty",
+        "Fate",
+        "Pre-Game",
+        "Holdings",
+        "Fate",
+        "Dynasty",
+        "Stronghold",
+    ]
 
 
 def test_junk_lines_are_skipped_with_a_located_warning(tmp_path):
@@ -83,7 +93,9 @@ def test_junk_lines_are_skipped_with_a_located_warning(tmp_path):
     deck, problems = read_decklist(write(tmp_path, "deck.txt", text))
     assert entries(deck) == [(3, "Rice Terrace", None, 1)]
     assert [(p.severity, p.where.rsplit(":", 1)[1], p.code) for p in problems] == [
-        ("warning", "2", "deck-syntax"), ("warning", "3", "deck-syntax")]
+        ("warning", "2", "deck-syntax"),
+        ("warning", "3", "deck-syntax"),
+    ]
     assert "N Card Name" in problems[0].hint
 
 
@@ -100,10 +112,13 @@ def test_file_without_card_lines_is_an_error(tmp_path):
     assert problems[0].is_error and "2 other lines" in problems[0].message
 
 
-@pytest.mark.parametrize("content, code", [
-    (b"\x00\x01\x02binary", "encoding"),
-    (b"", "empty-deck"),
-])
+@pytest.mark.parametrize(
+    "content, code",
+    [
+        (b"\x00\x01\x02binary", "encoding"),
+        (b"", "empty-deck"),
+    ],
+)
 def test_unreadable_files(tmp_path, content, code):
     deck, problems = read_decklist(write(tmp_path, "deck.txt", content))
     assert [p.code for p in problems] == [code] and problems[0].is_error
@@ -168,11 +183,19 @@ def test_l5d_sections_and_suffixes(tmp_path):
 
 # --- JSON ---------------------------------------------------------------------------------------
 
+
 def test_json_deck_entries_carry_their_line(tmp_path):
-    text = json.dumps({"name": "t", "format": "l5r-ivory-extended", "cards": [
-        {"count": 1, "name": "The Paper Lantern Keep", "section": "Stronghold"},
-        {"count": 3, "name": "Rice Terrace"},
-    ]}, indent=2)
+    text = json.dumps(
+        {
+            "name": "t",
+            "format": "l5r-ivory-extended",
+            "cards": [
+                {"count": 1, "name": "The Paper Lantern Keep", "section": "Stronghold"},
+                {"count": 3, "name": "Rice Terrace"},
+            ],
+        },
+        indent=2,
+    )
     deck, problems = read_decklist(write(tmp_path, "deck.json", text))
     assert problems == []
     assert deck.syntax == "json" and deck.name == "t" and deck.format == "l5r-ivory-extended"

@@ -6,9 +6,17 @@ from pathlib import Path
 
 import pytest
 
-from printer.catalog import load_cards
-from printer.decks import (AmbiguousCardError, Decklist, Entry, UnknownCardError, find_card, load_format, name_key,
-                           resolve)
+from printer.cards.catalog import load_cards
+from printer.decks import (
+    AmbiguousCardError,
+    Decklist,
+    Entry,
+    UnknownCardError,
+    find_card,
+    load_format,
+    name_key,
+    resolve,
+)
 from printer.project import load_project
 
 REPO = Path(__file__).resolve().parents[1]
@@ -33,26 +41,29 @@ def deck_of(*names: str) -> Decklist:
     return Decklist(Path("deck.txt"), [Entry(1, n, None, i + 1) for i, n in enumerate(names)])
 
 
-@pytest.mark.parametrize("written, card_id", [
-    ("Rice Terrace", "rice-terrace"),
-    ("rice TERRACE", "rice-terrace"),                      # case
-    ("  Rice   Terrace ", "rice-terrace"),                 # white space
-    ("Salt &amp; Ash", "salt-and-ash"),                    # HTML entity
-    ("Kaze\u2019s Paper Fan", "kazes-paper-fan"),           # curly quote
-    ("Kaze&#8217;s Paper Fan", "kazes-paper-fan"),          # entity of a curly quote
-    ("Asahi Daisuke", "asahi-daisuke"),
-    ("Asahi Daisuke \u2022 Experienced", "asahi-daisuke-exp"),
-    ("Asahi Daisuke &#149; Experienced", "asahi-daisuke-exp"),
-    ("Asahi Daisuke - exp", "asahi-daisuke-exp"),
-    ("Asahi Daisuke \u2013 exp", "asahi-daisuke-exp"),
-    ("Asahi Daisuke \u2022 Experienced 1", "asahi-daisuke-exp"),
-    ("Asahi Daisuke - exp2", "asahi-daisuke-exp2"),
-    ("Asahi Daisuke \u2022 Experienced2", "asahi-daisuke-exp2"),
-    ("asahi daisuke &#149; experienced 2", "asahi-daisuke-exp2"),
-    ("Asahi Daisuke - inexp", "asahi-daisuke"),            # level 0 is the plain card when no Inexperienced exists
-    ("Rice Terrace (Ivory)", "rice-terrace"),              # edition tag
-    ("Asahi Daisuke (basic)", "asahi-daisuke"),
-])
+@pytest.mark.parametrize(
+    "written, card_id",
+    [
+        ("Rice Terrace", "rice-terrace"),
+        ("rice TERRACE", "rice-terrace"),  # case
+        ("  Rice   Terrace ", "rice-terrace"),  # white space
+        ("Salt &amp; Ash", "salt-and-ash"),  # HTML entity
+        ("Kaze\u2019s Paper Fan", "kazes-paper-fan"),  # curly quote
+        ("Kaze&#8217;s Paper Fan", "kazes-paper-fan"),  # entity of a curly quote
+        ("Asahi Daisuke", "asahi-daisuke"),
+        ("Asahi Daisuke \u2022 Experienced", "asahi-daisuke-exp"),
+        ("Asahi Daisuke &#149; Experienced", "asahi-daisuke-exp"),
+        ("Asahi Daisuke - exp", "asahi-daisuke-exp"),
+        ("Asahi Daisuke \u2013 exp", "asahi-daisuke-exp"),
+        ("Asahi Daisuke \u2022 Experienced 1", "asahi-daisuke-exp"),
+        ("Asahi Daisuke - exp2", "asahi-daisuke-exp2"),
+        ("Asahi Daisuke \u2022 Experienced2", "asahi-daisuke-exp2"),
+        ("asahi daisuke &#149; experienced 2", "asahi-daisuke-exp2"),
+        ("Asahi Daisuke - inexp", "asahi-daisuke"),  # level 0 is the plain card when no Inexperienced exists
+        ("Rice Terrace (Ivory)", "rice-terrace"),  # edition tag
+        ("Asahi Daisuke (basic)", "asahi-daisuke"),
+    ],
+)
 def test_names_resolve(cards, written, card_id):
     resolution = resolve(deck_of(written), cards)
     assert resolution.problems == [] and resolution.notes == []
@@ -61,7 +72,11 @@ def test_names_resolve(cards, written, card_id):
 
 
 def test_experienced_levels_are_different_keys():
-    assert name_key("Akodo Kano - exp2") == name_key("Akodo Kano &#149; Experienced 2") == "akodo kano \u2022 experienced 2"
+    assert (
+        name_key("Akodo Kano - exp2")
+        == name_key("Akodo Kano &#149; Experienced 2")
+        == "akodo kano \u2022 experienced 2"
+    )
     assert name_key("Akodo Kano") != name_key("Akodo Kano - exp") != name_key("Akodo Kano - exp2")
     assert name_key("Toturi \u2022 Experienced 2CW") == name_key("toturi - exp2cw")
     assert name_key("Border Keep - inexp") == "border keep \u2022 inexperienced"
@@ -73,7 +88,10 @@ def test_loose_names_resolve_with_a_warning(cards):
     assert [r.card.id for r in resolution.entries] == ["hold-the-line", "ink-courtier", "rice-terrace"]
     assert resolution.problems == []
     assert [(n.code, n.severity, n.where) for n in resolution.notes] == [
-        ("loose-name", "warning", "deck.txt:1"), ("loose-name", "warning", "deck.txt:2"), ("loose-name", "warning", "deck.txt:3")]
+        ("loose-name", "warning", "deck.txt:1"),
+        ("loose-name", "warning", "deck.txt:2"),
+        ("loose-name", "warning", "deck.txt:3"),
+    ]
     assert "'Hold the Line!'" in resolution.notes[0].message
 
 
@@ -117,5 +135,5 @@ def test_ambiguity_settled_by_the_format(twins):
     fmt = load_format("l5r-ivory-extended")
     assert resolve(deck_of("Mirror Image"), twins).problems[0].code == "ambiguous-card"
     resolution = resolve(deck_of("Mirror Image", "Twin Blade"), twins, prefer=fmt.is_legal)
-    assert resolution.entries[0].card.id == "mirror-image-ivory"   # the only candidate legal in the format
+    assert resolution.entries[0].card.id == "mirror-image-ivory"  # the only candidate legal in the format
     assert [p.code for p in resolution.problems] == ["ambiguous-card"]  # both Twin Blades are legal

@@ -11,13 +11,22 @@ from pathlib import Path
 
 import pytest
 
-from printer.cards import Card, CardSet
-from printer.catalog import load_cards
-from printer.decks import (FormatError, IllegalDeckError, available_formats, card_clans, check, check_file,
-                           load_format, load_format_file, read_decklist)
-from printer.load import Record
+from printer.cards.catalog import load_cards
+from printer.cards.load import Record
+from printer.cards.model import Card, CardSet
+from printer.cards.schema import SchemaStore
+from printer.decks import (
+    FormatError,
+    IllegalDeckError,
+    available_formats,
+    card_clans,
+    check,
+    check_file,
+    load_format,
+    load_format_file,
+    read_decklist,
+)
 from printer.project import load_project
-from printer.schema import SchemaStore
 
 REPO = Path(__file__).resolve().parents[1]
 FIXTURES = REPO / "tests" / "fixtures" / "decks"
@@ -88,7 +97,16 @@ def test_fixture_deck(cards, ivory, name, status, rules):
 
 
 def test_every_rule_has_a_legal_and_an_illegal_deck():
-    rules = {"section-size", "sensei-clan", "wrong-section", "no-section", "copy-limit", "unique-limit", "not-legal", "banned"}
+    rules = {
+        "section-size",
+        "sensei-clan",
+        "wrong-section",
+        "no-section",
+        "copy-limit",
+        "unique-limit",
+        "not-legal",
+        "banned",
+    }
     assert rules == {r for _, _, broken in CASES for r in broken}
     assert any(status == "legal" for _, status, _ in CASES)
 
@@ -109,7 +127,10 @@ def test_one_check_reports_every_problem(cards, ivory):
 
 def test_banned_names_missing_from_the_card_data(cards, ivory):
     report = check_file(IVORY / "banned-missing.txt", cards, ivory)
-    assert [(v.cards, v.lines) for v in report.violations] == [(("Advance Warning",), (37,)), (("Well-Defended Farm",), (38,))]
+    assert [(v.cards, v.lines) for v in report.violations] == [
+        (("Advance Warning",), (37,)),
+        (("Well-Defended Farm",), (38,)),
+    ]
     assert "the card data lacks the card" in report.violations[0].message
     assert [p.code for p in report.unresolved] == ["unknown-card", "unknown-card"]  # still reported apart
 
@@ -122,7 +143,11 @@ def test_copies_on_several_lines_are_added(cards, ivory):
 def test_section_sizes_in_the_summary(cards, ivory):
     report = check_file(IVORY / "legal.txt", cards, ivory)
     assert [(s.name, s.count, s.min, s.max, s.ok) for s in report.sections] == [
-        ("Stronghold", 1, 1, 1, True), ("Sensei", 1, 0, 1, True), ("Dynasty", 40, 40, None, True), ("Fate", 40, 40, None, True)]
+        ("Stronghold", 1, 1, 1, True),
+        ("Sensei", 1, 0, 1, True),
+        ("Dynasty", 40, 40, None, True),
+        ("Fate", 40, 40, None, True),
+    ]
     assert report.summary_lines()[-1] == "verdict: legal"
 
 
@@ -159,6 +184,7 @@ def test_unreadable_deck_report(cards, ivory, tmp_path):
 
 # --- the same deck in other formats --------------------------------------------------------------
 
+
 def test_pregame_holding_has_a_section_in_emperor(cards):
     report = check_file(IVORY / "pregame-holding.txt", cards, load_format("l5r-emperor"))
     assert "no-section" not in report.rules_broken
@@ -174,6 +200,7 @@ def test_twenty_festivals_has_its_own_card_pool(cards):
 
 # --- formats as data --------------------------------------------------------------------------
 
+
 def test_bundled_formats_are_valid_and_found_by_id():
     found = available_formats()
     assert {"l5r-ivory-extended", "l5r-twenty-festivals", "l5r-emperor"} <= set(found)
@@ -181,14 +208,25 @@ def test_bundled_formats_are_valid_and_found_by_id():
     for format_id, file in found.items():
         import json
 
-        assert store.validate(json.loads(file.read_text(encoding="utf-8")), REPO / "schema" / "format.schema.json", str(file)) == []
+        assert (
+            store.validate(
+                json.loads(file.read_text(encoding="utf-8")), REPO / "schema" / "format.schema.json", str(file)
+            )
+            == []
+        )
         assert load_format(format_id).id == format_id
 
 
 def test_banned_lists():
     assert {b.name for b in load_format("l5r-ivory-extended").banned.values()} == {
-        "Advance Warning", "Well-Defended Farm", "Exotic Farmlands"}
-    assert {b.name for b in load_format("l5r-twenty-festivals").banned.values()} == {"Advance Warning", "Cavalry Escort"}
+        "Advance Warning",
+        "Well-Defended Farm",
+        "Exotic Farmlands",
+    }
+    assert {b.name for b in load_format("l5r-twenty-festivals").banned.values()} == {
+        "Advance Warning",
+        "Cavalry Escort",
+    }
     emperor = load_format("l5r-emperor")
     assert len(emperor.banned) == 19 and "kalani's landing" in emperor.banned
 
@@ -222,15 +260,21 @@ def test_copy_allowance_from_a_card_in_the_deck(cards, tmp_path):
     messages = {v.cards[0]: v.message for v in report.violations}
     assert set(messages) == {"Careful Retreat", "Open Road"}
     assert "already 'Sudden Rain'" in messages["Careful Retreat"]  # the allowance covers one card only
-    assert messages["Open Road"].endswith("at most 3")             # no Battle ability
+    assert messages["Open Road"].endswith("at most 3")  # no Battle ability
     without = check_file(write_deck(tmp_path, "1 The Paper Lantern Keep\n2 Rice Terrace\n4 Sudden Rain\n"), cards, fmt)
     assert without.rules_broken == ["copy-limit"]
 
 
 def test_small_format_bounds_and_bans(cards, tmp_path):
     fmt = load_format(FIXTURES / "formats" / "drill-yard.json")
-    report = check_file(write_deck(tmp_path, "1 The Ember Fortress\n# Holdings\n3 Salt Pans\n3 Rice Terrace\n1 Copper Seam\n# Fate\n3 Open Road\n"),
-                        cards, fmt)
+    report = check_file(
+        write_deck(
+            tmp_path,
+            "1 The Ember Fortress\n# Holdings\n3 Salt Pans\n3 Rice Terrace\n1 Copper Seam\n# Fate\n3 Open Road\n",
+        ),
+        cards,
+        fmt,
+    )
     assert sorted(report.rules_broken) == ["banned", "section-size"]
     size = next(v for v in report.violations if v.rule == "section-size")
     assert size.count == 7 and size.limit == 6 and "7 cards, 2 to 6 allowed" in size.message
@@ -240,7 +284,11 @@ def test_legal_by_set():
     fmt = load_format(FIXTURES / "formats" / "drill-yard.json")
 
     def card(**data):
-        return Card("l5r", {"id": "x", "title": "X", "type": "Strategy", "deck": "Fate", **data}, Record({}, Path("x.json"), "$"))
+        return Card(
+            "l5r",
+            {"id": "x", "title": "X", "type": "Strategy", "deck": "Fate", **data},
+            Record({}, Path("x.json"), "$"),
+        )
 
     assert fmt.is_legal(card(sets=["Lantern Promo"]))
     assert fmt.is_legal(card(set="Lantern Promo"))
@@ -249,14 +297,20 @@ def test_legal_by_set():
     assert not fmt.is_legal(card())
 
 
-@pytest.mark.parametrize("data, clans", [
-    ({"clan": "Crane"}, {"Crane"}),
-    ({"clan": ["Crab", "Lion"]}, {"Crab", "Lion"}),
-    ({"keywords": ["All Clans"]}, None),
-    ({"keywords": ["Lion Clan"]}, {"Lion"}),
-    ({"keywords": ["Crane", "Mantis", "<b>Unique</b>"]}, {"Crane", "Mantis"}),
-    ({"clan": "Unaligned"}, None),
-    ({}, None),
-])
+@pytest.mark.parametrize(
+    "data, clans",
+    [
+        ({"clan": "Crane"}, {"Crane"}),
+        ({"clan": ["Crab", "Lion"]}, {"Crab", "Lion"}),
+        ({"keywords": ["All Clans"]}, None),
+        ({"keywords": ["Lion Clan"]}, {"Lion"}),
+        ({"keywords": ["Crane", "Mantis", "<b>Unique</b>"]}, {"Crane", "Mantis"}),
+        ({"clan": "Unaligned"}, None),
+        ({}, None),
+    ],
+)
 def test_card_clans(data, clans):
-    assert card_clans(Card("l5r", {"id": "s", "title": "S", "type": "Sensei", **data}, Record({}, Path("s.json"), "$"))) == clans
+    assert (
+        card_clans(Card("l5r", {"id": "s", "title": "S", "type": "Sensei", **data}, Record({}, Path("s.json"), "$")))
+        == clans
+    )

@@ -1,7 +1,7 @@
 """Acceptance: the real decklists of ../shared/data/l5r/decks against the Oracle's cards, in every L5R format.
 
 Skipped when ../shared is absent. The cards come from the Oracle export
-through ``printer.importers.oracle`` into a temporary folder. The verdicts
+through ``printer.games.l5r.oracle`` into a temporary folder. The verdicts
 asserted here were checked by hand against the rules (seed 004, 事前準備)
 and the card data.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from printer.catalog import load_cards
+from printer.cards.catalog import load_cards
 from printer.decks import check_file, load_format
 from printer.project import load_project
 
@@ -32,7 +32,7 @@ pytestmark = pytest.mark.shared
 def card_dir(tmp_path_factory) -> Path:
     if not ORACLE.is_dir() or not DECKS.is_dir():
         pytest.skip("../shared/data/l5r is not here")
-    oracle = pytest.importorskip("printer.importers.oracle")
+    oracle = pytest.importorskip("printer.games.l5r.oracle")
     result = oracle.import_oracle(sorted(ORACLE.glob("*.json")))
     out = tmp_path_factory.mktemp("l5r-cards")
     for name, cards in result.by_file().items():
@@ -69,59 +69,84 @@ def test_every_file_runs_through_every_format(reports):
 
 
 def test_ivory_starters_in_ivory_extended(reports):
-    starters = {deck: r for (f, deck), r in reports.items() if f == "l5r-ivory-extended" and deck.startswith("ivory-starters")}
+    starters = {
+        deck: r for (f, deck), r in reports.items() if f == "l5r-ivory-extended" and deck.startswith("ivory-starters")
+    }
     assert len(starters) == 9
     # Crab and Mantis play Advance Warning, banned in Ivory; no other rule is broken by the cards found.
     assert {deck for deck, r in starters.items() if r.status == "illegal"} == {
-        "ivory-starters-l5d/Ivory Crab Starter.l5d", "ivory-starters-l5d/Ivory Mantis Starter.l5d"}
+        "ivory-starters-l5d/Ivory Crab Starter.l5d",
+        "ivory-starters-l5d/Ivory Mantis Starter.l5d",
+    }
     for deck, report in starters.items():
         assert report.rules_broken in ([], ["banned"])
         # The Oracle export lacks most Ivory starter Strongholds and the inexperienced clan Champions.
         assert report.unresolved, deck
     crab = starters["ivory-starters-l5d/Ivory Crab Starter.l5d"]
     assert [v.cards for v in crab.violations] == [("Advance Warning",)]
-    assert {p.message for p in crab.unresolved} == {"unknown card 'The Impregnable Fortress of the Crab'",
-                                                   "unknown card 'Hida Kisada, the Little Bear'"}
+    assert {p.message for p in crab.unresolved} == {
+        "unknown card 'The Impregnable Fortress of the Crab'",
+        "unknown card 'Hida Kisada, the Little Bear'",
+    }
     assert "Hida Kisada, the Little Bear \u2022 Experienced" in crab.unresolved[1].hint
 
 
 def test_twenty_festivals_decks(reports):
-    in_20f = {deck: r for (f, deck), r in reports.items() if f == "l5r-twenty-festivals" and deck.startswith("twenty-festivals/")
-              and Path(deck).name not in NOT_DECKLISTS}
+    in_20f = {
+        deck: r
+        for (f, deck), r in reports.items()
+        if f == "l5r-twenty-festivals" and deck.startswith("twenty-festivals/") and Path(deck).name not in NOT_DECKLISTS
+    }
     statuses = Counter(r.status for r in in_20f.values())
     assert statuses["legal"] >= 30
     assert in_20f["twenty-festivals/Lion/LN ThA Kitsu Owen.txt"].is_legal()
     # Twenty Festivals Strongholds are not Ivory-arc cards: nearly every 20F deck is illegal in Ivory Extended.
-    in_ivory = [r for (f, deck), r in reports.items() if f == "l5r-ivory-extended" and deck.startswith("twenty-festivals/")
-                and r.status != "unreadable"]
+    in_ivory = [
+        r
+        for (f, deck), r in reports.items()
+        if f == "l5r-ivory-extended" and deck.startswith("twenty-festivals/") and r.status != "unreadable"
+    ]
     assert sum("not-legal" in r.rules_broken for r in in_ivory) >= len(in_ivory) - 3
 
 
 def test_emperor_decks(reports):
-    in_emperor = {deck: r for (f, deck), r in reports.items() if f == "l5r-emperor" and deck.startswith("emperor/")
-                  and Path(deck).name not in NOT_DECKLISTS}
+    in_emperor = {
+        deck: r
+        for (f, deck), r in reports.items()
+        if f == "l5r-emperor" and deck.startswith("emperor/") and Path(deck).name not in NOT_DECKLISTS
+    }
     assert Counter(r.status for r in in_emperor.values())["legal"] >= 50
     # Fading Shadows' own text allows ten copies; Eternal Victory Dojo lets two Battle Strategies have four.
     assert not in_emperor["emperor/Spider/SP-TSL-EE-BKx-BHx-NinjaBlitz-Tenrou.txt"].rules_broken
     assert "copy-limit" not in in_emperor["emperor/Lion/LN-EVD-EE-Blitz-D.txt"].rules_broken
     # Shamate Keep grants nothing: four copies are four copies.
     shamate = in_emperor["emperor/Lion/LN-EVD-TA-BKx-Blitz-Tenrou.txt"]
-    assert {v.cards[0] for v in shamate.violations if v.rule == "copy-limit"} == {"Brothers in Battle", "Strength of Purity"}
+    assert {v.cards[0] for v in shamate.violations if v.rule == "copy-limit"} == {
+        "Brothers in Battle",
+        "Strength of Purity",
+    }
     # The banned list names cards the Oracle export lacks: they are refused all the same (written "The Duty of the Crab").
     berk = in_emperor["emperor/Crab/CB-HotF-EE-Berk-PakuvsKurga.txt"]
     assert [(v.rule, v.cards) for v in berk.violations] == [("banned", ("Duty of the Crab",))]
     assert sum("banned" in r.rules_broken for r in in_emperor.values()) >= 100
     # Emperor cards are not Twenty Festivals cards.
-    assert all("not-legal" in r.rules_broken for (f, deck), r in reports.items()
-               if f == "l5r-twenty-festivals" and deck.startswith("emperor/") and r.status != "unreadable")
+    assert all(
+        "not-legal" in r.rules_broken
+        for (f, deck), r in reports.items()
+        if f == "l5r-twenty-festivals" and deck.startswith("emperor/") and r.status != "unreadable"
+    )
 
 
 def test_cli_on_real_decks(run, card_dir):
-    cases = [("ivory-starters-l5d/Ivory Crab Starter.l5d", "l5r-ivory-extended", 1),
-             ("twenty-festivals/Lion/LN ThA Kitsu Owen.txt", "l5r-twenty-festivals", 0),
-             ("emperor/Crab/CB-HotF-EE-Berk-PakuvsKurga.txt", "l5r-emperor", 1)]
+    cases = [
+        ("ivory-starters-l5d/Ivory Crab Starter.l5d", "l5r-ivory-extended", 1),
+        ("twenty-festivals/Lion/LN ThA Kitsu Owen.txt", "l5r-twenty-festivals", 0),
+        ("emperor/Crab/CB-HotF-EE-Berk-PakuvsKurga.txt", "l5r-emperor", 1),
+    ]
     for deck, format_id, code in cases:
-        result = run("--project", REPO, "deck", "check", DECKS / deck, "--format", format_id, "--cards", card_dir, "--json")
+        result = run(
+            "--project", REPO, "deck", "check", DECKS / deck, "--format", format_id, "--cards", card_dir, "--json"
+        )
         assert result.code == code and "Traceback" not in result.err, result.err
         data = json.loads(result.out)
         assert data["legal"] is (code == 0)

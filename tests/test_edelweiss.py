@@ -24,6 +24,7 @@ def cards():
 
 # --- cards -------------------------------------------------------------------------------------------
 
+
 def test_the_three_classes_in_english_and_japanese(cards):
     classes = {c.title: c for c in cards if c.type == "Class"}
     assert set(classes) == {"Guardian", "Buddy Summoner", "Wizard"}
@@ -36,8 +37,14 @@ def test_the_reference_card_follows_the_seeds_turn_sequence(cards):
     english = cards.by_id("turn-sequence")
     japanese = cards.by_id(english["back_card"])
     assert [s["name"] for s in english["steps"]] == ["Draw", "Main", "Attack"]
-    assert [p["name"] for p in english["steps"][2]["phases"]] == ["Attack", "Intercept", "Defend", "Counter",
-                                                                 "Pursuit", "Break"]
+    assert [p["name"] for p in english["steps"][2]["phases"]] == [
+        "Attack",
+        "Intercept",
+        "Defend",
+        "Counter",
+        "Pursuit",
+        "Break",
+    ]
     assert [s["name"] for s in japanese["steps"]] == ["ドロー", "メイン", "アタック"]
     assert [p["name"] for p in japanese["steps"][2]["phases"]] == ["攻撃", "迎撃", "防御", "反撃", "追撃", "ブレイク"]
     assert [p["who"] for p in english["steps"][2]["phases"]] == [p["who"] for p in japanese["steps"][2]["phases"]]
@@ -50,24 +57,45 @@ def test_the_standard_deck_cards_match_the_data_file(cards):
     assert len(suits) == 4 and len(ranks) == 13
     playing = [c for c in cards if c.type == "Playing Card"]
     assert sorted((c["suit"], c["rank"], c.title) for c in playing) == sorted(
-        (s, r, STANDARD["card_name"].format(rank=n, suit=s)) for s in suits for r, n in ranks.items())
+        (s, r, STANDARD["card_name"].format(rank=n, suit=s)) for s in suits for r, n in ranks.items()
+    )
     jokers = [c.title for c in cards if c.type == "Joker"]
     assert jokers == [j["name"] for j in STANDARD["jokers"]]
     assert all(c.copies == 0 for c in cards if c.type in ("Playing Card", "Joker"))
 
 
-@pytest.mark.parametrize("card, where, words", [
-    ({"id": "c", "title": "Knight", "type": "Class", "text": "x"}, "", "missing required field 'text_ja'"),
-    ({"id": "p", "title": "Ace of Spades", "type": "Playing Card", "suit": "Spades"}, "", "missing required field 'rank'"),
-    ({"id": "p", "title": "Ace of Spades", "type": "Playing Card", "suit": "Spade", "rank": "A"}, ".suit",
-     "did you mean 'Spades'"),
-    ({"id": "p", "title": "One", "type": "Playing Card", "suit": "Spades", "rank": "1"}, ".rank", "not a valid rank"),
-    ({"id": "c", "title": "Knight", "type": "Class", "text": "x", "text_ja": "x", "suit": "Hearts"}, ".suit",
-     "not allowed here"),
-    ({"id": "r", "title": "Turns", "type": "Reference", "steps": [{"name": "Draw", "who": "attacking"}]},
-     ".steps[0].who", "did you mean 'attacker'"),
-    ({"id": "r", "title": "Turns", "type": "Reference"}, "", "missing required field 'steps'"),
-])
+@pytest.mark.parametrize(
+    "card, where, words",
+    [
+        ({"id": "c", "title": "Knight", "type": "Class", "text": "x"}, "", "missing required field 'text_ja'"),
+        (
+            {"id": "p", "title": "Ace of Spades", "type": "Playing Card", "suit": "Spades"},
+            "",
+            "missing required field 'rank'",
+        ),
+        (
+            {"id": "p", "title": "Ace of Spades", "type": "Playing Card", "suit": "Spade", "rank": "A"},
+            ".suit",
+            "did you mean 'Spades'",
+        ),
+        (
+            {"id": "p", "title": "One", "type": "Playing Card", "suit": "Spades", "rank": "1"},
+            ".rank",
+            "not a valid rank",
+        ),
+        (
+            {"id": "c", "title": "Knight", "type": "Class", "text": "x", "text_ja": "x", "suit": "Hearts"},
+            ".suit",
+            "not allowed here",
+        ),
+        (
+            {"id": "r", "title": "Turns", "type": "Reference", "steps": [{"name": "Draw", "who": "attacking"}]},
+            ".steps[0].who",
+            "did you mean 'attacker'",
+        ),
+        ({"id": "r", "title": "Turns", "type": "Reference"}, "", "missing required field 'steps'"),
+    ],
+)
 def test_schema_errors_are_located_with_hints(tmp_path, card, where, words):
     valid, problems = validate(tmp_path, "edelweiss", card)
     assert valid == []
@@ -76,22 +104,38 @@ def test_schema_errors_are_located_with_hints(tmp_path, card, where, words):
 
 # --- the format ---------------------------------------------------------------------------------------
 
-NAMES = [STANDARD["card_name"].format(rank=r["name"], suit=s["suit"]) for s in STANDARD["suits"] for r in STANDARD["ranks"]]
+NAMES = [
+    STANDARD["card_name"].format(rank=r["name"], suit=s["suit"]) for s in STANDARD["suits"] for r in STANDARD["ranks"]
+]
 DECK = "# Deck\n" + "".join(f"1 {n}\n" for n in NAMES)
 
 CASES = [
     ("the 52 cards", DECK, "legal", []),
     ("the 52 cards and a Class", DECK + "# Class\n1 Wizard\n", "legal", []),
-    ("one Class per player, the same one", DECK + "# First player:\n1 Guardian\n# Second player:\n1 Guardian\n", "legal", []),
+    (
+        "one Class per player, the same one",
+        DECK + "# First player:\n1 Guardian\n# Second player:\n1 Guardian\n",
+        "legal",
+        [],
+    ),
     ("51 cards", DECK.replace("1 King of Diamonds\n", ""), "illegal", ["edelweiss-standard-deck", "section-size"]),
-    ("a card twice", DECK.replace("1 King of Diamonds\n", "1 King of Hearts\n"), "illegal", ["edelweiss-standard-deck"]),
+    (
+        "a card twice",
+        DECK.replace("1 King of Diamonds\n", "1 King of Hearts\n"),
+        "illegal",
+        ["edelweiss-standard-deck"],
+    ),
     ("53 cards", DECK + "1 Ace of Spades\n", "illegal", ["edelweiss-standard-deck", "section-size"]),
     ("a joker", DECK + "1 Joker\n", "illegal", ["no-section"]),
     ("the reference card is no part of a deck", DECK + "1 Turn Sequence\n", "illegal", ["no-section"]),
     ("three Classes", DECK + "# Classes\n1 Wizard\n1 Guardian\n1 Buddy Summoner\n", "illegal", ["section-size"]),
     ("two Classes for one player", DECK + "# Alice\n1 Wizard\n1 Guardian\n", "illegal", ["class-per-player"]),
-    ("a Class in the deck", DECK.replace("1 Ace of Spades\n", "1 Ace of Spades\n1 Wizard\n"), "illegal",
-     ["wrong-section"]),
+    (
+        "a Class in the deck",
+        DECK.replace("1 Ace of Spades\n", "1 Ace of Spades\n1 Wizard\n"),
+        "illegal",
+        ["wrong-section"],
+    ),
 ]
 
 
@@ -103,7 +147,10 @@ def test_standard_format(tmp_path, cards, what, text, status, rules):
 def test_missing_and_doubled_cards_are_named(tmp_path, cards):
     report = check_deck(tmp_path, DECK.replace("1 Seven of Hearts\n", "1 Two of Clubs\n"), cards, "edelweiss-standard")
     messages = sorted(v.message for v in report.violations)
-    assert messages == ["1 standard card missing: Seven of Hearts", "2 copies of the Two of Clubs: a standard deck has one"]
+    assert messages == [
+        "1 standard card missing: Seven of Hearts",
+        "2 copies of the Two of Clubs: a standard deck has one",
+    ]
 
 
 def test_deck_check_command(run_cli, tmp_path):
@@ -113,6 +160,7 @@ def test_deck_check_command(run_cli, tmp_path):
 
 
 # --- the PDF --------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
@@ -131,8 +179,17 @@ def test_small_size_cards_three_by_three(built):
     assert len(rects) == 4 and len(xs) == 3 and len(ys) == 2  # a full row of three, then one
     assert xs[1] - xs[0] >= 59 and ys[1] - ys[0] >= 86
     assert (xs[0] + xs[2] + 59) / 2 == pytest.approx(105, abs=0.2)
-    for words in ("Guardian", "ガーディアン", "Buddy Summoner", "バディサモナー", "Wizard", "ウィザード", "Turn Sequence",
-                  "Intercept", "Pursuit"):
+    for words in (
+        "Guardian",
+        "ガーディアン",
+        "Buddy Summoner",
+        "バディサモナー",
+        "Wizard",
+        "ウィザード",
+        "Turn Sequence",
+        "Intercept",
+        "Pursuit",
+    ):
         assert words in text
 
 

@@ -13,9 +13,9 @@ from html.parser import HTMLParser
 import pytest
 from helpers import REPO, load_game, write_json
 
-from printer.importers import oracle
-from printer.importers.oracle import html_to_markup, import_oracle
-from printer.markup import RenderEnv, to_html
+from printer.cards.markup import RenderEnv, to_html
+from printer.games.l5r import oracle
+from printer.games.l5r.oracle import html_to_markup, import_oracle
 
 FIXTURES = REPO / "tests" / "fixtures" / "oracle"
 CARDS = FIXTURES / "cards.json"
@@ -35,6 +35,7 @@ def cards(imported) -> dict[str, dict]:
 
 # --- field mapping -----------------------------------------------------------------
 
+
 def test_every_card_type_is_imported_into_its_own_file(imported):
     files = imported.by_file()
     assert set(files) == set(oracle.TYPE_FILES.values())
@@ -51,13 +52,20 @@ def test_experienced_personality_has_every_field_mapped(cards):
         "experienced": "Experienced 2",
         "unique": True,
         "clan": "Crab",
-        "cost": 9, "force": 5, "chi": 3, "honor_requirement": 4, "personal_honor": 2,
+        "cost": 9,
+        "force": 5,
+        "chi": 3,
+        "honor_requirement": 4,
+        "personal_honor": 2,
         "keywords": ["Tactician", "Samurai", "Crab Clan"],
         "text": "**Battle, {bow}:** Give a target enemy Personality -2F.\n"
-                "**Open:** Pay {gold:2} to gain 1 Honor. *(This is a made-up ability.)*",
-        "flavor": "\"Stones remember.\" - Kuroda Tetsuo",  # the primary printing's, its italics dropped
+        "**Open:** Pay {gold:2} to gain 1 Honor. *(This is a made-up ability.)*",
+        "flavor": '"Stones remember." - Kuroda Tetsuo',  # the primary printing's, its italics dropped
         "legality": ["A Brother's Destiny (Ivory Edition)", "Modern"],  # each arc once
-        "set": "Promotional\u2013Invented", "number": "P3", "rarity": "Promo", "artist": "B. Somebody",
+        "set": "Promotional\u2013Invented",
+        "number": "P3",
+        "rarity": "Promo",
+        "artist": "B. Somebody",
         "sets": ["Invented Starter", "Promotional\u2013Invented"],
         "oracle_id": 9001,
     }
@@ -85,8 +93,12 @@ def test_celestial_level_is_taken_out_of_keywords(cards):
 
 def test_stronghold_and_sensei_stats(cards):
     stronghold = cards["tower-of-folded-paper"]
-    assert (stronghold["clan"], stronghold["province_strength"], stronghold["gold_production"],
-            stronghold["starting_honor"]) == ("Crane", 8, 5, 7)
+    assert (
+        stronghold["clan"],
+        stronghold["province_strength"],
+        stronghold["gold_production"],
+        stronghold["starting_honor"],
+    ) == ("Crane", 8, 5, 7)
     sensei = cards["aki-sensei"]
     assert (sensei["province_strength"], sensei["gold_production"], sensei["starting_honor"]) == ("+1", "-1", "+0")
 
@@ -120,23 +132,29 @@ def test_every_imported_fixture_card_is_valid(tmp_path, run_cli):
 
 
 def test_duplicate_titles_get_deterministic_ids():
-    cards = [{"id": "twin", "title": "Twin", "oracle_id": 7}, {"id": "twin", "title": "Twin", "oracle_id": 3},
-             {"id": "twin", "title": "Twin"}]
+    cards = [
+        {"id": "twin", "title": "Twin", "oracle_id": 7},
+        {"id": "twin", "title": "Twin", "oracle_id": 3},
+        {"id": "twin", "title": "Twin"},
+    ]
     problems = oracle.assign_ids(cards, ["a::$[0]", "a::$[1]", "a::$[2]"])
     assert [c["id"] for c in cards] == ["twin-7", "twin", "twin-3"]
     assert [p.code for p in problems] == ["duplicate-title"] and problems[0].where == "a::$[1].title"
 
 
-@pytest.mark.parametrize("formatted, level, slug", [
-    ("Keppo &#149; Experienced", "Experienced", "keppo-exp"),
-    ("Hida Kisada &#149; Experienced 2", "Experienced 2", "hida-kisada-exp2"),
-    ("Toturi, Seven Thunder &#149; Experienced 2CW", "Experienced 2CW", "toturi-seven-thunder-exp2cw"),
-    ("Isawa Tsuke &#149; ExperiencedCoM", "ExperiencedCoM", "isawa-tsuke-expcom"),
-    ("Shiba Tsukimi &#149; Experienced 3.5", "Experienced 3.5", "shiba-tsukimi-exp3.5"),
-    ("Doji Hoturi &#149; Inexperienced", "Inexperienced", "doji-hoturi-inexp"),
-    ("Akodo's Guidance", None, "akodos-guidance"),
-    ("Rank & File", None, "rank-file"),
-])
+@pytest.mark.parametrize(
+    "formatted, level, slug",
+    [
+        ("Keppo &#149; Experienced", "Experienced", "keppo-exp"),
+        ("Hida Kisada &#149; Experienced 2", "Experienced 2", "hida-kisada-exp2"),
+        ("Toturi, Seven Thunder &#149; Experienced 2CW", "Experienced 2CW", "toturi-seven-thunder-exp2cw"),
+        ("Isawa Tsuke &#149; ExperiencedCoM", "ExperiencedCoM", "isawa-tsuke-expcom"),
+        ("Shiba Tsukimi &#149; Experienced 3.5", "Experienced 3.5", "shiba-tsukimi-exp3.5"),
+        ("Doji Hoturi &#149; Inexperienced", "Inexperienced", "doji-hoturi-inexp"),
+        ("Akodo's Guidance", None, "akodos-guidance"),
+        ("Rank & File", None, "rank-file"),
+    ],
+)
 def test_titles_levels_and_slugs(formatted, level, slug):
     title, found = oracle.split_title(formatted, None)
     assert found == level
@@ -149,32 +167,53 @@ BOW = '<img class="icon icon-bow" src="bow.svg" alt="bow">'
 
 
 def gold(label: str) -> str:
-    return (f'<span class="icon-labelled icon-gold"><img class="icon icon-gold" src="gold.svg" alt="gold">'
-            f'<span class="icon-label">{label}</span></span>')
+    return (
+        f'<span class="icon-labelled icon-gold"><img class="icon icon-gold" src="gold.svg" alt="gold">'
+        f'<span class="icon-label">{label}</span></span>'
+    )
 
 
 ICONS = RenderEnv(icon_url=lambda name: f"{name}.svg")
 
 
-@pytest.mark.parametrize("source, markup, rendered", [
-    ("<b>Battle:</b> Move home.", "**Battle:** Move home.", "<p><strong>Battle:</strong> Move home.</p>"),
-    ("<b>Open, :bow::</b> Pay :g2: or :gstar:.", "**Open, {bow}:** Pay {gold:2} or {gold:*}.",
-     f"<p><strong>Open, {BOW}:</strong> Pay {gold('2')} or {gold('*')}.</p>"),
-    (":g*: and :g10:", "{gold:*} and {gold:10}", f"<p>{gold('*')} and {gold('10')}</p>"),
-    ("one<br>two<br><br>three", "one\ntwo\n\nthree", "<p>one<br>\ntwo</p><p>three</p>"),
-    ("Hand &#149; Jade &amp; more &#8230;", "Hand \u2022 Jade & more \u2026", "<p>Hand \u2022 Jade &amp; more \u2026</p>"),
-    ("+2F* [x] _y_ {z}", "+2F\\* [x] \\_y\\_ \\{z\\}", "<p>+2F* [x] _y_ {z}</p>"),
-    ("give <b>Elite </b>and <i> (a note)</i>.", "give **Elite** and *(a note)*.",
-     "<p>give <strong>Elite</strong> and <em>(a note)</em>.</p>"),
-    ("<b>Battle:</b>Discard.", "**Battle**:Discard.", "<p><strong>Battle</strong>:Discard.</p>"),
-    ("<i><b>(Limited, :g2:: </b>Draw.)</i>", "***(Limited, {gold:2}:** Draw.)*",
-     f"<p><em><strong>(Limited, {gold('2')}:</strong> Draw.)</em></p>"),
-    ("<i>a</i><i>b</i> <b>x<i>y</i></b><i>z</i>", "*ab* **x*y***_z_",
-     "<p><em>ab</em> <strong>x<em>y</em></strong><em>z</em></p>"),
-    ("<i>unclosed</b> and on", "*unclosed and on*", "<p><em>unclosed and on</em></p>"),
-    ("<B>Kharmic", "**Kharmic**", "<p><strong>Kharmic</strong></p>"),
-    ("  spaced\n  out  <br> ", "spaced out", "<p>spaced out</p>"),
-])
+@pytest.mark.parametrize(
+    "source, markup, rendered",
+    [
+        ("<b>Battle:</b> Move home.", "**Battle:** Move home.", "<p><strong>Battle:</strong> Move home.</p>"),
+        (
+            "<b>Open, :bow::</b> Pay :g2: or :gstar:.",
+            "**Open, {bow}:** Pay {gold:2} or {gold:*}.",
+            f"<p><strong>Open, {BOW}:</strong> Pay {gold('2')} or {gold('*')}.</p>",
+        ),
+        (":g*: and :g10:", "{gold:*} and {gold:10}", f"<p>{gold('*')} and {gold('10')}</p>"),
+        ("one<br>two<br><br>three", "one\ntwo\n\nthree", "<p>one<br>\ntwo</p><p>three</p>"),
+        (
+            "Hand &#149; Jade &amp; more &#8230;",
+            "Hand \u2022 Jade & more \u2026",
+            "<p>Hand \u2022 Jade &amp; more \u2026</p>",
+        ),
+        ("+2F* [x] _y_ {z}", "+2F\\* [x] \\_y\\_ \\{z\\}", "<p>+2F* [x] _y_ {z}</p>"),
+        (
+            "give <b>Elite </b>and <i> (a note)</i>.",
+            "give **Elite** and *(a note)*.",
+            "<p>give <strong>Elite</strong> and <em>(a note)</em>.</p>",
+        ),
+        ("<b>Battle:</b>Discard.", "**Battle**:Discard.", "<p><strong>Battle</strong>:Discard.</p>"),
+        (
+            "<i><b>(Limited, :g2:: </b>Draw.)</i>",
+            "***(Limited, {gold:2}:** Draw.)*",
+            f"<p><em><strong>(Limited, {gold('2')}:</strong> Draw.)</em></p>",
+        ),
+        (
+            "<i>a</i><i>b</i> <b>x<i>y</i></b><i>z</i>",
+            "*ab* **x*y***_z_",
+            "<p><em>ab</em> <strong>x<em>y</em></strong><em>z</em></p>",
+        ),
+        ("<i>unclosed</b> and on", "*unclosed and on*", "<p><em>unclosed and on</em></p>"),
+        ("<B>Kharmic", "**Kharmic**", "<p><strong>Kharmic</strong></p>"),
+        ("  spaced\n  out  <br> ", "spaced out", "<p>spaced out</p>"),
+    ],
+)
 def test_html_to_markup_round_trips_through_to_html(source, markup, rendered):
     assert html_to_markup(source) == markup
     assert str(to_html(markup, ICONS)) == rendered
@@ -186,8 +225,17 @@ def test_flavor_drops_only_whole_text_italics():
 
 
 def test_unknown_tags_are_dropped_and_reported(tmp_path):
-    source = write_json(tmp_path / "tags.json", [{"title": ["Tagged"], "type": ["Event"], "deck": ["Dynasty"],
-                                                  "text": ['<span class="x">Plain</span> <u>text</u>']}])
+    source = write_json(
+        tmp_path / "tags.json",
+        [
+            {
+                "title": ["Tagged"],
+                "type": ["Event"],
+                "deck": ["Dynasty"],
+                "text": ['<span class="x">Plain</span> <u>text</u>'],
+            }
+        ],
+    )
     result = import_oracle([source])
     assert result.cards[0]["text"] == "Plain text"
     assert sorted(p.message for p in result.problems) == [
@@ -220,7 +268,9 @@ class _Styled(HTMLParser):
 
     def handle_data(self, data):
         # the source's icon codes as the rendered icons: name (the alt text) and label
-        data = oracle._ICON.sub(lambda m: "bow" if m[1] == "bow" else "gold" + m[2].strip("*").replace("star", ""), data)
+        data = oracle._ICON.sub(
+            lambda m: "bow" if m[1] == "bow" else "gold" + m[2].strip("*").replace("star", ""), data
+        )
         self.chars += [(ch, "b" in self.open, "i" in self.open) for ch in data if ch.isalnum()]
 
 
@@ -249,6 +299,7 @@ def test_every_fixture_text_round_trips():
 
 # --- problems ----------------------------------------------------------------------
 
+
 def test_fields_not_imported_and_repairs_are_warned_once_each(imported):
     warnings = {p.message: p.where for p in imported.problems if not p.is_error}
     assert not [p for p in imported.problems if p.is_error]
@@ -258,22 +309,31 @@ def test_fields_not_imported_and_repairs_are_warned_once_each(imported):
         "field 'imagehash' is not imported: an image-file hash of the Oracle site (1 card)": f"{where}.imagehash",
         "field 'playtestname' is not imported: the name used in playtesting (1 card)": f"{where}.playtestname",
         "field 'printing.designer' is not imported: design credits (1 card)": f"{where}.printing[1].designer",
-        "field 'printing.printimagehash' is not imported: an image-file hash of the Oracle site (1 card)":
-            f"{where}.printing[0].printimagehash",
-        "field 'puretexttitle' is not imported: the title in ASCII, same as formattedtitle (1 card)":
-            f"{where}.puretexttitle",
+        "field 'printing.printimagehash' is not imported: an image-file hash of the Oracle site (1 card)": f"{where}.printing[0].printimagehash",
+        "field 'puretexttitle' is not imported: the title in ASCII, same as formattedtitle (1 card)": f"{where}.puretexttitle",
         "text was mis-encoded (UTF-8 read as Windows-1252); repaired": f"{CARDS}::$[9].printing[0].flavor",
     }
 
 
 def test_not_imported_fields_are_counted_per_card(tmp_path):
-    source = write_json(tmp_path / "many.json", [
-        {"title": [f"Card {n}"], "type": ["Event"], "deck": ["Dynasty"], "imagehash": "x",
-         "printing": [{"printingid": "1", "artnumber": ["1"]}, {"printingid": "2", "artnumber": ["2"]}]}
-        for n in range(3)])
+    source = write_json(
+        tmp_path / "many.json",
+        [
+            {
+                "title": [f"Card {n}"],
+                "type": ["Event"],
+                "deck": ["Dynasty"],
+                "imagehash": "x",
+                "printing": [{"printingid": "1", "artnumber": ["1"]}, {"printingid": "2", "artnumber": ["2"]}],
+            }
+            for n in range(3)
+        ],
+    )
     messages = sorted(p.message for p in import_oracle([source]).problems)
-    assert messages == ["field 'imagehash' is not imported: an image-file hash of the Oracle site (3 cards)",
-                        "field 'printing.artnumber' is not imported: an internal art number (3 cards)"]
+    assert messages == [
+        "field 'imagehash' is not imported: an image-file hash of the Oracle site (3 cards)",
+        "field 'printing.artnumber' is not imported: an internal art number (3 cards)",
+    ]
 
 
 def test_bad_records_are_located_errors_and_the_rest_imports():
@@ -303,6 +363,7 @@ def test_a_file_that_is_not_json_or_not_a_list_is_an_error(tmp_path):
 
 # --- the command -------------------------------------------------------------------
 
+
 def test_import_writes_one_schema_file_per_type(tmp_path, run_cli):
     code, out, err = run_cli("import", "oracle", str(CARDS), "--out", str(tmp_path))
     assert code == 0
@@ -314,7 +375,8 @@ def test_import_writes_one_schema_file_per_type(tmp_path, run_cli):
     assert text.startswith('{\n  "$schema": ') and text.endswith("\n") and "\u2013" in text  # 2 spaces, UTF-8
     assert out.splitlines()[-1] == (
         "15 cards imported (Personality 3, Holding 1, Event 1, Region 1, Celestial 1, Strategy 1, Follower 1, "
-        f"Item 1, Spell 1, Ring 1, Stronghold 1, Sensei 2); wrote 12 files to {tmp_path}")
+        f"Item 1, Spell 1, Ring 1, Stronghold 1, Sensei 2); wrote 12 files to {tmp_path}"
+    )
     assert f"{tmp_path / 'senseis.json'}: new, 2 cards" in out
     assert "unknown field 'gloriousfield'" in err and "0 errors, 7 warnings" in err
 
@@ -357,14 +419,19 @@ def test_invalid_input_exits_1_and_still_writes_the_good_cards(tmp_path, run_cli
     assert code == 1
     assert f"{BAD}::$[1].title: error: card has no title" in err and "4 errors" in err
     assert [c["id"] for c in json.loads((tmp_path / "strategies.json").read_text(encoding="utf-8"))["cards"]] == [
-        "broken-cost", "good-card"]
+        "broken-cost",
+        "good-card",
+    ]
 
 
-@pytest.mark.parametrize("args", [
-    ["import", "oracle", str(CARDS)],  # no --out
-    ["import", "oracle", "--out", "x"],  # no paths
-    ["import", "oracle", "no-such-file.json", "--out", "x"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["import", "oracle", str(CARDS)],  # no --out
+        ["import", "oracle", "--out", "x"],  # no paths
+        ["import", "oracle", "no-such-file.json", "--out", "x"],
+    ],
+)
 def test_usage_errors_exit_2(args, run_cli):
     assert run_cli(*args)[0] == 2
 
@@ -377,6 +444,7 @@ def test_out_must_be_a_folder(tmp_path, run_cli):
 
 
 # --- acceptance on the real export -------------------------------------------------
+
 
 @pytest.mark.shared
 def test_real_export_imports_and_validates(tmp_path, run_cli):

@@ -2,8 +2,8 @@
 
 import pytest
 
-from printer.errors import UsageError
-from printer.layout import CARD_SIZES, PAPER_SIZES, fit_grid, parse_size
+from printer.problems import UsageError
+from printer.sheets.layout import CARD_SIZES, PAPER_SIZES, fit_grid, parse_size
 
 
 def test_parse_sizes():

@@ -1,6 +1,6 @@
 """Card-text markup: emphasis, breaks, paragraphs, icons, escaping, no HTML injection."""
 
-from printer.markup import RenderEnv, escape_text, icons_in, plain_text, to_html
+from printer.cards.markup import RenderEnv, escape_text, icons_in, plain_text, to_html
 
 
 def env(*known):
@@ -9,16 +9,17 @@ def env(*known):
 
 def test_emphasis_breaks_and_paragraphs():
     html = to_html("**Battle:** bow *him*.\nNext line\n\nNew paragraph")
-    assert html == ("<p><strong>Battle:</strong> bow <em>him</em>.<br>\nNext line</p>"
-                    "<p>New paragraph</p>")
+    assert html == ("<p><strong>Battle:</strong> bow <em>him</em>.<br>\nNext line</p><p>New paragraph</p>")
 
 
 def test_icons_with_and_without_label():
     e = env("bow", "gold")
     html = to_html("{bow}: Produce {gold:2}.", e)
     assert '<img class="icon icon-bow" src="file:///icons/bow.svg" alt="bow">' in html
-    assert ('<span class="icon-labelled icon-gold"><img class="icon icon-gold" src="file:///icons/gold.svg" alt="gold">'
-            '<span class="icon-label">2</span></span>') in html
+    assert (
+        '<span class="icon-labelled icon-gold"><img class="icon icon-gold" src="file:///icons/gold.svg" alt="gold">'
+        '<span class="icon-label">2</span></span>'
+    ) in html
     assert e.unknown_icons == []
 
 

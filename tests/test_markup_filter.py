@@ -20,11 +20,24 @@ def write(root: Path, toml: str, game: str, cards: list[dict]) -> Path:
 
 def test_unknown_icon_in_a_nested_field_is_reported_at_that_field(tmp_path, run):
     cards = [
-        {"id": "a0", "title": "Plain", "type": "Major Arcana", "arcanum": 0, "power": 1,
-         "upright": {"timing": "reveal", "text": "Nothing odd."}, "reversed": {"timing": "discard", "text": "Fine."}},
-        {"id": "a1", "title": "Odd", "type": "Major Arcana", "arcanum": 1, "power": 2,
-         "upright": {"timing": "reveal", "text": "Pay one {lfie}."},
-         "reversed": {"timing": "discard", "text": "Lose one {life}.", "text_ja": "{nosuch}を失う。"}},
+        {
+            "id": "a0",
+            "title": "Plain",
+            "type": "Major Arcana",
+            "arcanum": 0,
+            "power": 1,
+            "upright": {"timing": "reveal", "text": "Nothing odd."},
+            "reversed": {"timing": "discard", "text": "Fine."},
+        },
+        {
+            "id": "a1",
+            "title": "Odd",
+            "type": "Major Arcana",
+            "arcanum": 1,
+            "power": 2,
+            "upright": {"timing": "reveal", "text": "Pay one {lfie}."},
+            "reversed": {"timing": "discard", "text": "Lose one {life}.", "text_ja": "{nosuch}を失う。"},
+        },
     ]
     file = write(tmp_path, ARCANDUCTOR, "arcanductor", cards)
     result = run("--project", tmp_path, "build", "arcanductor", "--out", tmp_path / "out")
@@ -35,43 +48,82 @@ def test_unknown_icon_in_a_nested_field_is_reported_at_that_field(tmp_path, run)
 
 
 def test_a_list_entry_is_located_by_its_index_and_without_a_field_at_the_card(tmp_path, run):
-    cards = [{"id": "x", "title": "Odd Lens", "type": "Artifact", "cost": {"gold": 1},
-              "collect": [{"elan": 1}, {"text": "Take one {gloid}."}],
-              "powers": [{"cost": {"tap": True}, "effect": {"text": "Gain {elna}."}}]}]
+    cards = [
+        {
+            "id": "x",
+            "title": "Odd Lens",
+            "type": "Artifact",
+            "cost": {"gold": 1},
+            "collect": [{"elan": 1}, {"text": "Take one {gloid}."}],
+            "powers": [{"cost": {"tap": True}, "effect": {"text": "Gain {elna}."}}],
+        }
+    ]
     file = write(tmp_path, RES_ARCANA, "res-arcana", cards)
     result = run("--project", tmp_path, "build", "res-arcana", "--out", tmp_path / "out")
     assert result.code == 0, result.err
     assert f"{file}::$.cards[0].collect[1].text: warning: unknown icon {{gloid}}" in result.err
-    assert f"{file}::$.cards[0].powers[0].effect.text: warning: unknown icon {{elna}} (hint: did you mean 'elan'?)" in result.err
+    assert (
+        f"{file}::$.cards[0].powers[0].effect.text: warning: unknown icon {{elna}} (hint: did you mean 'elan'?)"
+        in result.err
+    )
 
 
 def test_without_a_field_the_filter_reports_at_the_card(tmp_path, run):
-    file = write(tmp_path, '[games.t]\nname = "T"\ncard_size = "poker"\n', "t",
-                 [{"id": "ok", "title": "Fine", "type": "A"}, {"id": "odd", "title": "Odd", "type": "A", "notes": "a {zap}"}])
+    file = write(
+        tmp_path,
+        '[games.t]\nname = "T"\ncard_size = "poker"\n',
+        "t",
+        [{"id": "ok", "title": "Fine", "type": "A"}, {"id": "odd", "title": "Odd", "type": "A", "notes": "a {zap}"}],
+    )
     (tmp_path / "schema" / "t").mkdir(parents=True)
-    (tmp_path / "schema" / "t" / "card.schema.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://printer.invalid/schema/t/card.schema.json",
-        "allOf": [{"$ref": "../card.schema.json"}], "unevaluatedProperties": False}), encoding="utf-8")
+    (tmp_path / "schema" / "t" / "card.schema.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://printer.invalid/schema/t/card.schema.json",
+                "allOf": [{"$ref": "../card.schema.json"}],
+                "unevaluatedProperties": False,
+            }
+        ),
+        encoding="utf-8",
+    )
     (tmp_path / "templates" / "t").mkdir(parents=True)
     (tmp_path / "templates" / "t" / "card.html.j2").write_text(
-        '<div class="card">{{ card.get("notes", "")|markup }}</div>', encoding="utf-8")
-    (tmp_path / "templates" / "t" / "back.html.j2").write_text('<div class="card">{{ "{zip}"|markup }}</div>', encoding="utf-8")
+        '<div class="card">{{ card.get("notes", "")|markup }}</div>', encoding="utf-8"
+    )
+    (tmp_path / "templates" / "t" / "back.html.j2").write_text(
+        '<div class="card">{{ "{zip}"|markup }}</div>', encoding="utf-8"
+    )
     result = run("--project", tmp_path, "build", "t", "--out", tmp_path / "out")
     assert result.code == 0, result.err
     assert f"{file}::$.cards[1]: warning: unknown icon {{zap}}" in result.err
-    assert "template: warning: unknown icon {zip}" in result.err   # a back belongs to no card
+    assert "template: warning: unknown icon {zip}" in result.err  # a back belongs to no card
 
 
 @pytest.mark.parametrize("field, expected", [("upright.text", "::$.cards[1].upright.text"), ("[0]", "::$.cards[1][0]")])
 def test_the_field_path_is_appended_to_the_card_location(tmp_path, field, expected):
-    from printer.catalog import load_cards
+    from printer.cards.catalog import load_cards
     from printer.project import load_project
-    from printer.render import Renderer
+    from printer.sheets.render import Renderer
 
     side = {"timing": "reveal", "text": "x"}
-    write(tmp_path, ARCANDUCTOR, "arcanductor", [
-        {"id": f"a{i}", "title": f"A{i}", "type": "Major Arcana", "arcanum": i, "power": 1, "upright": side, "reversed": side}
-        for i in range(2)])
+    write(
+        tmp_path,
+        ARCANDUCTOR,
+        "arcanductor",
+        [
+            {
+                "id": f"a{i}",
+                "title": f"A{i}",
+                "type": "Major Arcana",
+                "arcanum": i,
+                "power": 1,
+                "upright": side,
+                "reversed": side,
+            }
+            for i in range(2)
+        ],
+    )
     project = load_project(tmp_path)
     sets, problems = load_cards(project, [tmp_path / "cards" / "arcanductor"], "arcanductor")
     assert not problems

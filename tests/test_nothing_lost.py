@@ -32,6 +32,7 @@ from pypdf import PdfReader, PdfWriter
 
 from printer.fsutil import atomic_open, atomic_write_bytes, remove_stale_temps
 
+
 def a_pdf(path: Path, pages: int = 1) -> bytes:
     """Write a valid PDF of ``pages`` blank A6 pages to ``path`` (the "previous output"); returns its bytes."""
     writer = PdfWriter()
@@ -50,14 +51,24 @@ def temp_files(folder: Path) -> list[Path]:
 @pytest.fixture
 def cards(project: Path) -> Path:
     """The ``project`` (conftest) with 151 cards: two Strategy cards, one printed 150 times (17 sheets and their backs)."""
-    data = [{"id": "many", "title": "Many Copies", "type": "Strategy", "deck": "Fate", "focus": 1, "copies": 150,
-             "text": "**Battle:** {bow} " + "A long enough text to lay out. " * 6},
-            {"id": "one", "title": "One Copy", "type": "Strategy", "deck": "Fate", "focus": 2, "text": "Once."}]
+    data = [
+        {
+            "id": "many",
+            "title": "Many Copies",
+            "type": "Strategy",
+            "deck": "Fate",
+            "focus": 1,
+            "copies": 150,
+            "text": "**Battle:** {bow} " + "A long enough text to lay out. " * 6,
+        },
+        {"id": "one", "title": "One Copy", "type": "Strategy", "deck": "Fate", "focus": 2, "text": "Once."},
+    ]
     (project / "cards" / "l5r" / "cards.json").write_text(json.dumps({"game": "l5r", "cards": data}), encoding="utf-8")
     return project
 
 
 # --- atomic writes ---------------------------------------------------------------------------------
+
 
 def test_an_exception_while_writing_leaves_the_target_and_no_temp_file(tmp_path):
     target = tmp_path / "out.pdf"
@@ -132,7 +143,10 @@ def test_sigkill_between_temp_file_and_rename_is_cleaned_up_by_the_next_run(tmp_
 def test_sigterm_between_temp_file_and_rename_cleans_up_at_once(tmp_path):
     target = tmp_path / "l5r.pdf"
     before = a_pdf(target)
-    script = "import signal, sys; from printer.cli import _terminate; signal.signal(signal.SIGTERM, _terminate)\n" + SLOW_WRITER
+    script = (
+        "import signal, sys; from printer.cli import _terminate; signal.signal(signal.SIGTERM, _terminate)\n"
+        + SLOW_WRITER
+    )
     writer = subprocess.Popen([sys.executable, "-c", script, str(target)], stdout=subprocess.PIPE, text=True)
     assert writer.stdout.readline().strip() == "writing"
     writer.send_signal(signal.SIGTERM)
@@ -142,11 +156,15 @@ def test_sigterm_between_temp_file_and_rename_cleans_up_at_once(tmp_path):
 
 # --- builds that fail ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("breakage, args", [
-    ("template error", []),
-    ("blocked fetch", []),
-    ("--strict with a warning", ["--strict"]),
-])
+
+@pytest.mark.parametrize(
+    "breakage, args",
+    [
+        ("template error", []),
+        ("blocked fetch", []),
+        ("--strict with a warning", ["--strict"]),
+    ],
+)
 def test_a_failed_build_leaves_the_previous_pdf(run, cards, breakage, args):
     project = cards
     previous = a_pdf(project / "build" / "l5r.pdf", pages=3)
@@ -178,10 +196,15 @@ def test_a_failed_rules_build_leaves_the_previous_rules_pdf(run, cards):
 
 # --- builds that are killed ---------------------------------------------------------------------
 
+
 def _start_build(project: Path) -> subprocess.Popen:
     """``printer build l5r`` in a subprocess, once it has started laying out (its progress label is on stderr)."""
-    build = subprocess.Popen([sys.executable, "-m", "printer", "--project", str(project), "build", "l5r"],
-                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+    build = subprocess.Popen(
+        [sys.executable, "-m", "printer", "--project", str(project), "build", "l5r"],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        text=True,
+    )
     lines = []
     while not (lines and lines[-1].startswith("l5r: 151 cards")):  # other lines (a font warning, say) may come first
         lines.append(build.stderr.readline())
@@ -211,8 +234,11 @@ def test_the_build_after_a_killed_one_writes_the_new_pdf(cards):
     build.kill()
     build.wait()
     (project / "build" / f".l5r.pdf.{_dead_pid()}.zz.tmp").write_bytes(b"%PDF-left by a kill during the rename")
-    done = subprocess.run([sys.executable, "-m", "printer", "--project", str(project), "build", "l5r", "--only", "one"],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "printer", "--project", str(project), "build", "l5r", "--only", "one"],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     assert len(PdfReader(project / "build" / "l5r.pdf").pages) == 2  # one sheet of fronts, one of backs
     assert temp_files(project) == []
@@ -220,10 +246,32 @@ def test_the_build_after_a_killed_one_writes_the_new_pdf(cards):
 
 # --- imports -------------------------------------------------------------------------------------
 
+
 def _tarot_source(path: Path, rename: str | None = None) -> Path:
-    names = ["The Fool", "The Magician", "The High Priestess", "The Empress", "The Emperor", "The Hierophant",
-             "The Lovers", "The Chariot", "Strength", "The Hermit", "Wheel of Fortune", "Justice", "The Hanged Man",
-             "Death", "Temperance", "The Devil", "The Tower", "The Star", "The Moon", "The Sun", "Judgement", "The World"]
+    names = [
+        "The Fool",
+        "The Magician",
+        "The High Priestess",
+        "The Empress",
+        "The Emperor",
+        "The Hierophant",
+        "The Lovers",
+        "The Chariot",
+        "Strength",
+        "The Hermit",
+        "Wheel of Fortune",
+        "Justice",
+        "The Hanged Man",
+        "Death",
+        "Temperance",
+        "The Devil",
+        "The Tower",
+        "The Star",
+        "The Moon",
+        "The Sun",
+        "Judgement",
+        "The World",
+    ]
     if rename:
         names[0] = rename
     cards = [{"name": n, "rank": i, "suit": "major"} for i, n in enumerate(names)]

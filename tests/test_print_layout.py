@@ -2,10 +2,18 @@
 
 import pytest
 
-from printer.errors import UsageError
-from printer.layout import (CARD_SIZES, PAPER_SIZES, SheetLayout, Slot, fit_grid, fold_layout, parse_length,
-                            parse_offset)
-from printer.options import resolve_options
+from printer.problems import UsageError
+from printer.sheets.layout import (
+    CARD_SIZES,
+    PAPER_SIZES,
+    SheetLayout,
+    Slot,
+    fit_grid,
+    fold_layout,
+    parse_length,
+    parse_offset,
+)
+from printer.sheets.options import resolve_options
 
 
 def test_lengths_and_offsets():
@@ -38,8 +46,10 @@ def test_crop_marks_only_where_they_touch_no_card():
     grid = fit_grid(PAPER_SIZES["A4"], CARD_SIZES["poker"], bleed=3)
     marks = grid.crop_marks(5, 3)
     assert len(marks) == 4 * 4  # four marks on each side of the block, one per cut line
-    assert all(m.y2 <= 16.5 - 3 + 1e-6 or m.y1 >= 280.5 + 3 - 1e-6 or m.x2 <= 10.5 - 3 + 1e-6 or m.x1 >= 199.5 + 3 - 1e-6
-               for m in marks)
+    assert all(
+        m.y2 <= 16.5 - 3 + 1e-6 or m.y1 >= 280.5 + 3 - 1e-6 or m.x2 <= 10.5 - 3 + 1e-6 or m.x1 >= 199.5 + 3 - 1e-6
+        for m in marks
+    )
 
 
 def test_turned_slot_backs_turn_the_other_way():
@@ -59,8 +69,12 @@ def test_fold_over_uses_half_the_sheet():
 
 
 def test_options_come_from_the_project_the_game_and_the_command_line():
-    opts = resolve_options({"paper": "Letter", "bleed": "0.125in", "marks": "cut"}, {"bleed": 2, "sort": "set,title"},
-                           "tarot", {"marks": "none", "back_offset": "1,-0.5"})
+    opts = resolve_options(
+        {"paper": "Letter", "bleed": "0.125in", "marks": "cut"},
+        {"bleed": 2, "sort": "set,title"},
+        "tarot",
+        {"marks": "none", "back_offset": "1,-0.5"},
+    )
     assert opts.paper == (215.9, 279.4) and opts.bleed == 2 and opts.marks == "none"
     assert opts.card == (70, 120) and opts.sort == ["set", "title"] and opts.back_offset == (1, -0.5)
     with pytest.raises(UsageError) as info:

@@ -2,7 +2,7 @@
 crop marks and cut lines, backs behind fronts (long-edge, short-edge, fold-over, back offset), copies,
 order, text fit, art, sheet layout files, and the PNG, Tabletop Simulator and print-shop exports.
 
-Expected positions are computed here from the page and card sizes, never taken from printer.layout.
+Expected positions are computed here from the page and card sizes, never taken from printer.sheets.layout.
 """
 
 from __future__ import annotations
@@ -47,22 +47,33 @@ ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width=
 def write_project(root: Path, cards: list[dict], extra_toml: str = "") -> Path:
     (root / "cards" / "t").mkdir(parents=True, exist_ok=True)
     (root / "templates" / "t" / "icons").mkdir(parents=True, exist_ok=True)
-    (root / "printer.toml").write_text('[project]\npaper = "A4"\n' + extra_toml +
-                                       '\n[games.t]\nname = "Test"\ncard_size = "poker"\n', encoding="utf-8")
+    (root / "printer.toml").write_text(
+        '[project]\npaper = "A4"\n' + extra_toml + '\n[games.t]\nname = "Test"\ncard_size = "poker"\n', encoding="utf-8"
+    )
     (root / "templates" / "t" / "card.html.j2").write_text(CARD_HTML, encoding="utf-8")
     (root / "templates" / "t" / "back.html.j2").write_text(BACK_HTML, encoding="utf-8")
     (root / "templates" / "t" / "card.css").write_text(CSS, encoding="utf-8")
     (root / "templates" / "t" / "icons" / "dot.svg").write_text(ICON, encoding="utf-8")
     (root / "cards" / "t" / "cards.json").write_text(json.dumps({"cards": cards}), encoding="utf-8")
     (root / "schema" / "t").mkdir(parents=True, exist_ok=True)
-    (root / "schema" / "t" / "card.schema.json").write_text(json.dumps({
-        "$schema": "https://json-schema.org/draft/2020-12/schema", "$id": "https://printer.invalid/schema/t/card.schema.json",
-        "allOf": [{"$ref": "../card.schema.json"}], "unevaluatedProperties": False}), encoding="utf-8")
+    (root / "schema" / "t" / "card.schema.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://printer.invalid/schema/t/card.schema.json",
+                "allOf": [{"$ref": "../card.schema.json"}],
+                "unevaluatedProperties": False,
+            }
+        ),
+        encoding="utf-8",
+    )
     return root
 
 
 def simple_cards(n: int = 10) -> list[dict]:
-    cards = [{"id": f"c{i:02d}", "title": f"Card{i:02d}", "type": "A", "text": f"Text of card {i}."} for i in range(1, n + 1)]
+    cards = [
+        {"id": f"c{i:02d}", "title": f"Card{i:02d}", "type": "A", "text": f"Text of card {i}."} for i in range(1, n + 1)
+    ]
     cards[0]["copies"] = 3
     return cards
 
@@ -122,7 +133,11 @@ def rect_of(point: tuple[float, float], rects: list[tuple[float, float]], w=W_CA
 def centred_grid(page: tuple[float, float], cols: int, rows: int, gutter: float = 0.0) -> list[tuple[float, float]]:
     gw, gh = cols * W_CARD + (cols - 1) * gutter, rows * H_CARD + (rows - 1) * gutter
     ox, oy = (page[0] - gw) / 2, (page[1] - gh) / 2
-    return sorted((round(ox + c * (W_CARD + gutter), 3), round(oy + r * (H_CARD + gutter), 3)) for r in range(rows) for c in range(cols))
+    return sorted(
+        (round(ox + c * (W_CARD + gutter), 3), round(oy + r * (H_CARD + gutter), 3))
+        for r in range(rows)
+        for c in range(cols)
+    )
 
 
 def close(found, expected, tol: float = 0.1) -> bool:
@@ -152,6 +167,7 @@ def is_white(p):
 
 # -- one build per variant, for the whole module -------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def plain(tmp_path_factory):
     root = write_project(tmp_path_factory.mktemp("plain"), simple_cards())
@@ -172,12 +188,15 @@ def duplex(request, tmp_path_factory):
 
 # -- page size, trim boxes, bleed, safe area --------------------------------------------------------------------------
 
+
 def test_a4_pages_and_a_centred_3x3_grid_of_trim_boxes(plain):
     _, pdf = plain
     reader = PdfReader(pdf)
     assert len(reader.pages) == 4  # 12 cards (one with 3 copies): 2 sheets of fronts and backs
     for page in reader.pages:
-        assert (float(page.mediabox.width) / MM, float(page.mediabox.height) / MM) == pytest.approx((210, 297), abs=0.05)
+        assert (float(page.mediabox.width) / MM, float(page.mediabox.height) / MM) == pytest.approx(
+            (210, 297), abs=0.05
+        )
     with pdfplumber.open(pdf) as doc:
         fronts = card_rects(doc.pages[0], RED)
     assert close(fronts, centred_grid((210, 297), 3, 3))
@@ -203,9 +222,9 @@ def test_with_a_gutter_each_card_has_its_own_bleed(gutter):
     image = raster(pdf, 0)
     x0, y0 = fronts[0]
     right = x0 + W_CARD
-    assert is_red(pixel(image, right + 2, y0 + 40))          # its own bleed
-    assert is_white(pixel(image, right + 8, y0 + 40))        # the middle of the gutter
-    assert is_red(pixel(image, right + 16 - 2, y0 + 40))     # the neighbour's bleed
+    assert is_red(pixel(image, right + 2, y0 + 40))  # its own bleed
+    assert is_white(pixel(image, right + 8, y0 + 40))  # the middle of the gutter
+    assert is_red(pixel(image, right + 16 - 2, y0 + 40))  # the neighbour's bleed
 
 
 def test_text_stays_in_the_safe_area(plain):
@@ -240,9 +259,12 @@ def test_l5r_example_text_stays_in_the_safe_area(tmp_path, repo):
 
 # -- marks ----------------------------------------------------------------------------------------------------------
 
+
 def segments(page) -> set[tuple[float, float, float, float]]:
-    return {(round(l["x0"] / MM, 1), round(l["top"] / MM, 1), round(l["x1"] / MM, 1), round(l["bottom"] / MM, 1))
-            for l in page.lines}
+    return {
+        (round(l["x0"] / MM, 1), round(l["top"] / MM, 1), round(l["x1"] / MM, 1), round(l["bottom"] / MM, 1))
+        for l in page.lines
+    }
 
 
 def test_per_card_crop_marks_at_every_corner_outside_the_trim(gutter):
@@ -292,7 +314,7 @@ def test_mark_length_and_offset(tmp_path):
     pdf = build(root, tmp_path / "out", "--mark-length", "3", "--mark-offset", "4", "--bleed", "2")
     with pdfplumber.open(pdf) as doc:
         page = doc.pages[0]
-        (x, y), = card_rects(page, RED)
+        ((x, y),) = card_rects(page, RED)
         lines = segments(page)
     assert (round(x, 1), round(y - 7, 1), round(x, 1), round(y - 4, 1)) in lines
     assert (round(x - 7, 1), round(y, 1), round(x - 4, 1), round(y, 1)) in lines
@@ -300,6 +322,7 @@ def test_mark_length_and_offset(tmp_path):
 
 
 # -- duplex -----------------------------------------------------------------------------------------------------------
+
 
 def test_every_back_lies_exactly_behind_its_front(duplex):
     """The back of FrontNN (the card BackNN) sits where FrontNN lands once the sheet is turned over."""
@@ -311,12 +334,14 @@ def test_every_back_lies_exactly_behind_its_front(duplex):
         assert len(fronts) == len(backs) == 9
         front_words, back_words = word_boxes(front, "Front"), word_boxes(back, "Back")
         for n in range(1, 10):
-            fx, fy = rect_of((front_words[f"Front{n:02d}"]["x0"] / MM, front_words[f"Front{n:02d}"]["top"] / MM), fronts)
+            fx, fy = rect_of(
+                (front_words[f"Front{n:02d}"]["x0"] / MM, front_words[f"Front{n:02d}"]["top"] / MM), fronts
+            )
             word = back_words[f"Back{n:02d}"]
             bx, by = rect_of((word["x0"] / MM, word["top"] / MM), backs)
             if flip == "long-edge":  # turned over the vertical axis
                 assert (bx, by) == pytest.approx((W - fx - W_CARD, fy), abs=0.1)
-            else:                    # turned over the horizontal axis
+            else:  # turned over the horizontal axis
                 assert (bx, by) == pytest.approx((fx, H - fy - H_CARD), abs=0.1)
         turned = [c for c in back.chars if c["text"] == "B"]
         assert turned and all((c["matrix"][0] < 0) == (flip == "short-edge") for c in turned)
@@ -377,8 +402,11 @@ def test_alignment_page_scales_lie_behind_the_crosses(tmp_path, run):
             assert len(doc.pages) == 2
             front, back = doc.pages
             W, H = front.width / MM, front.height / MM
-            circles = lambda page: sorted((round((c["x0"] + c["x1"]) / 2 / MM, 1), round((c["top"] + c["bottom"]) / 2 / MM, 1))
-                                          for c in page.curves if abs(c["width"] / MM - 3) < 0.3)
+            circles = lambda page: sorted(
+                (round((c["x0"] + c["x1"]) / 2 / MM, 1), round((c["top"] + c["bottom"]) / 2 / MM, 1))
+                for c in page.curves
+                if abs(c["width"] / MM - 3) < 0.3
+            )
             crosses, scales = circles(front), circles(back)
             assert len(crosses) == len(scales) == 5
             if flip == "long-edge":
@@ -390,6 +418,7 @@ def test_alignment_page_scales_lie_behind_the_crosses(tmp_path, run):
 
 # -- copies and order -------------------------------------------------------------------------------------------------
 
+
 def test_copies_from_the_card_data(plain):
     _, pdf = plain
     with pdfplumber.open(pdf) as doc:
@@ -400,8 +429,11 @@ def test_copies_from_the_card_data(plain):
 
 
 def test_fronts_ordered_by_fields_or_as_listed(tmp_path):
-    cards = [{"id": "x", "title": "Zeta", "type": "B", "set": "Two"}, {"id": "y", "title": "Alpha", "type": "A", "set": "Two"},
-             {"id": "z", "title": "Mid", "type": "A", "set": "One"}]
+    cards = [
+        {"id": "x", "title": "Zeta", "type": "B", "set": "Two"},
+        {"id": "y", "title": "Alpha", "type": "A", "set": "Two"},
+        {"id": "z", "title": "Mid", "type": "A", "set": "One"},
+    ]
     root = write_project(tmp_path, cards)
 
     def order(*args):
@@ -416,7 +448,7 @@ def test_fronts_ordered_by_fields_or_as_listed(tmp_path):
 
 
 def test_decklist_counts_become_copies():
-    from printer.build import items_for_counts
+    from printer.sheets.compose import items_for_counts
 
     items = items_for_counts([(3, None, "Missing Card"), (0, None, "None"), (2, None, "Other")])
     assert [i.name for i in items] == ["Missing Card"] * 3 + ["Other"] * 2
@@ -433,14 +465,16 @@ def test_too_much_text_shrinks_and_stays_inside_its_box(tmp_path):
     pdf = build(root, tmp_path / "out", "--strict")
     with pdfplumber.open(pdf) as doc:
         page = doc.pages[0]
-        (x, y), = card_rects(page, RED)
-        text = [c for c in page.chars if c["text"].strip() and y + 17 < c["top"] / MM < y + 88 and c["x0"] / MM < x + 63]
+        ((x, y),) = card_rects(page, RED)
+        text = [
+            c for c in page.chars if c["text"].strip() and y + 17 < c["top"] / MM < y + 88 and c["x0"] / MM < x + 63
+        ]
         box_top, box_bottom = y + 3 + 17, y + 3 + 17 + 30  # safe area 3 mm, then the template's box
         assert text
-        assert max(c["size"] for c in text) < 8 - 0.1          # shrunk from 8pt
-        assert min(c["size"] for c in text) >= 4 - 0.01        # not under the template's minimum
+        assert max(c["size"] for c in text) < 8 - 0.1  # shrunk from 8pt
+        assert min(c["size"] for c in text) >= 4 - 0.01  # not under the template's minimum
         assert all(box_top - 0.1 <= c["top"] / MM and c["bottom"] / MM <= box_bottom + 0.1 for c in text)
-        assert "turns." in page.extract_text()                  # the last words are there, inside the box
+        assert "turns." in page.extract_text()  # the last words are there, inside the box
 
 
 def test_text_that_cannot_fit_warns_and_fails_with_strict(tmp_path, run):
@@ -454,18 +488,23 @@ def test_text_that_cannot_fit_warns_and_fails_with_strict(tmp_path, run):
     assert not (tmp_path / "strict" / "t.pdf").exists()
 
 
-@pytest.mark.parametrize("text, word", [("Bow {dot} this card to win.", "this"), ("戦闘：{dot}このカードをボウする。", "このカードをボウする。")])
+@pytest.mark.parametrize(
+    "text, word",
+    [("Bow {dot} this card to win.", "this"), ("戦闘：{dot}このカードをボウする。", "このカードをボウする。")],
+)
 def test_inline_icons_sit_on_the_baseline_at_the_text_size(tmp_path, text, word):
     root = write_project(tmp_path, [{"id": "i", "title": "Icon", "type": "A", "text": text}])
     pdf = build(root, tmp_path / "out")
     with pdfplumber.open(pdf) as doc:
         page = doc.pages[0]
         chars = [c for c in page.chars if c["text"] == word[0]]
-        icon = [r for r in page.rects if tuple(round(v, 2) for v in (r.get("non_stroking_color") or ())) == (0.0, 1.0, 0.0)]
+        icon = [
+            r for r in page.rects if tuple(round(v, 2) for v in (r.get("non_stroking_color") or ())) == (0.0, 1.0, 0.0)
+        ]
     assert chars and len(icon) == 1
     char, icon = chars[0], icon[0]
     size = char["size"]
-    assert icon["height"] == pytest.approx(1.05 * size, rel=0.05)          # the text's size
+    assert icon["height"] == pytest.approx(1.05 * size, rel=0.05)  # the text's size
     # baseline: the icon drops 0.17em below it; the char's baseline is its bottom less its descent
     baseline = char["matrix"][5]
     assert page.height - icon["bottom"] == pytest.approx(baseline - 0.17 * size, abs=0.25 * size)
@@ -474,10 +513,13 @@ def test_inline_icons_sit_on_the_baseline_at_the_text_size(tmp_path, text, word)
 
 # -- images ---------------------------------------------------------------------------------------------------------
 
+
 def test_art_is_prepared_once_into_the_cache_and_low_resolution_warns(tmp_path, run):
-    cards = [{"id": "opaque", "title": "Opaque", "type": "A", "art": "opaque.png"},
-             {"id": "clear", "title": "Clear", "type": "A", "art": "clear.png"},
-             {"id": "gone", "title": "Gone", "type": "A", "art": "gone.png"}]
+    cards = [
+        {"id": "opaque", "title": "Opaque", "type": "A", "art": "opaque.png"},
+        {"id": "clear", "title": "Clear", "type": "A", "art": "clear.png"},
+        {"id": "gone", "title": "Gone", "type": "A", "art": "gone.png"},
+    ]
     root = write_project(tmp_path, cards)
     Image.new("RGBA", (1400, 500), (10, 200, 10, 255)).save(root / "cards" / "t" / "opaque.png")
     Image.new("RGBA", (200, 70), (10, 200, 10, 100)).save(root / "cards" / "t" / "clear.png")
@@ -489,7 +531,9 @@ def test_art_is_prepared_once_into_the_cache_and_low_resolution_warns(tmp_path, 
     with Image.open(jpegs[0]) as image:  # crop-to-fill 57 x 20 mm at 300 dpi: 673 x 236 px, never upscaled
         assert image.size == (673, 236)
     assert "clear: " not in result.err
-    assert "cards.json::$.cards[1].art: warning: art is 89 dpi at its printed size 57 x 20 mm (200 x 70 px)" in result.err
+    assert (
+        "cards.json::$.cards[1].art: warning: art is 89 dpi at its printed size 57 x 20 mm (200 x 70 px)" in result.err
+    )
     assert "cards.json::$.cards[2].art: warning: art file not found" in result.err
     with pdfplumber.open(tmp_path / "out" / "t.pdf") as doc:
         assert "ART MISSING gone.png" in doc.pages[0].extract_text()
@@ -500,33 +544,46 @@ def test_art_is_prepared_once_into_the_cache_and_low_resolution_warns(tmp_path, 
 
 # -- sheet layout files -----------------------------------------------------------------------------------------------
 
+
 def test_a_sheet_layout_file_places_cards_in_its_slots(tmp_path):
     root = write_project(tmp_path, double_faced(3))
-    (root / "slots.toml").write_text('paper = "A4"\ncard = "poker"\n[[slot]]\nx = 20\ny = 30\n[[slot]]\nx = 100\ny = 30\n'
-                                     '[[slot]]\nx = 20\ny = 150\nrotate = 90\n', encoding="utf-8")
+    (root / "slots.toml").write_text(
+        'paper = "A4"\ncard = "poker"\n[[slot]]\nx = 20\ny = 30\n[[slot]]\nx = 100\ny = 30\n'
+        "[[slot]]\nx = 20\ny = 150\nrotate = 90\n",
+        encoding="utf-8",
+    )
     pdf = build(root, tmp_path / "out", "--sheet-layout", root / "slots.toml")
     with pdfplumber.open(pdf) as doc:
         front, back = doc.pages[0], doc.pages[1]
         assert close(card_rects(front, RED), [(20, 30), (100, 30)])
-        turned = [r for r in front.rects if abs(r["width"] / MM - H_CARD) < 0.05 and abs(r["height"] / MM - W_CARD) < 0.05]
+        turned = [
+            r for r in front.rects if abs(r["width"] / MM - H_CARD) < 0.05 and abs(r["height"] / MM - W_CARD) < 0.05
+        ]
         assert [(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in turned] == [(20.0, 150.0)]
         # long-edge: mirrored across the vertical axis; the turned card's back lies over the same footprint mirrored
         assert close(card_rects(back, BLUE), [(210 - 100 - 63, 30), (210 - 20 - 63, 30)])
-        turned_back = [r for r in back.rects if abs(r["width"] / MM - H_CARD) < 0.05 and abs(r["height"] / MM - W_CARD) < 0.05]
+        turned_back = [
+            r for r in back.rects if abs(r["width"] / MM - H_CARD) < 0.05 and abs(r["height"] / MM - W_CARD) < 0.05
+        ]
         assert [(round(r["x0"] / MM, 1), round(r["top"] / MM, 1)) for r in turned_back] == [(210 - 20 - 88, 150.0)]
 
 
 def test_a_bad_sheet_layout_file_reports_every_problem(tmp_path, run):
     root = write_project(tmp_path, simple_cards(1))
-    (root / "slots.toml").write_text('card = "tarot"\n[[slot]]\nx = 200\ny = 30\n[[slot]]\nx = 10\nrotate = 45\n', encoding="utf-8")
+    (root / "slots.toml").write_text(
+        'card = "tarot"\n[[slot]]\nx = 200\ny = 30\n[[slot]]\nx = 10\nrotate = 45\n', encoding="utf-8"
+    )
     result = run("--project", root, "build", "t", "--sheet-layout", root / "slots.toml")
     assert result.code == 2
     assert "slots.toml::$.card: error: the layout is for 70 x 120 mm cards, the game's are 63 x 88 mm" in result.err
     assert "slots.toml::$.slot[1]: error: missing y" in result.err
-    assert "slots.toml::$.slot[0]: error: the card (200, 30)-(263, 118) mm runs off the 210 x 297 mm sheet" in result.err
+    assert (
+        "slots.toml::$.slot[0]: error: the card (200, 30)-(263, 118) mm runs off the 210 x 297 mm sheet" in result.err
+    )
 
 
 # -- exports ----------------------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
@@ -539,7 +596,9 @@ def exported(tmp_path_factory):
 def test_png_export_one_image_per_card_named_by_id(exported, tmp_path):
     root, out = exported
     names = sorted(p.name for p in (out / "t-png").glob("*.png"))
-    assert names == sorted([f"c{i:02d}.png" for i in range(1, 11)] + ["f01.png", "f02.png", "b01.png", "b02.png", "back-default.png"])
+    assert names == sorted(
+        [f"c{i:02d}.png" for i in range(1, 11)] + ["f01.png", "f02.png", "b01.png", "b02.png", "back-default.png"]
+    )
     with Image.open(out / "t-png" / "c01.png") as image:
         assert image.size == (744, 1039) and image.mode == "RGB"  # 63 x 88 mm at 300 dpi, cut at the trim
         assert is_red(image.getpixel((2, 2))) and is_red(image.getpixel((741, 1036)))
@@ -564,14 +623,18 @@ def test_tts_export_sheets_grid_and_hidden_card(exported):
         assert is_red(sheet.getpixel((10, 10))) and is_red(sheet.getpixel((409 * 4 + 10, 571 + 10)))  # cards 1 and 12
         assert is_white(sheet.getpixel((409 * 5 + 10, 571 + 10)))  # slot 13 is empty
     double = by_face["double-faced-1.png"]
-    assert double["unique_backs"] and double["back"] == "double-faced-1-back.png" and (double["width"], double["height"]) == (2, 2)
+    assert (
+        double["unique_backs"]
+        and double["back"] == "double-faced-1-back.png"
+        and (double["width"], double["height"]) == (2, 2)
+    )
     with Image.open(out / "t-tts" / "double-faced-1-back.png") as backs:
         assert backs.size == (2 * 409, 2 * 571)
         assert backs.getpixel((200, 200))[2] > 150  # slot 1: the blue back card of f01
 
 
 def test_tts_grid_limits():
-    from printer.export.tts import MAX_WIDTH, card_px, grid_for
+    from printer.sheets.export.tts import MAX_WIDTH, card_px, grid_for
 
     assert grid_for(69) == (10, 7) and grid_for(1) == (2, 2) and grid_for(19) == (10, 2)
     assert card_px((63, 88))[0] * 10 <= MAX_WIDTH
@@ -597,6 +660,7 @@ def test_print_shop_export_one_card_per_page_with_bleed_and_no_marks(exported):
 
 # -- PDF/X ----------------------------------------------------------------------------------------------------------
 
+
 def test_icc_must_be_a_cmyk_profile(tmp_path, run):
     import weasyprint
 
@@ -607,7 +671,9 @@ def test_icc_must_be_a_cmyk_profile(tmp_path, run):
     assert "--icc needs a CMYK output profile, this one is RGB" in result.err
 
 
-CMYK_PROFILES = [Path(p) for p in (os.environ.get("PRINTER_CMYK_ICC", ""), "/usr/share/color/icc/ghostscript/default_cmyk.icc") if p]
+CMYK_PROFILES = [
+    Path(p) for p in (os.environ.get("PRINTER_CMYK_ICC", ""), "/usr/share/color/icc/ghostscript/default_cmyk.icc") if p
+]
 
 
 @pytest.mark.skipif(not any(p.is_file() for p in CMYK_PROFILES), reason="no CMYK ICC profile on this machine")

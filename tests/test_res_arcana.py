@@ -11,24 +11,41 @@ from __future__ import annotations
 
 import pdfplumber
 import pytest
-from helpers import (MM, REPO, assert_verdict, build_examples, card_boxes, card_lines, check_deck, load_game,
-                     validate, write_cards, write_deck)
+from helpers import (
+    MM,
+    REPO,
+    assert_verdict,
+    build_examples,
+    card_boxes,
+    card_lines,
+    check_deck,
+    load_game,
+    validate,
+    write_cards,
+    write_deck,
+)
 
-from printer.catalog import load_cards
+from printer.cards.catalog import load_cards
 from printer.decks import check_file, load_format
-from printer.importers.res_arcana import import_res_arcana, slug
+from printer.games.res_arcana.importer import import_res_arcana, slug
 from printer.project import load_project
 
 EXAMPLES = REPO / "cards" / "res-arcana"
 FIXTURES = REPO / "tests" / "fixtures" / "res-arcana"
 SHARED = REPO.parent / "shared" / "data" / "res-arcana"
 
-ARTIFACT = {"id": "a1", "title": "Test Cup", "type": "Artifact", "cost": {"life": 1, "any": 2},
-            "collect": [{"one_of": [{"life": 1}, {"death": 1}]}],
-            "powers": [{"cost": {"tap": True, "calm": 1}, "effect": {"gain": {"any": 3, "except": ["gold", "death"]}}}]}
+ARTIFACT = {
+    "id": "a1",
+    "title": "Test Cup",
+    "type": "Artifact",
+    "cost": {"life": 1, "any": 2},
+    "collect": [{"one_of": [{"life": 1}, {"death": 1}]}],
+    "powers": [{"cost": {"tap": True, "calm": 1}, "effect": {"gain": {"any": 3, "except": ["gold", "death"]}}}],
+}
 
 
 # --- schema and examples ----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def examples():
@@ -44,7 +61,9 @@ def test_the_examples_cover_every_type_kind_and_ability(examples):
     assert {tuple(sorted(c["except"])) for c in collects if "except" in c} >= {("gold",), ("death", "gold")}
     powers = [p for card in cards for p in card.get("powers", [])]
     assert any(p.get("reaction") for p in powers) and any(p.get("cost", {}).get("discard") for p in powers)
-    assert any(p.get("cost", {}).get("destroy") for p in powers) and any(p.get("cost", {}).get("tap_other") for p in powers)
+    assert any(p.get("cost", {}).get("destroy") for p in powers) and any(
+        p.get("cost", {}).get("tap_other") for p in powers
+    )
     assert any(c.get("vp_per_essence") for c in cards) and any(c.get("discounts") for c in cards)
     assert any(any("\u3040" <= ch <= "\u30ff" for ch in c.title + c.get("text", "")) for c in cards), "no Japanese card"
 
@@ -63,22 +82,26 @@ def test_a_full_artifact_is_valid(tmp_path):
     assert problems == [] and len(cards) == 1
 
 
-@pytest.mark.parametrize("change, where, words", [
-    ({"type": "Monument", "cost": {"gold": 3}}, ".cost", "should be"),
-    ({"type": "Mage"}, ".cost", "have no cost"),
-    ({"cost": {"lfe": 1}}, ".cost.lfe", "unknown field 'lfe'"),
-    ({"kind": "Dragon", "type": "Magic Item", "cost": None}, ".kind", "Only Artifacts"),
-    ({"cost": {"any": "lots"}}, ".cost.any", ""),
-    ({"collect": [{"one_of": [{"life": 1}]}]}, ".collect[0]", ""),
-    ({"powers": [{"cost": {"tap": True}, "effect": {}}]}, ".powers[0].effect", ""),
-    ({"powers": [{"cost": {"destroy": "everything"}, "effect": {"draw": 1}}]}, ".powers[0].cost.destroy", ""),
-])
+@pytest.mark.parametrize(
+    "change, where, words",
+    [
+        ({"type": "Monument", "cost": {"gold": 3}}, ".cost", "should be"),
+        ({"type": "Mage"}, ".cost", "have no cost"),
+        ({"cost": {"lfe": 1}}, ".cost.lfe", "unknown field 'lfe'"),
+        ({"kind": "Dragon", "type": "Magic Item", "cost": None}, ".kind", "Only Artifacts"),
+        ({"cost": {"any": "lots"}}, ".cost.any", ""),
+        ({"collect": [{"one_of": [{"life": 1}]}]}, ".collect[0]", ""),
+        ({"powers": [{"cost": {"tap": True}, "effect": {}}]}, ".powers[0].effect", ""),
+        ({"powers": [{"cost": {"destroy": "everything"}, "effect": {"draw": 1}}]}, ".powers[0].cost.destroy", ""),
+    ],
+)
 def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
     card = {k: v for k, v in {**ARTIFACT, **change}.items() if v is not None}
     _, problems = validate(tmp_path, "res-arcana", card)
     assert problems, change
-    assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), \
-        [str(p) for p in problems]
+    assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), [
+        str(p) for p in problems
+    ]
 
 
 def test_an_artifact_needs_a_cost_and_a_monument_may_leave_it_out(tmp_path):
@@ -89,6 +112,7 @@ def test_an_artifact_needs_a_cost_and_a_monument_may_leave_it_out(tmp_path):
 
 
 # --- the importer -------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def imported():
@@ -108,7 +132,12 @@ def test_ids_are_slugs_of_the_source_ids():
 def test_every_type_goes_to_its_own_file(imported):
     files = imported.by_file()
     assert {name: len(cards) for name, cards in files.items()} == {
-        "artifacts.json": 6, "mages.json": 2, "monuments.json": 2, "places-of-power.json": 1, "magic-items.json": 2}
+        "artifacts.json": 6,
+        "mages.json": 2,
+        "monuments.json": 2,
+        "places-of-power.json": 1,
+        "magic-items.json": 2,
+    }
 
 
 def test_costs_collects_and_kinds(by_id):
@@ -124,15 +153,19 @@ def test_costs_collects_and_kinds(by_id):
 
 def test_powers_become_cost_and_effect(by_id):
     wyrm = by_id["test-wyrm"]["powers"]
-    assert wyrm == [{"cost": {"tap": True}, "effect": {"attack": 2}},
-                    {"reaction": True, "cost": {"discard": 1}, "effect": {"ignore_attack": True}}]
+    assert wyrm == [
+        {"cost": {"tap": True}, "effect": {"attack": 2}},
+        {"reaction": True, "cost": {"discard": 1}, "effect": {"ignore_attack": True}},
+    ]
     prism = by_id["test-prism"]["powers"]
     assert prism[0] == {"cost": {"tap": True, "any": "X"}, "effect": {"gain": {"any": "X", "except": ["gold"]}}}
     assert prism[1]["cost"] == {"tap": True, "destroy": ["self", "artifact"]}
     assert prism[1]["effect"]["text"].startswith("Its cost + {any}{no-gold}")
     saddle = by_id["test-saddle"]
-    assert saddle["powers"][0] == {"cost": {"tap": True, "tap_other": "Dragon"},
-                                   "effect": {"place": {"gold": 1}, "rivals_gain": {"calm": 1}}}
+    assert saddle["powers"][0] == {
+        "cost": {"tap": True, "tap_other": "Dragon"},
+        "effect": {"place": {"gold": 1}, "rivals_gain": {"calm": 1}},
+    }
     assert saddle["discounts"] == [{"for": "Dragon", "any": 2}]
     assert by_id["test-tinker"]["discounts"] == [{"for": "Artifact", "any": 1, "except": ["gold"]}]
     assert by_id["test-bellows"]["powers"][0]["effect"] == {"place": {"any": 2, "except": ["life", "calm", "gold"]}}
@@ -156,7 +189,10 @@ def test_problems_are_located_and_fields_not_imported_are_counted(imported):
 
     errors = [p for p in imported.problems if p.is_error]
     assert sorted(p.where.split("::")[1] for p in errors) == [
-        "$.cards[1].placement_cost", "$.cards[6].name_en", "$.cards[7].type"]
+        "$.cards[1].placement_cost",
+        "$.cards[6].name_en",
+        "$.cards[7].type",
+    ]
     assert find("unmapped", "'summon_storm'")[0].where.endswith("$.cards[5].powers[1].effect[0].summon_storm")
     assert find("missing-other-side", "Test Marsh")
     name_de = find("not-imported", "'name_de'")
@@ -168,7 +204,12 @@ def test_the_imported_fixtures_validate(tmp_path, run_cli):
     assert code == 1  # three components in the fixtures are bad: they are reported, the others written
     assert "13 components imported (Artifact 6, Mage 2, Monument 2, Place of Power 1, Magic Item 2)" in out
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
-        "artifacts.json", "mages.json", "magic-items.json", "monuments.json", "places-of-power.json"]
+        "artifacts.json",
+        "mages.json",
+        "magic-items.json",
+        "monuments.json",
+        "places-of-power.json",
+    ]
     code, out, err = run_cli("validate", tmp_path / "out", "--game", "res-arcana")
     assert code == 0, err
     code, out, err = run_cli("import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
@@ -180,7 +221,7 @@ def test_the_imported_fixtures_validate(tmp_path, run_cli):
 
 def test_a_file_that_is_not_component_data_is_an_error(tmp_path):
     bad = tmp_path / "bad.json"
-    bad.write_text('[1, 2]', encoding="utf-8")
+    bad.write_text("[1, 2]", encoding="utf-8")
     broken = tmp_path / "broken.json"
     broken.write_text('{"cards": [', encoding="utf-8")
     result = import_res_arcana([bad, broken])
@@ -190,10 +231,12 @@ def test_a_file_that_is_not_component_data_is_an_error(tmp_path):
 
 # --- formats --------------------------------------------------------------------------------------------
 
-SETS = {"Duelist": ["Dragon Teeth", "Elemental Spring", "Hand of Glory"],
-        "Seer": ["Vault", "Chalice of Life", "Flaming Pit"],
-        "Alchemist": ["Magical Shard", "Tree of Life", "Celestial Horse"],
-        "Transmuter": ["Dancing Sword", "Fountain of Youth", "Hawk"]}
+SETS = {
+    "Duelist": ["Dragon Teeth", "Elemental Spring", "Hand of Glory"],
+    "Seer": ["Vault", "Chalice of Life", "Flaming Pit"],
+    "Alchemist": ["Magical Shard", "Tree of Life", "Celestial Horse"],
+    "Transmuter": ["Dancing Sword", "Fountain of Youth", "Hawk"],
+}
 OTHERS = ["Prism", "Crypt", "Athanor", "Treant", "Guard Dog", "Mermaid"]
 
 
@@ -216,7 +259,12 @@ SETUP_CASES = [
     ("1 Mage", SETUP.replace("# Dealt\n1 Druid\n", ""), "illegal", ["section-size"]),
     ("3 Mages", SETUP.replace("1 Druid\n", "1 Druid\n1 Witch\n"), "illegal", ["section-size"]),
     ("7 Artifacts", SETUP.replace("1 Prism\n", ""), "illegal", ["section-size"]),
-    ("an Artifact twice", SETUP.replace("1 Prism\n", "1 Hawk\n").replace("1 Crypt\n", "1 Hawk\n"), "illegal", ["copy-limit"]),
+    (
+        "an Artifact twice",
+        SETUP.replace("1 Prism\n", "1 Hawk\n").replace("1 Crypt\n", "1 Hawk\n"),
+        "illegal",
+        ["copy-limit"],
+    ),
     ("no kept Mage", SETUP.replace("# Kept\n", ""), "illegal", ["res-arcana-kept-mage"]),
     ("both Mages kept", SETUP.replace("# Dealt\n", ""), "illegal", ["res-arcana-kept-mage"]),
     ("a Monument", SETUP + "1 Obelisk\n", "illegal", ["no-section"]),
@@ -228,14 +276,28 @@ def test_setup_format(tmp_path, format_cards, what, text, status, rules):
     assert_verdict(check_deck(tmp_path, text, format_cards, "res-arcana-setup"), status, rules)
 
 
-DRAFT = ("# Kept\n1 Seer\n# Dealt\n1 Druid\n# First draft:\n" + card_lines(EIGHT[:4])
-         + "# Second draft:\n" + card_lines(EIGHT[4:]))
+DRAFT = (
+    "# Kept\n1 Seer\n# Dealt\n1 Druid\n# First draft:\n"
+    + card_lines(EIGHT[:4])
+    + "# Second draft:\n"
+    + card_lines(EIGHT[4:])
+)
 DRAFT_CASES = [
     ("4 + 4 picks", DRAFT, "legal", []),
-    ("5 + 3 picks", DRAFT.replace("# Second draft:\n", "").replace(
-        card_lines(EIGHT[4:]), card_lines(EIGHT[4:5]) + "# Second draft:\n" + card_lines(EIGHT[5:])),
-     "illegal", ["res-arcana-draft-rounds"]),
-    ("picks under no round", DRAFT.replace("# First draft:\n", "# Artifacts\n"), "illegal", ["res-arcana-draft-rounds"]),
+    (
+        "5 + 3 picks",
+        DRAFT.replace("# Second draft:\n", "").replace(
+            card_lines(EIGHT[4:]), card_lines(EIGHT[4:5]) + "# Second draft:\n" + card_lines(EIGHT[5:])
+        ),
+        "illegal",
+        ["res-arcana-draft-rounds"],
+    ),
+    (
+        "picks under no round",
+        DRAFT.replace("# First draft:\n", "# Artifacts\n"),
+        "illegal",
+        ["res-arcana-draft-rounds"],
+    ),
     ("the same card picked twice", DRAFT.replace("1 Prism\n", "1 Crypt\n"), "illegal", ["copy-limit"]),
     ("no kept Mage", DRAFT.replace("# Kept\n", ""), "illegal", ["res-arcana-kept-mage"]),
 ]
@@ -256,8 +318,12 @@ def test_each_first_game_set_is_legal(tmp_path, format_cards, mage):
 FIRST = "# Mage\n1 Seer\n# Artifacts\n" + card_lines(SETS["Seer"] + OTHERS[:5])
 FIRST_CASES = [
     ("a set Artifact missing", FIRST.replace("1 Vault\n", "1 Mermaid\n"), "illegal", ["res-arcana-first-game"]),
-    ("another set's Artifacts", FIRST.replace(card_lines(SETS["Seer"]), card_lines(SETS["Duelist"])), "illegal",
-     ["res-arcana-first-game"]),
+    (
+        "another set's Artifacts",
+        FIRST.replace(card_lines(SETS["Seer"]), card_lines(SETS["Duelist"])),
+        "illegal",
+        ["res-arcana-first-game"],
+    ),
     ("a Mage without a set", FIRST.replace("1 Seer\n", "1 Druid\n"), "illegal", ["res-arcana-first-game"]),
     ("two Mages", FIRST.replace("1 Seer\n", "1 Seer\n1 Duelist\n"), "illegal", ["section-size"]),
     ("9 Artifacts", FIRST + "1 Mermaid\n", "illegal", ["section-size"]),
@@ -271,8 +337,9 @@ def test_first_game_format(tmp_path, format_cards, what, text, status, rules):
 
 def test_first_game_names_in_japanese_match_too(tmp_path):
     cards = [{"id": "m", "title": "シアー", "type": "Mage"}] + [
-        {"id": f"a{i}", "title": n, "type": "Artifact", "cost": {}} for i, n in
-        enumerate(["貯蔵庫", "生命の聖杯", "燃え盛る縦穴", "A", "B", "C", "D", "E"])]
+        {"id": f"a{i}", "title": n, "type": "Artifact", "cost": {}}
+        for i, n in enumerate(["貯蔵庫", "生命の聖杯", "燃え盛る縦穴", "A", "B", "C", "D", "E"])
+    ]
     sets, _ = load_cards(load_project(REPO), [write_cards(tmp_path / "ja" / "cards.json", "res-arcana", cards)])
     text = "# Mage\n1 シアー\n# Artifacts\n" + card_lines(c["title"] for c in cards[1:])
     assert_verdict(check_deck(tmp_path, text, sets["res-arcana"], "res-arcana-first-game"), "legal")
@@ -280,14 +347,24 @@ def test_first_game_names_in_japanese_match_too(tmp_path):
 
 def test_deck_check_command(run_cli, tmp_path, format_cards):
     folder = next(iter(format_cards)).record.file.parent
-    code, out, _ = run_cli("deck", "check", write_deck(tmp_path, SETUP), "--format", "res-arcana-setup", "--cards", folder)
+    code, out, _ = run_cli(
+        "deck", "check", write_deck(tmp_path, SETUP), "--format", "res-arcana-setup", "--cards", folder
+    )
     assert code == 0 and "legal" in out
-    code, out, err = run_cli("deck", "check", write_deck(tmp_path, SETUP.replace("# Kept\n", "")),
-                             "--format", "res-arcana-setup", "--cards", folder)
+    code, out, err = run_cli(
+        "deck",
+        "check",
+        write_deck(tmp_path, SETUP.replace("# Kept\n", "")),
+        "--format",
+        "res-arcana-setup",
+        "--cards",
+        folder,
+    )
     assert code == 1 and "no kept Mage" in err
 
 
 # --- the PDF ------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
@@ -328,7 +405,9 @@ def test_the_two_sides_of_a_place_of_power_lie_behind_each_other(built):
             j, back_word = find_word(pdf, back_title, [i + 1])
             back = card_at(back_word["x0"] / MM, back_word["top"] / MM, pdf.pages[j])
             assert front and back
-            assert back[0] == pytest.approx(210 - front[0] - 63, abs=0.2) and back[1] == pytest.approx(front[1], abs=0.2)
+            assert back[0] == pytest.approx(210 - front[0] - 63, abs=0.2) and back[1] == pytest.approx(
+                front[1], abs=0.2
+            )
             # the other side never prints as a front of its own
             with pytest.raises(AssertionError):
                 find_word(pdf, back_title, range(0, len(pdf.pages), 2))
@@ -336,11 +415,13 @@ def test_the_two_sides_of_a_place_of_power_lie_behind_each_other(built):
 
 # --- acceptance on the real data ------------------------------------------------------------------------
 
+
 @pytest.mark.shared
 def test_the_real_components_import_validate_and_print(shared_data, tmp_path, run_cli):
     out = tmp_path / "ra"
-    code, stdout, err = run_cli("import", "res-arcana", *sorted((shared_data / "res-arcana").glob("*.json")),
-                                "--out", out)
+    code, stdout, err = run_cli(
+        "import", "res-arcana", *sorted((shared_data / "res-arcana").glob("*.json")), "--out", out
+    )
     assert code == 0, err
     assert "73 components imported (Artifact 40, Mage 10, Monument 10, Place of Power 5, Magic Item 8)" in stdout
     assert err.count("missing") == 0 or "is not in the data" in err  # the other sides are reported
@@ -356,6 +437,9 @@ def test_the_real_components_import_validate_and_print(shared_data, tmp_path, ru
     sets, _ = load_cards(load_project(REPO), [out])
     for mage, artifacts in SETS.items():
         others = [n for n in OTHERS if n not in artifacts][:5]
-        report = check_file(write_deck(tmp_path, f"# Mage\n1 {mage}\n# Artifacts\n" + card_lines(artifacts + others)),
-                            sets["res-arcana"], load_format("res-arcana-first-game"))
+        report = check_file(
+            write_deck(tmp_path, f"# Mage\n1 {mage}\n# Artifacts\n" + card_lines(artifacts + others)),
+            sets["res-arcana"],
+            load_format("res-arcana-first-game"),
+        )
         assert report.status == "legal", (mage, [v.message for v in report.violations], report.unresolved)

@@ -15,21 +15,53 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
+from printer.book import aid_items
 from printer.project import load_project
-from printer.rules import aid_items
 
 MM = 72 / 25.4
 
 CARDS = {
     "game": "l5r",
     "cards": [
-        {"id": "t-hiro", "title": "Test Hiro", "type": "Personality", "deck": "Dynasty", "clan": "Crab", "unique": True,
-         "cost": 6, "force": 3, "chi": 2, "honor_requirement": 1, "personal_honor": 1, "keywords": ["Samurai"],
-         "text": "**Battle:** {bow} Hiro: a test ability.", "set": "Test Set", "number": 2},
-        {"id": "t-mine", "title": "Alpha Mine", "type": "Holding", "deck": "Dynasty", "cost": 3, "gold_production": 2,
-         "text": "{bow}: Produce {gold:2}.", "set": "Test Set", "number": 1},
-        {"id": "t-ring", "title": "Ring of Test Water", "type": "Ring", "deck": "Fate", "element": "Water", "focus": 3,
-         "text": "A test ring.", "set": "Other Set", "number": 7},
+        {
+            "id": "t-hiro",
+            "title": "Test Hiro",
+            "type": "Personality",
+            "deck": "Dynasty",
+            "clan": "Crab",
+            "unique": True,
+            "cost": 6,
+            "force": 3,
+            "chi": 2,
+            "honor_requirement": 1,
+            "personal_honor": 1,
+            "keywords": ["Samurai"],
+            "text": "**Battle:** {bow} Hiro: a test ability.",
+            "set": "Test Set",
+            "number": 2,
+        },
+        {
+            "id": "t-mine",
+            "title": "Alpha Mine",
+            "type": "Holding",
+            "deck": "Dynasty",
+            "cost": 3,
+            "gold_production": 2,
+            "text": "{bow}: Produce {gold:2}.",
+            "set": "Test Set",
+            "number": 1,
+        },
+        {
+            "id": "t-ring",
+            "title": "Ring of Test Water",
+            "type": "Ring",
+            "deck": "Fate",
+            "element": "Water",
+            "focus": 3,
+            "text": "A test ring.",
+            "set": "Other Set",
+            "number": 7,
+        },
     ],
 }
 
@@ -46,13 +78,16 @@ Alpha = "The first term."
 gold = "Gold coin meaning"
 """
 
-CHAPTER_1 = """# Getting started
+CHAPTER_1 = (
+    """# Getting started
 
 Opening paragraph with an icon {gold} inline and a footnote.[^n]
 
 ## Winning the game
 
-""" + "Filler text to push headings around the pages. " * 60 + """
+"""
+    + "Filler text to push headings around the pages. " * 60
+    + """
 
 ::: example A worked example
 The attacker bows {bow} a unit.
@@ -64,12 +99,16 @@ Hiro, embedded.
 
 [^n]: The footnote body.
 """
+)
 
-CHAPTER_2 = """# Playing a turn
+CHAPTER_2 = (
+    """# Playing a turn
 
 ## Phases of play
 
-""" + "More filler so that this chapter runs over a page. " * 120 + """
+"""
+    + "More filler so that this chapter runs over a page. " * 120
+    + """
 
 ## Late section
 
@@ -97,6 +136,7 @@ See [the start](#getting-started).
 ```printer format l5r-ivory-extended
 ```
 """
+)
 
 FORBIDDEN_START = "、。」）"
 
@@ -105,7 +145,9 @@ def japanese_paragraph(start: int = 1) -> str:
     """A long paragraph whose sentences of every length put punctuation at every position of a line."""
     parts = []
     for k in range(start, start + 39):
-        parts.append("山" * k + "、" + "川" * (k % 7 + 1) + "。「" + "森" * (k % 5 + 1) + "」（" + "空" * (k % 3 + 1) + "）")
+        parts.append(
+            "山" * k + "、" + "川" * (k % 7 + 1) + "。「" + "森" * (k % 5 + 1) + "」（" + "空" * (k % 3 + 1) + "）"
+        )
     return "".join(parts)
 
 
@@ -183,8 +225,18 @@ def toc_entries(page) -> list[tuple[str, int]]:
 def test_toc_page_numbers_are_the_pages_where_headings_land(en):
     entries = toc_entries(en.pages[1])
     titles = [t for t, _ in entries]
-    assert titles == ["Getting started", "Winning the game", "Playing a turn", "Phases of play", "Late section",
-                      "Reference tables", "Icon legend", "Glossary of terms", "Index of cards", "Format summary"]
+    assert titles == [
+        "Getting started",
+        "Winning the game",
+        "Playing a turn",
+        "Phases of play",
+        "Late section",
+        "Reference tables",
+        "Icon legend",
+        "Glossary of terms",
+        "Index of cards",
+        "Format summary",
+    ]
     assert len({n for _, n in entries}) >= 3, "the headings should spread over several pages"
     body = min(w["size"] for w in words(en.pages[2]))
     for title, number in entries:
@@ -203,7 +255,10 @@ def test_cover_and_running_headers(en):
     # Left (even) pages carry the book title, right (odd) pages the chapter.
     assert "Test Rules" in top(en.pages[3])
     assert "Getting started" in top(en.pages[2])
-    assert re.search(r"\d", " ".join(w["text"] for w in words(en.pages[0]) if w["top"] > en.pages[0].height - 15 * MM)) is None
+    assert (
+        re.search(r"\d", " ".join(w["text"] for w in words(en.pages[0]) if w["top"] > en.pages[0].height - 15 * MM))
+        is None
+    )
 
 
 def test_embedded_card_is_a_card_sized_box_with_the_card(en):
@@ -220,7 +275,9 @@ def test_embedded_card_is_a_card_sized_box_with_the_card(en):
 
 
 def test_card_index_lists_every_card_grouped_by_type(en):
-    page = next(p for p in en.pages if "Index of cards" in (p.extract_text() or "") and "Alpha Mine" in p.extract_text())
+    page = next(
+        p for p in en.pages if "Index of cards" in (p.extract_text() or "") and "Alpha Mine" in p.extract_text()
+    )
     text = page.extract_text()
     for card in CARDS["cards"]:
         assert card["title"] in text
@@ -257,7 +314,7 @@ def test_japanese_lines_never_start_with_closing_punctuation(books):
         for n, page in enumerate(pdf.pages[2:]):
             for ch in page.chars:
                 if ch["size"] < 8 or ch["size"] > 11:
-                    continue          # running heads, footers and headings
+                    continue  # running heads, footers and headings
                 column = 0 if ch["x0"] < page.width / 2 else 1
                 lines.setdefault((n, column, round(ch["top"])), []).append(ch)
         starts = [min(chars, key=lambda c: c["x0"])["text"] for chars in lines.values()]
@@ -296,8 +353,9 @@ def test_bad_blocks_are_reported_with_location_and_hint(tmp_path, run, rules_pro
     rules = root / "rules" / "l5r"
     rules.mkdir(parents=True)
     (rules / "rules.toml").write_text('titel = "x"\n', encoding="utf-8")
-    (rules / "a.md").write_text("# A\n\n{glod} here\n\n```printer card-indx\n```\n\n```printer card t-hirro\n```\n",
-                                encoding="utf-8")
+    (rules / "a.md").write_text(
+        "# A\n\n{glod} here\n\n```printer card-indx\n```\n\n```printer card t-hirro\n```\n", encoding="utf-8"
+    )
     target = root / "build" / "l5r-rules.pdf"
     target.parent.mkdir()
     target.write_bytes(b"old")
@@ -308,7 +366,9 @@ def test_bad_blocks_are_reported_with_location_and_hint(tmp_path, run, rules_pro
     (rules / "rules.toml").write_text('title = "x"\n', encoding="utf-8")
     result = run("--project", root, "rules", "l5r")
     assert result.code == 1
-    assert re.search(r"a\.md:5:1: error: unknown printer block 'card-indx' \(hint: did you mean 'card-index'", result.err)
+    assert re.search(
+        r"a\.md:5:1: error: unknown printer block 'card-indx' \(hint: did you mean 'card-index'", result.err
+    )
     assert re.search(r"a\.md:3:1: warning: unknown icon \{glod\} \(hint: did you mean 'gold'", result.err)
     assert re.search(r"a\.md:8:1: warning: no l5r card with id or name 't-hirro'.*did you mean 't-hiro'", result.err)
     assert "Traceback" not in result.err

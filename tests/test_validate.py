@@ -5,12 +5,20 @@ from __future__ import annotations
 import pytest
 from helpers import write_json
 
-from printer.catalog import load_cards
+from printer.cards.catalog import load_cards
 from printer.project import load_project
 
 PERSONALITY = {
-    "id": "p1", "title": "Test Samurai", "type": "Personality", "deck": "Dynasty", "clan": "Crab",
-    "cost": 5, "force": 3, "chi": 2, "honor_requirement": 2, "personal_honor": 1,
+    "id": "p1",
+    "title": "Test Samurai",
+    "type": "Personality",
+    "deck": "Dynasty",
+    "clan": "Crab",
+    "cost": 5,
+    "force": 3,
+    "chi": 2,
+    "honor_requirement": 2,
+    "personal_honor": 1,
 }
 
 
@@ -25,8 +33,20 @@ def test_every_l5r_type_is_in_the_examples(repo):
     sets, problems = load_cards(project, [repo / "cards" / "l5r"])
     assert not problems
     types = {c.type for c in sets["l5r"]}
-    assert types == {"Personality", "Holding", "Event", "Region", "Celestial", "Strategy", "Follower", "Item",
-                     "Spell", "Ring", "Stronghold", "Sensei"}
+    assert types == {
+        "Personality",
+        "Holding",
+        "Event",
+        "Region",
+        "Celestial",
+        "Strategy",
+        "Follower",
+        "Item",
+        "Spell",
+        "Ring",
+        "Stronghold",
+        "Sensei",
+    }
     assert any(any("\u3040" <= ch <= "\u30ff" for ch in c.get("text", "")) for c in sets["l5r"]), "no Japanese card"
 
 
@@ -53,22 +73,39 @@ def test_schema_errors_are_all_reported_with_paths_and_hints(run, project):
     result = run("validate", cwd=project)
     assert result.code == 1
     err = result.err
-    assert f"{path}::$.cards[0].type: error: \"Personalty\" is not a valid type (hint: did you mean 'Personality'?)" in err
+    assert (
+        f"{path}::$.cards[0].type: error: \"Personalty\" is not a valid type (hint: did you mean 'Personality'?)" in err
+    )
     assert f"{path}::$.cards[1].forse: error: unknown field 'forse' (hint: did you mean 'force'" in err
     assert f"{path}::$.cards[2].clan: error: \"Crabb\" is not a valid clan (hint: did you mean 'Crab'" in err
     assert f"{path}::$.cards[3]: error: missing required field 'chi'" in err
-    assert f"{path}::$.cards[4].cost: error: \"lots\" does not match the expected form" in err
-    assert f"{path}::$.cards[5].deck: error: \"Fate\" should be \"Dynasty\"" in err
+    assert f'{path}::$.cards[4].cost: error: "lots" does not match the expected form' in err
+    assert f'{path}::$.cards[5].deck: error: "Fate" should be "Dynasty"' in err
     assert "6 errors, 0 warnings" in err
 
 
-@pytest.mark.parametrize("raw, where, message", [
-    ('{"id": "x",\n  "title": "y",\n}', ":3:1", "invalid JSON: Expecting property name enclosed in double quotes (hint: remove the trailing comma)"),
-    ('{"id": "x" // note\n}', ":1:12", "invalid JSON: Expecting ',' delimiter (hint: JSON has no comments)"),
-    ('[{"id": "x"', ":1:12", "invalid JSON: Expecting ',' delimiter (hint: the file ends too early: is it cut short?)"),
-    ("", ":1:1", "file is empty"),
-    ('{"id": "a", "id": "b", "title": "t", "type": "Event", "deck": "Dynasty"}', "", "key 'id' appears twice in one object"),
-])
+@pytest.mark.parametrize(
+    "raw, where, message",
+    [
+        (
+            '{"id": "x",\n  "title": "y",\n}',
+            ":3:1",
+            "invalid JSON: Expecting property name enclosed in double quotes (hint: remove the trailing comma)",
+        ),
+        ('{"id": "x" // note\n}', ":1:12", "invalid JSON: Expecting ',' delimiter (hint: JSON has no comments)"),
+        (
+            '[{"id": "x"',
+            ":1:12",
+            "invalid JSON: Expecting ',' delimiter (hint: the file ends too early: is it cut short?)",
+        ),
+        ("", ":1:1", "file is empty"),
+        (
+            '{"id": "a", "id": "b", "title": "t", "type": "Event", "deck": "Dynasty"}',
+            "",
+            "key 'id' appears twice in one object",
+        ),
+    ],
+)
 def test_syntax_errors_are_located(run, project, raw, where, message):
     path = write_json(project / "cards" / "l5r" / "bad.json", None, raw)
     result = run("validate", cwd=project)

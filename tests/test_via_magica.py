@@ -12,20 +12,34 @@ import pdfplumber
 import pytest
 from helpers import MM, REPO, assert_verdict, build_examples, card_boxes, check_deck, load_game, validate, write_cards
 
-from printer.catalog import load_cards
-from printer.importers.via_magica import import_via_magica
+from printer.cards.catalog import load_cards
+from printer.games.via_magica.importer import import_via_magica
 from printer.project import load_project
 
 EXAMPLES = REPO / "cards" / "via-magica"
 FIXTURE = REPO / "tests" / "fixtures" / "via-magica" / "material.json"
-KIND_COLOURS = {"yellow": (0.984, 0.914, 0.651), "green": (0.804, 0.922, 0.788),
-                "blue": (0.788, 0.871, 0.961), "purple": (0.886, 0.827, 0.933)}  # the effect bands of card.css
+KIND_COLOURS = {
+    "yellow": (0.984, 0.914, 0.651),
+    "green": (0.804, 0.922, 0.788),
+    "blue": (0.788, 0.871, 0.961),
+    "purple": (0.886, 0.827, 0.933),
+}  # the effect bands of card.css
 
-PORTAL = {"id": "p1", "title": "Test Portal", "type": "Portal", "design": 1, "copies": 2, "color": "yellow",
-          "animus": ["air", "fire", "shadow"], "score": 3, "effect": {"place": "fire", "count": 2}}
+PORTAL = {
+    "id": "p1",
+    "title": "Test Portal",
+    "type": "Portal",
+    "design": 1,
+    "copies": 2,
+    "color": "yellow",
+    "animus": ["air", "fire", "shadow"],
+    "score": 3,
+    "effect": {"place": "fire", "count": 2},
+}
 
 
 # --- schema and examples ----------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def examples():
@@ -40,8 +54,10 @@ def test_the_examples_cover_every_card_kind(examples):
     assert all(c.copies == 2 for c in portals)
     assert {len(c["animus"]) for c in portals} >= {2, 3, 4, 5, 6}
     assert {c["goal"] for c in cards if c.type == "Bonus"} == {"portal-color", "portal-count"}
-    assert any(any("\u3040" <= ch <= "\u30ff" for ch in c.title + c.get("text", "") + c.get("effect", {}).get("text", ""))
-               for c in cards), "no Japanese card"
+    assert any(
+        any("\u3040" <= ch <= "\u30ff" for ch in c.title + c.get("text", "") + c.get("effect", {}).get("text", ""))
+        for c in cards
+    ), "no Japanese card"
 
 
 def test_a_portal_is_valid(tmp_path):
@@ -49,41 +65,51 @@ def test_a_portal_is_valid(tmp_path):
     assert problems == [] and cards[0].copies == 2
 
 
-@pytest.mark.parametrize("change, where, words", [
-    ({"color": "purple"}, ".effect", "no effect"),
-    ({"color": "green"}, ".effect", "one of: score_per_portal, score_per_animus"),
-    ({"effect": {"wild": "air"}}, ".effect", "one of: place, count, add_crystals"),
-    ({"color": "blue", "effect": {"add_crystals": 2}}, ".effect", "one of: wild, text"),
-    ({"animus": ["air"]}, ".animus", ""),
-    ({"animus": ["air"] * 7}, ".animus", ""),
-    ({"animus": ["air", "wild"]}, ".animus[1]", "one of: air, water"),
-    ({"color": "all"}, ".color", ""),
-    ({"effect": {"place": "fire"}}, ".effect", "count"),
-    ({"score": None}, "", "missing required field 'score'"),
-])
+@pytest.mark.parametrize(
+    "change, where, words",
+    [
+        ({"color": "purple"}, ".effect", "no effect"),
+        ({"color": "green"}, ".effect", "one of: score_per_portal, score_per_animus"),
+        ({"effect": {"wild": "air"}}, ".effect", "one of: place, count, add_crystals"),
+        ({"color": "blue", "effect": {"add_crystals": 2}}, ".effect", "one of: wild, text"),
+        ({"animus": ["air"]}, ".animus", ""),
+        ({"animus": ["air"] * 7}, ".animus", ""),
+        ({"animus": ["air", "wild"]}, ".animus[1]", "one of: air, water"),
+        ({"color": "all"}, ".color", ""),
+        ({"effect": {"place": "fire"}}, ".effect", "count"),
+        ({"score": None}, "", "missing required field 'score'"),
+    ],
+)
 def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
     card = {k: v for k, v in {**PORTAL, **change}.items() if v is not None}
     _, problems = validate(tmp_path, "via-magica", card)
-    assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), \
-        [str(p) for p in problems]
+    assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), [
+        str(p) for p in problems
+    ]
 
 
 def test_bonus_summary_and_animus_cards(tmp_path):
-    good = [{"id": "b1", "title": "B", "type": "Bonus", "goal": "portal-color", "color": "all", "points": 8},
-            {"id": "b2", "title": "C", "type": "Bonus", "goal": "portal-count", "portals": 3, "points": 4},
-            {"id": "s", "title": "S", "type": "Summary", "bag": {"air": 6, "wild": 2}},
-            {"id": "t", "title": "T", "type": "Animus", "animus": "wild", "stones": 2}]
+    good = [
+        {"id": "b1", "title": "B", "type": "Bonus", "goal": "portal-color", "color": "all", "points": 8},
+        {"id": "b2", "title": "C", "type": "Bonus", "goal": "portal-count", "portals": 3, "points": 4},
+        {"id": "s", "title": "S", "type": "Summary", "bag": {"air": 6, "wild": 2}},
+        {"id": "t", "title": "T", "type": "Animus", "animus": "wild", "stones": 2},
+    ]
     cards, problems = validate(tmp_path, "via-magica", *good)
     assert problems == [] and len(cards) == 4
-    _, problems = validate(tmp_path, "via-magica",
-                           {"id": "b", "title": "B", "type": "Bonus", "goal": "portal-count", "points": 2},
-                           {"id": "t", "title": "T", "type": "Animus", "animus": "wind", "stones": 7})
+    _, problems = validate(
+        tmp_path,
+        "via-magica",
+        {"id": "b", "title": "B", "type": "Bonus", "goal": "portal-count", "points": 2},
+        {"id": "t", "title": "T", "type": "Animus", "animus": "wind", "stones": 7},
+    )
     messages = {p.where.split("::")[1]: p.message for p in problems}
     assert "missing required field 'portals'" in messages["$.cards[0]"]
     assert "$.cards[1].animus" in messages and "$.cards[1].stones" in messages
 
 
 # --- the importer -------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def imported():
@@ -98,8 +124,16 @@ def by_id(imported):
 def test_each_design_is_one_card_printed_twice(imported, by_id):
     portals = [c for c in imported.cards if c["type"] == "Portal"]
     assert len(portals) == 12 and all(c["copies"] == 2 for c in portals)
-    assert by_id["portal-10"] == {"id": "portal-10", "title": "Portal 10", "type": "Portal", "design": 10, "copies": 2,
-                                  "color": "purple", "animus": ["air", "air", "water", "earth", "life", "shadow"], "score": 9}
+    assert by_id["portal-10"] == {
+        "id": "portal-10",
+        "title": "Portal 10",
+        "type": "Portal",
+        "design": 10,
+        "copies": 2,
+        "color": "purple",
+        "animus": ["air", "air", "water", "earth", "life", "shadow"],
+        "score": 9,
+    }
 
 
 def test_effects_are_structured_by_type(by_id):
@@ -118,8 +152,15 @@ def test_effects_are_structured_by_type(by_id):
 
 
 def test_bonus_cards_and_animus_stones(imported, by_id):
-    assert by_id["bonus-blue"] == {"id": "bonus-blue", "title": "Three blue portals", "type": "Bonus", "color": "blue",
-                                   "goal": "portal-color", "portals": 3, "points": 9}
+    assert by_id["bonus-blue"] == {
+        "id": "bonus-blue",
+        "title": "Three blue portals",
+        "type": "Bonus",
+        "color": "blue",
+        "goal": "portal-color",
+        "portals": 3,
+        "points": 9,
+    }
     assert by_id["bonus-all"]["color"] == "all" and "portals" not in by_id["bonus-all"]
     assert by_id["bonus-4-portals"]["goal"] == "portal-count" and by_id["bonus-4-portals"]["portals"] == 4
     stones = {c["animus"]: c["stones"] for c in imported.cards if c["type"] == "Animus"}
@@ -149,13 +190,24 @@ def test_import_command_writes_files_that_validate(tmp_path, run_cli):
 
 # --- formats --------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def deck_cards(tmp_path_factory):
     cards = [dict(PORTAL, id=f"p{n}", title=f"Portal {n}", design=n) for n in range(1, 41)]
-    cards += [{"id": "b1", "title": "Two portals", "type": "Bonus", "goal": "portal-count", "portals": 2, "points": 2},
-              {"id": "b2", "title": "Three portals", "type": "Bonus", "goal": "portal-count", "portals": 3, "points": 4},
-              {"id": "b3", "title": "Three yellow", "type": "Bonus", "goal": "portal-color", "color": "yellow", "portals": 3, "points": 2},
-              {"id": "b4", "title": "Every colour", "type": "Bonus", "goal": "portal-color", "color": "all", "points": 8}]
+    cards += [
+        {"id": "b1", "title": "Two portals", "type": "Bonus", "goal": "portal-count", "portals": 2, "points": 2},
+        {"id": "b2", "title": "Three portals", "type": "Bonus", "goal": "portal-count", "portals": 3, "points": 4},
+        {
+            "id": "b3",
+            "title": "Three yellow",
+            "type": "Bonus",
+            "goal": "portal-color",
+            "color": "yellow",
+            "portals": 3,
+            "points": 2,
+        },
+        {"id": "b4", "title": "Every colour", "type": "Bonus", "goal": "portal-color", "color": "all", "points": 8},
+    ]
     folder = tmp_path_factory.mktemp("vm-cards")
     write_cards(folder / "cards.json", "via-magica", cards)
     return load_game("via-magica", folder)
@@ -164,9 +216,18 @@ def deck_cards(tmp_path_factory):
 FULL = "# Portals\n" + "".join(f"2 Portal {n}\n" for n in range(1, 41))
 DECK_CASES = [
     ("40 designs twice", FULL, "legal", []),
-    ("one design once", FULL.replace("2 Portal 7\n", "1 Portal 7\n"), "illegal", ["section-size", "via-magica-two-of-each"]),
-    ("one design once, another three times", FULL.replace("2 Portal 7\n", "1 Portal 7\n").replace("2 Portal 8\n", "3 Portal 8\n"),
-     "illegal", ["copy-limit", "via-magica-two-of-each"]),
+    (
+        "one design once",
+        FULL.replace("2 Portal 7\n", "1 Portal 7\n"),
+        "illegal",
+        ["section-size", "via-magica-two-of-each"],
+    ),
+    (
+        "one design once, another three times",
+        FULL.replace("2 Portal 7\n", "1 Portal 7\n").replace("2 Portal 8\n", "3 Portal 8\n"),
+        "illegal",
+        ["copy-limit", "via-magica-two-of-each"],
+    ),
     ("a Bonus card in the deck", FULL + "1 Two portals\n", "illegal", ["no-section"]),
 ]
 
@@ -189,13 +250,25 @@ def test_setup_format(tmp_path, deck_cards, what, text, status, rules):
     assert_verdict(check_deck(tmp_path, text, deck_cards, "via-magica-setup"), status, rules)
 
 
-PLAYER = ("# Crystallization:\n1 Portal 1\n1 Portal 2\n1 Portal 3\n# Opened\n1 Portal 4\n1 Portal 5\n"
-          "# Rewards\n1 Two portals\n1 Three yellow\n1 Every colour\n")
+PLAYER = (
+    "# Crystallization:\n1 Portal 1\n1 Portal 2\n1 Portal 3\n# Opened\n1 Portal 4\n1 Portal 5\n"
+    "# Rewards\n1 Two portals\n1 Three yellow\n1 Every colour\n"
+)
 PLAYER_CASES = [
     ("portals and rewards", PLAYER, "legal", []),
-    ("an opened portal also being crystallised", PLAYER.replace("1 Portal 5\n", "1 Portal 2\n"), "illegal", ["copy-limit"]),
+    (
+        "an opened portal also being crystallised",
+        PLAYER.replace("1 Portal 5\n", "1 Portal 2\n"),
+        "illegal",
+        ["copy-limit"],
+    ),
     ("two portal-count rewards", PLAYER + "1 Three portals\n", "illegal", ["via-magica-one-count-bonus"]),
-    ("fourteen portals", PLAYER + "# Opened\n" + "".join(f"1 Portal {n}\n" for n in range(10, 19)), "illegal", ["section-size"]),
+    (
+        "fourteen portals",
+        PLAYER + "# Opened\n" + "".join(f"1 Portal {n}\n" for n in range(10, 19)),
+        "illegal",
+        ["section-size"],
+    ),
 ]
 
 
@@ -205,6 +278,7 @@ def test_player_format(tmp_path, deck_cards, what, text, status, rules):
 
 
 # --- the PDF ------------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
@@ -242,6 +316,7 @@ def test_animus_stones_print_as_round_tokens(built):
 
 
 # --- acceptance on the real data ------------------------------------------------------------------------
+
 
 @pytest.mark.shared
 def test_the_real_material_imports_validates_and_prints(shared_data, tmp_path, run_cli):

@@ -5,7 +5,7 @@ Reading and checking never raise on bad input; they return problems::
     from printer.decks import read_decklist, resolve, load_format, check
 
     deck, problems = read_decklist(Path("lion.txt"))   # (Decklist, [Problem]); errors = unreadable
-    resolution = resolve(deck, cards)                    # cards: printer.cards.CardSet
+    resolution = resolve(deck, cards)                    # cards: printer.cards.model.CardSet
     report = check(deck, cards, load_format("l5r-ivory-extended"), problems)
     report.is_legal()        # the shortcut; report.status: legal/illegal/unresolved/unreadable
     report.violations        # every broken rule, each with lines, cards, counts
@@ -25,15 +25,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import errors as _errors
-from .checks import NAMED_CHECKS, card_clans, check, check_file
-from .errors import (AmbiguousCardError, DeckError, DeckSyntaxError, FormatError, IllegalDeckError,
-                     UnknownCardError)
-from .formats import Ban, Format, Section, available_formats, load_format, load_format_file
-from .names import name_key, split_name
-from .parse import Decklist, Entry, read_decklist
-from .report import DeckReport, SectionSummary, Violation
-from .resolve import Resolution, ResolvedEntry, find_card, resolve
+from printer.decks.checks import NAMED_CHECKS, card_clans, check, check_file
+from printer.decks.deck_errors import (
+    AmbiguousCardError,
+    DeckError,
+    DeckSyntaxError,
+    FormatError,
+    IllegalDeckError,
+    UnknownCardError,
+)
+from printer.decks.formats import Ban, Format, Section, available_formats, load_format, load_format_file
+from printer.decks.names import name_key, split_name
+from printer.decks.readers.text import Decklist, Entry, read_decklist
+from printer.decks.report import DeckReport, SectionSummary, Violation
+from printer.decks.resolve import Resolution, ResolvedEntry, find_card, resolve
+from printer.problems import errors as _errors
 
 
 def load_decklist(path: Path) -> Decklist:
@@ -45,8 +51,33 @@ def load_decklist(path: Path) -> Decklist:
 
 
 __all__ = [
-    "AmbiguousCardError", "Ban", "DeckError", "DeckReport", "DeckSyntaxError", "Decklist", "Entry", "Format",
-    "FormatError", "IllegalDeckError", "NAMED_CHECKS", "Resolution", "ResolvedEntry", "Section", "SectionSummary",
-    "UnknownCardError", "Violation", "available_formats", "card_clans", "check", "check_file", "find_card",
-    "load_decklist", "load_format", "load_format_file", "name_key", "read_decklist", "resolve", "split_name",
+    "AmbiguousCardError",
+    "Ban",
+    "DeckError",
+    "DeckReport",
+    "DeckSyntaxError",
+    "Decklist",
+    "Entry",
+    "Format",
+    "FormatError",
+    "IllegalDeckError",
+    "NAMED_CHECKS",
+    "Resolution",
+    "ResolvedEntry",
+    "Section",
+    "SectionSummary",
+    "UnknownCardError",
+    "Violation",
+    "available_formats",
+    "card_clans",
+    "check",
+    "check_file",
+    "find_card",
+    "load_decklist",
+    "load_format",
+    "load_format_file",
+    "name_key",
+    "read_decklist",
+    "resolve",
+    "split_name",
 ]

@@ -37,17 +37,17 @@ the unresolved lines that could belong to the section cannot make it up.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
-from ..cards import Card, CardSet
-from ..errors import Problem
-from .formats import Format, Section, text_copy_limit
-from .names import name_key, split_name
-from .parse import Decklist, read_decklist
-from .report import DeckReport, SectionSummary, Violation, note
-from .resolve import Resolution, ResolvedEntry, name_index, resolve
+from printer.cards.model import Card, CardSet
+from printer.decks.formats import Format, Section, text_copy_limit
+from printer.decks.names import name_key, split_name
+from printer.decks.readers.text import Decklist, read_decklist
+from printer.decks.report import DeckReport, SectionSummary, Violation, note
+from printer.decks.resolve import Resolution, ResolvedEntry, name_index, resolve
+from printer.problems import Problem
 
 
 @dataclass
@@ -117,15 +117,29 @@ def rule_placement(ctx: Context) -> list[Violation]:
         card = p.card
         kind = f"{card.get('deck', '?')} {card.type}" if card.get("deck") else card.type
         if p.section is None:
-            found.append(Violation(
-                "no-section", f"{card.name!r} is a {kind}: {ctx.format.name} has no place for it",
-                (p.line,), (card.name,), p.count,
-                hint="sections: " + "; ".join(f"{s.name} ({', '.join(s.types or [s.deck or '?'])})" for s in ctx.format.sections)))
+            found.append(
+                Violation(
+                    "no-section",
+                    f"{card.name!r} is a {kind}: {ctx.format.name} has no place for it",
+                    (p.line,),
+                    (card.name,),
+                    p.count,
+                    hint="sections: "
+                    + "; ".join(f"{s.name} ({', '.join(s.types or [s.deck or '?'])})" for s in ctx.format.sections),
+                )
+            )
         elif p.declared and p.section not in p.declared:
             header = p.item.entry.section
-            found.append(Violation(
-                "wrong-section", f"{card.name!r} is a {kind}, listed under '{header}': it belongs in the {p.section.name} section",
-                (p.line,), (card.name,), p.count, hint=f"move it to the {p.section.name} section"))
+            found.append(
+                Violation(
+                    "wrong-section",
+                    f"{card.name!r} is a {kind}, listed under '{header}': it belongs in the {p.section.name} section",
+                    (p.line,),
+                    (card.name,),
+                    p.count,
+                    hint=f"move it to the {p.section.name} section",
+                )
+            )
     return found
 
 
@@ -139,28 +153,51 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
         maybe = sum(p.count for p in unresolved if section in _possible_sections(p, ctx.format))
         summaries.append(SectionSummary(section.name, count, section.min, section.max, maybe))
         lines = tuple(p.line for p in members)
-        header_line = ctx.deck.headers.get(next((h for h in ctx.deck.headers if h.casefold() in section.headers), ""), None)
+        header_line = ctx.deck.headers.get(
+            next((h for h in ctx.deck.headers if h.casefold() in section.headers), ""), None
+        )
         where_lines = lines or ((header_line,) if header_line else ())
         short_where = (header_line,) if header_line else where_lines[:1]
         if section.max is not None and count > section.max:
-            violations.append(Violation(
-                "section-size", f"{section.name}: {count} cards, {section.bounds()} allowed"
-                + (f" ({_quote(dict.fromkeys(p.card.name for p in members))})" if len(members) <= 5 else ""),
-                where_lines, tuple(dict.fromkeys(p.card.name for p in members)), count, section.max,
-                hint=f"remove {count - section.max} card{'s' * (count - section.max != 1)}"))
+            violations.append(
+                Violation(
+                    "section-size",
+                    f"{section.name}: {count} cards, {section.bounds()} allowed"
+                    + (f" ({_quote(dict.fromkeys(p.card.name for p in members))})" if len(members) <= 5 else ""),
+                    where_lines,
+                    tuple(dict.fromkeys(p.card.name for p in members)),
+                    count,
+                    section.max,
+                    hint=f"remove {count - section.max} card{'s' * (count - section.max != 1)}",
+                )
+            )
         if section.min and count < section.min:
             if count + maybe >= section.min:
-                notes.append(note(ctx.deck, short_where[0] if short_where else None,
-                                  f"{section.name}: {count} cards found, {section.bounds()} needed; "
-                                  f"{maybe} unresolved card{'s' * (maybe != 1)} may make up the difference", code="section-size-open"))
+                notes.append(
+                    note(
+                        ctx.deck,
+                        short_where[0] if short_where else None,
+                        f"{section.name}: {count} cards found, {section.bounds()} needed; "
+                        f"{maybe} unresolved card{'s' * (maybe != 1)} may make up the difference",
+                        code="section-size-open",
+                    )
+                )
             else:
                 what = f"{section.name}: {count} card{'s' * (count != 1)}"
                 if maybe:
                     what += f" (and {maybe} unresolved)"
-                violations.append(Violation(
-                    "section-size", f"{what}, {section.bounds()} needed", short_where, (), count, section.min,
-                    hint=f"add {section.min - count - maybe} card{'s' * (section.min - count - maybe != 1)}"
-                    + (f" of type {', '.join(section.types)}" if section.types else "")))
+                violations.append(
+                    Violation(
+                        "section-size",
+                        f"{what}, {section.bounds()} needed",
+                        short_where,
+                        (),
+                        count,
+                        section.min,
+                        hint=f"add {section.min - count - maybe} card{'s' * (section.min - count - maybe != 1)}"
+                        + (f" of type {', '.join(section.types)}" if section.types else ""),
+                    )
+                )
     return summaries, violations, notes
 
 
@@ -196,9 +233,17 @@ def rule_copies(ctx: Context) -> list[Violation]:
         unique = fmt.is_unique(card)
         if fmt.unique_limit is not None and unique:
             if count > fmt.unique_limit:
-                found.append(Violation("unique-limit", f"{count} copies of Unique card {card.name!r}{where}: at most {fmt.unique_limit}",
-                                       lines, (card.name,), count, fmt.unique_limit,
-                                       hint=f"keep {fmt.unique_limit}; other Experienced levels are different cards"))
+                found.append(
+                    Violation(
+                        "unique-limit",
+                        f"{count} copies of Unique card {card.name!r}{where}: at most {fmt.unique_limit}",
+                        lines,
+                        (card.name,),
+                        count,
+                        fmt.unique_limit,
+                        hint=f"keep {fmt.unique_limit}; other Experienced levels are different cards",
+                    )
+                )
             continue
         if fmt.copy_limit is None:
             continue
@@ -210,8 +255,10 @@ def rule_copies(ctx: Context) -> list[Violation]:
             for i, allowance in enumerate(active):
                 if allowance.limit > limit and allowance.matches(card, unique):
                     if allowance.cards is not None and len(used[i]) >= allowance.cards:
-                        why = (f" ({allowance.granted_by} raises it to {allowance.limit} for {allowance.cards} cards,"
-                               f" already {_quote(used[i])})")
+                        why = (
+                            f" ({allowance.granted_by} raises it to {allowance.limit} for {allowance.cards} cards,"
+                            f" already {_quote(used[i])})"
+                        )
                         continue
                     if count <= allowance.limit:
                         used[i].append(card.name)
@@ -219,8 +266,17 @@ def rule_copies(ctx: Context) -> list[Violation]:
                     break
         if count > limit:
             shown = "any number" if limit >= 10**6 else f"at most {limit}"
-            found.append(Violation("copy-limit", f"{count} copies of {card.name!r}{where}: {shown}{why}",
-                                   lines, (card.name,), count, limit, hint=f"keep {limit}"))
+            found.append(
+                Violation(
+                    "copy-limit",
+                    f"{count} copies of {card.name!r}{where}: {shown}{why}",
+                    lines,
+                    (card.name,),
+                    count,
+                    limit,
+                    hint=f"keep {limit}",
+                )
+            )
     return found
 
 
@@ -237,8 +293,17 @@ def rule_legality(ctx: Context) -> list[Violation]:
         count = sum(p.count for p in group)
         ban = fmt.ban(card)
         if ban is not None:
-            found.append(Violation("banned", f"{card.name!r} is banned in {fmt.name}" + (f": {ban.note}" if ban.note else ""),
-                                   lines, (card.name,), count, 0, hint="remove it"))
+            found.append(
+                Violation(
+                    "banned",
+                    f"{card.name!r} is banned in {fmt.name}" + (f": {ban.note}" if ban.note else ""),
+                    lines,
+                    (card.name,),
+                    count,
+                    0,
+                    hint="remove it",
+                )
+            )
         if not fmt.is_legal(card):
             arcs = card.get("legality") or []
             has = f"legal in: {', '.join(arcs)}" if arcs else "its card data lists no legality"
@@ -246,13 +311,32 @@ def rule_legality(ctx: Context) -> list[Violation]:
             others = _legal_levels(ctx, card)
             if others:
                 hint = "did you mean " + " or ".join(repr(n) for n in others) + f"? (legal in {fmt.name}); " + hint
-            found.append(Violation("not-legal", f"{card.name!r} is not legal in {fmt.name} ({has})", lines, (card.name,), count,
-                                   hint=hint))
+            found.append(
+                Violation(
+                    "not-legal",
+                    f"{card.name!r} is not legal in {fmt.name} ({has})",
+                    lines,
+                    (card.name,),
+                    count,
+                    hint=hint,
+                )
+            )
     for p in ctx.placed:  # a banned name is banned even when the card data lacks the card
         ban = fmt.ban_for_name(p.item.entry.name) if p.card is None and not p.item.candidates else None
         if ban is not None:
-            found.append(Violation("banned", f"{ban.name!r} is banned in {fmt.name}" + (f": {ban.note}" if ban.note else "")
-                                   + " (the card data lacks the card)", (p.line,), (ban.name,), p.count, 0, hint="remove it"))
+            found.append(
+                Violation(
+                    "banned",
+                    f"{ban.name!r} is banned in {fmt.name}"
+                    + (f": {ban.note}" if ban.note else "")
+                    + " (the card data lacks the card)",
+                    (p.line,),
+                    (ban.name,),
+                    p.count,
+                    0,
+                    hint="remove it",
+                )
+            )
     return found
 
 
@@ -266,8 +350,24 @@ def _legal_levels(ctx: Context, card: Card) -> list[str]:
 
 # --- named checks -----------------------------------------------------------------------------
 
-CLANS = ("Crab", "Crane", "Dragon", "Lion", "Mantis", "Phoenix", "Scorpion", "Spider", "Unicorn", "Naga",
-         "Toturi's Army", "Ratling", "Spirit", "Brotherhood", "Shadowlands", "Imperial")
+CLANS = (
+    "Crab",
+    "Crane",
+    "Dragon",
+    "Lion",
+    "Mantis",
+    "Phoenix",
+    "Scorpion",
+    "Spider",
+    "Unicorn",
+    "Naga",
+    "Toturi's Army",
+    "Ratling",
+    "Spirit",
+    "Brotherhood",
+    "Shadowlands",
+    "Imperial",
+)
 _TAGS = re.compile(r"<[^>]+>")
 _ALL = {"all", "all clans", "unaligned", "none", "clanless"}
 
@@ -309,12 +409,16 @@ def check_sensei_clan(ctx: Context) -> list[Violation]:
         clans = card_clans(p.card)
         if clans is None or clans & home:
             continue
-        found.append(Violation(
-            "sensei-clan",
-            f"Sensei {p.card.name!r} ({'/'.join(sorted(clans))}) does not match the Stronghold "
-            f"{stronghold.name!r} ({'/'.join(sorted(home)) or 'no clan'})",
-            (p.line, strongholds[0].line), (p.card.name, stronghold.name),
-            hint="a Sensei must share the Stronghold's clan or be for all clans"))
+        found.append(
+            Violation(
+                "sensei-clan",
+                f"Sensei {p.card.name!r} ({'/'.join(sorted(clans))}) does not match the Stronghold "
+                f"{stronghold.name!r} ({'/'.join(sorted(home)) or 'no clan'})",
+                (p.line, strongholds[0].line),
+                (p.card.name, stronghold.name),
+                hint="a Sensei must share the Stronghold's clan or be for all clans",
+            )
+        )
     return found
 
 
@@ -335,9 +439,17 @@ def check_arcana_distinct(ctx: Context) -> list[Violation]:
     for number, group in sorted(by_number.items()):
         names = tuple(dict.fromkeys(p.card.name for p in group))
         if len(names) > 1:
-            found.append(Violation("arcana-distinct", f"{len(names)} cards are Major Arcana {number}: {_quote(names)}",
-                                   tuple(p.line for p in group), names, len(names), 1,
-                                   hint="a set holds each number from 0 to 21 once: keep one of them"))
+            found.append(
+                Violation(
+                    "arcana-distinct",
+                    f"{len(names)} cards are Major Arcana {number}: {_quote(names)}",
+                    tuple(p.line for p in group),
+                    names,
+                    len(names),
+                    1,
+                    hint="a set holds each number from 0 to 21 once: keep one of them",
+                )
+            )
     return found
 
 
@@ -349,21 +461,41 @@ def check_significator(ctx: Context) -> list[Violation]:
     if count == 1:
         return []
     if count == 0:
-        return [Violation("significator", "no Significator: no card is listed under a 'Significator' header", (), (), 0, 1,
-                          hint="list the card you chose as your Significator under '# Significator'")]
+        return [
+            Violation(
+                "significator",
+                "no Significator: no card is listed under a 'Significator' header",
+                (),
+                (),
+                0,
+                1,
+                hint="list the card you chose as your Significator under '# Significator'",
+            )
+        ]
     names = tuple(dict.fromkeys(p.card.name if p.card else p.item.entry.name for p in chosen))
-    return [Violation("significator", f"{count} Significators ({_quote(names)}): a player chooses one",
-                      tuple(p.line for p in chosen), names, count, 1, hint="move all but one to the hand")]
+    return [
+        Violation(
+            "significator",
+            f"{count} Significators ({_quote(names)}): a player chooses one",
+            tuple(p.line for p in chosen),
+            names,
+            count,
+            1,
+            hint="move all but one to the hand",
+        )
+    ]
 
 
 def _standard_deck(fmt: Format) -> dict | None:
     """``standard-deck.json`` beside the format's folder (``schema/<game>/``), else printer's bundled one."""
     import json
 
-    from ..project import bundled_root
+    from printer.project import bundled_root
 
-    for candidate in (fmt.file.parent.parent / "standard-deck.json",
-                      bundled_root() / "schema" / "edelweiss" / "standard-deck.json"):
+    for candidate in (
+        fmt.file.parent.parent / "standard-deck.json",
+        bundled_root() / "schema" / "edelweiss" / "standard-deck.json",
+    ):
         try:
             return json.loads(candidate.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -381,8 +513,11 @@ def check_standard_deck(ctx: Context) -> list[Violation]:
     if data is None:
         return []
     ranks = {r["rank"]: r["name"] for r in data["ranks"]}
-    expected = {(s["suit"], r): data["card_name"].format(rank=name, suit=s["suit"])
-                for s in data["suits"] for r, name in ranks.items()}
+    expected = {
+        (s["suit"], r): data["card_name"].format(rank=name, suit=s["suit"])
+        for s in data["suits"]
+        for r, name in ranks.items()
+    }
     have: dict[tuple, list[Placed]] = {}
     for p in ctx.found():
         key = (p.card.get("suit"), p.card.get("rank"))
@@ -392,14 +527,31 @@ def check_standard_deck(ctx: Context) -> list[Violation]:
     for key, group in have.items():
         count = sum(p.count for p in group)
         if count > 1:
-            found.append(Violation("edelweiss-standard-deck", f"{count} copies of the {expected[key]}: a standard deck has one",
-                                   tuple(p.line for p in group), (expected[key],), count, 1, hint="keep 1"))
+            found.append(
+                Violation(
+                    "edelweiss-standard-deck",
+                    f"{count} copies of the {expected[key]}: a standard deck has one",
+                    tuple(p.line for p in group),
+                    (expected[key],),
+                    count,
+                    1,
+                    hint="keep 1",
+                )
+            )
     missing = [name for key, name in expected.items() if key not in have]
     if missing and not any(p.card is None for p in ctx.placed):
         shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
-        found.append(Violation("edelweiss-standard-deck", f"{len(missing)} standard card{'s' * (len(missing) != 1)} missing: {shown}",
-                               (), tuple(missing), len(expected) - len(missing), len(expected),
-                               hint=f"the deck is all {len(expected)} cards: 4 suits of A, 2-10, J, Q, K"))
+        found.append(
+            Violation(
+                "edelweiss-standard-deck",
+                f"{len(missing)} standard card{'s' * (len(missing) != 1)} missing: {shown}",
+                (),
+                tuple(missing),
+                len(expected) - len(missing),
+                len(expected),
+                hint=f"the deck is all {len(expected)} cards: 4 suits of A, 2-10, J, Q, K",
+            )
+        )
     return found
 
 
@@ -412,15 +564,28 @@ def check_class_per_player(ctx: Context) -> list[Violation]:
     players: dict[str, list[Placed]] = {}
     for p in ctx.found():
         header = (p.item.entry.section or "").strip()
-        if p.card.type == "Class" and header.casefold() not in _CLASS_HEADERS and (not p.declared or p.section in p.declared):
+        if (
+            p.card.type == "Class"
+            and header.casefold() not in _CLASS_HEADERS
+            and (not p.declared or p.section in p.declared)
+        ):
             players.setdefault(header, []).append(p)  # a Class under '# Deck' is wrong-section's
     found = []
     for player, group in players.items():
         count = sum(p.count for p in group)
         if count > 1:
             names = tuple(dict.fromkeys(p.card.name for p in group))
-            found.append(Violation("class-per-player", f"{player}: {count} Class cards ({_quote(names)}), at most one per player",
-                                   tuple(p.line for p in group), names, count, 1, hint="each player chooses one Class"))
+            found.append(
+                Violation(
+                    "class-per-player",
+                    f"{player}: {count} Class cards ({_quote(names)}), at most one per player",
+                    tuple(p.line for p in group),
+                    names,
+                    count,
+                    1,
+                    hint="each player chooses one Class",
+                )
+            )
     return found
 
 
@@ -442,11 +607,29 @@ def check_kept_mage(ctx: Context) -> list[Violation]:
     if count == 1:
         return []
     if count == 0:
-        return [Violation("res-arcana-kept-mage", "no kept Mage: no Mage is listed under a 'Kept' header", (), (), 0, 1,
-                          hint="list the Mage you keep under '# Kept' and the other under '# Dealt'")]
+        return [
+            Violation(
+                "res-arcana-kept-mage",
+                "no kept Mage: no Mage is listed under a 'Kept' header",
+                (),
+                (),
+                0,
+                1,
+                hint="list the Mage you keep under '# Kept' and the other under '# Dealt'",
+            )
+        ]
     names = tuple(dict.fromkeys(p.card.name if p.card else p.item.entry.name for p in kept))
-    return [Violation("res-arcana-kept-mage", f"{count} kept Mages ({_quote(names)}): a player keeps one of the two",
-                      tuple(p.line for p in kept), names, count, 1, hint="move the other Mage under '# Dealt'")]
+    return [
+        Violation(
+            "res-arcana-kept-mage",
+            f"{count} kept Mages ({_quote(names)}): a player keeps one of the two",
+            tuple(p.line for p in kept),
+            names,
+            count,
+            1,
+            hint="move the other Mage under '# Dealt'",
+        )
+    ]
 
 
 @named_check("res-arcana-draft-rounds")
@@ -460,15 +643,31 @@ def check_draft_rounds(ctx: Context) -> list[Violation]:
     found = []
     if loose:
         names = tuple(dict.fromkeys(p.card.name for p in loose))
-        found.append(Violation("res-arcana-draft-rounds", f"{len(names)} Artifact{'s' * (len(names) != 1)} under no draft round: {_quote(names)}",
-                               tuple(p.line for p in loose), names, sum(p.count for p in loose), 0,
-                               hint="list each pick under '# First draft:' or '# Second draft:'"))
+        found.append(
+            Violation(
+                "res-arcana-draft-rounds",
+                f"{len(names)} Artifact{'s' * (len(names) != 1)} under no draft round: {_quote(names)}",
+                tuple(p.line for p in loose),
+                names,
+                sum(p.count for p in loose),
+                0,
+                hint="list each pick under '# First draft:' or '# Second draft:'",
+            )
+        )
     for number, group in rounds.items():
         count = sum(p.count for p in group)
         if count != 4 and not (loose and count < 4):
-            found.append(Violation("res-arcana-draft-rounds", f"round {number}: {count} Artifact{'s' * (count != 1)} picked, 4 in each round",
-                                   tuple(p.line for p in group), tuple(dict.fromkeys(p.card.name for p in group)), count, 4,
-                                   hint="each round a player keeps one card from each of the four hands passed"))
+            found.append(
+                Violation(
+                    "res-arcana-draft-rounds",
+                    f"round {number}: {count} Artifact{'s' * (count != 1)} picked, 4 in each round",
+                    tuple(p.line for p in group),
+                    tuple(dict.fromkeys(p.card.name for p in group)),
+                    count,
+                    4,
+                    hint="each round a player keeps one card from each of the four hands passed",
+                )
+            )
     return found
 
 
@@ -476,7 +675,7 @@ def _game_data(fmt: Format, name: str) -> dict | None:
     """``schema/<game>/<name>`` beside the format's folder, else printer's bundled one."""
     import json
 
-    from ..project import bundled_root
+    from printer.project import bundled_root
 
     for candidate in (fmt.file.parent.parent / name, bundled_root() / "schema" / fmt.game / name):
         try:
@@ -499,15 +698,30 @@ def check_first_game(ctx: Context) -> list[Violation]:
     mage = mages[0]
     chosen = next((s for s in data["sets"] if name_key(mage.card.name) in {name_key(n) for n in s["mage"]}), None)
     if chosen is None:
-        return [Violation("res-arcana-first-game", f"{mage.card.name!r} has no first-game set", (mage.line,), (mage.card.name,),
-                          hint="first-game Mages: " + ", ".join(s["mage"][0] for s in data["sets"]))]
+        return [
+            Violation(
+                "res-arcana-first-game",
+                f"{mage.card.name!r} has no first-game set",
+                (mage.line,),
+                (mage.card.name,),
+                hint="first-game Mages: " + ", ".join(s["mage"][0] for s in data["sets"]),
+            )
+        ]
     have = {name_key(p.card.name) for p in ctx.found()}
     missing = [names[0] for names in chosen["artifacts"] if not have & {name_key(n) for n in names}]
     if not missing:
         return []
-    return [Violation("res-arcana-first-game", f"the {chosen['mage'][0]}'s first-game set also needs {_quote(missing)}",
-                      (mage.line,), tuple(missing), 3 - len(missing), 3,
-                      hint=f"{chosen['mage'][0]} comes with " + ", ".join(n[0] for n in chosen["artifacts"]))]
+    return [
+        Violation(
+            "res-arcana-first-game",
+            f"the {chosen['mage'][0]}'s first-game set also needs {_quote(missing)}",
+            (mage.line,),
+            tuple(missing),
+            3 - len(missing),
+            3,
+            hint=f"{chosen['mage'][0]} comes with " + ", ".join(n[0] for n in chosen["artifacts"]),
+        )
+    ]
 
 
 @named_check("via-magica-two-of-each")
@@ -521,8 +735,17 @@ def check_two_of_each(ctx: Context) -> list[Violation]:
     for group in groups.values():
         count = sum(p.count for p in group)
         if count < 2:
-            found.append(Violation("via-magica-two-of-each", f"1 copy of {group[0].card.name!r}: the deck holds each portal twice",
-                                   tuple(p.line for p in group), (group[0].card.name,), count, 2, hint="add the second copy"))
+            found.append(
+                Violation(
+                    "via-magica-two-of-each",
+                    f"1 copy of {group[0].card.name!r}: the deck holds each portal twice",
+                    tuple(p.line for p in group),
+                    (group[0].card.name,),
+                    count,
+                    2,
+                    hint="add the second copy",
+                )
+            )
     return found
 
 
@@ -534,8 +757,17 @@ def check_one_count_bonus(ctx: Context) -> list[Violation]:
     if count <= 1:
         return []
     names = tuple(dict.fromkeys(p.card.name for p in won))
-    return [Violation("via-magica-one-count-bonus", f"{count} portal-count Bonus cards ({_quote(names)}): a player wins one at most",
-                      tuple(p.line for p in won), names, count, 1, hint="keep the one the player claimed")]
+    return [
+        Violation(
+            "via-magica-one-count-bonus",
+            f"{count} portal-count Bonus cards ({_quote(names)}): a player wins one at most",
+            tuple(p.line for p in won),
+            names,
+            count,
+            1,
+            hint="keep the one the player claimed",
+        )
+    ]
 
 
 # --- the check ----------------------------------------------------------------------------------
@@ -543,8 +775,13 @@ def check_one_count_bonus(ctx: Context) -> list[Violation]:
 DATA_RULES: list[Rule] = [rule_placement, rule_copies, rule_legality]
 
 
-def check(deck: Decklist, cards: CardSet, fmt: Format, read_problems: list[Problem] | None = None,
-          resolution: Resolution | None = None) -> DeckReport:
+def check(
+    deck: Decklist,
+    cards: CardSet,
+    fmt: Format,
+    read_problems: list[Problem] | None = None,
+    resolution: Resolution | None = None,
+) -> DeckReport:
     """Check ``deck`` against ``fmt`` with the cards of ``cards``; returns a :class:`DeckReport`.
 
     Never raises on a bad deck: every problem is in the report (use
@@ -569,9 +806,15 @@ def check(deck: Decklist, cards: CardSet, fmt: Format, read_problems: list[Probl
         section = fmt.section_of(item.card) if item.card else None
         placed.append(Placed(item, section, declared))
     for header, line in unknown_headers.items():
-        warnings.append(note(deck, deck.headers.get(header, line),
-                             f"header '{header}' names no section of {fmt.name}; its cards are placed by their type",
-                             "sections: " + ", ".join(s.name for s in fmt.sections), code="unknown-header"))
+        warnings.append(
+            note(
+                deck,
+                deck.headers.get(header, line),
+                f"header '{header}' names no section of {fmt.name}; its cards are placed by their type",
+                "sections: " + ", ".join(s.name for s in fmt.sections),
+                code="unknown-header",
+            )
+        )
     ctx = Context(deck, fmt, placed, cards)
     summaries, violations, notes = section_sizes(ctx)
     for rule in DATA_RULES:
@@ -581,8 +824,16 @@ def check(deck: Decklist, cards: CardSet, fmt: Format, read_problems: list[Probl
     if read_errors:  # an unreadable deck has no verdict on the rules
         violations, notes = [], []
     violations.sort(key=lambda v: (v.lines[0] if v.lines else 0, v.rule))
-    return DeckReport(deck, fmt, resolution, summaries, violations, warnings + notes, read_errors,
-                      [p.section.name if p.section else None for p in placed])
+    return DeckReport(
+        deck,
+        fmt,
+        resolution,
+        summaries,
+        violations,
+        warnings + notes,
+        read_errors,
+        [p.section.name if p.section else None for p in placed],
+    )
 
 
 def check_file(path: Path, cards: CardSet, fmt: Format) -> DeckReport:

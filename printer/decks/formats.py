@@ -24,15 +24,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable
 
-from ..cards import Card
-from ..errors import Problem, did_you_mean
-from ..project import bundled_root
-from .errors import FormatError
-from .names import loose_key, name_key, strip_tag
+from printer.cards.model import Card
+from printer.decks.deck_errors import FormatError
+from printer.decks.names import loose_key, name_key, strip_tag
+from printer.problems import Problem, did_you_mean
+from printer.project import bundled_root
 
 FORMAT_SCHEMA = "format.schema.json"
 _TAGS = re.compile(r"<[^>]+>")
@@ -103,8 +103,9 @@ class Allowance:
             return False
         if self.non_unique and is_unique:
             return False
-        if self.keyword and not any(_TAGS.sub("", str(k)).strip().casefold() == self.keyword.casefold()
-                                    for k in card.get("keywords") or []):
+        if self.keyword and not any(
+            _TAGS.sub("", str(k)).strip().casefold() == self.keyword.casefold() for k in card.get("keywords") or []
+        ):
             return False
         if self.ability and not _has_ability(card, self.ability):
             return False
@@ -120,7 +121,18 @@ def _has_ability(card: Card, word: str) -> bool:
     return any(re.search(rf"\b{re.escape(word)}\b", label, re.IGNORECASE) for label in _LABEL.findall(text))
 
 
-_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
 _TEXT_LIMITS = [
     re.compile(r"you may include (?:up to )?(?P<n>\w+) copies of this \w+ in your deck", re.IGNORECASE),
     re.compile(r"your deck may (?:include|contain) (?:up to )?(?P<n>\w+) copies of this \w+", re.IGNORECASE),
@@ -263,42 +275,53 @@ def load_format(ref: str | Path, roots: Iterable[Path] | None = None) -> Format:
     path = Path(text)
     if text.endswith(".json") or path.is_file():
         if not path.is_file():
-            raise FormatError(f"format file {text} not found",
-                              [Problem(text, "format file not found", code="unknown-format")])
+            raise FormatError(
+                f"format file {text} not found", [Problem(text, "format file not found", code="unknown-format")]
+            )
         return load_format_file(path, roots)
     known = available_formats(roots)
     if text not in known:
         hint = did_you_mean(text, list(known)) or ("known formats: " + ", ".join(sorted(known)) if known else None)
-        raise FormatError(f"unknown format {text!r}", [Problem("--format", f"unknown format {text!r}", hint,
-                                                               code="unknown-format")])
+        raise FormatError(
+            f"unknown format {text!r}", [Problem("--format", f"unknown format {text!r}", hint, code="unknown-format")]
+        )
     return load_format_file(known[text], roots)
 
 
 def load_format_file(path: Path, roots: Iterable[Path] | None = None) -> Format:
     """Read and validate one format file; raises :class:`FormatError` listing every problem."""
-    from ..schema import SchemaStore
+    from printer.cards.schema import SchemaStore
 
     where = str(path)
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise FormatError(f"cannot read format {path}", [Problem(where, f"cannot read: {exc.strerror or exc}",
-                                                                 code="unknown-format")]) from None
+        raise FormatError(
+            f"cannot read format {path}", [Problem(where, f"cannot read: {exc.strerror or exc}", code="unknown-format")]
+        ) from None
     except ValueError as exc:
-        raise FormatError(f"format {path} is not valid JSON", [Problem(where, f"invalid JSON: {exc}",
-                                                                       code="json-syntax")]) from None
+        raise FormatError(
+            f"format {path} is not valid JSON", [Problem(where, f"invalid JSON: {exc}", code="json-syntax")]
+        ) from None
     all_roots = _roots(roots)
     store = SchemaStore(all_roots)
-    schema_file = next((r / "schema" / FORMAT_SCHEMA for r in all_roots if (r / "schema" / FORMAT_SCHEMA).is_file()), None)
+    schema_file = next(
+        (r / "schema" / FORMAT_SCHEMA for r in all_roots if (r / "schema" / FORMAT_SCHEMA).is_file()), None
+    )
     problems = store.validate(data, schema_file, f"{where}::$") if schema_file else []
     if not problems:
-        from .checks import NAMED_CHECKS
+        from printer.decks.checks import NAMED_CHECKS
 
         for i, name in enumerate(data.get("checks", [])):
             if name not in NAMED_CHECKS:
-                problems.append(Problem(f"{where}::$.checks[{i}]", f"unknown check {name!r}",
-                                        did_you_mean(name, list(NAMED_CHECKS)) or "known checks: " + ", ".join(NAMED_CHECKS),
-                                        code="schema"))
+                problems.append(
+                    Problem(
+                        f"{where}::$.checks[{i}]",
+                        f"unknown check {name!r}",
+                        did_you_mean(name, list(NAMED_CHECKS)) or "known checks: " + ", ".join(NAMED_CHECKS),
+                        code="schema",
+                    )
+                )
     if problems:
         raise FormatError(f"format file {path} is invalid", problems)
     return _from_data(data, Path(path))
@@ -308,15 +331,17 @@ def _from_data(data: dict, path: Path) -> Format:
     sections = []
     for item in data["sections"]:
         headers = [item["name"], *item.get("headers", [])]
-        sections.append(Section(
-            name=item["name"],
-            types=tuple(item["types"]) if "types" in item else None,
-            deck=item.get("deck"),
-            min=item.get("min"),
-            max=item.get("max"),
-            headers=tuple(dict.fromkeys(h.casefold() for h in headers)),
-            description=item.get("description"),
-        ))
+        sections.append(
+            Section(
+                name=item["name"],
+                types=tuple(item["types"]) if "types" in item else None,
+                deck=item.get("deck"),
+                min=item.get("min"),
+                max=item.get("max"),
+                headers=tuple(dict.fromkeys(h.casefold() for h in headers)),
+                description=item.get("description"),
+            )
+        )
     banned: dict[str, Ban] = {}
     for item in data.get("banned", []):
         ban = Ban(item) if isinstance(item, str) else Ban(item["name"], item.get("note"))
@@ -336,9 +361,19 @@ def _from_data(data: dict, path: Path) -> Format:
         banned=banned,
         checks=list(data.get("checks", [])),
         copy_limit_text=data.get("copy_limit_text", False),
-        allowances=[Allowance(a["granted_by"], a["limit"], tuple(a["types"]) if "types" in a else None, a.get("keyword"),
-                              a.get("ability"), a.get("non_unique", False), a.get("cards"), a.get("note"))
-                    for a in data.get("copy_allowances", [])],
+        allowances=[
+            Allowance(
+                a["granted_by"],
+                a["limit"],
+                tuple(a["types"]) if "types" in a else None,
+                a.get("keyword"),
+                a.get("ability"),
+                a.get("non_unique", False),
+                a.get("cards"),
+                a.get("note"),
+            )
+            for a in data.get("copy_allowances", [])
+        ],
         description=data.get("description"),
         source=data.get("source"),
     )

@@ -1,6 +1,6 @@
 """Card names the way players write them, reduced to one comparable key.
 
-:func:`name_key` extends :func:`printer.cards.normalize_name` (case, HTML
+:func:`name_key` extends :func:`printer.cards.model.normalize_name` (case, HTML
 entities such as ``&#149;`` and ``&amp;``, curly quotes, white space) with
 the Experienced notations of L5R decklists, so that all of these give the
 same key::
@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..cards import normalize_name
+from printer.cards.model import normalize_name
 
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2012": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
 
@@ -105,4 +105,3 @@ def strip_tag(name: str) -> tuple[str, str] | None:
 def strip_count_suffix(name: str) -> str:
     """``"The Impregnable Fortress of the Crab"`` for ``"... of the Crab (1)"`` (a ``.l5d`` count)."""
     return _COUNT_SUFFIX.sub("", name)
-

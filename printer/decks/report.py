@@ -21,13 +21,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..errors import WARNING, Problem
-from .errors import IllegalDeckError
+from printer.decks.deck_errors import IllegalDeckError
+from printer.problems import WARNING, Problem
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .formats import Format
-    from .parse import Decklist
-    from .resolve import Resolution
+    from printer.decks.formats import Format
+    from printer.decks.readers.text import Decklist
+    from printer.decks.resolve import Resolution
 
 REPORT_VERSION = 1
 
@@ -51,10 +51,10 @@ class Violation:
     limit: int | None = None
     hint: str | None = None
 
-    def problem(self, deck: "Decklist") -> Problem:
+    def problem(self, deck: Decklist) -> Problem:
         return Problem(deck.where(self.lines[0] if self.lines else None), self.message, self.hint, code=self.rule)
 
-    def as_dict(self, deck: "Decklist") -> dict:
+    def as_dict(self, deck: Decklist) -> dict:
         return {
             "rule": self.rule,
             "where": deck.where(self.lines[0] if self.lines else None),
@@ -82,8 +82,14 @@ class SectionSummary:
         return (self.min is None or self.count >= self.min) and (self.max is None or self.count <= self.max)
 
     def as_dict(self) -> dict:
-        return {"name": self.name, "count": self.count, "min": self.min, "max": self.max,
-                "unresolved": self.unresolved, "ok": self.ok}
+        return {
+            "name": self.name,
+            "count": self.count,
+            "min": self.min,
+            "max": self.max,
+            "unresolved": self.unresolved,
+            "ok": self.ok,
+        }
 
     def __str__(self) -> str:
         bounds = []
@@ -110,9 +116,9 @@ class SectionSummary:
 class DeckReport:
     """Everything one check found about one deck in one format (see the module docstring)."""
 
-    deck: "Decklist"
-    format: "Format"
-    resolution: "Resolution"
+    deck: Decklist
+    format: Format
+    resolution: Resolution
     sections: list[SectionSummary] = field(default_factory=list)
     violations: list[Violation] = field(default_factory=list)
     warnings: list[Problem] = field(default_factory=list)
@@ -153,7 +159,7 @@ class DeckReport:
             raise IllegalDeckError(f"{self.deck.source}: {self.verdict()}", self)
 
     def problems(self) -> list[Problem]:
-        """Every problem as :class:`~printer.errors.Problem`: read errors, violations, unresolved names, warnings."""
+        """Every problem as :class:`~printer.problems.Problem`: read errors, violations, unresolved names, warnings."""
         return [*self.read_errors, *(v.problem(self.deck) for v in self.violations), *self.unresolved, *self.warnings]
 
     def verdict(self) -> str:
@@ -176,27 +182,31 @@ class DeckReport:
         resolution = self.resolution
         unresolved = []
         for item, problem in zip(resolution.unresolved, resolution.problems):
-            unresolved.append({
-                "code": problem.code,
-                "where": problem.where,
-                "line": item.entry.line,
-                "name": item.entry.name,
-                "count": item.entry.count,
-                "message": problem.message,
-                "hint": problem.hint,
-                "suggestions": list(item.suggestions),
-                "candidates": [{"id": c.id, "name": c.name} for c in item.candidates],
-            })
+            unresolved.append(
+                {
+                    "code": problem.code,
+                    "where": problem.where,
+                    "line": item.entry.line,
+                    "name": item.entry.name,
+                    "count": item.entry.count,
+                    "message": problem.message,
+                    "hint": problem.hint,
+                    "suggestions": list(item.suggestions),
+                    "candidates": [{"id": c.id, "name": c.name} for c in item.candidates],
+                }
+            )
         cards = []
         for i, item in enumerate(resolution.entries):
-            cards.append({
-                "line": item.entry.line,
-                "count": item.entry.count,
-                "name": item.entry.name,
-                "header": item.entry.section,
-                "section": self.placement[i] if i < len(self.placement) else None,
-                "card": {"id": item.card.id, "name": item.card.name, "type": item.card.type} if item.card else None,
-            })
+            cards.append(
+                {
+                    "line": item.entry.line,
+                    "count": item.entry.count,
+                    "name": item.entry.name,
+                    "header": item.entry.section,
+                    "section": self.placement[i] if i < len(self.placement) else None,
+                    "card": {"id": item.card.id, "name": item.card.name, "type": item.card.type} if item.card else None,
+                }
+            )
         return {
             "version": REPORT_VERSION,
             "deck": str(self.deck.source),
@@ -223,6 +233,6 @@ class DeckReport:
         return lines
 
 
-def note(deck: "Decklist", line: int | None, message: str, hint: str | None = None, code: str = "note") -> Problem:
+def note(deck: Decklist, line: int | None, message: str, hint: str | None = None, code: str = "note") -> Problem:
     """A warning located in the decklist."""
     return Problem(deck.where(line), message, hint, severity=WARNING, code=code)

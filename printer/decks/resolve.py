@@ -24,14 +24,14 @@ closest card names as hint; one that matches several cards is an
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
 
-from ..cards import Card, CardSet
-from ..errors import WARNING, Problem, closest
-from .errors import AmbiguousCardError, UnknownCardError
-from .names import NameParts, loose_key, split_name, strip_tag
-from .parse import Decklist, Entry
+from printer.cards.model import Card, CardSet
+from printer.decks.deck_errors import AmbiguousCardError, UnknownCardError
+from printer.decks.names import NameParts, loose_key, split_name, strip_tag
+from printer.decks.readers.text import Decklist, Entry
+from printer.problems import WARNING, Problem, closest
 
 
 @dataclass
@@ -136,8 +136,11 @@ class NameIndex:
             return "this title exists only as " + " or ".join(repr(n) for n in names), names
         keys = closest(parts.key, list(self.by_key), n=3)
         if not keys:
-            keys = [k for t in closest(parts.title, list(self.by_title), n=3) for k in
-                    dict.fromkeys(split_name(c.name).key for c in self.by_title[t])][:3]
+            keys = [
+                k
+                for t in closest(parts.title, list(self.by_title), n=3)
+                for k in dict.fromkeys(split_name(c.name).key for c in self.by_title[t])
+            ][:3]
         names = [self.by_key[k][0].name for k in keys]
         if not names:
             return "no card of that name in the card data (missing from the database?)", []
@@ -147,11 +150,14 @@ class NameIndex:
 def _translated_titles(card: Card) -> list[str]:
     """The card's title in other languages: its ``title_<lang>`` fields (``title_ja``), with its Experienced level."""
     level = card.get("experienced")
-    return [f"{value} \u2022 {level}" if level else value for key, value in card.data.items()
-            if key.startswith("title_") and isinstance(value, str) and value.strip()]
+    return [
+        f"{value} \u2022 {level}" if level else value
+        for key, value in card.data.items()
+        if key.startswith("title_") and isinstance(value, str) and value.strip()
+    ]
 
 
-_INDEXES: "weakref.WeakKeyDictionary[CardSet, tuple[int, NameIndex]]" = weakref.WeakKeyDictionary()
+_INDEXES: weakref.WeakKeyDictionary[CardSet, tuple[int, NameIndex]] = weakref.WeakKeyDictionary()
 
 
 def name_index(cards: CardSet) -> NameIndex:
@@ -181,8 +187,15 @@ def resolve(deck: Decklist, cards: CardSet, prefer: Callable[[Card], bool] | Non
         if not found:
             found = index.lookup_loose(entry.name)
             if found:
-                notes.append(Problem(deck.where(entry.line), f"{entry.name!r} read as {found[0].name!r}",
-                                     f"write {found[0].name!r}", severity=WARNING, code="loose-name"))
+                notes.append(
+                    Problem(
+                        deck.where(entry.line),
+                        f"{entry.name!r} read as {found[0].name!r}",
+                        f"write {found[0].name!r}",
+                        severity=WARNING,
+                        code="loose-name",
+                    )
+                )
         if len(found) > 1 and prefer is not None:
             preferred = [c for c in found if prefer(c)]
             if len(preferred) == 1:
@@ -195,8 +208,11 @@ def resolve(deck: Decklist, cards: CardSet, prefer: Callable[[Card], bool] | Non
             problems.append(Problem(where, f"unknown card {entry.name!r}", hint, code="unknown-card"))
             resolved.append(ResolvedEntry(entry, None, [], suggestions))
         else:
-            problems.append(Problem(where, f"{entry.name!r} matches {len(found)} cards", _candidates_hint(found),
-                                    code="ambiguous-card"))
+            problems.append(
+                Problem(
+                    where, f"{entry.name!r} matches {len(found)} cards", _candidates_hint(found), code="ambiguous-card"
+                )
+            )
             resolved.append(ResolvedEntry(entry, None, found))
     return Resolution(resolved, problems, notes)
 
@@ -216,5 +232,7 @@ def find_card(name: str, cards: CardSet) -> Card:
         hint, suggestions = index.hint(name)
         problem = Problem("card name", f"unknown card {name!r}", hint, code="unknown-card")
         raise UnknownCardError(f"unknown card {name!r}", [problem], suggestions)
-    problem = Problem("card name", f"{name!r} matches {len(found)} cards", _candidates_hint(found), code="ambiguous-card")
+    problem = Problem(
+        "card name", f"{name!r} matches {len(found)} cards", _candidates_hint(found), code="ambiguous-card"
+    )
     raise AmbiguousCardError(f"{name!r} matches {len(found)} cards", [problem], found)

@@ -1,0 +1,248 @@
+"""What every stage of a rules book shares: the game, its cards, templates, labels and problems.
+
+The book's templates (``rules/*.html.j2``, ``rules/*.css``) are found on the
+game's template search path (``templates/<game>/``, ``templates/``, then
+printer's bundled ones), so a game or a project can override any of them.
+They render in a sandboxed, autoescaping Jinja2 environment of their own;
+card faces render through the game's :class:`printer.sheets.render.Renderer`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from printer.book.markdown import rules_markdown
+from printer.book.source import Edition
+from printer.cards.catalog import load_cards
+from printer.cards.markup import RenderEnv
+from printer.cards.model import CardSet
+from printer.problems import WARNING, PrinterError, Problem, RenderError, did_you_mean
+from printer.project import Game, Project
+from printer.sheets.layout import CARD_SIZES, parse_size
+from printer.sheets.render import Renderer
+from printer.sheets.sandbox import ContainedLoader, TemplateSandbox, template_problem
+
+#: Words the book prints, per language; ``labels`` in ``rules.toml`` overrides them.
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "contents": "Contents",
+        "page": "p.",
+        "rules_reference": "Rules reference",
+        "player_aid": "Player aid",
+        "example": "Example",
+        "note": "Note",
+        "tip": "Tip",
+        "important": "Important",
+        "variant": "Variant",
+        "clarification": "Clarification",
+        "card": "Card",
+        "type": "Type",
+        "set": "Set",
+        "number": "No.",
+        "icon": "Icon",
+        "meaning": "Meaning",
+        "markup": "Markup",
+        "section": "Part of the deck",
+        "cards": "Card types",
+        "size": "Size",
+        "copy_limit": "Copy limit",
+        "unique_limit": "Unique cards",
+        "copies": "{n} copies of a card at most",
+        "unique_copies": "{n} copy of each Unique card at most",
+        "card_pool": "Card pool",
+        "banned": "Banned list",
+        "no_bans": "No card is banned.",
+        "checks": "Further rules",
+        "no_cards": "No cards yet.",
+        "continued": "continued",
+    },
+    "ja": {
+        "contents": "目次",
+        "page": "p.",
+        "rules_reference": "ルールリファレンス",
+        "player_aid": "プレイヤーエイド",
+        "example": "例",
+        "note": "注意",
+        "tip": "ヒント",
+        "important": "重要",
+        "variant": "ヴァリアント",
+        "clarification": "補足",
+        "card": "カード",
+        "type": "種類",
+        "set": "セット",
+        "number": "番号",
+        "icon": "アイコン",
+        "meaning": "意味",
+        "markup": "記法",
+        "section": "デッキの区分",
+        "cards": "カードの種類",
+        "size": "枚数",
+        "copy_limit": "同名カード",
+        "unique_limit": "ユニーク",
+        "copies": "同じカードは{n}枚まで",
+        "unique_copies": "ユニークのカードは各{n}枚まで",
+        "card_pool": "使用できるカード",
+        "banned": "禁止カード",
+        "no_bans": "禁止カードはありません。",
+        "checks": "その他の条件",
+        "no_cards": "カードはまだありません。",
+        "continued": "続き",
+    },
+}
+
+
+class RulesContext:
+    """One game's book in the making.
+
+    ``problems`` collects every problem found by any stage; ``file`` is the
+    chapter being rendered (for locating problems). Cards are read on first
+    use from ``cards_dir`` (default: the game's card folder).
+    """
+
+    def __init__(
+        self, project: Project, game: Game, edition: Edition | None, roots: list[Path], cards_dir: Path | None = None
+    ):
+        self.project = project
+        self.game = game
+        self.edition = edition
+        self.roots = roots
+        self.cards_dir = cards_dir or game.cards
+        self.problems: list[Problem] = []
+        self.file: Path | None = None
+        self.renderer = Renderer(game, roots)
+        self.card_size = parse_size(game.card_size, CARD_SIZES, "card size")
+        lang = edition.lang if edition else "en"
+        base = LABELS["ja" if lang.startswith("ja") else "en"]
+        self.labels = {**base, **((edition.settings.get("labels") or {}) if edition else {})}
+        self.md = rules_markdown(lang, self.labels)
+        self.env = TemplateSandbox(
+            loader=ContainedLoader([str(d) for d in game.template_dirs], roots),
+            autoescape=True,
+            undefined=jinja2.StrictUndefined,
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+        self._cards: CardSet | None = None
+        self._fit_job = None
+
+    # -- cards ---------------------------------------------------------------
+
+    @property
+    def cards(self) -> CardSet:
+        """The game's valid cards (read once); card-file errors land in ``problems``."""
+        if self._cards is None:
+            if not Path(self.cards_dir).is_dir():
+                self._cards = CardSet(self.game.id)
+                self.problems.append(
+                    Problem(
+                        str(self.cards_dir), f"{self.game.id} has no card folder yet", severity=WARNING, code="no-cards"
+                    )
+                )
+            else:
+                sets, problems = load_cards(self.project, [Path(self.cards_dir)], self.game.id)
+                self.problems += problems
+                self._cards = sets.get(self.game.id) or CardSet(self.game.id)
+        return self._cards
+
+    def card_ids(self) -> list[str]:
+        return [c.id for c in self.cards]
+
+    def find_card(self, ref: str, where: str):
+        """The card with id (or full name) ``ref``, or ``None`` with a warning naming the closest ids."""
+        card = self.cards.by_id(ref) or next(iter(self.cards.by_name(ref)), None)
+        if card is None:
+            hint = did_you_mean(ref, self.card_ids()) or (
+                "did you mean " + " or ".join(repr(n) for n in self.cards.closest_names(ref)) + "?"
+                if self.cards.closest_names(ref)
+                else None
+            )
+            self.problems.append(
+                Problem(
+                    where,
+                    f"no {self.game.id} card with id or name {ref!r}; printing a placeholder",
+                    hint,
+                    WARNING,
+                    "unknown-card",
+                )
+            )
+        return card
+
+    def fit_faces(self, faces: list[tuple[Markup, object]]) -> list[Markup]:
+        """Card faces ``(html, card or None)`` with their text fitted as on card sheets (:mod:`printer.sheets.fit`).
+
+        A fit box that overflows is shrunk down to its template's minimum
+        (``data-fit-min``); one that still overflows is a warning naming the
+        card and field, as ``printer build`` gives.
+        """
+        from printer.sheets.compose import PrintJob
+        from printer.sheets.options import PrintOptions
+
+        if self._fit_job is None:
+            self._fit_job = PrintJob(self.renderer, PrintOptions(card=self.card_size, bleed=0.0), self.project.root)
+        owners = [(card.where, card.name, card) if card is not None else ("rules", "card", None) for _, card in faces]
+        fitted = self._fit_job.fit_faces([(html, owner) for (html, _), owner in zip(faces, owners)])
+        for problem in self._fit_job.fit_problems():
+            if problem not in self.problems:
+                self.problems.append(problem)
+        return fitted
+
+    # -- text ------------------------------------------------------------------
+
+    def inline(self, text: str, where: str) -> Markup:
+        """One line of rules markup (emphasis, icons, links) to HTML."""
+        icons = RenderEnv(icon_url=self.renderer.icon_url)
+        html = Markup(self.md.renderInline(text, {"printer": icons}))
+        self._unknown_icons(icons, where)
+        return html
+
+    def _unknown_icons(self, icons: RenderEnv, where: str) -> None:
+        names = self.renderer.icon_names()
+        for name in dict.fromkeys(icons.unknown_icons):
+            hint = did_you_mean(name, names) or (
+                "icons: " + ", ".join(names) if names else "this game has no icons yet"
+            )
+            self.problems.append(Problem(where, f"unknown icon {{{name}}}", hint, WARNING, "unknown-icon"))
+
+    # -- templates ---------------------------------------------------------------
+
+    def render(self, name: str, **context) -> Markup:
+        """Render the template ``rules/<name>``; template errors raise :class:`RenderError` naming the file."""
+        template = None
+        try:
+            template = self.env.get_template(f"rules/{name}")
+            return Markup(template.render(game=self.game, labels=self.labels, **context))
+        except jinja2.TemplateSyntaxError as exc:
+            raise RenderError(
+                str(exc),
+                [Problem(f"{exc.filename}:{exc.lineno}", f"template syntax error: {exc.message}", code="template")],
+            ) from None
+        except jinja2.TemplateNotFound as exc:
+            raise RenderError(
+                str(exc),
+                [
+                    Problem(
+                        f"templates/rules/{name}",
+                        "template not found",
+                        "looked in " + ", ".join(str(d) for d in self.game.template_dirs),
+                        code="template",
+                    )
+                ],
+            ) from None
+        except PrinterError:
+            raise
+        except Exception as exc:  # a template is user code: any error it raises is reported at its file and line
+            filename = getattr(template, "filename", None) or f"templates/rules/{name}"
+            problem = template_problem(exc, filename)
+            raise RenderError(problem.message, [problem]) from None
+
+    def find_template_file(self, relative: str) -> Path | None:
+        """The first ``relative`` file on the game's template search path."""
+        return self.renderer.find_file(relative)
+
+    def collect_renderer_problems(self) -> None:
+        """Move the card renderer's warnings (unknown icons in card text, missing art) into ``problems``."""
+        self.problems += self.renderer.problems
+        self.renderer.problems = []

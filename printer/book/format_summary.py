@@ -1,0 +1,109 @@
+"""The format summary block: deck formats printed from the same data ``printer deck check`` uses.
+
+Formats are read through :mod:`printer.decks` (``available_formats`` and
+``load_format_file``), so the book and the deck checker cannot disagree:
+deck sections with their sizes and card types, the copy limit, the Unique
+limit, cards that raise limits, the card pool, the banned list and the
+named checks (each described by its docstring's first sentence).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from printer.book.context import RulesContext
+from printer.problems import WARNING, Problem, did_you_mean
+
+
+@dataclass
+class FormatSummary:
+    """What the ``format`` block prints of one format (all texts plain, escaped by the template)."""
+
+    id: str
+    name: str
+    description: str = ""
+    sections: list[dict] = field(default_factory=list)  # name, size, types
+    limits: list[str] = field(default_factory=list)
+    allowances: list[str] = field(default_factory=list)
+    pool: str = ""
+    banned: list[dict] = field(default_factory=list)  # name, note
+    checks: list[str] = field(default_factory=list)
+
+
+_SOURCE_NOTE = re.compile(r"\s*\((?:seed|source|issue)\b[^)]*\)", re.I)
+
+
+def _first_sentence(text: str | None) -> str:
+    """The first sentence, without the data's source notes ("(seed 事前準備)") that players need not read."""
+    text = _SOURCE_NOTE.sub("", " ".join((text or "").split()))
+    end = text.find(". ")
+    return text if end < 0 else text[: end + 1]
+
+
+def format_summaries(ctx: RulesContext, ids: list[str], where: str) -> list[FormatSummary]:
+    """The summaries of the formats ``ids`` (default: every format whose ``game`` is the book's game).
+
+    An unknown id or an invalid format file is a warning at ``where``.
+    """
+    from printer.decks import NAMED_CHECKS, FormatError, available_formats, load_format_file
+
+    roots = [ctx.project.root]
+    known = available_formats(roots)
+    formats = []
+    if ids:
+        for ref in ids:
+            if ref not in known:
+                ctx.problems.append(
+                    Problem(
+                        where,
+                        f"unknown format {ref!r}",
+                        did_you_mean(ref, list(known)) or ("formats: " + ", ".join(sorted(known)) if known else None),
+                        WARNING,
+                        "unknown-format",
+                    )
+                )
+                continue
+            formats.append((ref, known[ref]))
+    else:
+        formats = sorted(known.items())
+    summaries = []
+    for _format_id, path in formats:
+        try:
+            fmt = load_format_file(path, roots)
+        except FormatError as exc:
+            ctx.problems += [Problem(p.where, p.message, p.hint, WARNING, p.code) for p in exc.problems]
+            continue
+        if not ids and fmt.game != ctx.game.id:
+            continue
+        summaries.append(_summary(ctx, fmt, NAMED_CHECKS))
+    if not summaries:
+        ctx.problems.append(
+            Problem(
+                where,
+                f"no deck format for {ctx.game.id}",
+                f"add one to schema/{ctx.game.id}/formats/",
+                WARNING,
+                "no-format",
+            )
+        )
+    return summaries
+
+
+def _summary(ctx: RulesContext, fmt, checks) -> FormatSummary:
+    labels = ctx.labels
+    summary = FormatSummary(fmt.id, fmt.name, _SOURCE_NOTE.sub("", fmt.description or ""))
+    for section in fmt.sections:
+        types = ", ".join(section.types) if section.types else (section.deck or "")
+        summary.sections.append({"name": section.name, "size": section.bounds(), "types": types})
+    if fmt.copy_limit:
+        summary.limits.append(labels["copies"].format(n=fmt.copy_limit))
+    if fmt.unique_limit:
+        summary.limits.append(labels["unique_copies"].format(n=fmt.unique_limit))
+    for allowance in getattr(fmt, "allowances", []) or []:
+        note = _first_sentence(allowance.note) or str(allowance.limit)
+        summary.allowances.append(f"{allowance.granted_by} — {note}")
+    summary.pool = fmt.legal_description()
+    summary.banned = [{"name": ban.name, "note": ban.note or ""} for ban in fmt.banned.values()]
+    summary.checks = [_first_sentence(getattr(checks.get(name), "__doc__", None)) or name for name in fmt.checks]
+    return summary

@@ -1,0 +1,216 @@
+"""Finding and reading a game's rules: editions, their ``rules.toml`` and Markdown chapters.
+
+A game's rules live in ``rules/<game>/`` of the project. That folder is the
+main *edition*; every sub-folder holding a ``rules.toml`` is another edition
+(a translation, say ``rules/edelweiss/ja/``). An edition is:
+
+- ``rules.toml`` (optional in the main edition): the book's settings, see
+  :data:`SETTINGS`;
+- ``*.md``: the chapters, in file-name order (or the order of ``files``);
+  each file starts on a new page and its first ``#`` heading is the
+  chapter title in the running header;
+- ``aids/*.md``: player aids, printed at the game's card size
+  (:mod:`printer.book.aids`).
+
+Problems are located as ``file:line:col`` (TOML syntax) or
+``file::$.key`` (a wrong setting).
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from printer.problems import Problem, did_you_mean
+from printer.project import Game, Project
+
+RULES_FILE = "rules.toml"
+AIDS_FOLDER = "aids"
+
+#: Settings of ``rules.toml``: name -> (type, meaning).
+SETTINGS: dict[str, tuple[type | tuple[type, ...], str]] = {
+    "title": (str, "the book's title (default: the game's name)"),
+    "subtitle": (str, "printed under the title on the cover (default: 'Rules reference')"),
+    "lang": (str, "language tag of the text, e.g. en or ja (default: en)"),
+    "version": (str, "edition line on the cover, e.g. 'Rules version 1.2'"),
+    "credits": (str, "small print at the foot of the cover (markup)"),
+    "toc_depth": (int, "heading levels listed in the table of contents, 1 to 3 (default: 2)"),
+    "toc_title": (str, "heading of the table of contents (default: 'Contents')"),
+    "accent": (str, "accent colour of headings and rules, a CSS colour (default: a dark red)"),
+    "cover_cards": (list, "ids of cards shown on the cover"),
+    "files": (list, "chapter files in order (default: every *.md, sorted by name)"),
+    "aid_copies": (int, "copies of each player aid `printer build` prints (default: 1)"),
+    "aid_font_size": (dict, "font size per player aid, e.g. { turn-sequence = '5.4pt' }"),
+    "glossary": (dict, "terms and their definitions (markup), for the glossary block"),
+    "icons": (dict, "icon name -> what it means, for the icon legend"),
+    "labels": (dict, "words the book prints, per language (e.g. { example = 'Example' })"),
+}
+
+_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
+_HEX = re.compile(r"^#[0-9a-fA-F]{3,8}$|^[a-z]+$")
+
+
+@dataclass
+class Edition:
+    """One rules book of a game: its folder, settings and chapter files."""
+
+    game: Game
+    folder: Path
+    settings: dict = field(default_factory=dict)
+    files: list[Path] = field(default_factory=list)
+    name: str = ""  # "" for the main edition, else the sub-folder's name (e.g. "ja")
+
+    @property
+    def lang(self) -> str:
+        return self.settings.get("lang", "en")
+
+    @property
+    def title(self) -> str:
+        return self.settings.get("title", self.game.name)
+
+    @property
+    def subtitle(self) -> str:
+        return self.settings.get("subtitle", "Rules reference")
+
+    @property
+    def aids_folder(self) -> Path:
+        return self.folder / AIDS_FOLDER
+
+    def output_name(self) -> str:
+        """``<game>-rules.pdf``, or ``<game>-rules-<edition>.pdf`` for another edition."""
+        return f"{self.game.id}-rules{'-' + self.name if self.name else ''}.pdf"
+
+
+def rules_folder(project: Project, game: Game) -> Path:
+    """``rules/<game>/`` of the project, or the folder set by the game's ``rules`` key in ``printer.toml``."""
+    return project.root / game.settings.get("rules", f"rules/{game.id}")
+
+
+def find_editions(project: Project, game: Game) -> list[Edition]:
+    """The main edition of ``game`` and every sub-folder edition (with a ``rules.toml``), sorted by name.
+
+    Returns ``[]`` when the game has no rules folder. Settings are not read
+    yet: call :func:`read_edition` on each.
+    """
+    folder = rules_folder(project, game)
+    if not folder.is_dir():
+        return []
+    found = [Edition(game, folder)]
+    for sub in sorted(p for p in folder.iterdir() if p.is_dir() and (p / RULES_FILE).is_file()):
+        found.append(Edition(game, sub, name=sub.name))
+    return found
+
+
+def edition_for_paths(game: Game, paths: list[Path]) -> Edition:
+    """An edition made of the given Markdown files or one folder (``printer rules GAME PATH...``).
+
+    A folder is read like ``rules/<game>/``; files are used in the order
+    given, with the ``rules.toml`` beside the first one when there is one.
+    """
+    if len(paths) == 1 and paths[0].is_dir():
+        return Edition(game, paths[0], name=paths[0].name if (paths[0] / RULES_FILE).is_file() else "")
+    edition = Edition(game, paths[0].parent, name="")
+    edition.files = list(paths)
+    return edition
+
+
+def read_edition(edition: Edition) -> list[Problem]:
+    """Read the edition's ``rules.toml`` and list its chapter files; returns the problems found.
+
+    An unknown setting is an error naming the closest known one; a missing
+    chapter file or an edition without any Markdown is an error too.
+    """
+    problems: list[Problem] = []
+    path = edition.folder / RULES_FILE
+    if path.is_file():
+        settings, problems = read_settings(path)
+        edition.settings = settings
+    if not edition.files:
+        listed = edition.settings.get("files")
+        if listed:
+            for i, name in enumerate(listed):
+                file = edition.folder / name
+                if not file.is_file():
+                    candidates = [p.name for p in edition.folder.glob("*.md")]
+                    problems.append(
+                        Problem(
+                            f"{path}::$.files[{i}]",
+                            f"chapter file {name!r} not found",
+                            did_you_mean(name, candidates),
+                            code="missing-file",
+                        )
+                    )
+                else:
+                    edition.files.append(file)
+        else:
+            edition.files = sorted(edition.folder.glob("*.md"))
+    if not edition.files and not problems:
+        problems.append(
+            Problem(
+                str(edition.folder),
+                "no Markdown chapters (*.md) to print",
+                f"write the rules in {edition.folder}/*.md",
+                code="empty",
+            )
+        )
+    return problems
+
+
+def read_settings(path: Path) -> tuple[dict, list[Problem]]:
+    """The settings of one ``rules.toml`` and the problems in it (syntax, unknown keys, wrong types)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        return {}, [Problem(str(path), f"not UTF-8 text: {exc.reason}", code="toml-syntax")]
+    except tomllib.TOMLDecodeError as exc:
+        match = _TOML_AT.search(str(exc))
+        where = f"{path}:{match.group(1)}:{match.group(2)}" if match else str(path)
+        return {}, [Problem(where, f"invalid TOML: {_TOML_AT.sub('', str(exc)).strip()}", code="toml-syntax")]
+    problems = []
+    settings = {}
+    for key, value in data.items():
+        if key not in SETTINGS:
+            problems.append(
+                Problem(
+                    f"{path}::$.{key}",
+                    f"unknown setting {key!r}",
+                    did_you_mean(key, list(SETTINGS)) or "settings: " + ", ".join(SETTINGS),
+                    code="unknown-setting",
+                )
+            )
+            continue
+        kind, meaning = SETTINGS[key]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            problems.append(Problem(f"{path}::$.{key}", f"{key} should be {_kind_name(kind)}", meaning, code="schema"))
+            continue
+        if key == "toc_depth" and not 1 <= value <= 3:
+            problems.append(Problem(f"{path}::$.{key}", "toc_depth should be 1, 2 or 3", meaning, code="schema"))
+            continue
+        if key == "accent" and not _HEX.match(value):
+            problems.append(
+                Problem(
+                    f"{path}::$.{key}",
+                    f"accent {value!r} is not a CSS colour",
+                    "write it as #rrggbb or a colour name",
+                    code="schema",
+                )
+            )
+            continue
+        if key in ("glossary", "icons", "labels", "aid_font_size"):
+            bad = [k for k, v in value.items() if not isinstance(v, str)]
+            if bad:
+                problems.append(
+                    Problem(f"{path}::$.{key}.{bad[0]}", f"{key} values should be text", meaning, code="schema")
+                )
+                continue
+        if key in ("cover_cards", "files") and not all(isinstance(v, str) for v in value):
+            problems.append(Problem(f"{path}::$.{key}", f"{key} should be a list of text", meaning, code="schema"))
+            continue
+        settings[key] = value
+    return settings, problems
+
+
+def _kind_name(kind) -> str:
+    return {str: "text", int: "a whole number", list: "a list", dict: "a table"}.get(kind, str(kind))

@@ -1,0 +1,198 @@
+"""From card files to validated :class:`~printer.cards.model.CardSet`\\ s.
+
+This is the stage behind ``printer validate``: read every file, work out
+each card's game, validate it against the game's schema, then check across
+files (duplicate ids, art files that do not exist). Every problem is
+collected; a card with errors is left out of the returned sets.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from printer.cards.load import Record, load_records
+from printer.cards.model import Card, CardSet
+from printer.cards.schema import SchemaStore
+from printer.problems import Problem, did_you_mean
+from printer.project import Project, bundled_root
+
+
+def schema_store(project: Project) -> SchemaStore:
+    """The schemas of ``project``, falling back to printer's bundled ones."""
+    return SchemaStore([project.root, bundled_root()])
+
+
+def _game_of(record: Record, project: Project, default: str | None) -> str | None:
+    if record.game:
+        return record.game
+    if default:
+        return default
+    game = project.game_for_path(record.file)
+    return game.id if game else None
+
+
+def load_cards(
+    project: Project, paths: list[Path], game: str | None = None, store: SchemaStore | None = None
+) -> tuple[dict[str, CardSet], list[Problem]]:
+    """Read and validate every card under ``paths``.
+
+    ``game`` forces the game of cards whose file does not name one.
+    Returns ``({game id: CardSet}, problems)``; problems are located as
+    ``file:line:col`` (syntax) or ``file::$.path`` (schema, cross-file).
+    """
+    store = store or schema_store(project)
+    records, problems = load_records(paths)
+    roots = art_roots(project, paths)
+    art_seen: dict[Path, str | None] = {}
+    sets: dict[str, CardSet] = {}
+    seen_ids: dict[tuple[str, str], Record] = {}
+    for record in records:
+        game_id = _game_of(record, project, game)
+        if game_id is None or game_id not in project.games:
+            where = record.where(".game" if "game" in record.data else "")
+            what = f"unknown game {game_id!r}" if game_id else "cannot tell which game this card belongs to"
+            hint = (did_you_mean(game_id, list(project.games)) if game_id else None) or (
+                'put it under cards/<game>/, add "game": "<id>", or pass --game; games: '
+                + ", ".join(sorted(project.games))
+            )
+            problems.append(Problem(where, what, hint, code="unknown-game"))
+            continue
+        found = store.validate(record.data, project.games[game_id].schema, record.where())
+        problems += found
+        if found:
+            continue
+        card = Card(game_id, record.data, record)
+        key = (game_id, card.id)
+        if key in seen_ids:
+            first = seen_ids[key]
+            problems.append(
+                Problem(
+                    record.where(".id"),
+                    f"duplicate id {card.id!r}, first used at {first.where('.id')}",
+                    "give every card of a game its own id",
+                    code="duplicate-id",
+                )
+            )
+            continue
+        seen_ids[key] = record
+        problems += _check_art(card, roots, art_seen)
+        sets.setdefault(game_id, CardSet(game_id)).add(card)
+    for cards in sets.values():
+        problems += _check_back_cards(cards)
+    return sets, problems
+
+
+def _check_back_cards(cards: CardSet) -> list[Problem]:
+    """Every ``back_card`` names a card of the same game, and no card is the back of two cards."""
+    problems, used = [], {}
+    for card in cards:
+        ref = card.get("back_card")
+        if ref is None:
+            continue
+        if cards.by_id(ref) is None:
+            hint = did_you_mean(ref, [c.id for c in cards])
+            problems.append(
+                Problem(
+                    card.record.where(".back_card"),
+                    f"no card with id {ref!r} for this card's back",
+                    hint,
+                    code="unknown-back-card",
+                )
+            )
+        elif ref in used:
+            problems.append(
+                Problem(
+                    card.record.where(".back_card"),
+                    f"card {ref!r} is already the back of {used[ref]!r}",
+                    code="duplicate-back-card",
+                )
+            )
+        elif ref == card.id or cards.by_id(ref).get("back_card"):
+            problems.append(
+                Problem(
+                    card.record.where(".back_card"),
+                    f"card {ref!r} has a back_card of its own, so neither card would print",
+                    f"give back_card to one side only (the front): remove it from {ref!r}",
+                    code="back-card-loop",
+                )
+            )
+        used.setdefault(ref, card.id)
+    return problems
+
+
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]+:")
+
+
+def art_roots(project: Project, paths: list[Path]) -> list[Path]:
+    """The folders art may come from: the project and the card folders (a card file's folder) being read."""
+    roots = [project.root.resolve()]
+    for path in paths:
+        path = Path(path).resolve()
+        roots.append(path if path.is_dir() else path.parent)
+    return roots
+
+
+def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | None = None) -> list[Problem]:
+    """The card's ``art`` is an image file inside ``roots``.
+
+    A URL, a missing file, a file reached through ``..``, an absolute path
+    or a symbolic link out of the project (rendering would refuse to read
+    it), and a file Pillow cannot open or that is over its
+    decompression-bomb limit are problems. Only the image's header is read:
+    a truncated file shows at ``printer build``. ``seen`` caches the header
+    check of each file.
+    """
+    text = card.get("art")
+    if not text:
+        return []
+    where = card.record.where(".art")
+    if _URL.match(text):
+        return [
+            Problem(
+                where,
+                f"art {text[:80]!r} is a URL: printer reads only image files inside the project",
+                "download the image into the project and give its path relative to the card file",
+                code="art-url",
+            )
+        ]
+    art = card.art_path()
+    if not art.is_file():
+        kind = "is a folder, not an image file" if art.is_dir() else "not found"
+        return [Problem(where, f"art file {kind}: {art}", _art_hint(art), code="missing-art")]
+    resolved = art.resolve()
+    if not any(resolved.is_relative_to(root) for root in roots):
+        return [
+            Problem(
+                where,
+                f"art file {resolved} is outside the project (through '..', an absolute path or a symbolic link)",
+                "put the art inside the project folder",
+                code="art-outside",
+            )
+        ]
+    seen = {} if seen is None else seen
+    if resolved not in seen:
+        seen[resolved] = _unreadable_image(resolved)
+    if seen[resolved]:
+        return [Problem(where, f"art file {art.name} cannot be used: {seen[resolved]}", code="bad-art")]
+    return []
+
+
+def _unreadable_image(path: Path) -> str | None:
+    """Why the image at ``path`` cannot be opened (header only), or ``None``; SVG files are not opened."""
+    if path.suffix.lower() == ".svg":
+        return None
+    from printer.sheets.images import open_image
+
+    try:
+        with open_image(path):
+            return None
+    except OSError as exc:
+        return str(exc)
+
+
+def _art_hint(art: Path) -> str | None:
+    folder = art.parent
+    if not folder.is_dir():
+        return f"folder {folder} does not exist"
+    return did_you_mean(art.name, [p.name for p in folder.iterdir() if p.is_file()])

@@ -1,0 +1,332 @@
+"""Reading card files into records that remember where they came from.
+
+A card file is UTF-8 JSON in one of three shapes:
+
+- one card: ``{"id": ..., "title": ..., ...}``;
+- a list of cards: ``[{...}, {...}]``;
+- a card list with file-wide fields: ``{"$schema": ..., "game": "l5r", "cards": [...]}``.
+
+Each card becomes a :class:`Record` whose ``pointer`` is its JSON path in
+the file (``$``, ``$[3]`` or ``$.cards[3]``), so that later stages report
+problems as ``file::$.cards[3].force``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from printer.problems import WARNING, Problem
+
+MAX_FILE_BYTES = 50 * 1024 * 1024
+
+
+@dataclass
+class Record:
+    """One card as read: its JSON ``data``, ``file`` and JSON path ``pointer``.
+
+    ``game`` is the game named by the file (its ``game`` field or the game
+    folder in its ``$schema``), or ``None`` when the file does not say.
+    """
+
+    data: dict
+    file: Path
+    pointer: str
+    game: str | None = None
+
+    def where(self, path: str = "") -> str:
+        """``file::$.pointer.path`` for a problem at ``path`` under this card."""
+        return f"{self.file}::{self.pointer}{path}"
+
+
+def _position(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    col = offset - (text.rfind("\n", 0, offset) + 1) + 1
+    return line, col
+
+
+class _DuplicateKeys:
+    """``object_pairs_hook`` that records duplicate keys instead of losing them."""
+
+    def __init__(self) -> None:
+        self.duplicates: list[str] = []
+
+    def __call__(self, pairs: list[tuple[str, object]]) -> dict:
+        result: dict = {}
+        for key, value in pairs:
+            if key in result:
+                self.duplicates.append(key)
+            result[key] = value
+        return result
+
+
+def read_json(path: Path) -> tuple[object | None, list[Problem]]:
+    """Parse one JSON file; returns ``(data, problems)``.
+
+    ``data`` is ``None`` when the file cannot be read or parsed; syntax
+    problems are located as ``file:line:col``. A UTF-8 byte-order mark is
+    accepted with a warning; duplicate keys are errors (JSON would silently
+    keep the last one). Refused with an error: a file over
+    :data:`MAX_FILE_BYTES` (unread), UTF-16 and other non-UTF-8 bytes, the
+    literal ``null``, and numbers JSON does not have or tools disagree on
+    (``NaN``, ``Infinity``, ``1e400``, integers beyond
+    :data:`MAX_SAFE_INTEGER`, located ``file::$.path``; integers of more
+    than 4,300 digits, which Python will not convert, at ``file:line:col``).
+    """
+    where = str(path)
+    if path.is_dir():
+        return None, [Problem(where, "is a folder, not a JSON file", code="not-a-file")]
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return None, [Problem(where, f"cannot read: {exc.strerror}", code="unreadable")]
+    if size > MAX_FILE_BYTES:
+        return None, [
+            Problem(
+                where,
+                f"file is {size:,} bytes, over the limit of {MAX_FILE_BYTES:,} bytes "
+                f"({MAX_FILE_BYTES // 2**20} MiB) for a card file",
+                "split it into several files",
+                code="too-large",
+            )
+        ]
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        return None, [Problem(where, f"cannot read: {exc.strerror}", code="unreadable")]
+    problems: list[Problem] = []
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return None, [Problem(f"{where}:1:1", "file is UTF-16, not UTF-8", "save the file as UTF-8", code="encoding")]
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+        problems.append(
+            Problem(
+                f"{where}:1:1",
+                "file starts with a UTF-8 byte-order mark",
+                "save as UTF-8 without BOM",
+                severity=WARNING,
+                code="bom",
+            )
+        )
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line, col = _position(raw[: exc.start].decode("utf-8", "replace"), exc.start)
+        return None, [
+            Problem(
+                f"{where}:{line}:{col}",
+                f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
+                "save the file as UTF-8",
+                code="encoding",
+            )
+        ]
+    if not text.strip():
+        return None, [
+            Problem(f"{where}:1:1", "file is empty", "a card file holds a JSON object or array", code="empty")
+        ]
+    hook = _DuplicateKeys()
+    try:
+        data = json.loads(text, object_pairs_hook=hook)
+    except json.JSONDecodeError as exc:
+        return None, [
+            Problem(
+                f"{where}:{exc.lineno}:{exc.colno}",
+                f"invalid JSON: {_MESSAGES.get(exc.msg, exc.msg)}",
+                _syntax_hint(text, exc),
+                code="json-syntax",
+            )
+        ]
+    except RecursionError:
+        return None, [Problem(where, "JSON nested too deeply", code="json-syntax")]
+    except ValueError:  # an integer of more than 4,300 digits (Python's limit on int conversion)
+        at = _LONG_NUMBER.search(text)
+        line, col = _position(text, at.start()) if at else (1, 1)
+        digits = len(at.group(0).lstrip("-")) if at else 0
+        return None, [
+            Problem(
+                f"{where}:{line}:{col}",
+                f"a number of {digits} digits is too large to read",
+                "numbers on cards are small: is this a pasted value?",
+                code="json-number",
+            )
+        ]
+    for key in hook.duplicates:
+        problems.append(
+            Problem(where, f"key {key!r} appears twice in one object", "remove one of them", code="duplicate-key")
+        )
+    if data is None:  # the literal null: say so here, since None also means "could not be read"
+        return None, problems + [
+            Problem(f"{where}::$", "the file holds null, not a JSON object or array", code="schema")
+        ]
+    bad = _bad_numbers(data)
+    if bad:
+        return None, problems + [
+            Problem(f"{where}::{path}", message, hint, code="json-number") for path, message, hint in bad
+        ]
+    return data, problems
+
+
+_LONG_NUMBER = re.compile(r"-?\d{4000,}")
+#: the integers every JSON reader agrees on (RFC 8259, section 6: IEEE 754 doubles hold them exactly)
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def _bad_numbers(data: object, path: str = "$", limit: int = 20) -> list[tuple[str, str, str]]:
+    """``NaN``, ``Infinity`` (not JSON, though Python reads them; ``1e999`` also becomes infinite) and integers
+    beyond +-(2**53 - 1), as ``(JSON path, message, hint)``; at most ``limit`` of them."""
+    found: list[tuple[str, str, str]] = []
+    stack = [(path, data)]
+    while stack and len(found) < limit:
+        here, value = stack.pop()
+        if isinstance(value, dict):
+            stack += [(here + json_key(k), v) for k, v in reversed(list(value.items()))]
+        elif isinstance(value, list):
+            stack += [(f"{here}[{i}]", v) for i, v in reversed(list(enumerate(value)))]
+        elif isinstance(value, float) and math.isnan(value):
+            found.append((here, "NaN is not a JSON number", "write a number, or leave the field out"))
+        elif isinstance(value, float) and math.isinf(value):
+            found.append(
+                (here, "number is out of range (it reads as infinity)", "write a smaller number (Infinity is not JSON)")
+            )
+        elif isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_SAFE_INTEGER:
+            text = str(value)
+            shown = text if len(text) <= 24 else text[:23] + "\u2026"
+            found.append(
+                (
+                    here,
+                    f"number {shown} is too large ({len(text.lstrip('-'))} digits)",
+                    f"JSON tools agree only on integers up to {MAX_SAFE_INTEGER:,}",
+                )
+            )
+    return found
+
+
+def json_key(name: object) -> str:
+    """One step of a JSON path: ``[3]`` for an index, ``.cost`` for a plain name, ``["two words"]`` otherwise."""
+    if isinstance(name, int):
+        return f"[{name}]"
+    text = str(name)
+    return f".{text}" if text.isidentifier() else "[" + json.dumps(text, ensure_ascii=False) + "]"
+
+
+_MESSAGES = {  # Python's messages that end in "at", the position being given apart
+    "Unterminated string starting at": "unterminated string (it starts here)",
+    "Invalid control character at": "control character (such as a line break) inside a string",
+}
+
+
+def _syntax_hint(text: str, exc: json.JSONDecodeError) -> str | None:
+    before = text[: exc.pos].rstrip()
+    if exc.pos >= len(text.rstrip()):
+        return "the file ends too early: is it cut short?"
+    if text[exc.pos : exc.pos + 2] in ("//", "/*"):
+        return "JSON has no comments"
+    if exc.msg.startswith("Expecting property name") and before.endswith(","):
+        return "remove the trailing comma"
+    if exc.msg.startswith("Expecting value") and before.endswith(","):
+        return "remove the trailing comma"
+    if exc.msg.startswith("Expecting property name") and text[exc.pos : exc.pos + 1] == "'":
+        return "JSON strings and names take double quotes"
+    if exc.msg.startswith("Unterminated string"):
+        closing = text.find('"', exc.pos + 1)
+        return "the file ends too early: is it cut short?" if closing < 0 else 'close the string with "'
+    if exc.msg.startswith("Invalid control character"):
+        return "write a line break inside a string as \\n"
+    if exc.msg.startswith("Extra data"):
+        return "a file holds one JSON value: wrap several cards in [ ... ]"
+    return None
+
+
+def records_from_data(data: object, path: Path) -> tuple[list[Record], list[Problem]]:
+    """Split parsed JSON into card records (see the module docstring for the shapes)."""
+    where = str(path)
+    if isinstance(data, list):
+        items, base, game = data, "$", None
+    elif isinstance(data, dict) and "cards" in data:
+        items, base = data["cards"], "$.cards"
+        game = data.get("game") if isinstance(data.get("game"), str) else _game_from_schema(data.get("$schema"))
+        if not isinstance(items, list):
+            return [], [Problem(f"{where}::$.cards", "'cards' must be a list of card objects", code="schema")]
+    elif isinstance(data, dict):
+        game = data.get("game") if isinstance(data.get("game"), str) else _game_from_schema(data.get("$schema"))
+        return [Record(data, path, "$", game)], []
+    else:
+        return [], [
+            Problem(f"{where}::$", f"a card file holds an object or an array, not {json_type(data)}", code="schema")
+        ]
+    records, problems = [], []
+    for i, item in enumerate(items):
+        pointer = f"{base}[{i}]"
+        if not isinstance(item, dict):
+            problems.append(
+                Problem(f"{where}::{pointer}", f"a card is an object, not {json_type(item)}", code="schema")
+            )
+            continue
+        records.append(Record(item, path, pointer, item.get("game") if isinstance(item.get("game"), str) else game))
+    return records, problems
+
+
+def json_type(value: object) -> str:
+    """The JSON name of ``value``'s type, with the value when short: ``a string ("x")``, ``null``, ``a number (3)``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"a boolean ({json.dumps(value)})"
+    if isinstance(value, (int, float)):
+        return f"a number ({value})" if len(str(value)) <= 20 else "a number"
+    if isinstance(value, str):
+        return f"a string ({json.dumps(value, ensure_ascii=False)})" if len(value) <= 40 else "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "an object"
+
+
+def _game_from_schema(ref: object) -> str | None:
+    """The game folder named in a ``$schema`` reference such as ``.../schema/l5r/card.schema.json``."""
+    if not isinstance(ref, str):
+        return None
+    parts = ref.replace("\\", "/").split("/")
+    for before, name in zip(parts, parts[1:]):
+        if before == "schema" and name and not name.endswith(".json"):
+            return name
+    return None
+
+
+def card_files(paths: list[Path]) -> Iterator[Path]:
+    """Every ``*.json`` file under ``paths`` (files are yielded as given), sorted."""
+    for path in paths:
+        if path.is_dir():
+            for folder, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in sorted(files):
+                    if name.endswith(".json") and not name.startswith("."):
+                        yield Path(folder) / name
+        else:
+            yield path
+
+
+def load_records(paths: list[Path]) -> tuple[list[Record], list[Problem]]:
+    """Read every card file under ``paths``; returns all records and all problems."""
+    records: list[Record] = []
+    problems: list[Problem] = []
+    for folder in paths:
+        if Path(folder).is_dir() and next(card_files([Path(folder)]), None) is None:
+            problems.append(
+                Problem(str(folder), "no card files (*.json) in this folder", severity=WARNING, code="no-cards")
+            )
+    for file in card_files(paths):
+        if not file.exists():
+            problems.append(Problem(str(file), "no such file or folder", code="not-found"))
+            continue
+        data, found = read_json(file)
+        problems += found
+        if data is not None:
+            more, found = records_from_data(data, file)
+            records += more
+            problems += found
+    return records, problems

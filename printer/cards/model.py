@@ -1,0 +1,158 @@
+"""The card model: :class:`Card` and the :class:`CardSet` of one game.
+
+A card is the validated JSON object of a card file plus where it came from.
+Fields common to every game (``id``, ``title``, ``type``, ``copies``,
+``text``, ``art``, ``back``) are read through properties; game fields
+through :meth:`Card.get` or ``card["field"]``.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from printer.cards.load import Record
+from printer.problems import closest
+
+_QUOTES = str.maketrans(
+    {
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u201b": "'",
+        "\u2032": "'",
+        "`": "'",
+        "\u00b4": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u2033": '"',
+    }
+)
+_BULLETS = re.compile(r"\s*[\u2022\u00b7\u2027\u2219]\s*")
+_SPACE = re.compile(r"\s+")
+
+
+def normalize_name(name: str) -> str:
+    """The form in which card names are compared.
+
+    HTML entities are decoded (``&#149;`` is the bullet), Unicode is NFKC
+    folded, curly quotes become straight, bullets become `` • `` with single
+    spaces, runs of white space become one space, and case is folded.
+    """
+    text = html.unescape(name).replace("\x95", "\u2022")  # &#149; is the Windows-1252 bullet
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    text = _BULLETS.sub(" \u2022 ", text)
+    # NFKC again after casefold: folding can leave a decomposed letter ('ῧ' folds to 'ϋ' + U+0342), and its
+    # capital folds composed; Unicode's caseless matching normalises on both sides of the fold.
+    return unicodedata.normalize("NFKC", _SPACE.sub(" ", text).strip().casefold())
+
+
+@dataclass
+class Card:
+    """One valid card of ``game``; ``record`` says where it was read."""
+
+    game: str
+    data: dict
+    record: Record
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    @property
+    def title(self) -> str:
+        return self.data["title"]
+
+    @property
+    def type(self) -> str:
+        return self.data["type"]
+
+    @property
+    def copies(self) -> int:
+        return self.data.get("copies", 1)
+
+    @property
+    def name(self) -> str:
+        """The full card name a player writes in a decklist.
+
+        It is the title, followed by `` • Experienced N`` when the card has
+        an Experienced level (L5R: different levels are different cards).
+        """
+        level = self.data.get("experienced")
+        return f"{self.title} \u2022 {level}" if level else self.title
+
+    @property
+    def where(self) -> str:
+        return self.record.where()
+
+    def get(self, key: str, default=None):
+        return self.data.get(key, default)
+
+    def __getitem__(self, key: str):
+        return self.data[key]
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.data
+
+    def art_path(self) -> Path | None:
+        """The art file, resolved against the card file's folder, or ``None``."""
+        art = self.data.get("art")
+        return (self.record.file.parent / art) if art else None
+
+
+class CardSet:
+    """The cards of one game, looked up by id and by normalised name.
+
+    Iterating gives the cards in the order they were read.
+    """
+
+    def __init__(self, game: str, cards: Iterable[Card] = ()):
+        self.game = game
+        self._cards: list[Card] = []
+        self._by_id: dict[str, Card] = {}
+        self._by_name: dict[str, list[Card]] = {}
+        for card in cards:
+            self.add(card)
+
+    def add(self, card: Card) -> None:
+        self._cards.append(card)
+        self._by_id.setdefault(card.id, card)
+        self._by_name.setdefault(normalize_name(card.name), []).append(card)
+
+    def __iter__(self) -> Iterator[Card]:
+        return iter(self._cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def by_id(self, card_id: str) -> Card | None:
+        return self._by_id.get(card_id)
+
+    def by_name(self, name: str) -> list[Card]:
+        """Every card whose full name matches ``name`` once both are normalised."""
+        return list(self._by_name.get(normalize_name(name), []))
+
+    def names(self) -> list[str]:
+        """The full names of every card, each once."""
+        return list(dict.fromkeys(c.name for c in self._cards))
+
+    def closest_names(self, name: str, n: int = 3) -> list[str]:
+        """Up to ``n`` full card names closest to ``name``."""
+        found = closest(normalize_name(name), list(self._by_name), n=n)
+        return [self._by_name[f][0].name for f in found]
+
+    def select(self, terms: Iterable[str]) -> tuple[list[Card], list[str]]:
+        """Cards whose id or name is one of ``terms``; also returns the terms that matched nothing."""
+        chosen: list[Card] = []
+        unmatched: list[str] = []
+        for term in terms:
+            found = [self._by_id[term]] if term in self._by_id else self.by_name(term)
+            if not found:
+                unmatched.append(term)
+            chosen += [c for c in found if c not in chosen]
+        return chosen, unmatched

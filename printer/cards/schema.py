@@ -1,0 +1,245 @@
+"""JSON Schema registry and validation with located, hinted problems.
+
+Schemas are JSON Schema draft 2020-12 files under ``schema/`` (the
+project's first, then printer's bundled ones). Each is registered under its
+``$id`` and its file URI, so ``$ref: "../card.schema.json"`` works both
+ways. Validation reports every error as ``file::$.json.path: message`` with
+a hint naming the closest valid field or value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+import jsonschema
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource
+from referencing.jsonschema import DRAFT202012
+
+from printer.cards.load import json_key as _key
+from printer.problems import Problem, UsageError, did_you_mean
+
+
+def _schema_files(root: Path) -> Iterable[Path]:
+    folder = root / "schema"
+    return sorted(folder.rglob("*.json")) if folder.is_dir() else []
+
+
+class SchemaStore:
+    """All schemas visible to a project, and a validator per schema file.
+
+    ``roots`` are folders holding a ``schema/`` folder, most specific first
+    (the project, then printer's bundled data). Raises :class:`UsageError`
+    when a schema file is not valid JSON or not a valid schema.
+    """
+
+    def __init__(self, roots: Iterable[Path]):
+        self.roots = [Path(r).resolve() for r in roots]
+        resources: dict[str, Resource] = {}
+        self._contents: dict[Path, dict] = {}
+        self._validators: dict[Path, jsonschema.protocols.Validator] = {}
+        for root in reversed(self.roots):  # the project's files override the bundled ones
+            for file in _schema_files(root):
+                try:
+                    contents = json.loads(file.read_text(encoding="utf-8"))
+                except (OSError, ValueError) as exc:
+                    raise UsageError(
+                        f"schema {file} is not valid JSON: {exc}",
+                        [Problem(str(file), f"schema is not valid JSON: {exc}", code="schema-file")],
+                    ) from None
+                resource = Resource.from_contents(contents, default_specification=DRAFT202012)
+                resources[file.as_uri()] = resource
+                if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
+                    resources[contents["$id"]] = resource
+                self._contents[file.resolve()] = contents
+        self.registry = Registry(retrieve=self._retrieve).with_resources(resources.items())
+
+    def _retrieve(self, uri: str) -> Resource:
+        """Resolve ``file:`` URIs of schemas that the project does not have from the bundled copies."""
+        if uri.startswith("file://"):
+            path = Path(uri[len("file://") :])
+            for root in self.roots:
+                try:
+                    relative = path.relative_to(root)
+                except ValueError:
+                    continue
+                for other in self.roots:
+                    candidate = other / relative
+                    if candidate.is_file():
+                        return Resource.from_contents(
+                            json.loads(candidate.read_text(encoding="utf-8")), default_specification=DRAFT202012
+                        )
+        raise NoSuchResource(ref=uri)
+
+    def validator(self, schema_file: Path) -> jsonschema.protocols.Validator:
+        return _validator(self, schema_file.resolve())
+
+    def schema(self, schema_file: Path) -> dict:
+        schema_file = schema_file.resolve()
+        if schema_file not in self._contents:
+            try:
+                self._contents[schema_file] = json.loads(schema_file.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as exc:
+                raise UsageError(
+                    f"cannot read schema {schema_file}: {exc}",
+                    [Problem(str(schema_file), f"cannot read schema: {exc}", code="schema-file")],
+                ) from None
+        return self._contents[schema_file]
+
+    def property_names(self, schema_file: Path) -> list[str]:
+        """Every property name a schema allows, following its ``allOf`` references."""
+        names: list[str] = []
+
+        def walk(schema: dict, resolver) -> None:
+            if not isinstance(schema, dict):
+                return
+            names.extend(schema.get("properties", {}))
+            for part in schema.get("allOf", []):
+                if isinstance(part, dict) and "$ref" in part:
+                    resolved = resolver.lookup(part["$ref"])
+                    walk(resolved.contents, resolved.resolver)
+                else:
+                    walk(part, resolver)
+
+        root = self.schema(schema_file)
+        base = root.get("$id") if isinstance(root.get("$id"), str) else schema_file.resolve().as_uri()
+        walk(root, self.registry.resolver(base_uri=base))
+        return list(dict.fromkeys(names))
+
+    def validate(self, data: object, schema_file: Path, where: str) -> list[Problem]:
+        """Validate ``data``; ``where`` is the location prefix (``file::$.cards[3]``).
+
+        Returns one problem per error, sorted by location.
+        """
+        validator = self.validator(schema_file)
+        known = None
+        problems = []
+        cascade = []  # known fields reported as "unevaluated" only because their own subschema failed
+        for error in validator.iter_errors(data):
+            if error.validator == "unevaluatedProperties" or (error.validator == "additionalProperties"):
+                if known is None:
+                    known = self.property_names(schema_file)
+                local = list(error.schema.get("properties", {})) if isinstance(error.schema, dict) else []
+                names = local if error.absolute_path and local else known  # a nested object's own fields
+                for name in _unexpected(error):
+                    path = _json_path(error.absolute_path) + _key(name)
+                    problem = Problem(
+                        f"{where}{path}",
+                        f"unknown field {name!r}",
+                        did_you_mean(name, names) or "known fields: " + ", ".join(names),
+                        code="schema",
+                    )
+                    (cascade if name in known and error.validator == "unevaluatedProperties" else problems).append(
+                        problem
+                    )
+                continue
+            problems.append(_problem(error, where, self.schema(schema_file)))
+        # A field the schema knows is "unevaluated" when the branch declaring it failed (a wrong type, say): that
+        # failure is the error to report; say "unknown field" only when nothing else explains it.
+        problems += cascade if not problems else []
+        return sorted(problems, key=lambda p: p.where)
+
+
+def _validator(store: SchemaStore, schema_file: Path):
+    cache = store._validators
+    if schema_file not in cache:
+        schema = store.schema(schema_file)
+        try:
+            jsonschema.Draft202012Validator.check_schema(schema)
+        except jsonschema.SchemaError as exc:
+            raise UsageError(
+                f"{schema_file} is not a valid JSON Schema: {exc.message}",
+                [
+                    Problem(
+                        f"{schema_file}::{_json_path(exc.absolute_path)}",
+                        f"not a valid JSON Schema: {exc.message}",
+                        code="schema-file",
+                    )
+                ],
+            ) from None
+        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        base = schema.get("$id") if isinstance(schema.get("$id"), str) else schema_file.as_uri()
+        registry = store.registry.with_resource(base, Resource.from_contents(schema, default_specification=DRAFT202012))
+        cache[schema_file] = cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
+    return cache[schema_file]
+
+
+def _json_path(parts: Iterable[object]) -> str:
+    return "".join(_key(p) for p in parts)
+
+
+def _unexpected(error: ValidationError) -> list[str]:
+    """Names of the properties an (un)evaluatedProperties error is about."""
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    # jsonschema's message quotes each unexpected name with repr().
+    return [k for k in instance if repr(k) in error.message] or list(instance)
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _problem(error: ValidationError, where: str, root: dict) -> Problem:
+    """Turn one jsonschema error into a located problem with a hint."""
+    while error.context:  # oneOf/anyOf: report the branch that came closest, not "no branch matched"
+        error = best_match([e for e in error.context if e.validator != "type"] or error.context)
+    path = where + _json_path(error.absolute_path)
+    field = error.absolute_path[-1] if error.absolute_path else None
+    validator, schema = error.validator, error.schema if isinstance(error.schema, dict) else {}
+    hint = None
+    if validator == "enum":
+        options = [str(o) for o in error.validator_value]
+        hint = did_you_mean(str(error.instance), options) or (
+            "one of: " + ", ".join(options) if len(options) <= 20 else None
+        )
+        message = f"{_short(error.instance)} is not a valid {field if isinstance(field, str) else 'value'}"
+    elif validator == "const":
+        message = f"{_short(error.instance)} should be {_short(error.validator_value)}"
+    elif validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else error.message
+        message = f"missing required field {missing!r}"
+        hint = _branch_description(error, root)
+    elif validator == "type":
+        expected = error.validator_value
+        expected = " or ".join(expected) if isinstance(expected, list) else expected
+        message = f"{_short(error.instance)} should be of type {expected}"
+    elif validator == "not" and error.validator_value in ({}, True) and isinstance(field, str):
+        # {"not": {}} forbids a field in one branch ({"properties": {"x": false}} would lose the field's path)
+        message = f"field {field!r} is not allowed here"
+    elif validator == "pattern":
+        message = f"{_short(error.instance)} does not match the expected form"
+        hint = schema.get("description") or f"pattern {error.validator_value}"
+    elif validator in ("maxLength", "maxItems") and isinstance(error.instance, (str, list)):
+        what = "characters long" if isinstance(error.instance, str) else "items"
+        message = f"{len(error.instance):,} {what}, over the limit of {error.validator_value:,}"
+    elif validator in ("maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum") and isinstance(
+        error.instance, (int, float)
+    ):
+        relation = {
+            "maximum": "over the maximum of",
+            "minimum": "under the minimum of",
+            "exclusiveMaximum": "not under",
+            "exclusiveMinimum": "not over",
+        }[validator]
+        message = f"{_short(error.instance)} is {relation} {error.validator_value}"
+    else:
+        message = error.message if len(error.message) < 200 else error.message[:199] + "…"
+        hint = schema.get("description") if validator not in ("maxLength", "minLength", "minimum", "maximum") else None
+    return Problem(path, message, hint or _branch_description(error, root), code="schema")
+
+
+def _branch_description(error: ValidationError, root: dict) -> str | None:
+    """The description of the nearest schema on the error's path (an if/then rule's, say)."""
+    node, found = root, None
+    for step in error.relative_schema_path:
+        try:
+            node = node[step]
+        except (KeyError, IndexError, TypeError):
+            break
+        if isinstance(node, dict) and isinstance(node.get("description"), str):
+            found = node["description"]
+    return found

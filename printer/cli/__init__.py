@@ -1,0 +1,68 @@
+"""The ``printer`` command: a thin click layer over the library.
+
+Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+import threading
+
+import click
+
+from printer.cli.output import EXIT_USAGE, report
+from printer.problems import PrinterError
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="Project folder (holding printer.toml); default: the nearest one above the current folder.",
+)
+@click.version_option(package_name="printer")
+def cli(project: str | None) -> None:
+    """printer: validate card files, print card sheets, check decks."""
+
+
+def _register() -> None:
+    from printer.cli import book_cmd, build_cmd, deck_cmd, import_cmd, validate_cmd
+
+    for module in (validate_cmd, build_cmd, import_cmd, deck_cmd, book_cmd):
+        for command in module.COMMANDS:
+            cli.add_command(command)
+
+
+_register()
+
+
+def _terminate(signum, frame) -> None:
+    """SIGTERM ends printer like Ctrl-C: as an exception, so that half-written temporary files are removed."""
+    raise SystemExit(128 + signum)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: runs the CLI and turns printer's exceptions into reports and exit codes.
+
+    SIGTERM exits with 143 after the usual clean-up (:mod:`printer.fsutil`).
+    """
+    previous = (
+        signal.signal(signal.SIGTERM, _terminate) if threading.current_thread() is threading.main_thread() else None
+    )
+    try:
+        code = cli.main(args=argv, prog_name="printer", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as exc:
+        exc.show()
+        sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code)
+    except PrinterError as exc:
+        report(exc.problems or [], strict=False) if exc.problems else click.echo(f"error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+    sys.exit(code if isinstance(code, int) else 0)

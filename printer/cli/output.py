@@ -1,0 +1,44 @@
+"""What every command shares: finding the project, printing problems, exit codes."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+import click
+
+from printer.problems import Problem, UsageError
+from printer.project import Project, load_project
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def project_from(ctx: click.Context) -> Project:
+    """The project named by ``--project`` or found above the current folder."""
+    root = ctx.find_root().params.get("project")
+    return load_project(Path(root) if root else None)
+
+
+def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple[int, int]:
+    """Print every problem to stderr, then a count; returns ``(errors, warnings)``.
+
+    With ``strict`` warnings count as errors (and are printed as such).
+    """
+    out = out or sys.stderr
+    n_errors = n_warnings = 0
+    for problem in problems:
+        if strict and not problem.is_error:
+            problem = Problem(problem.where, problem.message, problem.hint, "error", problem.code)
+        click.echo(str(problem), file=out)
+        if problem.is_error:
+            n_errors += 1
+        else:
+            n_warnings += 1
+    if n_errors or n_warnings:
+        click.echo(f"{n_errors} error{'s' * (n_errors != 1)}, {n_warnings} warning{'s' * (n_warnings != 1)}", file=out)
+    return n_errors, n_warnings
+
+
+def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:
+    return UsageError(message, [Problem(where, message, hint, code="usage")])

@@ -1,1 +1,0 @@
-"""The CLI's commands, one module each; :mod:`printer.cli` registers them."""

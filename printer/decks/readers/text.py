@@ -1,0 +1,320 @@
+"""Reading decklists: plain text, Egg of P'an Ku ``.l5d`` and JSON deck files.
+
+:func:`read_decklist` picks the reader from the file: ``.json`` (or text
+starting with ``{``) is a JSON deck file (see :mod:`printer.decks.readers.json_deck`),
+``.l5d`` is an Egg of P'an Ku file, anything else plain text. It never
+raises on bad content: it returns ``(Decklist, problems)``, where an
+*error* means the file could not be read as a decklist (exit code 2) and a
+*warning* a line that was skipped.
+
+Text syntax (plain text and ``.l5d`` share it)::
+
+    # Kitsu honour deck – Kotei 2014      <- comment (see the rule below)
+    1 The Grand Halls of the Lion          <- "N Name", "Nx Name", "N x Name"
+    Sensei: Kagako Sensei                  <- "Stronghold:" / "Sensei:" label, count 1
+    # Dynasty (40):                        <- section header: '#' + one word,
+    # Holdings (18)                           or up to 3 words + "(N)", ": N", "– N" or ":"
+    # 先攻                                  <- one word in any script; "# Player 1" (a word
+    # Round 1:                                and a number); words + ":" may hold numbers
+    3 Kitsu Suki • Experienced             <- Experienced notations kept as written
+    1 Ancestral Armor of the Crab Clan - exp
+    1 The Impregnable Fortress of the Crab (1)   <- ".l5d" count suffix dropped
+    // comment                             <- always a comment; "1 Name  # note" too
+
+**Header or comment.** After the ``#`` (full-width forms are read as
+their ASCII twins), a line is a *section header* when it is
+
+- one word: ``# Dynasty``, ``# 先攻``, ``# シグニフィケータ``, ``# 1巡目``;
+- a word and a number: ``# Player 1``, ``# Round 2``;
+- one to three words followed by a count or a colon: ``# Dynasty (40)``,
+  ``# Fate: 40``, ``# Dynasty – 40``, ``# Round 1:``, ``# First player:``,
+  ``# 先攻（20）：``.
+
+Words are letters and digits of any script (with their combining marks)
+and ``' & / . _ + -``, ``・``, ``ー``, and a header holds at least one letter.
+Anything else is a *comment*: several words without a count or colon
+(``# Greg Wong``, ``# Top 4 Kotei``), other punctuation (``# Player –
+Event``, ``# Note: swap later``), a number alone (``# 2023``), or a
+``//`` line. So a header of two or three words needs its colon:
+``# Dealt hand:``.
+
+Blank lines only separate groups. A header without ``#`` is accepted when
+it ends in ``:``, ``: N`` or ``(N)`` (``Dynasty (40):``, ``Fate: 40``). A line that is none of
+these is skipped with a warning naming its line.
+
+**Counts** are 1 to :data:`MAX_COUNT` (full-width digits too). A count of 0
+is skipped with a warning; a negative count or one over the maximum is an
+error (``deck-count``) that makes the decklist unreadable, as in a JSON
+deck, whose schema has the same bounds. Lines naming the same card add up.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from printer.decks.names import strip_count_suffix
+from printer.problems import WARNING, Problem
+
+MAX_DECK_BYTES = 1024 * 1024
+MAX_COUNT = 999
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One decklist line: ``count`` copies of the card written ``name``.
+
+    ``name`` is as written (Experienced notation, case and typos kept; only
+    the count prefix, a ``.l5d`` ``(1)`` suffix and a trailing comment are
+    removed). ``section`` is the innermost section header in effect
+    (``"Stronghold"``, ``"Dynasty"``, ``"Holdings"``...) or ``None`` before
+    any header. ``line`` is the 1-based line in the file.
+    """
+
+    count: int
+    name: str
+    section: str | None
+    line: int
+
+
+@dataclass
+class Decklist:
+    """A decklist as read.
+
+    ``source`` is the file; ``entries`` its card lines in order; ``syntax``
+    is ``"text"``, ``"l5d"`` or ``"json"``. ``headers`` maps each section
+    name to the line of its first header. ``name`` and ``format`` are the
+    JSON deck file's fields (``None`` for text lists).
+    """
+
+    source: Path
+    entries: list[Entry] = field(default_factory=list)
+    syntax: str = "text"
+    headers: dict[str, int] = field(default_factory=dict)
+    name: str | None = None
+    format: str | None = None
+
+    def where(self, line: int | None = None) -> str:
+        """``file:line`` for a problem at ``line`` (the file alone without one)."""
+        return f"{self.source}:{line}" if line else str(self.source)
+
+    @property
+    def total(self) -> int:
+        """The number of cards (sum of the counts)."""
+        return sum(e.count for e in self.entries)
+
+
+_CARD = re.compile(r"^(?P<sign>[-\u2212])?(?P<count>\d+)\s*[x\u00d7X]?\s+(?P<name>\S.*)$")
+_LABEL = re.compile(
+    r"^(?P<label>stronghold|sensei|wind|pre-game)\s*:\s*(?:(?P<count>\d+)\s*[x\u00d7X]?\s+)?(?P<name>\S.*)$",
+    re.IGNORECASE,
+)
+_COUNTED = re.compile(
+    r"^(?P<name>.*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|[:\u2013\u2014-]\s*(?P<n2>\d+)|(?P<colon>:))\s*$"
+)
+_BARE_COUNTED = re.compile(r"^(?P<name>.*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|:\s*(?P<n2>\d+)|(?P<colon>:))\s*$")
+_INLINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
+_JOINERS = frozenset("'\u2019&/._+-\u30fb\u30fc")  # apostrophes, & / . _ + -, katakana middle dot and long-vowel mark
+MAX_HEADER_WORDS = 3
+
+
+def _is_word(word: str) -> bool:
+    """A header word: letters and digits of any script (with their combining marks) and the joiners above."""
+    return all(c.isalnum() or c in _JOINERS or unicodedata.category(c).startswith("M") for c in word)
+
+
+def _header(text: str, bare: bool = False) -> str | None:
+    """The section name of a header line (without its ``#``), or ``None`` when it is a comment.
+
+    The rule (module docstring): a name of words in any script, followed by
+    a count (``(N)``, ``: N``, ``– N``) or a colon, with at most
+    :data:`MAX_HEADER_WORDS` words; or, without a count, one word or a word
+    and a number (``Player 1``). ``bare`` (a line without ``#``) needs the
+    count or colon. The text is NFKC-normalised first, so full-width ``：``
+    and ``（４０）`` count too.
+    """
+    text = unicodedata.normalize("NFKC", text).strip()
+    match = (_BARE_COUNTED if bare else _COUNTED).match(text)
+    counted = bool(match and match["name"].strip())
+    words = (match["name"] if counted else text).split()
+    if not words or not all(_is_word(w) for w in words) or not any(c.isalpha() for w in words for c in w):
+        return None
+    if counted:
+        ok = len(words) <= MAX_HEADER_WORDS
+    else:
+        ok = not bare and (len(words) == 1 or (len(words) == 2 and words[1].isdigit()))
+    return " ".join(words) if ok else None
+
+
+def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist, list[Problem]]:
+    """Parse a plain-text or ``.l5d`` decklist (syntax in the module docstring)."""
+    deck = Decklist(Path(source), syntax=syntax)
+    problems: list[Problem] = []
+    section: str | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.replace("\ufeff", "").strip()
+        if not line or line.startswith("//"):
+            continue
+        if line.startswith("#"):
+            name = _header(line.lstrip("#"))
+            if name is not None:
+                section = name
+                deck.headers.setdefault(name, number)
+            continue
+        match = _CARD.match(line)
+        label = None
+        if not match:
+            match = _LABEL.match(line)
+            if match:
+                label = match["label"].capitalize()
+        if not match:
+            name = _header(line, bare=True)
+            if name is not None:
+                section = name
+                deck.headers.setdefault(name, number)
+                continue
+            problems.append(
+                Problem(
+                    deck.where(number),
+                    f"not a card line: {_short(line)!r}",
+                    "write cards as 'N Card Name'; start comments with '#'",
+                    severity=WARNING,
+                    code="deck-syntax",
+                )
+            )
+            continue
+        digits = match["count"] or "1"
+        count = int(digits) if len(digits) <= 9 else MAX_COUNT + 1
+        if match.groupdict().get("sign"):
+            count = -count
+        name = strip_count_suffix(_INLINE_COMMENT.sub("", match["name"])).strip()
+        if not name:
+            problems.append(
+                Problem(deck.where(number), "card line without a card name", severity=WARNING, code="deck-syntax")
+            )
+            continue
+        if count == 0:
+            problems.append(
+                Problem(
+                    deck.where(number),
+                    f"count 0 of {_short(name)!r} is not between 1 and {MAX_COUNT}",
+                    "the line adds no card: remove it",
+                    severity=WARNING,
+                    code="deck-syntax",
+                )
+            )
+            continue
+        if count < 0 or count > MAX_COUNT:
+            written = ("-" if count < 0 else "") + (digits if len(digits) <= 12 else digits[:11] + "\u2026")
+            problems.append(
+                Problem(
+                    deck.where(number),
+                    f"count {written} of {_short(name)!r} is not between 1 and {MAX_COUNT}",
+                    "fix the count",
+                    code="deck-count",
+                )
+            )
+            continue
+        deck.entries.append(Entry(count, name, label or section, number))
+    if not deck.entries and not any(p.code == "deck-count" for p in problems):
+        skipped = [p for p in problems if p.code == "deck-syntax"]
+        first = (
+            f" ({len(skipped)} other line{'s' * (len(skipped) != 1)}, the first at {skipped[0].where})"
+            if skipped
+            else ""
+        )
+        problems = [p for p in problems if p.code != "deck-syntax"]
+        problems.append(
+            Problem(
+                deck.where(),
+                f"no card lines: this is not a decklist{first}",
+                "a decklist has lines like '3 Card Name'",
+                code="empty-deck",
+            )
+        )
+    return deck, problems
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _read_text(path: Path) -> tuple[str | None, list[Problem]]:
+    where = str(path)
+    if path.is_dir():
+        return None, [Problem(where, "is a folder, not a decklist", code="not-a-file")]
+    try:
+        size = path.stat().st_size
+        if size > MAX_DECK_BYTES:
+            return None, [
+                Problem(
+                    where,
+                    f"file is {size // 1024} KiB, too large for a decklist",
+                    f"a decklist is under {MAX_DECK_BYTES // 1024} KiB",
+                    code="too-large",
+                )
+            ]
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return None, [Problem(where, "no such file", code="not-found")]
+    except OSError as exc:
+        return None, [Problem(where, f"cannot read: {exc.strerror or exc}", code="unreadable")]
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if b"\x00" in raw[:4096]:
+        return None, [Problem(where, "binary file, not a decklist", code="encoding")]
+    try:
+        return raw.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        # Decklists saved by old Windows tools are often cp1252 (the bullet is byte 0x95).
+        try:
+            return raw.decode("cp1252"), [
+                Problem(
+                    f"{where}:{line}",
+                    "not UTF-8; read as Windows-1252",
+                    "save the decklist as UTF-8",
+                    severity=WARNING,
+                    code="encoding",
+                )
+            ]
+        except UnicodeDecodeError:
+            return None, [
+                Problem(
+                    f"{where}:{line}",
+                    f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
+                    "save the decklist as UTF-8",
+                    code="encoding",
+                )
+            ]
+
+
+def read_decklist(path: Path) -> tuple[Decklist, list[Problem]]:
+    """Read the decklist at ``path``, detecting its syntax; never raises on bad content.
+
+    Returns ``(Decklist, problems)``. Problems are located ``file:line``
+    (JSON schema problems ``file::$.cards[3].count``); an *error* means the
+    file is not a readable decklist (missing, not text, invalid JSON, no card
+    line): the CLI exits 2. Warnings are skipped lines and the like.
+    """
+    path = Path(path)
+    text, problems = _read_text(path)
+    if text is None:
+        return Decklist(path, syntax=_syntax_of(path, "")), problems
+    syntax = _syntax_of(path, text)
+    if syntax == "json":
+        from printer.decks.readers.json_deck import parse_json
+
+        deck, more = parse_json(text, path)
+    else:
+        deck, more = parse_text(text, path, syntax)
+    return deck, problems + more
+
+
+def _syntax_of(path: Path, text: str) -> str:
+    suffix = path.suffix.lower()
+    if suffix == ".json" or (suffix not in (".l5d", ".txt") and text.lstrip().startswith("{")):
+        return "json"
+    return "l5d" if suffix == ".l5d" else "text"

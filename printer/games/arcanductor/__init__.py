@@ -1,0 +1,1 @@
+"""ARCANDUCTOR support: the tarot importer (Major Arcana names and numbers)."""

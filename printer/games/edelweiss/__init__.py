@@ -1,0 +1,1 @@
+"""Arcana Fight! Edelweiss support."""

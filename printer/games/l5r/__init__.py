@@ -1,0 +1,1 @@
+"""Legend of the Five Rings CCG support: the Oracle of the Void importer."""

@@ -1,0 +1,1 @@
+"""Res Arcana support: the importer of the public component data."""

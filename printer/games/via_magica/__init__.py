@@ -1,0 +1,1 @@
+"""Via Magica support: the importer of the public component data."""

@@ -1,0 +1,577 @@
+"""Card sheets: what to print (cards and copies), placed on sheets, written as one PDF.
+
+Fronts are printed n-up; each sheet of fronts is followed by its sheet of
+backs, placed for the chosen duplex flip so that every back lands behind
+its front (or, fold-over, beside it on the same sheet). Jobs are laid out
+in chunks of :data:`SHEETS_PER_CHUNK` sheets (reported through a progress
+callback) while the PDF is written, one chunk in memory at a time
+(:func:`printer.sheets.pdf.stream_pdf`). Each chunk is laid out once; text boxes
+that overflow are shrunk on small one-face-per-page documents
+(:mod:`printer.sheets.fit`) and only the sheets holding them laid out again. Art is
+prepared once (:mod:`printer.sheets.images`). ``bench/l5r_real.py`` measures it.
+
+The stages: :func:`items_for_cards` / :func:`items_for_counts` (what, how
+many), :func:`sort_items` (in which order), :class:`PrintJob` (faces
+rendered once per distinct card, sheets planned from a
+:class:`~printer.sheets.layout.SheetLayout`, laid out with text fit, written).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from functools import partial
+from pathlib import Path
+
+from markupsafe import Markup
+
+from printer.cards.model import Card, CardSet
+from printer.fsutil import atomic_open
+from printer.problems import WARNING, Problem
+from printer.project import Game, Project, bundled_root
+from printer.sheets.fit import Fitter, find_overflows, page_overflows
+from printer.sheets.images import ArtCache
+from printer.sheets.layout import Segment, SheetLayout, single_card_layout
+from printer.sheets.options import PrintOptions
+from printer.sheets.pdf import render_documents, stream_pdf
+from printer.sheets.render import Face, Renderer, Sheet, card_bleed
+
+SHEETS_PER_CHUNK = 8
+FIT_ROUNDS = 10
+
+
+@dataclass
+class PrintItem:
+    """One printed card: a real ``card``, or a placeholder for ``name`` (``card`` is ``None``)."""
+
+    card: Card | None
+    name: str
+    reason: str = ""
+    back_card: Card | None = None
+    front_html: Markup | None = None  # a ready-made face (e.g. a player aid, printer.book.aids) printed as it is
+    back_html: Markup | None = None
+
+
+def items_for_cards(cards: Iterable[Card], all_cards: CardSet | None = None) -> list[PrintItem]:
+    """Each card as many times as its ``copies`` field says (default 1).
+
+    A card that is another card's ``back_card`` prints only as that card's
+    back (looked up in ``all_cards``), never as a front of its own.
+    """
+    cards = list(cards)
+    lookup = all_cards if all_cards is not None else CardSet(cards[0].game if cards else "", cards)
+    backs = {c["back_card"] for c in lookup if c.get("back_card")}
+    return [
+        PrintItem(card, card.name, back_card=lookup.by_id(card["back_card"]) if card.get("back_card") else None)
+        for card in cards
+        if card.id not in backs
+        for _ in range(card.copies)
+    ]
+
+
+def items_for_counts(
+    entries: Iterable[tuple[int, Card | None, str]], all_cards: CardSet | None = None
+) -> list[PrintItem]:
+    """``(count, card or None, name)`` triples, e.g. from a decklist, as print items (in that order).
+
+    A card with a ``back_card`` prints that card (found in ``all_cards``) on its back.
+    """
+    items = []
+    for count, card, name in entries:
+        reason = "" if card else "not in the card database"
+        back = None
+        if card is not None and card.get("back_card") and all_cards is not None:
+            back = all_cards.by_id(card["back_card"])
+        items += [PrintItem(card, name, reason, back_card=back) for _ in range(max(count, 0))]
+    return items
+
+
+def _sort_value(item: PrintItem, name: str) -> tuple:
+    if item.card is None:
+        return (3, "")
+    value = item.card.name if name == "name" else item.card.get(name)
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, (int, float)):
+        return (0, float(value), "")
+    if isinstance(value, list):
+        value = ", ".join(str(v) for v in value)
+    if value is None or value == "":
+        return (2, "")
+    text = str(value)
+    number = re.match(r"^\s*(\d+)", text)
+    return (1, float(number.group(1)) if number else float("inf"), text.casefold())
+
+
+def sort_items(items: Sequence[PrintItem], fields: Sequence[str]) -> list[PrintItem]:
+    """``items`` ordered by card ``fields`` (e.g. ``["set", "type", "title"]``); empty keeps them as listed.
+
+    Numbers sort by value and before text, text case-insensitively (with a
+    leading number by its value, so set number 9 comes before 10); a card
+    without the field comes after those with it; placeholders come last.
+    The sort is stable, so copies stay together.
+    """
+    if not fields:
+        return list(items)
+    return sorted(
+        items, key=lambda item: tuple(_sort_value(item, f) for f in fields) + ((0, 0.0, item.name.casefold()),)
+    )
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "cards"
+
+
+def allowed_roots(project: Project, extra: Iterable[Path] = ()) -> list[Path]:
+    """Folders a build may read: the project, printer's bundled templates, and ``extra`` card folders."""
+    return [project.root, bundled_root() / "templates", *extra]
+
+
+def marks_for(layout: SheetLayout, opts: PrintOptions) -> list[Segment]:
+    """The crop marks or cut lines ``opts.marks`` asks for on ``layout``."""
+    if opts.marks == "crop":
+        return layout.crop_marks(opts.mark_length, opts.mark_offset)
+    if opts.marks == "cut":
+        return layout.cut_line_segments()
+    return []
+
+
+def layout_sheets(
+    renderer: Renderer,
+    items: Sequence[PrintItem],
+    layout: SheetLayout,
+    flip: str = "long-edge",
+    opts: PrintOptions | None = None,
+    job: PrintJob | None = None,
+) -> list[Sheet]:
+    """Fronts and backs, alternating sheet by sheet, for duplex printing (or one page each, fold-over).
+
+    ``opts`` gives the duplex mode, back offset, marks and safe area
+    (default: long-edge ``flip``, crop marks). Faces are rendered once per
+    distinct card through ``job`` (a throw-away one when not given).
+    """
+    opts = opts or PrintOptions(card=layout.card, bleed=layout.bleed, duplex=flip)
+    job = job or PrintJob(renderer, opts)
+    w, h = layout.card
+    slots = layout.slots()
+    fold = layout.fold is not None
+    sheets: list[Sheet] = []
+    for start in range(0, len(items), layout.per_sheet):
+        number = start // layout.per_sheet + 1
+        chunk = items[start : start + layout.per_sheet]
+        used = slots[: len(chunk)]
+        mirrored = [layout.back_slot(slot, opts.flip) for slot in used]
+        both = SheetLayout(
+            layout.page,
+            layout.card,
+            layout.cols,
+            layout.rows,
+            layout.gutter,
+            layout.margin,
+            layout.bleed,
+            explicit=tuple(used + ([m for m, _ in mirrored] if fold else [])),
+        )
+        backs_layout = SheetLayout(
+            layout.page,
+            layout.card,
+            layout.cols,
+            layout.rows,
+            layout.gutter,
+            layout.margin,
+            layout.bleed,
+            explicit=tuple(m for m, _ in mirrored),
+        )
+        front = Sheet("front", number=number)
+        back = Sheet("back", number=number)
+        full = layout if len(chunk) == layout.per_sheet and not fold and layout.explicit is None else both
+        for item, slot, (bslot, rotate) in zip(chunk, used, mirrored):
+            html, key = job.front(item)
+            front.faces.append(
+                Face(
+                    html,
+                    slot.x,
+                    slot.y,
+                    w,
+                    h,
+                    slot.rotate,
+                    item.name,
+                    card_bleed(full.bleed_extents(slot), slot.rotate),
+                    layout.bleed,
+                    opts.safe,
+                    key,
+                )
+            )
+            if opts.duplex == "none":
+                continue
+            html, key = job.back(item)
+            extents = both.bleed_extents(bslot) if fold else backs_layout.bleed_extents(bslot)
+            dx, dy = (0.0, 0.0) if fold else opts.back_offset
+            target = front if fold else back
+            target.faces.append(
+                Face(
+                    html,
+                    bslot.x + dx,
+                    bslot.y + dy,
+                    w,
+                    h,
+                    rotate,
+                    item.name,
+                    card_bleed(extents, rotate),
+                    layout.bleed,
+                    opts.safe,
+                    key,
+                )
+            )
+        marks = marks_for(both if fold else full, opts)
+        if fold:
+            W, H = layout.page
+            vertical = layout.fold == "vertical"
+            front.marks = [m for m in marks if (min(m.x1, m.x2) < W / 2 if vertical else min(m.y1, m.y2) < H / 2)]
+            front.guides = [Segment(W / 2, 0, W / 2, H) if layout.fold == "vertical" else Segment(0, H / 2, W, H / 2)]
+            sheets.append(front)
+        else:
+            front.marks = marks
+            sheets += [front] + ([back] if opts.duplex != "none" else [])
+    return sheets
+
+
+class PrintJob:
+    """Renders the faces of one print job once each and lays out documents with text fit.
+
+    ``renderer`` renders the game's templates; ``opts`` are the print
+    settings. ``front(item)`` / ``back(item)`` return ``(html, key)``, one
+    key per distinct face. ``fitter`` keeps the text-fit font sizes, shared
+    by the PDF and every export; ``owners`` maps a face key to the cards
+    that print it (for warnings).
+    """
+
+    def __init__(self, renderer: Renderer, opts: PrintOptions, base: Path | None = None):
+        self.renderer = renderer
+        self.opts = opts
+        self.base = base or Path.cwd()
+        self.fitter = Fitter()
+        self.html: dict[str, Markup] = {}
+        self.keys: dict[str, str] = {}
+        self.owners: dict[str, list[tuple[str, str, Card | None]]] = {}
+        self._fronts: dict[object, tuple[Markup, str]] = {}
+        self._backs: dict[object, tuple[Markup, str]] = {}
+        self.problems: list[Problem] = []
+        #: CSS added to every document (the ICC profile of a PDF/X output) and options for WeasyPrint
+        self.extra_css = ""
+        self.render_options: dict = {}
+        self.write_options: dict = {}
+        #: what the job cost: layouts and pages laid out (sheets, again after text fit, text-fit pages), seconds
+        self.stats: Counter = Counter()
+        self._measured: set[str] = set()  # faces fitted by fit_faces
+
+    def _key(self, html: Markup, owner: tuple[str, str, Card | None]) -> str:
+        text = str(html)
+        key = self.keys.get(text)
+        if key is None:
+            key = self.keys[text] = f"f{len(self.keys) + 1}"
+            self.html[key] = html
+        owners = self.owners.setdefault(key, [])
+        if owner not in owners:
+            owners.append(owner)
+        return key
+
+    def front(self, item: PrintItem) -> tuple[Markup, str]:
+        ident = (
+            ("html", id(item.front_html))
+            if item.front_html is not None
+            else (("card", item.card.id) if item.card is not None else ("placeholder", item.name, item.reason))
+        )
+        if ident not in self._fronts:
+            if item.front_html is not None:
+                html = item.front_html
+            elif item.card is not None:
+                html = self.renderer.front(item.card)
+            else:
+                html = self.renderer.placeholder(item.name, item.reason)
+            owner = (item.card.where if item.card else item.name, item.name, item.card)
+            self._fronts[ident] = (html, self._key(html, owner))
+        return self._fronts[ident]
+
+    def back_ident(self, item: PrintItem) -> tuple:
+        if item.back_html is not None:
+            return ("html", id(item.back_html))
+        if item.back_card is not None:
+            return ("card", item.back_card.id)
+        return ("back", self.renderer.back_name(item.card))
+
+    def back(self, item: PrintItem) -> tuple[Markup, str]:
+        ident = self.back_ident(item)
+        if ident not in self._backs:
+            if item.back_html is not None:
+                html, owner = item.back_html, (item.name, item.name, None)
+            elif item.back_card is not None:
+                html = self.renderer.front(item.back_card)
+                owner = (item.back_card.where, item.back_card.name, item.back_card)
+            else:
+                html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
+            self._backs[ident] = (html, self._key(html, owner))
+        return self._backs[ident]
+
+    # -- layout with text fit --------------------------------------------------
+
+    def fitted(self, face: Face) -> Face:
+        """``face`` with the text-fit font sizes chosen so far written into its HTML."""
+        if not face.key:
+            return face
+        html = self.fitter.apply(face.key, face.html)
+        return face if html is face.html else replace(face, html=html)
+
+    def document_html(self, sheets: list[Sheet], layout: SheetLayout, title: str = "", label: bool = True) -> str:
+        """The HTML of ``sheets`` (one page each), faces at their fitted sizes."""
+        fitted = [replace(sheet, faces=[self.fitted(f) for f in sheet.faces]) for sheet in sheets]
+        return self.renderer.document(fitted, layout, marks=False, title=title, css=self.extra_css, label=label)
+
+    def _fit_faces(self, keys: set[str], roots: list[Path]) -> None:
+        """Shrink the fit boxes of the faces ``keys`` on a one-face-per-page document until each fits or is at its minimum."""
+        layout = single_card_layout(self.opts.card, 0.0)
+        slot = layout.slots()[0]
+        pending = set(keys)
+        for _ in range(FIT_ROUNDS):
+            if not pending:
+                break
+            sheets = [
+                Sheet("front", [Face(self.html[k], slot.x, slot.y, *self.opts.card, key=k, safe=self.opts.safe)], i + 1)
+                for i, k in enumerate(sorted(pending))
+            ]
+            html = self.document_html(sheets, layout, label=False)
+            documents, _ = render_documents([html], roots, self.base, "text fit", **self.render_options)
+            self.stats["fit layouts"] += 1
+            self.stats["fit pages"] += len(sheets)
+            pending = self.fitter.shrink(find_overflows(documents[0]), pending)
+        for key, (lo, _) in self.fitter.bounds.items():
+            if lo is not None and key[0] in keys:
+                self.fitter.sizes[key] = lo  # the largest size seen to fit, should the search stop early
+
+    def fit_faces(self, faces: Sequence[tuple[Markup, tuple[str, str, Card | None]]]) -> list[Markup]:
+        """Each face's HTML with its text fitted, as on card sheets, for printing it anywhere else (rules books).
+
+        ``faces`` are ``(html, owner)``, the owner ``(where, name, card or
+        None)`` naming the card in warnings; faces are laid out one per page
+        at the job's card size and their fit boxes shrunk as in :meth:`lay_out`.
+        Boxes that do not fit even at their minimum are in :meth:`fit_problems`.
+        """
+        keys = [self._key(html, owner) for html, owner in faces]
+        todo = {k for k in keys if "data-fit" in self.html[k]} - self._measured
+        if todo:
+            self._fit_faces(todo, self.renderer.allowed_roots)
+            self._measured |= todo
+        return [self.fitter.apply(k, self.html[k]) for k in keys]
+
+    def lay_out(self, chunk: list[Sheet], layout: SheetLayout, title: str = "", label: bool = True, **options):
+        """Lay out ``chunk`` (one page per sheet) with text fit; returns ``(document, problems)``.
+
+        The chunk is laid out once at the sizes known so far. Fit boxes that
+        overflow are shrunk on one-face-per-page documents of just those faces
+        (:meth:`_fit_faces`), then only the sheets that hold them are laid out
+        again and their pages put in place of the first ones. A box that still
+        overflows at its minimum is remembered for :meth:`fit_problems`.
+        """
+        roots = self.renderer.allowed_roots
+        where = title or "build"
+        options = {**self.render_options, **options}
+        started = time.perf_counter()
+        documents, problems = render_documents(
+            [self.document_html(chunk, layout, title, label)], roots, self.base, where, **options
+        )
+        document = documents[0]
+        self.stats["layouts"] += 1
+        self.stats["pages"] += len(chunk)
+        try:
+            overflows = page_overflows(document.pages)
+        except RuntimeError as exc:
+            return document, problems + [Problem(where, str(exc), severity=WARNING, code="text-fit")]
+        todo = {o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}
+        if todo:
+            self.fitter.shrink([o for o in overflows if o.face in todo])
+            self._fit_faces({o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}, roots)
+            again = [i for i, sheet in enumerate(chunk) if any(f.key in todo for f in sheet.faces)]
+            redone, more = render_documents(
+                [self.document_html([chunk[i] for i in again], layout, title, label)],
+                roots,
+                self.base,
+                where,
+                **options,
+            )
+            problems += more
+            self.stats["layouts"] += 1
+            self.stats["pages again"] += len(again)
+            pages = list(document.pages)
+            if len(redone[0].pages) == len(again) and len(pages) == len(chunk):
+                for i, page in zip(again, redone[0].pages):
+                    pages[i] = page
+                document.pages = pages
+            else:  # a sheet did not make exactly one page: lay the whole chunk out again
+                document = render_documents(
+                    [self.document_html(chunk, layout, title, label)], roots, self.base, where, **options
+                )[0][0]
+            overflows = page_overflows(document.pages)
+        for over in overflows:
+            self.fitter.unfit.setdefault((over.face, over.name), over)
+        self.stats["layout seconds"] += time.perf_counter() - started
+        return document, problems
+
+    def pdf(
+        self,
+        chunks: list[list[Sheet]],
+        layout: SheetLayout,
+        title: str = "",
+        label: bool = True,
+        progress: Callable[[int], None] | None = None,
+        **options,
+    ) -> tuple[bytes, list[Problem]]:
+        """The PDF of ``chunks`` of sheets (one page per sheet), text fitted; returns ``(pdf bytes, problems)``.
+
+        Chunks are laid out one at a time while the PDF is written
+        (:func:`printer.sheets.pdf.stream_pdf`), so memory holds one chunk's pages,
+        not the whole job's. ``progress`` is called with the index of each
+        chunk laid out. ``options`` go to WeasyPrint's ``render``.
+        """
+        problems: list[Problem] = []
+
+        def part(index: int, chunk: list[Sheet]):
+            document, found = self.lay_out(chunk, layout, title, label, **options)
+            problems.extend(p for p in found if p not in problems)
+            if progress:
+                progress(index)
+            return document
+
+        started = time.perf_counter()
+        data, more = stream_pdf(
+            [(len(chunk), partial(part, i, chunk)) for i, chunk in enumerate(chunks)],
+            title or "build",
+            **self.write_options,
+        )
+        self.stats["pdf seconds"] += time.perf_counter() - started
+        return data, problems + more + self.fit_problems()
+
+    def fit_problems(self) -> list[Problem]:
+        """A warning for each fit box that overflows even at its minimum size, naming each card and field."""
+        problems = []
+        for (face, name), over in sorted(self.fitter.unfit.items()):
+            for where, card_name, card in self.owners.get(face, []):
+                at = card.record.where(f".{name}") if card is not None and name in card else where
+                problem = Problem(
+                    at,
+                    f"{card_name}: the {name} does not fit its box even at {over.min_pt:g}pt "
+                    f"(the template's minimum); about {(over.ratio - 1) * 100:.0f}% too much",
+                    "shorten the text, or lower data-fit-min in the template",
+                    WARNING,
+                    "text-overflow",
+                )
+                if problem not in problems:
+                    problems.append(problem)
+        return problems
+
+
+def build_sheets(
+    job: PrintJob,
+    items: Sequence[PrintItem],
+    layout: SheetLayout,
+    target: Path,
+    title: str = "",
+    progress: Callable[[int], None] | None = None,
+    strict: bool = False,
+) -> list[Problem]:
+    """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
+
+    With ``strict``, any warning (text that does not fit, missing art...)
+    leaves ``target`` unwritten. Raises :class:`~printer.problems.RenderError`
+    when a template fails or a resource is blocked.
+    """
+    sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
+    per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
+    step = SHEETS_PER_CHUNK * per_page
+    chunks = [sheets[i : i + step] for i in range(0, len(sheets), step)]
+    n_sheets = len(sheets) // per_page
+    on_chunk = (lambda i: progress(min(SHEETS_PER_CHUNK, n_sheets - i * SHEETS_PER_CHUNK))) if progress else None
+    data, problems = job.pdf(chunks, layout, title, progress=on_chunk)
+    problems = list(job.renderer.problems) + problems
+    if strict and problems:
+        return problems
+    with atomic_open(target) as handle:
+        handle.write(data)
+    job.stats["pdf bytes"] = len(data)
+    if job.write_options.get("pdf_variant"):
+        from printer.sheets.export.pdfx import rgb_report
+
+        problems += rgb_report(target)
+    return problems
+
+
+def build_game(
+    project: Project,
+    game: Game,
+    items: Sequence[PrintItem],
+    target: Path,
+    layout: SheetLayout,
+    extra_roots: Iterable[Path] = (),
+    flip: str = "long-edge",
+    progress: Callable[[int], None] | None = None,
+    opts: PrintOptions | None = None,
+    strict: bool = False,
+) -> list[Problem]:
+    """Print ``items`` of ``game`` to the PDF ``target``; returns the warnings found.
+
+    ``opts`` are the print settings (default: bleed and crop marks as
+    ``layout`` and ``flip`` say). ``progress`` is called with a number of
+    printed sheets each time that many are laid out. Raises
+    :class:`~printer.problems.RenderError` when a template fails or a
+    resource is blocked.
+    """
+    opts = opts or PrintOptions(card=layout.card, bleed=layout.bleed, duplex=flip)
+    job = make_job(project, game, opts, extra_roots)
+    return build_sheets(job, items, layout, target, game.name, progress, strict)
+
+
+def make_job(
+    project: Project, game: Game, opts: PrintOptions, extra_roots: Iterable[Path] = (), cmyk_profile: Path | None = None
+) -> PrintJob:
+    """A :class:`PrintJob` for ``game`` with art prepared into ``build/.cache/art`` of the project."""
+    cache = ArtCache(project.build_dir / ".cache" / "art", cmyk_profile=cmyk_profile)
+    renderer = Renderer(
+        game, allowed_roots(project, extra_roots), art_cache=cache, bleed=opts.bleed, card_size=opts.card
+    )
+    job = PrintJob(renderer, opts, project.root)
+    if cmyk_profile is not None:
+        from printer.sheets.export.pdfx import use_cmyk_profile
+
+        use_cmyk_profile(job, cmyk_profile)
+    return job
+
+
+def placeholders(items: Iterable[PrintItem], where: str) -> list[Problem]:
+    """A warning for each distinct name printed as a placeholder."""
+    seen = dict.fromkeys(i.name for i in items if i.card is None and i.front_html is None)
+    return [
+        Problem(
+            where, f"{name!r} is not in the card database; printing a placeholder", severity=WARNING, code="placeholder"
+        )
+        for name in seen
+    ]
+
+
+def select(cards: CardSet, only: Sequence[str]) -> tuple[list[Card], list[Problem]]:
+    """The cards named by id or name in ``only`` (all cards when empty)."""
+    if not only:
+        return list(cards), []
+    chosen, unmatched = cards.select(only)
+    problems = [
+        Problem(
+            "--only",
+            f"no card with id or name {term!r}",
+            ("did you mean " + " or ".join(repr(n) for n in cards.closest_names(term)) + "?")
+            if cards.closest_names(term)
+            else None,
+            code="unknown-card",
+        )
+        for term in unmatched
+    ]
+    return chosen, problems

@@ -1,0 +1,123 @@
+"""Faces rendered one per page and turned into images (pypdfium2)."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import pypdfium2
+from PIL import Image
+
+from printer.problems import Problem
+from printer.sheets.compose import PrintItem, PrintJob
+from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
+from printer.sheets.render import Face, Sheet
+
+PAGES_PER_CHUNK = 48
+
+
+@dataclass
+class FaceRef:
+    """One distinct face of a print job: its job ``key``, a file ``name`` and which ``side`` it is."""
+
+    key: str
+    name: str
+    side: str
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-").lower() or "card"
+
+
+def front_name(item: PrintItem) -> str:
+    """The file name (no extension) of an item's front: the card id, else ``placeholder-<name>``."""
+    if item.front_html is not None:
+        return "aid-" + _slug(item.name)
+    return item.card.id if item.card is not None else "placeholder-" + _slug(item.name)
+
+
+def back_name(job: PrintJob, item: PrintItem) -> str:
+    """The file name of an item's back: the back card's id, or ``back-<name>`` for a shared back."""
+    kind, *rest = job.back_ident(item)
+    if kind == "card":
+        return rest[0]
+    if kind == "html":
+        return "aid-" + _slug(item.name) + "-back"
+    return "back-" + _slug(str(rest[0]))
+
+
+def distinct_faces(job: PrintJob, items: Sequence[PrintItem], backs: bool = True) -> list[FaceRef]:
+    """Each distinct front (and back) of ``items`` once, in order of first use."""
+    seen: dict[str, FaceRef] = {}
+    for item in items:
+        _, key = job.front(item)
+        seen.setdefault(key, FaceRef(key, front_name(item), "front"))
+        if backs and job.opts.duplex != "none":
+            _, key = job.back(item)
+            seen.setdefault(key, FaceRef(key, back_name(job, item), "back"))
+    return list(seen.values())
+
+
+def page_layout(job: PrintJob, with_bleed: bool, canvas: tuple[float, float] | None = None) -> SheetLayout:
+    """One card per page: trim only, trim plus the bleed, or the card centred on ``canvas`` (mm)."""
+    return single_card_layout(job.opts.card, job.opts.bleed if with_bleed else 0.0, canvas)
+
+
+def single_sheets(job: PrintJob, keys: Sequence[str], layout: SheetLayout) -> list[Sheet]:
+    """A front sheet per face key, the card on the layout's one slot, bleed to the page edges."""
+    slot = layout.slots()[0]
+    w, h = job.opts.card
+    W, H = layout.page
+    extents = (slot.x, slot.y, W - slot.x - w, H - slot.y - h)
+    return [
+        Sheet(
+            "front", [Face(job.html[k], slot.x, slot.y, w, h, 0, k, extents, job.opts.bleed, job.opts.safe, k)], i + 1
+        )
+        for i, k in enumerate(keys)
+    ]
+
+
+def face_pdf(job: PrintJob, keys: Sequence[str], layout: SheetLayout, title: str = "") -> tuple[bytes, list[Problem]]:
+    """A PDF of one face per page (text fitted as on the sheets)."""
+    sheets = single_sheets(job, keys, layout)
+    chunks = [sheets[i : i + PAGES_PER_CHUNK] for i in range(0, len(sheets), PAGES_PER_CHUNK)]
+    return job.pdf(chunks, layout, title, label=False)
+
+
+def rasterise(pdf: bytes, px: tuple[int, int]) -> Iterator[Image.Image]:
+    """Each page of ``pdf`` as an RGB image of exactly ``px`` (width, height) pixels, white behind."""
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for index in range(len(document)):
+            page = document[index]
+            width_pt = page.get_width()
+            image = page.render(scale=px[0] / width_pt, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+            if image.size != tuple(px):
+                image = image.resize(px, Image.Resampling.LANCZOS)
+            page.close()
+            yield image
+    finally:
+        document.close()
+
+
+def face_images(
+    job: PrintJob, keys: Sequence[str], layout: SheetLayout, px: tuple[int, int]
+) -> Iterator[tuple[str, Image.Image]]:
+    """``(key, image)`` for each face key, rendered on ``layout``'s page at ``px`` pixels."""
+    for start in range(0, len(keys), PAGES_PER_CHUNK):
+        part = list(keys[start : start + PAGES_PER_CHUNK])
+        data, _ = face_pdf(job, part, layout)
+        yield from zip(part, rasterise(data, px))
+
+
+def px_of(size_mm: tuple[float, float], dpi: float) -> tuple[int, int]:
+    """Pixels of a size in mm at ``dpi`` (rounded)."""
+    return (round(size_mm[0] / MM_PER_IN * dpi), round(size_mm[1] / MM_PER_IN * dpi))
+
+
+def png_bytes(image: Image.Image, dpi: float) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", dpi=(dpi, dpi), optimize=False, compress_level=6)
+    return buffer.getvalue()

@@ -1,0 +1,279 @@
+"""Print settings: from ``printer.toml`` and the command line to a :class:`PrintOptions` and a sheet layout.
+
+Every setting can sit in ``[project]`` (all games), in ``[games.<id>]`` (one
+game; it wins over ``[project]``) or on the command line (wins over both).
+Lengths are mm, or a string with a unit (``"3mm"``, ``"0.125in"``):
+
+=================  ===========================  =========================================
+key                default                      meaning
+=================  ===========================  =========================================
+``paper``          ``"A4"``                     sheet size: A4, A3, A5, Letter, Legal, ``WxHmm``
+``orientation``    ``"auto"``                   ``portrait``, ``landscape`` or ``auto`` (more cards)
+``margin``         5                            least space between sheet edge and trim
+``gutter``         0                            space between cards (0 = shared cut lines)
+``bleed``          3                            art and background past the trim
+``safe``           3                            safe area: text stays this far inside the trim
+``marks``          ``"crop"``                   ``crop`` (per card), ``cut`` (full-length), ``none``
+``mark_length``    5                            length of a crop mark
+``mark_offset``    the bleed (at least 1)       gap between trim corner and crop mark
+``duplex``         ``"long-edge"``              ``long-edge``, ``short-edge``, ``fold`` (fold-over), ``none``
+``back_offset``    ``"0,0"``                    X,Y mm added to every back (printer correction)
+``sort``           ``"listed"``                 ``listed``, or card fields, e.g. ``"set,type,title"``
+``sheet_layout``   none                         a sheet layout file with explicit card slots
+=================  ===========================  =========================================
+
+A *sheet layout file* (TOML) lists explicit card slots, as print-shop
+sheets and odd shapes need (Squib calls them sprues)::
+
+    paper = "A4"              # optional: the sheet it is for
+    card = "poker"            # optional: the trim size it is for (must match the game's)
+    [[slot]]
+    x = 10.5                  # trim box top-left, mm from the sheet's top-left
+    y = 16.5
+    rotate = 0                # 0, 90, 180 or 270 degrees clockwise (optional)
+
+Problems in it are reported as ``file::$.slot[2].x``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from printer.problems import Problem, UsageError, did_you_mean
+from printer.sheets.layout import (
+    CARD_SIZES,
+    EPS,
+    ORIENTATIONS,
+    PAPER_SIZES,
+    SheetLayout,
+    Slot,
+    fit_grid,
+    fold_layout,
+    orient,
+    parse_length,
+    parse_offset,
+    parse_size,
+)
+
+MARKS = ("crop", "cut", "none")
+DUPLEX = ("long-edge", "short-edge", "fold", "none")
+KEYS = (
+    "paper",
+    "orientation",
+    "margin",
+    "gutter",
+    "bleed",
+    "safe",
+    "marks",
+    "mark_length",
+    "mark_offset",
+    "duplex",
+    "back_offset",
+    "sort",
+    "sheet_layout",
+)
+
+
+@dataclass
+class PrintOptions:
+    """Resolved print settings; lengths in mm. See the module docstring for each one."""
+
+    paper: tuple[float, float] = (210.0, 297.0)
+    card: tuple[float, float] = (63.0, 88.0)
+    orientation: str = "auto"
+    margin: float = 5.0
+    gutter: float = 0.0
+    bleed: float = 3.0
+    safe: float = 3.0
+    marks: str = "crop"
+    mark_length: float = 5.0
+    mark_offset: float | None = None
+    duplex: str = "long-edge"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    sort: list[str] = field(default_factory=list)
+    sheet_layout: Path | None = None
+
+    @property
+    def flip(self) -> str:
+        """The duplex flip used for back positions (``long-edge`` for fold-over and none)."""
+        return self.duplex if self.duplex in ("long-edge", "short-edge") else "long-edge"
+
+    def describe_backs(self) -> str:
+        return {
+            "long-edge": "backs for long-edge flip",
+            "short-edge": "backs for short-edge flip",
+            "fold": "fold-over backs",
+            "none": "no backs",
+        }[self.duplex]
+
+
+def _choice(value: str, choices: tuple[str, ...], what: str, where: str) -> str:
+    if value in choices:
+        return value
+    message = f"{what}: {value!r} is not one of {', '.join(choices)}"
+    raise UsageError(message, [Problem(where, message, did_you_mean(str(value), list(choices)), code="usage")])
+
+
+def resolve_options(
+    project_settings: dict, game_settings: dict, card_size: str, cli: dict, where: str = "printer.toml"
+) -> PrintOptions:
+    """Merge ``[project]``, ``[games.<id>]`` and command-line values (``None`` = not given) into options.
+
+    Raises :class:`UsageError` naming the setting for a bad value.
+    """
+    merged: dict = {}
+    for source, place in (
+        (project_settings, f"{where} [project]"),
+        (game_settings, f"{where} [games]"),
+        (cli, "command line"),
+    ):
+        for key in KEYS:
+            if source.get(key) is not None:
+                merged[key] = (source[key], place)
+    opts = PrintOptions()
+    opts.card = parse_size(card_size, CARD_SIZES, "card size")
+
+    def get(key):
+        return merged.get(key, (None, where))
+
+    value, place = get("paper")
+    if value is not None:
+        opts.paper = parse_size(str(value), PAPER_SIZES, "paper size")
+    value, place = get("orientation")
+    if value is not None:
+        opts.orientation = _choice(value, ORIENTATIONS, "orientation", place)
+    for key, minimum in (
+        ("margin", 0.0),
+        ("gutter", 0.0),
+        ("bleed", 0.0),
+        ("safe", 0.0),
+        ("mark_length", 0.0),
+        ("mark_offset", 0.0),
+    ):
+        value, place = get(key)
+        if value is not None:
+            setattr(opts, key, parse_length(value, key.replace("_", "-"), place, minimum))
+    value, place = get("marks")
+    if value is not None:
+        opts.marks = _choice(value, MARKS, "marks", place)
+    value, place = get("duplex")
+    if value is not None:
+        opts.duplex = _choice(value, DUPLEX, "duplex", place)
+    value, place = get("back_offset")
+    if value is not None:
+        opts.back_offset = parse_offset(value, "back-offset", place)
+    value, place = get("sort")
+    if value is not None:
+        fields = [f.strip() for f in (value if isinstance(value, list) else str(value).split(",")) if f.strip()]
+        opts.sort = [] if fields in ([], ["listed"]) else fields
+    value, place = get("sheet_layout")
+    if value is not None:
+        opts.sheet_layout = Path(value)
+    return opts
+
+
+def sheet_layout(opts: PrintOptions, root: Path | None = None) -> SheetLayout:
+    """The layout the options ask for: a layout file's slots, a fold-over layout or a centred grid."""
+    if opts.sheet_layout is not None:
+        path = opts.sheet_layout if opts.sheet_layout.is_absolute() or root is None else root / opts.sheet_layout
+        return read_sheet_layout(path, opts)
+    if opts.duplex == "fold":
+        return fold_layout(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
+    return fit_grid(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
+
+
+def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
+    """A :class:`SheetLayout` of explicit slots from a sheet layout file (see the module docstring).
+
+    Every problem (bad values, slots off the sheet or overlapping, a card
+    size that is not the game's) is reported at once in a :class:`UsageError`.
+    """
+    where = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise UsageError(f"{path} not found", [Problem(where, "sheet layout file not found", code="usage")]) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: {exc}", [Problem(where, f"not valid TOML: {exc}", code="usage")]) from None
+    problems: list[Problem] = []
+    page = opts.paper
+    try:
+        if "paper" in data:
+            page = parse_size(str(data["paper"]), PAPER_SIZES, "paper size")
+        page = orient(page, data.get("orientation", "portrait" if opts.orientation == "auto" else opts.orientation))
+        if "card" in data:
+            size = parse_size(str(data["card"]), CARD_SIZES, "card size")
+            if abs(size[0] - opts.card[0]) > 0.05 or abs(size[1] - opts.card[1]) > 0.05:
+                problems.append(
+                    Problem(
+                        f"{where}::$.card",
+                        f"the layout is for {size[0]:g} x {size[1]:g} mm cards, "
+                        f"the game's are {opts.card[0]:g} x {opts.card[1]:g} mm",
+                        code="usage",
+                    )
+                )
+    except UsageError as exc:
+        problems += [Problem(f"{where}::$", p.message, p.hint, code="usage") for p in exc.problems]
+    unknown = set(data) - {"paper", "card", "orientation", "slot"}
+    for key in sorted(unknown):
+        problems.append(
+            Problem(
+                f"{where}::$.{key}",
+                f"unknown key {key!r}",
+                did_you_mean(key, ["paper", "card", "orientation", "slot"]),
+                code="usage",
+            )
+        )
+    raw = data.get("slot")
+    if not isinstance(raw, list) or not raw:
+        problems.append(
+            Problem(f"{where}::$.slot", "no [[slot]] tables", "add one [[slot]] with x and y per card", code="usage")
+        )
+        raw = []
+    slots: list[Slot] = []
+    for i, entry in enumerate(raw):
+        here = f"{where}::$.slot[{i}]"
+        if not isinstance(entry, dict):
+            problems.append(Problem(here, "a slot must be a table with x and y", code="usage"))
+            continue
+        try:
+            x = parse_length(entry["x"], "x", f"{here}.x", minimum=None) if "x" in entry else None
+            y = parse_length(entry["y"], "y", f"{here}.y", minimum=None) if "y" in entry else None
+        except UsageError as exc:
+            problems += exc.problems
+            continue
+        rotate = entry.get("rotate", 0)
+        for key in sorted(set(entry) - {"x", "y", "rotate"}):
+            problems.append(
+                Problem(f"{here}.{key}", f"unknown key {key!r}", did_you_mean(key, ["x", "y", "rotate"]), code="usage")
+            )
+        if x is None or y is None:
+            problems.append(Problem(here, f"missing {'x' if x is None else 'y'}", code="usage"))
+            continue
+        if rotate not in (0, 90, 180, 270):
+            problems.append(
+                Problem(f"{here}.rotate", f"rotate must be 0, 90, 180 or 270, not {rotate!r}", code="usage")
+            )
+            continue
+        slots.append(Slot(x, y, i, 0, rotate))
+    layout = SheetLayout(page, opts.card, len(slots), 1, opts.gutter, opts.margin, opts.bleed, explicit=tuple(slots))
+    for i, slot in enumerate(slots):
+        box = layout.trim_box(slot)
+        if box.x0 < -EPS or box.y0 < -EPS or box.x1 > page[0] + EPS or box.y1 > page[1] + EPS:
+            problems.append(
+                Problem(
+                    f"{where}::$.slot[{slot.row}]",
+                    f"the card ({box.x0:g}, {box.y0:g})-({box.x1:g}, {box.y1:g}) mm "
+                    f"runs off the {page[0]:g} x {page[1]:g} mm sheet",
+                    code="usage",
+                )
+            )
+        for other in slots[:i]:
+            o = layout.trim_box(other)
+            if box.x0 < o.x1 - EPS and o.x0 < box.x1 - EPS and box.y0 < o.y1 - EPS and o.y0 < box.y1 - EPS:
+                problems.append(Problem(f"{where}::$.slot[{slot.row}]", f"overlaps slot[{other.row}]", code="usage"))
+    if problems:
+        raise UsageError(f"{path}: invalid sheet layout", problems)
+    return layout

@@ -1,0 +1,432 @@
+"""HTML to PDF with WeasyPrint, contained to the project and written atomically.
+
+The URL fetcher allows only ``data:`` URLs and files under the allowed
+roots (the project and printer's bundled templates); anything else, a
+``http:`` URL or a file outside the project reached through ``..`` or a
+symbolic link, stops the build with a :class:`RenderError`. WeasyPrint's
+own warnings (bad CSS, say) are collected as printer warnings.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlparse
+from urllib.request import url2pathname
+
+from weasyprint import HTML
+from weasyprint.text.fonts import FontConfiguration
+from weasyprint.urls import FatalURLFetchingError, URLFetcher
+
+from printer.fsutil import atomic_open
+from printer.problems import WARNING, Problem, RenderError
+
+
+class BlockedFetch(FatalURLFetchingError):
+    """A template or card asked for a resource outside the project."""
+
+
+class ProjectFetcher(URLFetcher):
+    """Fetches ``data:`` URLs and files under ``roots`` only; raises :class:`BlockedFetch` otherwise."""
+
+    def __init__(self, roots: list[Path]):
+        super().__init__(allowed_protocols={"file", "data"}, timeout=5, allow_redirects=False, fail_on_errors=True)
+        self.roots = [Path(r).resolve() for r in roots]
+        #: every blocked fetch as (url, why, file that asked for it or None); WeasyPrint swallows some fetch errors
+        #: (inside SVG images, fonts), so callers check this list after laying out and writing (:func:`_check_blocked`)
+        self.blocked: list[tuple[str, str, Path | None]] = []
+        self._fetched: list[Path] = []  # stylesheets and SVG files read, searched for the reference to a blocked URL
+
+    def fetch(self, url: str, headers=None):
+        scheme = url.split(":", 1)[0].lower()
+        if scheme == "data":
+            return super().fetch(url, headers)
+        if scheme != "file":
+            self._block(url, "only files inside the project and data: URLs may be used")
+        path = Path(url2pathname(unquote(urlparse(url).path))).resolve()
+        if not any(path.is_relative_to(root) for root in self.roots):
+            self._block(url, "the file is outside the project")
+        if path.suffix.lower() in (".css", ".svg") and path not in self._fetched:
+            self._fetched.append(path)
+        return super().fetch(url, headers)
+
+    def _block(self, url: str, why: str):
+        blocked = (url, why, _referrer(url, self._fetched))
+        if blocked not in self.blocked:
+            self.blocked.append(blocked)
+        raise BlockedFetch(_blocked_message(*blocked))
+
+
+def _blocked_message(url: str, why: str, source: object) -> str:
+    short = url if len(url) <= 100 else url[:99] + "\u2026"
+    return f"blocked {short}" + (f" (asked for by {source})" if source else "") + f": {why}"
+
+
+_REFERENCE = re.compile(
+    r"""(?:url\(\s*["']?|@import\s+["']|(?:href|src|data)\s*=\s*["']|!\[[^\]]*\]\(\s*<?)([^"')\s>]+)""", re.IGNORECASE
+)  # CSS url() and @import, HTML and SVG attributes, Markdown images
+
+
+def _refers_to(text: str, base: str, url: str) -> str | None:
+    """The reference in ``text`` (CSS, SVG or HTML) that resolves against ``base`` to ``url``, if any."""
+    return next((ref for ref in _REFERENCE.findall(text) if urljoin(base, ref.strip()) == url), None)
+
+
+def _referrer(url: str, files: list[Path]) -> Path | None:
+    """The stylesheet or SVG file among ``files`` (most recent first) holding a reference that resolves to ``url``."""
+    for file in reversed(files):
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        if _refers_to(text, file.as_uri(), url):
+            return file
+    return None
+
+
+def _template_referrer(url: str, html: str, base_url: str, roots: list[Path]) -> str | None:
+    """For a URL written in the HTML itself: the template (``*.j2`` under ``roots``) that writes it, else where it came from."""
+    ref = _refers_to(html, base_url, url)
+    if ref is None:
+        return None
+    for root in roots:
+        for template in sorted(Path(root).rglob("*.j2")):
+            try:
+                if ref in template.read_text(encoding="utf-8", errors="replace"):
+                    return str(template)
+            except OSError:
+                continue
+    for root in roots:  # a rules chapter's Markdown image, whose relative path became a file URL
+        for chapter in sorted(Path(root).rglob("*.md")):
+            try:
+                text = chapter.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            written = _refers_to(text, chapter.as_uri(), url)
+            if written:
+                at = text.find(written)
+                return f"{chapter}:{text.count(chr(10), 0, at) + 1}:{at - text.rfind(chr(10), 0, at)}"
+    return "a card field or a template's output"
+
+
+def _check_blocked(fetchers, where: str, html: str | None = None, base_url: str = "", roots: list[Path] = ()) -> None:
+    """Raise :class:`RenderError` naming every URL the ``fetchers`` blocked (WeasyPrint may have swallowed them).
+
+    Each blocked URL is one problem located at ``where``, naming the file
+    that asked for it when it can be found (a stylesheet or SVG file, or a
+    template writing it into ``html``).
+    """
+    problems = []
+    for fetcher in fetchers:
+        for url, why, source in getattr(fetcher, "blocked", ()):
+            if source is None and html:
+                source = _template_referrer(url, html, base_url, roots)
+            located = isinstance(source, Path) or (
+                isinstance(source, str) and re.search(r"\.(j2|md(:\d+:\d+)?)$", source)
+            )
+            problem = Problem(
+                str(source) if located else where,
+                _blocked_message(url, why, None if located else source),
+                "put the file inside the project folder, or use a data: URL",
+                code="blocked-fetch",
+            )
+            if problem not in problems:
+                problems.append(problem)
+    if problems:
+        raise RenderError(problems[0].message, problems)
+
+
+class _Collect(logging.Handler):
+    """Collects WeasyPrint's warnings as ``(stylesheet or None, message)``."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[tuple[Path | None, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append((_stylesheet_being_read(), record.getMessage()))
+
+
+def _stylesheet_being_read() -> Path | None:
+    """The CSS file WeasyPrint is reading while it logs (the ``base_url`` of its CSS parser's frames), if any.
+
+    WeasyPrint's CSS warnings ("Ignored `colr: red` at 1:9, unknown
+    property") give a line and column but not the file; its stylesheet
+    parser has the file's URL in a local ``base_url``. Anything else (a
+    ``<style>`` in the document, no such frame) gives ``None``.
+    """
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_filename.replace("\\", "/").find("/weasyprint/css/") >= 0:
+            url = frame.f_locals.get("base_url")
+            if isinstance(url, str) and url.startswith("file:") and url.lower().endswith(".css"):
+                return Path(url2pathname(unquote(urlparse(url).path)))
+        frame = frame.f_back
+    return None
+
+
+_FONTS: FontConfiguration | None = None
+
+
+def font_config() -> FontConfiguration:
+    """One shared :class:`FontConfiguration` for every document of the process."""
+    global _FONTS
+    if _FONTS is None:
+        _FONTS = FontConfiguration()
+    return _FONTS
+
+
+@contextlib.contextmanager
+def _contained(where: str):
+    """Collect WeasyPrint's warnings; turn blocked or failed fetches into :class:`RenderError`."""
+    collect = _Collect()
+    logger = logging.getLogger("weasyprint")
+    logger.addHandler(collect)
+    try:
+        yield collect.messages
+    except BlockedFetch as exc:
+        raise RenderError(
+            str(exc),
+            [
+                Problem(
+                    where, str(exc), "put the file inside the project folder, or use a data: URL", code="blocked-fetch"
+                )
+            ],
+        ) from None
+    except FatalURLFetchingError as exc:
+        cause = exc.__cause__
+        reason = getattr(cause, "reason", cause)  # urllib wraps the OSError in a URLError
+        if (
+            isinstance(reason, OSError) and reason.filename
+        ):  # a file inside the project that is not there (or unreadable)
+            message = f"cannot read {reason.filename}: {reason.strerror or reason}"
+        else:
+            message = f"{exc}: {cause}" if cause else str(exc)
+        raise RenderError(
+            message,
+            [
+                Problem(
+                    where,
+                    message,
+                    "check the path: in a template it is relative to the project "
+                    "folder; in a stylesheet, an SVG or a rules chapter, to that file",
+                    code="fetch",
+                )
+            ],
+        ) from None
+    finally:
+        logger.removeHandler(collect)
+
+
+_AT = re.compile(r" at (\d+):(\d+)")
+
+
+def _warnings(messages: list[tuple[Path | None, str]], where: str) -> list[Problem]:
+    """WeasyPrint's warnings as problems: at ``stylesheet:line:col`` when the stylesheet is known, else at ``where``."""
+    problems = []
+    for sheet, message in messages:
+        at = _AT.search(message) if sheet else None
+        location = f"{sheet}:{at.group(1)}:{at.group(2)}" if at else str(sheet) if sheet else where
+        problem = Problem(location, f"WeasyPrint: {message}", severity=WARNING, code="weasyprint")
+        if problem not in problems:
+            problems.append(problem)
+    return problems
+
+
+def render_documents(
+    chunks: Iterable[str],
+    roots: list[Path],
+    base: Path,
+    where: str = "",
+    on_chunk: Callable[[int], None] | None = None,
+    **options,
+) -> tuple[list, list[Problem]]:
+    """Lay out each HTML document of ``chunks`` with WeasyPrint; returns ``(documents, warnings)``.
+
+    ``options`` go to ``HTML.render`` (e.g. ``output_intent``). Raises
+    :class:`RenderError` when a resource was blocked or missing.
+    """
+    fetcher = ProjectFetcher(roots)
+    base_url = base.resolve().as_uri() + "/"
+    documents = []
+    with _contained(where) as messages:
+        for index, html in enumerate(chunks):
+            try:
+                documents.append(
+                    HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
+                        font_config=font_config(), optimize_images=False, **options
+                    )
+                )
+            except BlockedFetch:
+                pass  # reported below, with the template that asked for it
+            _check_blocked([fetcher], where, html, base_url, roots)
+            if on_chunk:
+                on_chunk(index)
+    return documents, _warnings(messages, where)
+
+
+def render_one(html: str, roots: list[Path], base: Path, where: str = "", **options):
+    """One HTML document laid out: ``(document, warnings)``."""
+    documents, problems = render_documents([html], roots, base, where, **options)
+    return documents[0], problems
+
+
+def pdf_bytes(documents: list, where: str = "", **options) -> tuple[bytes, list[Problem]]:
+    """The pages of every document joined into one PDF, as bytes; ``options`` go to ``write_pdf`` (``pdf_variant``)."""
+    if not documents:
+        raise RenderError("nothing to print", [Problem(where or "build", "nothing to print", code="empty")])
+    pages = [page for document in documents for page in document.pages]
+    with _contained(where) as messages:
+        data = documents[0].copy(pages).write_pdf(**options)
+    _check_blocked([getattr(d, "url_fetcher", None) for d in documents], where)  # SVG images fetch while drawing
+    return data, _warnings(messages, where)
+
+
+# -- long documents: laid out while they are written --------------------------------------------------------------
+
+
+class _Restart(Exception):
+    """A lazily written PDF cannot go on as it started: write it again with every page laid out first."""
+
+
+class _Chunk:
+    """``count`` pages that ``make()`` lays out (a WeasyPrint document), kept only until they are painted."""
+
+    def __init__(self, make: Callable[[], object], count: int, document=None):
+        self.make = make
+        self.count = count
+        self.pages = list(document.pages) if document is not None else None
+        self.fetchers = [getattr(document, "url_fetcher", None)] if document is not None else []
+        self.painted = 0
+        self.blind = False  # WeasyPrint was told "no links, no anchors" before this chunk was laid out
+        self.released = False
+
+    def page(self, index: int):
+        if self.pages is None:
+            if self.released:
+                raise _Restart("a page was asked for again after its chunk was painted")
+            document = self.make()
+            self.fetchers.append(getattr(document, "url_fetcher", None))
+            pages = list(document.pages)
+            if len(pages) != self.count or (self.blind and any(p.links or p.anchors for p in pages)):
+                raise _Restart("the chunk is not as announced")
+            self.pages = pages
+        return self.pages[index]
+
+    def painted_one(self) -> None:
+        self.painted += 1
+        if self.painted >= self.count:
+            self.pages, self.released = None, True
+
+
+_META = ("width", "height", "bleed", "bookmarks", "links", "anchors", "forms")
+
+
+class LazyPage:
+    """Stands for page ``index`` of a :class:`_Chunk` in a WeasyPrint document being written.
+
+    It has the public attributes of ``weasyprint.Page`` (``width``,
+    ``height``, ``bleed``, ``bookmarks``, ``links``, ``anchors``, ``forms``)
+    and ``paint()``; the chunk is laid out on first use and its box trees
+    dropped once all its pages are painted (only these attributes are kept).
+    ``links`` and ``anchors`` of a chunk not laid out yet are empty; should
+    it have some once laid out, writing restarts the ordinary way.
+    """
+
+    def __init__(self, chunk: _Chunk, index: int):
+        self._chunk = chunk
+        self._index = index
+        self._meta: dict | None = None
+
+    def _get(self, name: str):
+        if self._meta is not None:
+            return self._meta[name]
+        return getattr(self._chunk.page(self._index), name)
+
+    def _blind(self, name: str, empty):
+        if self._meta is None and self._chunk.pages is None:
+            self._chunk.blind = True
+            return empty
+        return self._get(name)
+
+    width = property(lambda self: self._get("width"))
+    height = property(lambda self: self._get("height"))
+    bleed = property(lambda self: self._get("bleed"))
+    bookmarks = property(lambda self: self._get("bookmarks"))
+    forms = property(lambda self: self._get("forms"))
+    links = property(lambda self: self._blind("links", []))
+    anchors = property(lambda self: self._blind("anchors", {}))
+
+    def paint(self, stream, scale=1):
+        page = self._chunk.page(self._index)
+        page.paint(stream, scale)
+        self._meta = {name: getattr(page, name) for name in _META}
+        self._chunk.painted_one()
+
+
+def stream_pdf(
+    parts: list[tuple[int, Callable[[], object]]], where: str = "", **options
+) -> tuple[bytes, list[Problem]]:
+    """One PDF of many documents laid out one at a time while it is written; ``(bytes, warnings)``.
+
+    ``parts`` are ``(pages, make)``: ``make()`` lays out a WeasyPrint
+    document of exactly ``pages`` pages (e.g. :func:`render_one` of a chunk
+    of sheets). Only one part's pages are in memory at a time (a laid-out
+    card face holds about 0.8 MB), yet the parts share one set of embedded
+    fonts and images, as if written from one document. Should WeasyPrint
+    need a page again after its part was painted, or a part have links or
+    anchors (WeasyPrint reads them for every page before painting the
+    first), every part is laid out again and the PDF written the ordinary
+    way: the same output, without the memory saving. ``options`` go to
+    ``write_pdf``. Raises :class:`RenderError` when a resource was blocked.
+    """
+    if not parts:
+        raise RenderError("nothing to print", [Problem(where or "build", "nothing to print", code="empty")])
+    first = parts[0][1]()
+    chunks = [_Chunk(parts[0][1], parts[0][0], first)] + [_Chunk(make, count) for count, make in parts[1:]]
+    shell = first.copy([])  # the first document's metadata, fonts and colour profiles, none of its pages
+    del first
+    pages = [LazyPage(chunk, i) for chunk in chunks for i in range(chunk.count)]
+    try:
+        with _contained(where) as messages:
+            data = shell.copy(pages).write_pdf(**options)
+    except _Restart:
+        del pages, chunks
+        return pdf_bytes([make() for _, make in parts], where, **options)
+    _check_blocked([f for chunk in chunks for f in chunk.fetchers], where)  # SVG images fetch while drawing
+    return data, _warnings(messages, where)
+
+
+def write_documents(documents: list, target: Path, where: str = "", **options) -> list[Problem]:
+    """Write the pages of every document as one PDF to ``target``, atomically; returns WeasyPrint's warnings."""
+    data, problems = pdf_bytes(documents, where or str(target), **options)
+    with atomic_open(target) as handle:
+        handle.write(data)
+    return problems
+
+
+def write_pdf(
+    chunks: Iterable[str],
+    target: Path,
+    roots: list[Path],
+    base: Path,
+    where: str = "",
+    on_chunk: Callable[[int], None] | None = None,
+) -> list[Problem]:
+    """Lay out each HTML document of ``chunks`` and write all their pages as one PDF to ``target``.
+
+    Laying out in chunks lets a caller show progress (``on_chunk`` is called
+    with the chunk's index after each); the pages are joined before writing,
+    so fonts and images are embedded once. ``roots`` are the folders
+    resources may come from; ``base`` is the base folder for relative URLs.
+    Returns WeasyPrint's warnings as problems located at ``where``. Raises
+    :class:`RenderError` when a resource was blocked or missing; ``target``
+    is then left as it was (the write is atomic).
+    """
+    where = where or str(target)
+    documents, problems = render_documents(chunks, roots, base, where, on_chunk)
+    return problems + write_documents(documents, target, where)

@@ -1,0 +1,136 @@
+"""The Jinja2 sandbox every template runs in, and template errors as located problems.
+
+Templates are shared between projects, so they are treated as untrusted:
+
+- :class:`TemplateSandbox` is Jinja2's :class:`~jinja2.sandbox.SandboxedEnvironment`
+  (no ``__class__``, ``__globals__``, ``mro()``... : reaching Python internals
+  raises :class:`~jinja2.exceptions.SecurityError`) with autoescaping on, and
+  with ``*`` and ``**`` limited so that ``'x' * 10**10`` or ``9 ** 9 ** 9``
+  fail at once instead of eating the machine's memory (Jinja2's own
+  ``range()`` is already limited to 100,000 items);
+- :func:`template_problem` turns any exception a template raised (an
+  undefined variable, a sandbox violation, ``1 / 0``...) into a
+  :class:`~printer.problems.Problem` located ``template-file:line``.
+"""
+
+from __future__ import annotations
+
+import operator
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.exceptions import SecurityError
+from jinja2.sandbox import SandboxedEnvironment
+
+from printer.problems import Problem
+
+#: the longest string or list a template may build with ``*`` (items)
+MAX_REPEAT = 1_000_000
+#: the largest exponent ``**`` may use
+MAX_EXPONENT = 1_000
+
+
+class TemplateSandbox(SandboxedEnvironment):
+    """A sandboxed, autoescaping Jinja2 environment with bounded ``*`` and ``**`` (see the module docstring).
+
+    Keyword arguments go to :class:`~jinja2.sandbox.SandboxedEnvironment`;
+    ``autoescape`` defaults to on and ``undefined`` to
+    :class:`~jinja2.StrictUndefined` (an unknown variable is an error, not
+    an empty string).
+    """
+
+    intercepted_binops = frozenset({"*", "**"})
+
+    def __init__(self, **options: Any):
+        options.setdefault("autoescape", True)
+        options.setdefault("undefined", jinja2.StrictUndefined)
+        super().__init__(**options)
+
+    def call_binop(self, context, operator_name: str, left: Any, right: Any) -> Any:
+        if operator_name == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_REPEAT:
+                    raise SecurityError(
+                        f"a template may not build a sequence of more than {MAX_REPEAT:,} items with '*'"
+                    )
+            return operator.mul(left, right)
+        if operator_name == "**":
+            if isinstance(right, (int, float)) and abs(right) > MAX_EXPONENT:
+                raise SecurityError(f"a template may not raise to a power over {MAX_EXPONENT} with '**'")
+            return operator.pow(left, right)
+        return super().call_binop(context, operator_name, left, right)
+
+
+class ContainedLoader(jinja2.FileSystemLoader):
+    """A :class:`~jinja2.FileSystemLoader` that refuses template files whose real path is outside ``roots``.
+
+    ``searchpath`` is the template search path; ``roots`` the folders
+    templates may really be in (printer's bundled templates always may). A
+    template reached through a symbolic link out of them raises
+    :class:`~jinja2.exceptions.SecurityError` instead of being read.
+    """
+
+    def __init__(self, searchpath, roots, **options: Any):
+        from printer.project import bundled_root
+
+        super().__init__(searchpath, **options)
+        self.roots = [Path(r).resolve() for r in [*roots, bundled_root() / "templates"]]
+
+    def get_source(self, environment, template: str):
+        for folder in self.searchpath:
+            candidate = Path(folder, *template.split("/"))
+            if candidate.is_file():
+                real = candidate.resolve()
+                if not any(real.is_relative_to(root) for root in self.roots):
+                    link = f" (a link to {real})" if real != candidate.absolute() else ""
+                    raise SecurityError(f"template {candidate}{link} is outside the project")
+                break
+        return super().get_source(environment, template)
+
+
+def _template_line(exc: BaseException, filename: str | None) -> int | None:
+    """The line of ``filename`` (a template) where ``exc`` was raised, from its traceback (Jinja2 rewrites it)."""
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if filename and tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def template_problem(exc: BaseException, filename: str | None, while_rendering: str | None = None) -> Problem:
+    """``exc``, raised while rendering the template ``filename``, as a problem located ``file:line``.
+
+    Syntax errors carry their own file and line; other errors are located by
+    the template frame of their traceback. ``while_rendering`` (a card's
+    location, say) becomes the hint.
+    """
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        where = f"{exc.filename or filename}:{exc.lineno}"
+        return Problem(
+            where,
+            f"template syntax error: {exc.message}",
+            f"while rendering {while_rendering}" if while_rendering else None,
+            code="template",
+        )
+    line = _template_line(exc, filename)
+    where = f"{filename}:{line}" if filename and line else str(filename or "template")
+    if isinstance(exc, UnicodeDecodeError):
+        message = (
+            f"template is not UTF-8 text: byte 0x{exc.object[exc.start]:02x} at offset {exc.start} cannot be decoded"
+        )
+    elif isinstance(exc, jinja2.TemplatesNotFound):
+        message = f"template error: none of the templates {', '.join(map(repr, exc.templates))} was found"
+    elif isinstance(exc, jinja2.TemplateNotFound):
+        message = f"template error: template {exc.name!r} (included or extended) was not found"
+    elif isinstance(exc, jinja2.UndefinedError):
+        message = f"template error: {exc.message}"
+    elif isinstance(exc, SecurityError):
+        message = f"template error: refused: {exc}"
+    elif isinstance(exc, jinja2.TemplateError):
+        message = f"template error: {exc}"
+    else:
+        message = f"template error: {type(exc).__name__}: {exc}"
+    return Problem(where, message, f"while rendering {while_rendering}" if while_rendering else None, code="template")
