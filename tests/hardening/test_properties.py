@@ -37,7 +37,7 @@ from printer.decks.readers.text import MAX_COUNT, Decklist, Entry, _header, pars
 from printer.problems import PrinterError, Problem
 from printer.project import load_project
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 DECK = Path("deck.txt")
 
 # --- strategies ------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from printer.decks import (
 )
 from printer.project import load_project
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "decks"
 IVORY = FIXTURES / "ivory"
 

@@ -9,7 +9,7 @@ import pytest
 
 from printer.decks import DeckSyntaxError, Entry, load_decklist, read_decklist
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures" / "decks"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "decks"
 
 
 def write(tmp_path: Path, name: str, text: str | bytes) -> Path:

@@ -18,7 +18,7 @@ from printer.cards.catalog import load_cards
 from printer.decks import check_file, load_format
 from printer.project import load_project
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[3]
 SHARED = REPO.parent / "shared"
 DECKS = SHARED / "data" / "l5r" / "decks"
 ORACLE = SHARED / "data" / "l5r" / "oracle"

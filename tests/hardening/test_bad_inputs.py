@@ -34,7 +34,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 BAD = REPO / "tests" / "bad"
 CASES = tomllib.loads((BAD / "cases.toml").read_text(encoding="utf-8"))["case"]
 

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from printer.sheets.fit import Fitter
 from printer.sheets.pdf import render_one, stream_pdf
 
-ROOTS = [Path(__file__).parent]
+ROOTS = [Path(__file__).resolve().parents[2]]
 
 
 def part(html: str, made: list, alive: list):
