@@ -12,10 +12,19 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from enum import StrEnum
 
-ERROR = "error"
-WARNING = "warning"
+
+class Severity(StrEnum):
+    """How bad a problem is: an ``ERROR`` fails the command (exit 1), a ``WARNING`` only with ``--strict``."""
+
+    ERROR = "error"
+    WARNING = "warning"
+
+
+ERROR = Severity.ERROR
+WARNING = Severity.WARNING
 
 
 @dataclass(frozen=True)
@@ -37,8 +46,16 @@ class Problem:
     where: str
     message: str
     hint: str | None = None
-    severity: str = ERROR
+    severity: Severity = Severity.ERROR
     code: str = "error"
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.severity, Severity):
+            object.__setattr__(self, "severity", Severity(self.severity))
+
+    def with_severity(self, severity: Severity) -> Problem:
+        """This problem at another severity (a warning made an error by ``--strict``, or the reverse)."""
+        return replace(self, severity=severity)
 
     def __str__(self) -> str:
         text = f"{self.where}: {self.severity}: {self.message}"

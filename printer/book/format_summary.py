@@ -72,7 +72,7 @@ def format_summaries(ctx: RulesContext, ids: list[str], where: str) -> list[Form
         try:
             fmt = load_format_file(path, roots)
         except FormatError as exc:
-            ctx.problems += [Problem(p.where, p.message, p.hint, WARNING, p.code) for p in exc.problems]
+            ctx.problems += [p.with_severity(WARNING) for p in exc.problems]
             continue
         if not ids and fmt.game != ctx.game.id:
             continue

@@ -191,10 +191,7 @@ def build(
         source = cards_dir or game.cards
         sets, problems = load_cards(project, [source], game.id)
         # Missing or unreadable art prints a labelled placeholder: a warning here, an error with --strict.
-        problems = [
-            Problem(p.where, p.message, p.hint, WARNING, p.code) if p.code in ("missing-art", "bad-art") else p
-            for p in problems
-        ]
+        problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
         if errors(problems):
             report(problems, strict)
             click.echo(f"{game.id}: not printed: fix the card files first", err=True)
@@ -343,10 +340,7 @@ def _deck_items(deck_file: Path, cards):
         entries, cards
     )  # a double-faced card prints its other side (back_card) on its back
     # A card missing from the database prints as a placeholder: a warning here, an error with --strict.
-    problems = [
-        Problem(p.where, p.message, p.hint, "warning", p.code) if p.code in ("unknown-card", "ambiguous-card") else p
-        for p in problems
-    ]
+    problems = [p.with_severity(WARNING) if p.code in ("unknown-card", "ambiguous-card") else p for p in problems]
     return items, problems
 
 

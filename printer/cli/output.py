@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from printer.problems import Problem, UsageError
+from printer.problems import ERROR, Problem, UsageError
 from printer.project import Project, load_project
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -29,7 +29,7 @@ def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple
     n_errors = n_warnings = 0
     for problem in problems:
         if strict and not problem.is_error:
-            problem = Problem(problem.where, problem.message, problem.hint, "error", problem.code)
+            problem = problem.with_severity(ERROR)
         click.echo(str(problem), file=out)
         if problem.is_error:
             n_errors += 1
