@@ -12,35 +12,17 @@ from pathlib import Path
 
 import click
 
-from printer.cards.catalog import load_cards
-from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report, usage_error
-from printer.decks import available_formats, check, load_format, read_decklist
+from printer import api
+from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
+from printer.decks import available_formats, load_format
 from printer.decks.report import DeckReport
-from printer.problems import UsageError, errors
-from printer.project import Game, Project, bundled_root, find_root
+from printer.problems import UsageError
+from printer.project import find_root
 
 
 @click.group(name="deck")
 def deck_group() -> None:
     """Check decklists against a deck-construction format."""
-
-
-def _project(ctx: click.Context, game: str) -> Project:
-    """The current project, or, outside any project, one holding just ``game`` with printer's bundled schema."""
-    try:
-        project = project_from(ctx)
-    except UsageError as exc:
-        if not any(p.code == "no-project" for p in exc.problems) or ctx.find_root().params.get("project"):
-            raise
-        schema = bundled_root() / "schema" / game / "card.schema.json"
-        project = Project(Path.cwd(), {game: Game(game, game, schema, Path.cwd() / "cards" / game, [])})
-    if game not in project.games:
-        raise usage_error(
-            f"the project has no game {game!r}, which the format is for",
-            f"add [games.{game}] to printer.toml",
-            str(project.root / "printer.toml"),
-        )
-    return project
 
 
 def _roots(ctx: click.Context) -> list[Path]:
@@ -97,61 +79,37 @@ def check_command(
     1 illegal or not fully resolved (with --strict: or any warning),
     2 usage error or unreadable deck.
     """
-    decklist, read_problems = read_decklist(deck)
-    format_ref = format_ref or decklist.format
-    if not format_ref:
-        known = ", ".join(sorted(available_formats()))
-        raise usage_error("no format given", f"pass --format FORMAT ({known})")
-    fmt = load_format(format_ref, _roots(ctx))
-    if errors(read_problems):
+    try:
+        project = project_from(ctx)
+    except UsageError as exc:  # outside any project: printer's bundled formats and schemas
+        if not any(p.code == "no-project" for p in exc.problems) or ctx.find_root().params.get("project"):
+            raise
+        project = None
+    (result,) = api.check_decks(project, [deck], format_ref, card_dirs)
+    if not result.readable:
         if as_json:
-            click.echo(json.dumps(_unreadable(decklist, fmt, read_problems), indent=2, ensure_ascii=False))
-        report(read_problems, strict)
+            click.echo(json.dumps(result.report.as_dict(), indent=2, ensure_ascii=False))
+        report(result.read_problems, strict)
         ctx.exit(EXIT_USAGE)
-    project = _project(ctx, fmt.game)
-    targets = list(card_dirs) or [project.games[fmt.game].cards]
-    missing = [t for t in targets if not t.exists()]
-    if missing:
-        raise usage_error(f"card folder {missing[0]} not found", "pass --cards DIR with the game's card files")
-    sets, card_problems = load_cards(project, targets, fmt.game)
-    cards = sets.get(fmt.game)
-    if cards is None or not len(cards):
-        raise usage_error(
-            f"no valid {fmt.game} cards under " + ", ".join(str(t) for t in targets),
-            f"run printer validate {targets[0]} to see why" if card_problems else "pass --cards DIR",
-        )
-    n_bad = len(errors(card_problems))
+    n_bad = len(result.card_problems)
     if n_bad:
+        targets = " ".join(str(t) for t in result.card_sources)
         click.echo(
             f"{'error' if strict else 'warning'}: {n_bad} problem{'s' * (n_bad != 1)} in the card files; "
-            f"those cards are left out (run printer validate {' '.join(str(t) for t in targets)})",
+            f"those cards are left out (run printer validate {targets})",
             err=True,
         )
-    result = check(decklist, cards, fmt, read_problems)
     if as_json:
-        click.echo(json.dumps(result.as_dict(), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(result.report.as_dict(), indent=2, ensure_ascii=False))
     else:
-        _print_groups(result, strict)
-        for line in result.summary_lines():
+        _print_groups(result.report, strict)
+        for line in result.report.summary_lines():
             click.echo(line)
-    strict_failed = strict and result.is_legal() and bool(result.warnings or n_bad)
+    strict_failed = strict and result.legal and bool(result.report.warnings or n_bad)
     if strict_failed and not as_json:
-        n = len(result.warnings) + n_bad
+        n = len(result.report.warnings) + n_bad
         click.echo(f"--strict: not accepted: {n} warning{'s' * (n != 1)} count as errors")
-    ctx.exit(EXIT_INVALID if not result.is_legal() or strict_failed else EXIT_OK)
-
-
-def _unreadable(decklist, fmt, problems) -> dict:
-    """The JSON report of a decklist that could not be read (same keys as a checked one)."""
-    from printer.decks.resolve import Resolution
-
-    return DeckReport(
-        decklist,
-        fmt,
-        Resolution([], []),
-        read_errors=errors(problems),
-        warnings=[p for p in problems if not p.is_error],
-    ).as_dict()
+    ctx.exit(EXIT_INVALID if not result.legal or strict_failed else EXIT_OK)
 
 
 @deck_group.command(name="formats")

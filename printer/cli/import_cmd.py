@@ -4,7 +4,7 @@ Each source is a subcommand of the ``import`` group (``printer import
 oracle``); the conversion itself lives in :mod:`printer.cards.importing`. Every
 subcommand takes the same arguments (:func:`_import_arguments`) and hands
 its import to :func:`_write_import`, which reports the problems and writes
-through :func:`write_files`: atomic writes, no existing file changed
+through :func:`printer.api.import_cards`: atomic writes, no existing file changed
 without ``--force``, ``--dry-run`` to see what would change.
 """
 
@@ -14,12 +14,10 @@ from pathlib import Path
 
 import click
 
-from printer.cards.importing import card_file_text
+from printer import api
 from printer.cards.load import card_files
-from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report, usage_error
-from printer.fsutil import atomic_write_text
+from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
 from printer.problems import UsageError
-from printer.project import bundled_root
 
 
 @click.group(name="import")
@@ -27,71 +25,32 @@ def import_group() -> None:
     """Convert another tool's card database into printer card files."""
 
 
-def write_files(texts: dict[str, str], out: Path, force: bool, dry_run: bool) -> dict[str, str]:
-    """Write ``{file name: text}`` into ``out``; returns ``{file name: status}``.
+def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dry_run: bool) -> None:
+    """Report, write and summarise an import (:func:`printer.api.import_cards`), then exit.
 
-    A file's status is ``new``, ``changed`` or ``unchanged`` (same text:
-    left alone, never rewritten). A file that would change needs ``force``:
-    without it a usage error is raised before anything is written, except
-    with ``dry_run``, which never writes and lets the caller report.
+    Exit 0 ok, 1 invalid input, 2 a file needs ``--force``. The project is
+    looked up first, so that a usage error (a ``--project`` without the
+    game) comes before the input's problems.
     """
-    if out.exists() and not out.is_dir():
-        raise usage_error(f"--out {out} is a file, not a folder")
-    status = {}
-    for name, text in texts.items():
-        path = out / name
-        old = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
-        status[name] = "new" if old is None else "unchanged" if old == text else "changed"
-    conflicts = [name for name, st in status.items() if st == "changed" and not force]
-    if conflicts and not dry_run:
-        raise usage_error(
-            f"{len(conflicts)} file{'s' * (len(conflicts) != 1)} in {out} would be overwritten: "
-            + ", ".join(conflicts),
-            "pass --force to overwrite them, or --dry-run to see the changes",
-        )
-    if not dry_run:
-        for name, text in texts.items():
-            if status[name] != "unchanged":
-                atomic_write_text(out / name, text)
-    return status
-
-
-def _game_schema_uri(ctx: click.Context, game: str) -> str:
-    """The file URI of ``game``'s card schema: the project's, else printer's bundled one."""
     try:
-        schema = project_from(ctx).game(game).schema
+        project = project_from(ctx)
+        project.game(module.GAME)
     except UsageError:
         if ctx.find_root().params.get("project"):
             raise
-        schema = bundled_root() / "schema" / game / "card.schema.json"
-    return schema.resolve().as_uri()
-
-
-def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dry_run: bool) -> None:
-    """Report, write and summarise an import, then exit (0 ok, 1 invalid input, 2 a file needs ``--force``).
-
-    ``module`` is the importer (``GAME``, ``summary(cards)``), ``result``
-    its import (``problems``, ``cards``, ``by_file()``); each file is a card
-    file of ``GAME`` (:func:`~printer.cards.importing.card_file_text`).
-    The schema is looked up first, so that a usage error (a ``--project``
-    without the game) comes before the input's problems.
-    """
-    schema = _game_schema_uri(ctx, module.GAME)
+        project = None
     n_errors, _ = report(result.problems, ctx.meta.get("printer.strict", False))
-    files = result.by_file()
-    texts = {name: card_file_text(module.GAME, cards, schema) for name, cards in files.items()}
-    status = write_files(texts, out, force, dry_run)
-    needs_force = [name for name in files if status[name] == "changed" and not force]
-    for name, cards in files.items():
-        note = " (needs --force)" if name in needs_force else ""
-        click.echo(f"{out / name}: {status[name]}, {len(cards)} card{'s' * (len(cards) != 1)}{note}")
-    written = sum(st != "unchanged" for st in status.values())
-    unchanged = f", {len(status) - written} unchanged" if written < len(status) else ""
+    outcome = api.import_cards(project, module.GAME, result, module.summary, out, force, dry_run)
+    for name, (status, n) in outcome.files.items():
+        note = " (needs --force)" if name in outcome.needs_force else ""
+        click.echo(f"{out / name}: {status}, {n} card{'s' * (n != 1)}{note}")
+    written = outcome.written
+    unchanged = f", {len(outcome.files) - written} unchanged" if written < len(outcome.files) else ""
     click.echo(
-        f"{module.summary(result.cards)}; {'would write' if dry_run else 'wrote'} "
+        f"{outcome.summary}; {'would write' if dry_run else 'wrote'} "
         f"{written} file{'s' * (written != 1)} to {out}{unchanged}"
     )
-    ctx.exit(EXIT_USAGE if needs_force else EXIT_INVALID if n_errors else EXIT_OK)
+    ctx.exit(EXIT_USAGE if outcome.needs_force else EXIT_INVALID if n_errors else EXIT_OK)
 
 
 def _remember_strict(ctx: click.Context, param, value: bool) -> bool:

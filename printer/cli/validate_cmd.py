@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from printer.cards.catalog import load_cards
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error
+from printer import api
+from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 
 
 @click.command()
@@ -21,17 +21,10 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, stri
     Reports every problem: syntax errors as file:line:col, schema errors as
     file::$.json.path, each with a hint. Exit 0 valid, 1 invalid, 2 usage.
     """
-    project = project_from(ctx)
-    if game is not None:
-        project.game(game)  # raises a usage error naming the closest game
-    targets = list(paths) or [g.cards for g in project.games.values() if g.cards.is_dir()]
-    if not targets:
-        raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")
-    sets, problems = load_cards(project, targets, game)
-    n_errors, _ = report(problems, strict)
-    total = sum(len(s) for s in sets.values())
-    summary = ", ".join(f"{gid}: {len(s)}" for gid, s in sorted(sets.items()))
-    click.echo(f"{total} valid card{'s' * (total != 1)}" + (f" ({summary})" if summary else ""))
+    result = api.validate(project_from(ctx), paths, game)
+    n_errors, _ = report(result.problems, strict)
+    summary = ", ".join(f"{gid}: {len(s)}" for gid, s in sorted(result.sets.items()))
+    click.echo(f"{result.cards} valid card{'s' * (result.cards != 1)}" + (f" ({summary})" if summary else ""))
     ctx.exit(EXIT_INVALID if n_errors else EXIT_OK)
 
 

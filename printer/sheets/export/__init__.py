@@ -5,15 +5,88 @@ as the sheets (same templates, art cache and text-fit sizes), one card per
 page, and turns pages into images with pypdfium2 (PDFium, BSD-3-Clause /
 Apache-2.0): printer does not rasterise anything itself.
 
-- :func:`export_png`: one PNG per distinct face at a dpi, trim or with bleed;
-- :func:`export_tts`: Tabletop Simulator deck sheets (:mod:`.tts`);
-- :func:`export_print_shop`: one card per page with bleed and no marks (:mod:`.printshop`);
-- :mod:`.pdfx`: PDF/X-4 output with a user-supplied CMYK ICC profile.
+Each export is one entry of :data:`EXPORTERS`: a name (the value of
+``printer build --export NAME``) and a function taking the print job, the
+items and an :class:`ExportRequest`, returning an :class:`ExportResult`. A
+new output is one module here and one entry in the table; the library's
+``build`` call (:func:`printer.api.build`) runs the ones a request names.
+
+- ``png`` (:mod:`.png`): one PNG per distinct face at a dpi, trim or with bleed;
+- ``tts`` (:mod:`.tts`): Tabletop Simulator deck sheets;
+- ``print-shop`` (:mod:`.printshop`): one card per page with bleed and no marks;
+- :mod:`.pdfx`: PDF/X-4 output with a user-supplied CMYK ICC profile (``--icc``, not an export of its own).
 """
 
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from printer.problems import Problem
+from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.faces import distinct_faces, face_images
 from printer.sheets.export.png import export_png
 from printer.sheets.export.printshop import export_print_shop
 from printer.sheets.export.tts import export_tts
 
-__all__ = ["distinct_faces", "export_png", "export_print_shop", "export_tts", "face_images"]
+
+@dataclass(frozen=True)
+class ExportRequest:
+    """Where and how to export: files go under ``out_dir`` with names starting ``stem`` (the PDF's stem).
+
+    ``dpi`` is the resolution of raster exports (px per inch), ``with_bleed``
+    whether PNGs include the bleed, ``strict`` whether any warning leaves the
+    export unwritten.
+    """
+
+    out_dir: Path
+    stem: str
+    dpi: int = 300
+    with_bleed: bool = False
+    strict: bool = False
+
+
+@dataclass
+class ExportResult:
+    """What an export wrote: ``paths`` (files and folders), ``summary`` (one line for the user), ``problems``."""
+
+    paths: list[Path] = field(default_factory=list)
+    summary: str = ""
+    problems: list[Problem] = field(default_factory=list)
+
+
+Exporter = Callable[[PrintJob, Sequence[PrintItem], ExportRequest], ExportResult]
+
+
+def _png(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    folder, problems = export_png(job, items, request.out_dir / f"{request.stem}-png", request.dpi, request.with_bleed)
+    n = len(list(folder.glob("*.png")))
+    return ExportResult([folder], f"{folder}/ ({n} PNG at {request.dpi} dpi)", problems)
+
+
+def _tts(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    folder = request.out_dir / f"{request.stem}-tts"
+    files, problems = export_tts(job, items, folder)
+    return ExportResult([folder], f"{folder}/ ({len(files)} Tabletop Simulator images)", problems)
+
+
+def _print_shop(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    pdf, problems = export_print_shop(job, items, request.out_dir / f"{request.stem}-print-shop", strict=request.strict)
+    return ExportResult([pdf, pdf.with_suffix("")], f"{pdf} and {pdf.with_suffix('')}/ (print shop)", problems)
+
+
+#: ``--export`` name -> exporter, in the order they run
+EXPORTERS: dict[str, Exporter] = {"png": _png, "tts": _tts, "print-shop": _print_shop}
+
+__all__ = [
+    "EXPORTERS",
+    "ExportRequest",
+    "ExportResult",
+    "Exporter",
+    "distinct_faces",
+    "export_png",
+    "export_print_shop",
+    "export_tts",
+    "face_images",
+]

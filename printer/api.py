@@ -1,0 +1,630 @@
+"""The library API: one plain function per job, each returning a result with its problems as data.
+
+The ``printer`` command is a thin layer over these functions (parse the
+options, call one function, print the result, map it to an exit code), and
+so is anything else that drives printer: a test, a preview server, a
+script::
+
+    from printer import api
+
+    project = api.load_project("my-game")
+    report = api.validate(project)
+    if report.ok:
+        result = api.build(project, api.BuildRequest(games=("l5r",)))
+        for game in result.games:
+            print(game.target, game.cards, "cards on", game.sheets, "sheets")
+    decks = api.check_decks(project, [Path("crab.txt")], "l5r-ivory-extended")
+
+Problems are :class:`~printer.problems.Problem` records with a
+:class:`~printer.problems.Severity`; nothing here prints or exits. Usage
+mistakes (an unknown game, a missing folder) raise
+:class:`~printer.problems.UsageError`, which carries its problems too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from printer.cards.catalog import load_cards
+from printer.cards.model import CardSet
+from printer.problems import ERROR, WARNING, Problem, UsageError, errors
+from printer.project import Game, Project
+from printer.project import load_project as _load_project
+
+if TYPE_CHECKING:
+    from printer.decks.report import DeckReport
+    from printer.sheets.compose import PrintItem
+
+__all__ = [
+    "AlignResult",
+    "BookBuild",
+    "BuildRequest",
+    "BuildResult",
+    "DeckCheck",
+    "GameBuild",
+    "ImportOutcome",
+    "ValidationReport",
+    "align",
+    "build",
+    "build_rules",
+    "import_cards",
+    "build_game",
+    "check_decks",
+    "load_project",
+    "usage_error",
+    "validate",
+]
+
+
+def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:
+    """A :class:`UsageError` (exit 2) carrying one located problem."""
+    return UsageError(message, [Problem(where, message, hint, code="usage")])
+
+
+def load_project(path: str | Path | None = None) -> Project:
+    """The project at ``path`` (a folder holding printer.toml), or the nearest one above the current folder.
+
+    Raises :class:`UsageError` when there is none or printer.toml is invalid.
+    """
+    return _load_project(Path(path) if path is not None else None)
+
+
+# -- validate -------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ValidationReport:
+    """Every card read, by game (``sets``), and every problem found (``problems``)."""
+
+    sets: dict[str, CardSet]
+    problems: list[Problem]
+
+    @property
+    def cards(self) -> int:
+        return sum(len(s) for s in self.sets.values())
+
+    @property
+    def ok(self) -> bool:
+        return not errors(self.problems)
+
+
+def validate(project: Project, paths: Sequence[Path] = (), game: str | None = None) -> ValidationReport:
+    """Read and validate the card files under ``paths`` (default: every game's card folder).
+
+    ``game`` is the game of cards whose file and folder do not say. Raises
+    :class:`UsageError` for an unknown ``game`` or when there is nothing to validate.
+    """
+    if game is not None:
+        project.game(game)  # raises a usage error naming the closest game
+    targets = list(paths) or [g.cards for g in project.games.values() if g.cards.is_dir()]
+    if not targets:
+        raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")
+    sets, problems = load_cards(project, targets, game)
+    return ValidationReport(sets, problems)
+
+
+# -- build ------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BuildRequest:
+    """What ``build`` prints.
+
+    ``games``: game ids (default: every game of the project). ``cards_dir``,
+    ``only`` and ``deck_file`` need exactly one game: print the cards in
+    another folder, only the cards with these ids or names, or a decklist's
+    cards as many times as listed (proxies). ``out_dir`` defaults to the
+    project's ``build/``. ``options`` are the sheet options as given on the
+    command line (``paper``, ``margin``, ``duplex``... as strings or None;
+    see :func:`printer.sheets.options.resolve_options`). ``exports`` are
+    names from :data:`printer.sheets.export.EXPORTERS`; ``dpi`` (px per inch)
+    and ``png_bleed`` configure them. ``icc`` is a CMYK output profile for
+    PDF/X-4. ``strict`` makes every warning an error (nothing is written).
+    ``aids`` prints the player aids after a whole game's cards.
+    """
+
+    games: Sequence[str] = ()
+    cards_dir: Path | None = None
+    only: Sequence[str] = ()
+    deck_file: Path | None = None
+    out_dir: Path | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    exports: Sequence[str] = ()
+    dpi: int = 300
+    png_bleed: bool = False
+    icc: Path | None = None
+    strict: bool = False
+    aids: bool = True
+
+
+@dataclass
+class GameBuild:
+    """The outcome for one game: ``target`` (the PDF, ``None`` when nothing was printed), counts, problems.
+
+    ``cards`` is the number of printed faces (fronts), ``sheets`` the number
+    of sheets, ``grid`` the slots per sheet (``3x3`` or ``7 slots``),
+    ``backs`` how backs print; ``exports`` one line per export written, with
+    ``paths`` every file and folder written; ``failure`` says why nothing
+    was printed (``None`` when printed).
+    """
+
+    game: str
+    target: Path | None = None
+    cards: int = 0
+    sheets: int = 0
+    grid: str = ""
+    backs: str = ""
+    problems: list[Problem] = field(default_factory=list)
+    exports: list[str] = field(default_factory=list)
+    paths: list[Path] = field(default_factory=list)
+    failure: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+@dataclass
+class BuildResult:
+    """Every game's :class:`GameBuild`, in the order built."""
+
+    games: list[GameBuild] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(g.ok for g in self.games)
+
+    @property
+    def problems(self) -> list[Problem]:
+        return [p for g in self.games for p in g.problems]
+
+
+#: ``(label, total)`` when a game's sheets start, returning a function called with each number of sheets laid out
+Progress = Callable[[str, int], Callable[[int], None]]
+
+
+def _strictly(problems: list[Problem], strict: bool) -> list[Problem]:
+    return [p.with_severity(ERROR) for p in problems] if strict else problems
+
+
+def build(
+    project: Project,
+    request: BuildRequest,
+    progress: Progress | None = None,
+    on_game: Callable[[GameBuild], None] | None = None,
+) -> BuildResult:
+    """Print the card sheets (and the exports) of every game ``request`` names.
+
+    ``progress`` is told when each game's sheets start and how many are
+    laid out as they go; ``on_game`` gets each game's result as soon as it
+    is done (so a caller can report while the next game builds). Raises
+    :class:`UsageError` for unknown games, options or profiles.
+    """
+    chosen = [project.game(g) for g in request.games] if request.games else list(project.games.values())
+    if not chosen:
+        raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
+    if (request.cards_dir or request.deck_file or request.only) and len(chosen) != 1:
+        raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build l5r --deck FILE")
+    if request.icc:
+        from printer.sheets.export.pdfx import check_profile
+
+        check_profile(request.icc)
+    result = BuildResult()
+    for game in chosen:
+        outcome = build_game(project, game, request, progress)
+        result.games.append(outcome)
+        if on_game:
+            on_game(outcome)
+    return result
+
+
+def build_game(project: Project, game: Game, request: BuildRequest, progress: Progress | None = None) -> GameBuild:
+    """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data."""
+    from printer.sheets import compose
+    from printer.sheets.export import EXPORTERS, ExportRequest
+    from printer.sheets.options import resolve_options, sheet_layout
+
+    outcome = GameBuild(game.id)
+    opts = resolve_options(
+        project.settings, game.settings, game.card_size, request.options, str(project.root / "printer.toml")
+    )
+    layout = sheet_layout(opts, project.root)
+    out_dir = request.out_dir or project.build_dir
+    source = request.cards_dir or game.cards
+    sets, problems = load_cards(project, [source], game.id)
+    # Missing or unreadable art prints a labelled placeholder: a warning here, an error with --strict.
+    problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
+    if errors(problems):
+        outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed: fix the card files first"
+        return outcome
+    cards = sets.get(game.id)
+    if cards is None or not len(cards):
+        outcome.problems = _strictly(
+            problems + [Problem(str(source), "no cards to print", code="empty")], request.strict
+        )
+        outcome.failure = "not printed: no cards"
+        return outcome
+    if request.deck_file:
+        items, found = deck_items(request.deck_file, cards)
+        items = compose.sort_items(items, opts.sort)
+        target = out_dir / f"{game.id}-{compose.slug(request.deck_file.stem)}.pdf"
+    else:
+        selected, found = compose.select(cards, request.only)
+        items = compose.sort_items(compose.items_for_cards(selected, cards), opts.sort)
+        if not request.only and request.aids:  # player aids print with the whole game (printer.book.aids)
+            from printer.book import aid_items
+
+            aids, aid_problems = aid_items(project, game, compose.allowed_roots(project, [source.resolve()]))
+            items, problems = items + aids, problems + aid_problems
+        target = out_dir / f"{game.id}.pdf"
+    problems += found
+    if errors(problems) or (request.strict and problems):
+        outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
+        return outcome
+    n_sheets = -(-len(items) // layout.per_sheet)
+    extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
+    job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
+    label = f"{game.id}: {len(items)} card{'s' * (len(items) != 1)}"
+    update = progress(label, n_sheets) if progress else None
+    found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict)
+    if not (request.strict and found):
+        export_request = ExportRequest(out_dir, target.stem, request.dpi, request.png_bleed, request.strict)
+        for kind in dict.fromkeys(request.exports):
+            exported = EXPORTERS[kind](job, items, export_request)
+            outcome.exports.append(exported.summary)
+            outcome.paths += exported.paths
+            found += exported.problems
+    problems += _unique(found, problems)
+    outcome.problems = _strictly(problems, request.strict)
+    if errors(outcome.problems):
+        outcome.failure = "not printed (--strict)" if request.strict else "not printed"
+        return outcome
+    outcome.target, outcome.cards, outcome.sheets = target, len(items), n_sheets
+    outcome.grid = f"{layout.per_sheet} slots" if layout.explicit is not None else f"{layout.cols}x{layout.rows}"
+    outcome.backs = opts.describe_backs()
+    outcome.paths.insert(0, target)
+    return outcome
+
+
+def _unique(found: list[Problem], already: list[Problem]) -> list[Problem]:
+    """``found`` without repeats, and without problems already reported at the same place for the same reason."""
+    seen = {(p.where, p.code) for p in already}
+    out = []
+    for p in found:
+        if (p.where, p.code) not in seen:
+            seen.add((p.where, p.code))
+            out.append(p)
+    return out
+
+
+def deck_items(deck_file: Path, cards: CardSet) -> tuple[list[PrintItem], list[Problem]]:
+    """A decklist's cards as print items, each as many times as listed; returns ``(items, problems)``.
+
+    A name missing from ``cards`` prints as a labelled placeholder (a
+    warning); loosely matched names are warnings, as ``printer deck`` says.
+    """
+    from printer.decks import read_decklist, resolve
+    from printer.sheets.compose import items_for_counts
+
+    deck, problems = read_decklist(deck_file)
+    resolution = resolve(deck, cards)
+    problems = list(problems) + list(resolution.problems) + list(resolution.notes)
+    entries = [(r.entry.count, r.card, r.entry.name) for r in resolution.entries]
+    items = items_for_counts(entries, cards)  # a double-faced card prints its other side (back_card) on its back
+    placeholder = ("unknown-card", "ambiguous-card")
+    return items, [p.with_severity(WARNING) if p.code in placeholder else p for p in problems]
+
+
+@dataclass
+class AlignResult:
+    """The alignment page written: ``target``, how backs print (``backs``), the ``back_offset`` (x, y mm) used."""
+
+    target: Path
+    backs: str
+    back_offset: tuple[float, float]
+    problems: list[Problem] = field(default_factory=list)
+
+
+def align(
+    project: Project, options: dict[str, Any], card_size: str | None = None, out_file: Path | None = None
+) -> AlignResult:
+    """Print the duplex alignment test page for the project's first game (or ``card_size``).
+
+    ``options`` are sheet options as in :class:`BuildRequest`. Raises
+    :class:`UsageError` when the options print no backs (``duplex`` none).
+    """
+    from printer.sheets.align import write_alignment_page
+    from printer.sheets.compose import slug
+    from printer.sheets.options import resolve_options
+
+    game = next(iter(project.games.values()), None)
+    size = card_size or (game.card_size if game else "poker")
+    opts = resolve_options(
+        project.settings, game.settings if game else {}, size, options, str(project.root / "printer.toml")
+    )
+    if opts.duplex == "none":
+        raise usage_error("--duplex none prints no backs to align", "use long-edge, short-edge or fold")
+    paper = str(options.get("paper") or project.settings.get("paper", "A4"))
+    target = out_file or project.build_dir / f"alignment-{slug(paper)}-{opts.duplex}.pdf"
+    problems = write_alignment_page(project, game, opts, target)
+    return AlignResult(target, opts.describe_backs(), opts.back_offset, problems)
+
+
+# -- import ---------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ImportOutcome:
+    """An import written (or, ``dry_run``, not): ``files`` maps each file name to ``(status, card count)``.
+
+    A status is ``new``, ``changed`` or ``unchanged``; ``needs_force`` lists
+    the changed files left alone for want of ``force``; ``summary`` is the
+    importer's one-line account of what it read.
+    """
+
+    out: Path
+    files: dict[str, tuple[str, int]]
+    needs_force: list[str]
+    summary: str
+    problems: list[Problem]
+    dry_run: bool = False
+
+    @property
+    def written(self) -> int:
+        return sum(status != "unchanged" for status, _ in self.files.values())
+
+
+def import_cards(
+    project: Project | None,
+    game: str,
+    result: Any,
+    summary: Callable[[list[dict]], str],
+    out: Path,
+    force: bool = False,
+    dry_run: bool = False,
+) -> ImportOutcome:
+    """Write an importer's ``result`` (``problems``, ``cards``, ``by_file()``) as card files of ``game`` into ``out``.
+
+    ``summary`` is the importer's one-line account of the cards. Card files
+    name the game's schema: the project's, else printer's bundled one.
+    Files are written atomically; a file that would change needs ``force``
+    (see :func:`write_card_files`).
+    """
+    from printer.cards.importing import card_file_text
+    from printer.project import bundled_root
+
+    if project is not None and game in project.games:
+        schema = project.games[game].schema
+    else:
+        schema = bundled_root() / "schema" / game / "card.schema.json"
+    files = result.by_file()
+    uri = schema.resolve().as_uri()
+    texts = {name: card_file_text(game, cards, uri) for name, cards in files.items()}
+    status = write_card_files(texts, out, force, dry_run)
+    needs_force = [name for name in files if status[name] == "changed" and not force]
+    counts = {name: (status[name], len(cards)) for name, cards in files.items()}
+    return ImportOutcome(out, counts, needs_force, summary(result.cards), list(result.problems), dry_run)
+
+
+def write_card_files(texts: dict[str, str], out: Path, force: bool, dry_run: bool) -> dict[str, str]:
+    """Write ``{file name: text}`` into ``out``; returns ``{file name: status}``.
+
+    A file's status is ``new``, ``changed`` or ``unchanged`` (same text:
+    left alone, never rewritten). A file that would change needs ``force``:
+    without it a :class:`UsageError` is raised before anything is written,
+    except with ``dry_run``, which never writes and lets the caller report.
+    """
+    from printer.fsutil import atomic_write_text
+
+    if out.exists() and not out.is_dir():
+        raise usage_error(f"--out {out} is a file, not a folder")
+    status = {}
+    for name, text in texts.items():
+        path = out / name
+        old = path.read_text(encoding="utf-8", errors="replace") if path.is_file() else None
+        status[name] = "new" if old is None else "unchanged" if old == text else "changed"
+    conflicts = [name for name, st in status.items() if st == "changed" and not force]
+    if conflicts and not dry_run:
+        raise usage_error(
+            f"{len(conflicts)} file{'s' * (len(conflicts) != 1)} in {out} would be overwritten: "
+            + ", ".join(conflicts),
+            "pass --force to overwrite them, or --dry-run to see the changes",
+        )
+    if not dry_run:
+        for name, text in texts.items():
+            if status[name] != "unchanged":
+                atomic_write_text(out / name, text)
+    return status
+
+
+# -- rules references ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BookBuild:
+    """One rules reference: ``game``, ``edition`` (``None`` for the main one), ``target`` PDF and ``pages``.
+
+    ``target`` is ``None`` when nothing was printed; ``problems`` says why.
+    """
+
+    game: str
+    edition: str | None
+    target: Path | None
+    pages: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.target is not None
+
+
+def build_rules(
+    project: Project,
+    game: str | None = None,
+    paths: Sequence[Path] = (),
+    out_dir: Path | None = None,
+    paper: str | None = None,
+    edition: str | None = None,
+    cards_dir: Path | None = None,
+    strict: bool = False,
+    on_book: Callable[[BookBuild], None] | None = None,
+) -> list[BookBuild]:
+    """Print the rules reference of ``game`` (every game with a rules folder when ``None``) to PDF.
+
+    Reads ``rules/<game>/*.md`` (or the Markdown files or folder ``paths``)
+    and writes ``<out_dir>/<game>-rules.pdf`` plus one PDF per edition
+    folder; ``paper`` is a page size name or ``WxH mm``; ``edition`` keeps
+    one edition (``main`` for the main one). ``on_book`` gets each book as
+    it is done. Raises :class:`UsageError` for a project without rules or
+    ``paths`` without a game.
+    """
+    from pypdf import PdfReader
+
+    from printer.book import build_book, edition_for_paths, find_editions, read_edition, rules_folder
+    from printer.sheets.compose import allowed_roots
+    from printer.sheets.layout import PAPER_SIZES, parse_size
+
+    if game is None:
+        games = [g for g in project.games.values() if rules_folder(project, g).is_dir()]
+        if not games:
+            raise usage_error("no game of the project has rules", "write rules/<game>/*.md")
+    else:
+        games = [project.game(game)]
+    if paths and len(games) != 1:
+        raise usage_error("PATHS need a game", "e.g. printer rules l5r my-rules/")
+    page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
+    out_dir = out_dir or project.build_dir
+    books: list[BookBuild] = []
+
+    def done(book: BookBuild) -> None:
+        books.append(book)
+        if on_book:
+            on_book(book)
+
+    for chosen in games:
+        editions = [edition_for_paths(chosen, list(paths))] if paths else find_editions(project, chosen)
+        if edition:
+            editions = [e for e in editions if (e.name or "main") == edition]
+        if not editions:
+            where = str(rules_folder(project, chosen))
+            what = f"no edition {edition!r}" if edition else "no rules folder"
+            problem = Problem(where, f"{chosen.id}: {what}", f"write the rules in {where}/*.md", code="no-rules")
+            done(BookBuild(chosen.id, edition, None, problems=_strictly([problem], strict)))
+            continue
+        for found in editions:
+            problems = read_edition(found)
+            target = out_dir / found.output_name()
+            if not errors(problems):
+                roots = allowed_roots(project, [p for p in [cards_dir, found.folder] if p])
+                problems += build_book(project, chosen, found, target, page, roots, cards_dir, strict)
+            problems = _strictly(problems, strict)
+            if errors(problems):
+                done(BookBuild(chosen.id, found.name, None, problems=problems))
+            else:
+                done(BookBuild(chosen.id, found.name, target, len(PdfReader(target).pages), problems))
+    return books
+
+
+# -- decks ------------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class DeckCheck:
+    """One decklist checked against its format.
+
+    ``report`` is the verdict (for an unreadable decklist, a report holding
+    its read errors); ``readable`` is false when the decklist could not be
+    read at all (the CLI's exit 2); ``card_problems`` are the errors in the
+    card files (those cards are left out of the check).
+    """
+
+    deck: Path
+    report: DeckReport
+    readable: bool = True
+    read_problems: list[Problem] = field(default_factory=list)
+    card_problems: list[Problem] = field(default_factory=list)
+    card_sources: list[Path] = field(default_factory=list)
+
+    @property
+    def legal(self) -> bool:
+        return self.readable and self.report.is_legal()
+
+
+def check_decks(
+    project: Project | None, decks: Sequence[Path], format_ref: str | None = None, card_dirs: Sequence[Path] = ()
+) -> list[DeckCheck]:
+    """Check each decklist (plain text, .l5d or JSON) against a format.
+
+    ``format_ref`` is a format id or file; without it each JSON deck's own
+    ``format`` is used. ``card_dirs`` are the card files to resolve names
+    against (default: the format's game's card folder). With no
+    ``project`` (outside any project) formats are printer's bundled ones and
+    cards are validated against the game's bundled schema. Cards are loaded
+    once per game for all the decks. Raises :class:`UsageError` when no
+    format is given or found, or the card data is missing.
+    """
+    from printer.decks import available_formats, check, load_format, read_decklist
+    from printer.decks.report import DeckReport
+    from printer.decks.resolve import Resolution
+
+    roots = [project.root] if project is not None else []
+    loaded: dict[tuple[str, tuple[Path, ...]], tuple[CardSet, list[Problem]]] = {}
+    results = []
+    for deck in decks:
+        decklist, read_problems = read_decklist(deck)
+        ref = format_ref or decklist.format
+        if not ref:
+            known = ", ".join(sorted(available_formats(roots)))
+            raise usage_error("no format given", f"pass --format FORMAT ({known})")
+        fmt = load_format(ref, roots)
+        if errors(read_problems):
+            warnings = [p for p in read_problems if not p.is_error]
+            report = DeckReport(decklist, fmt, Resolution([], []), read_errors=errors(read_problems), warnings=warnings)
+            results.append(DeckCheck(deck, report, readable=False, read_problems=read_problems))
+            continue
+        owner = project or _bare_project(fmt.game)
+        cards, card_problems = _deck_cards(owner, fmt.game, card_dirs, loaded)
+        sources = list(card_dirs) or [owner.games[fmt.game].cards]
+        verdict = check(decklist, cards, fmt, read_problems)
+        results.append(DeckCheck(deck, verdict, True, read_problems, card_problems, sources))
+    return results
+
+
+def _bare_project(game_id: str) -> Project:
+    """Outside any project: one holding just ``game_id``, with printer's bundled schema, rooted at the current folder."""
+    from printer.project import bundled_root
+
+    schema = bundled_root() / "schema" / game_id / "card.schema.json"
+    return Project(Path.cwd(), {game_id: Game(game_id, game_id, schema, Path.cwd() / "cards" / game_id, [])})
+
+
+def _deck_cards(
+    project: Project,
+    game_id: str,
+    card_dirs: Sequence[Path],
+    loaded: dict[tuple[str, tuple[Path, ...]], tuple[CardSet, list[Problem]]],
+) -> tuple[CardSet, list[Problem]]:
+    if game_id not in project.games:
+        raise usage_error(
+            f"the project has no game {game_id!r}, which the format is for",
+            f"add [games.{game_id}] to printer.toml",
+            str(project.root / "printer.toml"),
+        )
+    targets = tuple(card_dirs) or (project.games[game_id].cards,)
+    key = (game_id, targets)
+    if key not in loaded:
+        missing = [t for t in targets if not t.exists()]
+        if missing:
+            raise usage_error(f"card folder {missing[0]} not found", "pass --cards DIR with the game's card files")
+        sets, card_problems = load_cards(project, list(targets), game_id)
+        cards = sets.get(game_id)
+        if cards is None or not len(cards):
+            raise usage_error(
+                f"no valid {game_id} cards under " + ", ".join(str(t) for t in targets),
+                f"run printer validate {targets[0]} to see why" if card_problems else "pass --cards DIR",
+            )
+        loaded[key] = (cards, errors(card_problems))
+    return loaded[key]

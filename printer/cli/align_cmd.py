@@ -1,0 +1,45 @@
+"""``printer align``: print the duplex alignment test page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from printer import api
+from printer.cli.output import EXIT_OK, project_from, report
+from printer.cli.sheet_options import cli_values, print_options
+
+
+@click.command()
+@click.option(
+    "--out",
+    "out_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="Output PDF (default: build/alignment-<paper>-<duplex>.pdf).",
+)
+@click.option(
+    "--card-size",
+    default=None,
+    metavar="SIZE",
+    help="Card size outlined on the page (default: the first game's, else poker).",
+)
+@print_options
+@click.pass_context
+def align(ctx, out_file, card_size, **params) -> None:
+    """Print the duplex alignment test page: crosses on the front, scales on the back.
+
+    Print it duplex as you print cards, hold the sheet up to a light (or
+    push a pin through each cross) and read on the back's scales where the
+    front's crosses fall; pass that reading as --back-offset X,Y. Printed
+    with a --back-offset, the scales show what is left to correct.
+    """
+    outcome = api.align(project_from(ctx), cli_values(params), card_size, out_file)
+    report(outcome.problems)
+    x, y = outcome.back_offset
+    click.echo(f"{outcome.target}: alignment test page ({outcome.backs}, back offset {x:g},{y:g} mm)")
+    ctx.exit(EXIT_OK)
+
+
+COMMANDS = [align]

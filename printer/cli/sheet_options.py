@@ -1,0 +1,96 @@
+"""The sheet options shared by ``printer build`` and ``printer align`` (each also settable in printer.toml)."""
+
+from __future__ import annotations
+
+import click
+
+from printer.sheets.layout import FLIPS, ORIENTATIONS
+from printer.sheets.options import DUPLEX, MARKS
+
+
+def print_options(f):
+    """The sheet options shared by ``build`` and ``align`` (each also settable in printer.toml)."""
+    options = [
+        click.option(
+            "--paper",
+            default=None,
+            metavar="SIZE",
+            help="Sheet size: A4, Letter, A3, A5, Legal or WxH mm/in (default from printer.toml, else A4).",
+        ),
+        click.option(
+            "--orientation",
+            type=click.Choice(ORIENTATIONS),
+            default=None,
+            help="Sheet orientation (default auto: whichever holds more cards).",
+        ),
+        click.option(
+            "--margin", default=None, metavar="MM", help="Least space between sheet edge and cards (default 5)."
+        ),
+        click.option(
+            "--gutter", default=None, metavar="MM", help="Space between cards; 0 = shared cut lines (default 0)."
+        ),
+        click.option("--bleed", default=None, metavar="MM", help="Art and background past the trim (default 3)."),
+        click.option(
+            "--safe", default=None, metavar="MM", help="Safe area: text stays this far inside the trim (default 3)."
+        ),
+        click.option(
+            "--marks",
+            type=click.Choice(MARKS),
+            default=None,
+            help="Per-card crop marks, full-length cut lines, or none (default crop).",
+        ),
+        click.option("--mark-length", default=None, metavar="MM", help="Crop mark length (default 5)."),
+        click.option(
+            "--mark-offset",
+            default=None,
+            metavar="MM",
+            help="Gap between trim corner and crop mark (default: the bleed, at least 1).",
+        ),
+        click.option(
+            "--duplex",
+            type=click.Choice(DUPLEX),
+            default=None,
+            help="Backs for long-edge or short-edge flip, fold-over (no duplex printer), or none (default long-edge).",
+        ),
+        click.option("--flip", type=click.Choice(FLIPS), default=None, help="Same as --duplex long-edge|short-edge."),
+        click.option(
+            "--back-offset",
+            default=None,
+            metavar="X,Y",
+            help="Move every back by X,Y mm: the reading of the alignment page.",
+        ),
+        click.option(
+            "--sheet-layout",
+            "sheet_layout",
+            default=None,
+            metavar="FILE",
+            help="A sheet layout file (TOML) with explicit card slots.",
+        ),
+    ]
+    for option in reversed(options):
+        f = option(f)
+    return f
+
+
+def cli_values(params: dict) -> dict:
+    values = {
+        k: params.get(k)
+        for k in (
+            "paper",
+            "orientation",
+            "margin",
+            "gutter",
+            "bleed",
+            "safe",
+            "marks",
+            "mark_length",
+            "mark_offset",
+            "duplex",
+            "back_offset",
+            "sheet_layout",
+            "sort",
+        )
+    }
+    if params.get("flip") and not params.get("duplex"):
+        values["duplex"] = params["flip"]
+    return values
