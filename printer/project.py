@@ -58,6 +58,10 @@ class Game:
     card_size: str = "poker"
     settings: dict = field(default_factory=dict)
 
+    def template_view(self) -> dict:
+        """What templates see as ``game``: ``id``, ``name``, ``card_size`` and the other ``settings`` (no paths)."""
+        return {"id": self.id, "name": self.name, "card_size": self.card_size, "settings": dict(self.settings)}
+
 
 @dataclass
 class Project:

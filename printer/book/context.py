@@ -23,7 +23,7 @@ from printer.problems import WARNING, PrinterError, Problem, RenderError, did_yo
 from printer.project import Game, Project
 from printer.sheets.layout import CARD_SIZES, parse_size
 from printer.sheets.render import Renderer
-from printer.sheets.sandbox import ContainedLoader, TemplateSandbox, template_problem
+from printer.sheets.sandbox import ContainedLoader, TemplateSandbox, template_context, template_problem
 
 #: Words the book prints, per language; ``labels`` in ``rules.toml`` overrides them.
 LABELS: dict[str, dict[str, str]] = {
@@ -213,7 +213,11 @@ class RulesContext:
         template = None
         try:
             template = self.env.get_template(f"rules/{name}")
-            return Markup(template.render(game=self.game, labels=self.labels, **context))
+            return Markup(
+                template.render(
+                    **template_context({"game": self.game.template_view(), "labels": self.labels, **context})
+                )
+            )
         except jinja2.TemplateSyntaxError as exc:
             raise RenderError(
                 str(exc),

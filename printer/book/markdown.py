@@ -66,6 +66,10 @@ class Chapter:
     def title(self) -> str:
         return next((h.text for h in self.headings if h.level == 1), "")
 
+    @property
+    def file_name(self) -> str:
+        return self.file.name
+
 
 def rules_markdown(lang: str = "en", labels: dict[str, str] | None = None) -> MarkdownIt:
     """The markdown-it-py parser for rules text (see the module docstring).

@@ -70,7 +70,7 @@ from printer.problems import WARNING, PrinterError, Problem, RenderError, did_yo
 from printer.project import Game
 from printer.sheets.images import MIN_DPI, ArtCache, needed_px
 from printer.sheets.layout import Segment, SheetLayout
-from printer.sheets.sandbox import ContainedLoader, TemplateSandbox, template_problem
+from printer.sheets.sandbox import ContainedLoader, TemplateHelper, TemplateSandbox, template_context, template_problem
 
 
 @dataclass
@@ -257,7 +257,7 @@ class Renderer:
 
     def _render(self, template: jinja2.Template, where: str, **context) -> Markup:
         try:
-            return Markup(template.render(**context))
+            return Markup(template.render(**template_context(context)))
         except PrinterError:
             raise
         except Exception as exc:  # a template is user code: any error it raises is reported at its file and line
@@ -280,7 +280,7 @@ class Renderer:
             else self._art_url(card),
             "art_for": art_for,
             "art_missing": _LazyArt(lambda: self._art_missing(card)),  # after art_for: unreadable art is missing too
-            "game": self.game,
+            "game": self.game.template_view(),
             "type_class": _slug(card.type),
         }
         names = [f"card-{_slug(card.type)}.html.j2", "card.html.j2"]
@@ -294,11 +294,13 @@ class Renderer:
     def placeholder(self, name: str, reason: str) -> Markup:
         """A labelled stand-in front for a card that could not be found."""
         template = self._template(["placeholder.html.j2"])
-        return self._render(template, name, name=name, reason=reason, game=self.game)
+        return self._render(template, name, name=name, reason=reason, game=self.game.template_view())
 
     def back(self, back: str) -> Markup:
         """The HTML of the back named ``back``."""
-        return self._render(self._template(["back.html.j2"]), f"back {back!r}", back=back, game=self.game)
+        return self._render(
+            self._template(["back.html.j2"]), f"back {back!r}", back=back, game=self.game.template_view()
+        )
 
     def back_name(self, card: Card | None) -> str:
         """The back a card prints with: its ``back`` field, else the game's mapping, else ``default``.
@@ -417,7 +419,7 @@ class Renderer:
                 css=Markup(css),
                 label=label,
                 stylesheets=self.stylesheets(),
-                game=self.game,
+                game=self.game.template_view(),
             )
         )
 
@@ -449,12 +451,12 @@ class Renderer:
                 backs=backs,
                 card=card,
                 fold=fold,
-                game=self.game,
+                game=self.game.template_view(),
             )
         )
 
 
-class _LazyArt:
+class _LazyArt(TemplateHelper):
     """``art_url`` for templates: the art is prepared (and its dpi checked) only if the template uses it."""
 
     def __init__(self, make):

@@ -8,6 +8,10 @@ Templates are shared between projects, so they are treated as untrusted:
   with ``*`` and ``**`` limited so that ``'x' * 10**10`` or ``9 ** 9 ** 9``
   fail at once instead of eating the machine's memory (Jinja2's own
   ``range()`` is already limited to 100,000 items);
+- :func:`template_data` is the one gate every template context goes through:
+  templates get plain data only (dicts, lists, strings, numbers, booleans,
+  ``None``) and printer's own helper functions, never a :class:`~pathlib.Path`,
+  a file object or anything else with I/O methods;
 - :func:`template_problem` turns any exception a template raised (an
   undefined variable, a sandbox violation, ``1 / 0``...) into a
   :class:`~printer.problems.Problem` located ``template-file:line``.
@@ -15,8 +19,12 @@ Templates are shared between projects, so they are treated as untrusted:
 
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import operator
-from pathlib import Path
+import types
+from collections.abc import Mapping
+from pathlib import Path, PurePath
 from typing import Any
 
 import jinja2
@@ -87,6 +95,63 @@ class ContainedLoader(jinja2.FileSystemLoader):
                     raise SecurityError(f"template {candidate}{link} is outside the project")
                 break
         return super().get_source(environment, template)
+
+
+_PLAIN = (str, int, float, bool, type(None))
+
+
+class TemplateHelper:
+    """Base of printer's own template helper objects (a lazily prepared art URL, say): allowed in a context.
+
+    A subclass holds no file object and offers no method that reads or
+    writes; its private state is out of a sandboxed template's reach.
+    """
+
+
+def _is_helper_function(value: Any) -> bool:
+    """A function or bound method defined in printer's own code (``icon_url``, ``art_for``...)."""
+    if isinstance(value, types.MethodType):
+        value = value.__func__
+    return isinstance(value, types.FunctionType) and (value.__module__ or "").startswith("printer.")
+
+
+def template_data(value: Any) -> Any:
+    """``value`` as plain data for a template: the only values a template context may hold.
+
+    Strings (and :class:`~markupsafe.Markup`), numbers, booleans and ``None``
+    pass as they are; mappings become dicts and sequences lists, converted
+    item by item; a dataclass becomes a dict of its fields and properties (a
+    sheet's faces, a rules chapter); a path becomes its text (a
+    ``file:`` URL is built by printer, never by a template); dates become ISO
+    text. printer's own helper functions and :class:`TemplateHelper` objects
+    pass. Anything else raises :class:`TypeError`: a template must never get
+    an object with I/O methods (``Path.read_text``, ``open``...).
+    """
+    if isinstance(value, _PLAIN) or isinstance(value, TemplateHelper):
+        return value
+    if isinstance(value, Mapping):
+        return {str(k): template_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [template_data(v) for v in value]
+    if isinstance(value, PurePath):
+        return value.as_posix()
+    if isinstance(value, (datetime.date, datetime.time)):
+        return value.isoformat()
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        data = {f.name: template_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        for klass in type(value).__mro__:
+            for name, member in vars(klass).items():
+                if isinstance(member, property) and not name.startswith("_") and name not in data:
+                    data[name] = template_data(getattr(value, name))
+        return data
+    if _is_helper_function(value):
+        return value
+    raise TypeError(f"not plain data for a template: {type(value).__name__}")
+
+
+def template_context(context: Mapping[str, Any]) -> dict[str, Any]:
+    """Every value of a template context through :func:`template_data`."""
+    return {name: template_data(value) for name, value in context.items()}
 
 
 def _template_line(exc: BaseException, filename: str | None) -> int | None:
