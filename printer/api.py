@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from printer.cards.catalog import load_cards
 from printer.cards.model import CardSet
+from printer.paths import output_path, safe_file_name
 from printer.problems import ERROR, WARNING, Problem, UsageError, errors
 from printer.project import Game, Project
 from printer.project import load_project as _load_project
@@ -250,7 +251,7 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
     if request.deck_file:
         items, found = deck_items(request.deck_file, cards)
         items = compose.sort_items(items, opts.sort)
-        target = out_dir / f"{game.id}-{compose.slug(request.deck_file.stem)}.pdf"
+        target = output_path(out_dir, safe_file_name(f"{game.id}-{compose.slug(request.deck_file.stem)}") + ".pdf")
     else:
         selected, found = compose.select(cards, request.only)
         items = compose.sort_items(compose.items_for_cards(selected, cards), opts.sort)
@@ -259,7 +260,7 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
 
             aids, aid_problems = aid_items(project, game, compose.allowed_roots(project, [source.resolve()]))
             items, problems = items + aids, problems + aid_problems
-        target = out_dir / f"{game.id}.pdf"
+        target = output_path(out_dir, f"{game.id}.pdf")
     problems += found
     if errors(problems) or (request.strict and problems):
         outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
@@ -516,7 +517,7 @@ def build_rules(
             continue
         for found in editions:
             problems = read_edition(found)
-            target = out_dir / found.output_name()
+            target = output_path(out_dir, found.output_name())
             if not errors(problems):
                 roots = allowed_roots(project, [p for p in [cards_dir, found.folder] if p])
                 problems += build_book(project, chosen, found, target, page, roots, cards_dir, strict)

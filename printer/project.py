@@ -23,6 +23,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from printer.paths import GAME_ID, contained, contained_or_raise, is_inside
 from printer.problems import Problem, UsageError, did_you_mean
 
 PROJECT_FILE = "printer.toml"
@@ -70,6 +71,14 @@ class Project:
     root: Path
     games: dict[str, Game]
     settings: dict = field(default_factory=dict)
+    #: read-only folders outside the root that the project may read (printer.toml ``[project] read_also``)
+    read_also: list[Path] = field(default_factory=list)
+
+    def contained(self, name: str | Path, key: str, where: str) -> Path:
+        """``name`` (relative to the root) when its real path is inside the project, its ``read_also`` folders or
+        printer's bundled files; raises :class:`UsageError` naming ``key`` at ``where`` otherwise
+        (:func:`printer.paths.contained`)."""
+        return contained_or_raise(self.root, name, key, where, [*self.read_also, bundled_root()])
 
     @property
     def build_dir(self) -> Path:
@@ -141,21 +150,50 @@ def load_project(root: Path | None = None) -> Project:
     root = root.resolve()
     path = root / PROJECT_FILE
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8-sig")  # a BOM, as Windows editors write, is not an error
+        data = tomllib.loads(text)
     except FileNotFoundError:
         raise UsageError(
             f"{path} not found", [Problem(str(path), "project file not found", code="no-project")]
         ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: {exc}", [Problem(str(path), f"not valid TOML: {exc}", code="toml-syntax")]) from None
+    except RecursionError:
+        message = "not valid TOML: nested too deeply"
+        raise UsageError(f"{path}: {message}", [Problem(str(path), message, code="toml-syntax")]) from None
 
+    where = str(path)
+    problems: list[Problem] = []
+    settings = data.get("project") if isinstance(data.get("project"), dict) else {}
+    read_also = []
+    for i, folder in enumerate(settings.get("read_also") or []):
+        if not isinstance(folder, str):
+            problems.append(Problem(where, f"[project] read_also[{i}] must be a folder name", code="config"))
+            continue
+        read_also.append((root / folder).resolve())
     games: dict[str, Game] = {}
     for game_id, table in (data.get("games") or {}).items():
+        if not GAME_ID.fullmatch(game_id):
+            problems.append(
+                Problem(
+                    where,
+                    f"game id {game_id!r} is not allowed: it becomes a folder and file name",
+                    "use lower-case letters, digits and '-' (e.g. my-game)",
+                    code="bad-game-id",
+                )
+            )
+            continue
         table = dict(table)
         name = table.pop("name", game_id)
         schema = _resolve(root, table.pop("schema", f"schema/{game_id}/card.schema.json"))
         cards = root / table.pop("cards", f"cards/{game_id}")
         templates = table.pop("templates", f"templates/{game_id}")
+        for key, value in (("schema", schema), ("cards", cards), ("templates", root / templates)):
+            if is_inside(value, [bundled_root()]):
+                continue
+            _, problem = contained(root, value, f"[games.{game_id}] {key}", where, read_also)
+            if problem:
+                problems.append(problem)
         template_dirs = [
             root / templates,
             root / "templates",
@@ -165,4 +203,6 @@ def load_project(root: Path | None = None) -> Project:
         unique_dirs = list(dict.fromkeys(d.resolve() for d in template_dirs if d.is_dir()))
         card_size = table.pop("card_size", "poker")
         games[game_id] = Game(game_id, name, schema, cards, unique_dirs, card_size, table)
-    return Project(root, games, data.get("project") or {})
+    if problems:
+        raise UsageError(problems[0].message, problems)
+    return Project(root, games, settings, read_also)

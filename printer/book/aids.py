@@ -25,6 +25,7 @@ from printer.book.context import RulesContext
 from printer.book.markdown import locate
 from printer.book.source import RULES_FILE, find_editions, read_settings
 from printer.cards.markup import RenderEnv
+from printer.paths import contained, is_inside, read_text
 from printer.problems import WARNING, Problem, did_you_mean
 from printer.project import Game, Project
 
@@ -44,7 +45,14 @@ def load_aids(ctx: RulesContext, folder: Path) -> list[Aid]:
     """Every aid in ``folder`` (``*.md``, sorted by name); split front/back at the first top-level thematic break."""
     aids = []
     for file in sorted(folder.glob("*.md")) if folder.is_dir() else []:
-        text = file.read_text(encoding="utf-8").replace("\r\n", "\n")
+        if not is_inside(file, [folder]):  # a link out of the aids folder is never followed
+            _, outside = contained(folder, file, file.name, str(file))
+            ctx.problems.append(outside)
+            continue
+        text, problem = read_text(file)
+        if text is None:
+            ctx.problems.append(problem)
+            continue
         tokens = ctx.md.parse(text, {})
         lines = text.split("\n")
         front, back = text, None

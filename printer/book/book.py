@@ -18,6 +18,7 @@ from printer.book.blocks import card_faces, run_block
 from printer.book.context import RulesContext
 from printer.book.markdown import Chapter, Heading, render_chapter
 from printer.book.source import Edition
+from printer.paths import read_text
 from printer.problems import Problem, errors
 from printer.project import Game, Project
 from printer.sheets.pdf import write_pdf
@@ -67,10 +68,9 @@ def render_chapters(ctx: RulesContext, edition: Edition) -> list[Chapter]:
     used_ids: set[str] = {"contents"}
     for file in edition.files:
         ctx.file = file
-        try:
-            text = file.read_text(encoding="utf-8")
-        except UnicodeDecodeError as exc:
-            ctx.problems.append(Problem(str(file), f"not UTF-8 text: {exc.reason}", code="encoding"))
+        text, problem = read_text(file)
+        if text is None:
+            ctx.problems.append(problem)
             continue
 
         def block(info: str, body: str, line: int, file=file) -> Markup:

@@ -23,6 +23,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from printer.paths import contained, is_inside, read_text
 from printer.problems import Problem, did_you_mean
 from printer.project import Game, Project
 
@@ -61,6 +62,8 @@ class Edition:
     settings: dict = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
     name: str = ""  # "" for the main edition, else the sub-folder's name (e.g. "ja")
+    #: the project root every file of the edition must lie in (None: files named on the command line)
+    root: Path | None = None
 
     @property
     def lang(self) -> str:
@@ -97,9 +100,10 @@ def find_editions(project: Project, game: Game) -> list[Edition]:
     folder = rules_folder(project, game)
     if not folder.is_dir():
         return []
-    found = [Edition(game, folder)]
+    project.contained(folder, f"[games.{game.id}] rules", str(project.root / "printer.toml"))
+    found = [Edition(game, folder, root=project.root)]
     for sub in sorted(p for p in folder.iterdir() if p.is_dir() and (p / RULES_FILE).is_file()):
-        found.append(Edition(game, sub, name=sub.name))
+        found.append(Edition(game, sub, name=sub.name, root=project.root))
     return found
 
 
@@ -132,6 +136,11 @@ def read_edition(edition: Edition) -> list[Problem]:
         if listed:
             for i, name in enumerate(listed):
                 file = edition.folder / name
+                if edition.root is not None:
+                    file, outside = contained(edition.root, file, f"files[{i}]", f"{path}::$.files[{i}]")
+                    if outside:
+                        problems.append(outside)
+                        continue
                 if not file.is_file():
                     candidates = [p.name for p in edition.folder.glob("*.md")]
                     problems.append(
@@ -146,6 +155,11 @@ def read_edition(edition: Edition) -> list[Problem]:
                     edition.files.append(file)
         else:
             edition.files = sorted(edition.folder.glob("*.md"))
+            if edition.root is not None:
+                for file in [f for f in edition.files if not is_inside(f, [edition.root])]:
+                    _, outside = contained(edition.root, file, file.name, str(file))
+                    problems.append(outside)
+                    edition.files.remove(file)
     if not edition.files and not problems:
         problems.append(
             Problem(
@@ -160,10 +174,13 @@ def read_edition(edition: Edition) -> list[Problem]:
 
 def read_settings(path: Path) -> tuple[dict, list[Problem]]:
     """The settings of one ``rules.toml`` and the problems in it (syntax, unknown keys, wrong types)."""
+    text, problem = read_text(path)
+    if text is None:
+        return {}, [problem]
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError as exc:
-        return {}, [Problem(str(path), f"not UTF-8 text: {exc.reason}", code="toml-syntax")]
+        data = tomllib.loads(text)
+    except RecursionError:
+        return {}, [Problem(str(path), "invalid TOML: nested too deeply", code="toml-syntax")]
     except tomllib.TOMLDecodeError as exc:
         match = _TOML_AT.search(str(exc))
         where = f"{path}:{match.group(1)}:{match.group(2)}" if match else str(path)

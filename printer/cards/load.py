@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from printer.paths import is_inside, regular_file_problem
 from printer.problems import WARNING, Problem
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
@@ -81,6 +82,9 @@ def read_json(path: Path) -> tuple[object | None, list[Problem]]:
     where = str(path)
     if path.is_dir():
         return None, [Problem(where, "is a folder, not a JSON file", code="not-a-file")]
+    special = regular_file_problem(path)
+    if special is not None:
+        return None, [special]
     try:
         size = path.stat().st_size
     except OSError as exc:
@@ -319,14 +323,30 @@ def load_records(paths: list[Path]) -> tuple[list[Record], list[Problem]]:
             problems.append(
                 Problem(str(folder), "no card files (*.json) in this folder", severity=WARNING, code="no-cards")
             )
-    for file in card_files(paths):
-        if not file.exists():
-            problems.append(Problem(str(file), "no such file or folder", code="not-found"))
-            continue
-        data, found = read_json(file)
-        problems += found
-        if data is not None:
-            more, found = records_from_data(data, file)
-            records += more
-            problems += found
+    for folder in paths:
+        for file in card_files([folder]):
+            if not file.exists():
+                problems.append(Problem(str(file), "no such file or folder", code="not-found"))
+                continue
+            if Path(folder).is_dir() and not is_inside(file, [folder]):  # a link out of the folder: never followed
+                problems.append(
+                    Problem(
+                        str(file),
+                        f"a symbolic link out of the card folder (to {os.path.realpath(file)}); not read",
+                        "copy the file into the project instead of linking to it",
+                        code="outside-project",
+                    )
+                )
+                continue
+            _read_into(file, records, problems)
     return records, problems
+
+
+def _read_into(file: Path, records: list[Record], problems: list[Problem]) -> None:
+    """Read one card file's records into ``records`` and its problems into ``problems``."""
+    data, found = read_json(file)
+    problems += found
+    if data is not None:
+        more, found = records_from_data(data, file)
+        records += more
+        problems += found

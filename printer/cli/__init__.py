@@ -11,7 +11,7 @@ import threading
 
 import click
 
-from printer.cli.output import EXIT_USAGE, report
+from printer.cli.output import EXIT_INVALID, EXIT_USAGE, report
 from printer.problems import PrinterError
 
 
@@ -59,6 +59,10 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as exc:
         exc.show()
         sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code)
+    except OSError as exc:  # disk full, name too long, permission, read-only file system: one line, no traceback
+        where = exc.filename or "printer"
+        click.echo(f"{where}: error: {exc.strerror or exc}", err=True)
+        sys.exit(EXIT_INVALID)
     except PrinterError as exc:
         report(exc.problems or [], strict=False) if exc.problems else click.echo(f"error: {exc}", err=True)
         sys.exit(exc.exit_code)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pypdfium2
 from PIL import Image
 
+from printer.paths import safe_file_name
 from printer.problems import Problem
 from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
@@ -28,21 +29,22 @@ class FaceRef:
 
 
 def _slug(text: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-").lower() or "card"
+    """``text`` as a safe file name: letters, digits, ``.``, ``_``, ``-``; long ones shortened with a hash."""
+    return safe_file_name(re.sub(r"[^A-Za-z0-9._-]+", "-", text).strip("-.").lower() or "card")
 
 
 def front_name(item: PrintItem) -> str:
     """The file name (no extension) of an item's front: the card id, else ``placeholder-<name>``."""
     if item.front_html is not None:
         return "aid-" + _slug(item.name)
-    return item.card.id if item.card is not None else "placeholder-" + _slug(item.name)
+    return safe_file_name(item.card.id) if item.card is not None else "placeholder-" + _slug(item.name)
 
 
 def back_name(job: PrintJob, item: PrintItem) -> str:
     """The file name of an item's back: the back card's id, or ``back-<name>`` for a shared back."""
     kind, *rest = job.back_ident(item)
     if kind == "card":
-        return rest[0]
+        return safe_file_name(rest[0])
     if kind == "html":
         return "aid-" + _slug(item.name) + "-back"
     return "back-" + _slug(str(rest[0]))

@@ -1,0 +1,187 @@
+"""The one resolver for every path a project names, and the checks on every name that becomes a file name.
+
+A project may come from a stranger, so every path it names (printer.toml
+and rules.toml entries, card files found in its folders, layout files,
+chapters and aids, art, icons, schemas) goes through :func:`contained`: the
+symbolic links are resolved and the real path must lie inside the project
+root, or inside one of the read-only folders printer itself ships
+(:func:`printer.project.bundled_root`) or the user lists in printer.toml
+(``[project] read_also = ["../shared-art"]``, relative to the project).
+Anything else is a located :class:`~printer.problems.Problem` naming the key
+and the file, never a read.
+
+Only regular files are read (:func:`regular_file_problem`: a FIFO, a device
+or a socket would hang or never end). Names that become file names are
+checked (:data:`GAME_ID` for game ids) or made safe (:func:`safe_file_name`:
+long names shortened with a short hash). Outputs are checked to lie in the
+output folder before anything is written (:func:`output_path`), and an
+output folder that is a symbolic link is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from printer.problems import Problem, UsageError
+
+#: a game id: it becomes a folder and file name (``cards/<id>/``, ``build/<id>.pdf``)
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+#: the longest file name printer writes (bytes of UTF-8); most file systems allow 255
+MAX_NAME_BYTES = 120
+
+
+def is_inside(path: Path, roots: Iterable[Path]) -> bool:
+    """Whether the real path of ``path`` (links resolved) lies inside one of ``roots`` (also resolved)."""
+    real = Path(os.path.realpath(path))
+    return any(real.is_relative_to(Path(os.path.realpath(root))) for root in roots)
+
+
+def contained(
+    root: Path, name: str | os.PathLike[str], key: str, where: str, read_also: Sequence[Path] = ()
+) -> tuple[Path, Problem | None]:
+    """``name`` (relative to ``root``) as a path, and a problem when it leaves ``root`` and ``read_also``.
+
+    ``key`` names the setting (``cards``, ``files[2]``, ``art``) and
+    ``where`` its location (``printer.toml``, ``rules.toml::$.files[2]``);
+    both appear in the problem, with the real target of a symbolic link.
+    Returns ``(path, None)`` when the path is inside (it need not exist).
+    """
+    text = os.fspath(name)
+    path = Path(text) if os.path.isabs(text) else Path(root) / text
+    if is_inside(path, [root, *read_also]):
+        return path, None
+    real = Path(os.path.realpath(path))
+    how = (
+        "an absolute path"
+        if os.path.isabs(text)
+        else "a symbolic link"
+        if real != Path(os.path.abspath(path))
+        else "'..' leads out of it"
+    )
+    message = f"{key} = {text!r} is outside the project ({how}, to {real})"
+    return path, Problem(
+        where,
+        message,
+        "keep every file the project names inside the project folder, or list the folder in "
+        "printer.toml's [project] read_also",
+        code="outside-project",
+    )
+
+
+def contained_or_raise(
+    root: Path, name: str | os.PathLike[str], key: str, where: str, read_also: Sequence[Path] = ()
+) -> Path:
+    """:func:`contained`, raising :class:`UsageError` (exit 2) with the problem when the path leaves the project."""
+    path, problem = contained(root, name, key, where, read_also)
+    if problem is not None:
+        raise UsageError(problem.message, [problem])
+    return path
+
+
+def regular_file_problem(path: Path, where: str | None = None) -> Problem | None:
+    """A problem when ``path`` exists but is not a regular file (a FIFO, a device, a socket), else ``None``.
+
+    Reading such a file would block forever (a FIFO) or never end
+    (``/dev/zero``): printer refuses it before opening it.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    kind = (
+        "a named pipe (FIFO)"
+        if stat.S_ISFIFO(mode)
+        else "a device"
+        if stat.S_ISCHR(mode) or stat.S_ISBLK(mode)
+        else "a socket"
+        if stat.S_ISSOCK(mode)
+        else "not a regular file"
+    )
+    return Problem(where or str(path), f"{kind}, not a file: printer reads only regular files", code="not-a-file")
+
+
+def safe_file_name(text: str, max_bytes: int = MAX_NAME_BYTES) -> str:
+    """``text`` as one safe file name: no path separators, no leading dot, at most ``max_bytes`` of UTF-8.
+
+    Separators and control characters become ``-``; a name that is too long
+    is cut and ends in ``-`` and 8 hex digits of its SHA-256, so two long
+    names that share a beginning stay apart.
+    """
+    name = re.sub(r"[\x00-\x1f/\\:]+", "-", text).strip(" .") or "unnamed"
+    if name.startswith("-"):
+        name = name.lstrip("-") or "unnamed"
+    if len(name.encode("utf-8")) <= max_bytes:
+        return name
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+    cut = name.encode("utf-8")[: max_bytes - 9].decode("utf-8", errors="ignore")
+    return f"{cut}-{digest}"
+
+
+def output_path(out_dir: Path, name: str) -> Path:
+    """``out_dir / name``, checked to lie inside ``out_dir``; raises :class:`UsageError` otherwise.
+
+    An ``out_dir`` that is a symbolic link is refused (a project could
+    otherwise ship ``build`` as a link to anywhere).
+    """
+    out_dir = Path(out_dir)
+    if out_dir.is_symlink():
+        problem = Problem(
+            str(out_dir),
+            f"the output folder is a symbolic link (to {os.path.realpath(out_dir)}); printer writes only into a "
+            "real folder",
+            "remove the link, or pass --out DIR",
+            code="output-link",
+        )
+        raise UsageError(problem.message, [problem])
+    target = out_dir / name
+    if not Path(os.path.abspath(target)).is_relative_to(Path(os.path.abspath(out_dir))) or ".." in Path(name).parts:
+        problem = Problem(str(target), f"{name!r} would be written outside {out_dir}", code="output-outside")
+        raise UsageError(problem.message, [problem])
+    return target
+
+
+#: the largest text file printer reads from a project (a chapter, an aid, a settings file), bytes
+MAX_TEXT_BYTES = 10 * 2**20
+
+
+def read_text(
+    path: Path, where: str | None = None, max_bytes: int = MAX_TEXT_BYTES
+) -> tuple[str | None, Problem | None]:
+    """The UTF-8 text of ``path`` (a byte-order mark dropped, CRLF as LF), or ``(None, problem)``.
+
+    Refused with a located problem: a folder, a FIFO, device or socket,
+    a file over ``max_bytes``, bytes that are not UTF-8, and any OS error
+    (permission, I/O) with its message.
+    """
+    where = where or str(path)
+    if Path(path).is_dir():
+        return None, Problem(where, "is a folder, not a file", code="not-a-file")
+    special = regular_file_problem(path, where)
+    if special is not None:
+        return None, special
+    try:
+        size = os.stat(path).st_size
+        if size > max_bytes:
+            return None, Problem(
+                where, f"file is {size:,} bytes, over the limit of {max_bytes:,} bytes", code="too-large"
+            )
+        raw = Path(path).read_bytes()
+    except OSError as exc:
+        return None, Problem(where, f"cannot read: {exc.strerror or exc}", code="unreadable")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        return None, Problem(
+            where,
+            f"not UTF-8 text: byte 0x{raw[exc.start]:02x} at offset {exc.start}",
+            "save it as UTF-8",
+            code="encoding",
+        )
+    return text.replace("\r\n", "\n"), None
