@@ -30,6 +30,9 @@ from typing import TYPE_CHECKING, Any
 
 from printer.cards.catalog import load_cards
 from printer.cards.model import CardSet
+from printer.limits import DEFAULT as DEFAULT_LIMITS
+from printer.limits import Limits
+from printer.limits import over as limit_over
 from printer.paths import output_path, safe_file_name
 from printer.problems import ERROR, WARNING, Problem, UsageError, errors
 from printer.project import Game, Project
@@ -249,11 +252,17 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
         outcome.failure = "not printed: no cards"
         return outcome
     if request.deck_file:
-        items, found = deck_items(request.deck_file, cards)
+        items, found = deck_items(request.deck_file, cards, project.limits)
         items = compose.sort_items(items, opts.sort)
         target = output_path(out_dir, safe_file_name(f"{game.id}-{compose.slug(request.deck_file.stem)}") + ".pdf")
     else:
         selected, found = compose.select(cards, request.only)
+        total = sum(card.copies for card in selected)
+        if total > project.limits.cards_per_build:
+            where = str(source)
+            too_many = limit_over("cards_per_build", total, project.limits.cards_per_build, where, "cards to print")
+            outcome.problems, outcome.failure = [too_many], "not printed"
+            return outcome
         items = compose.sort_items(compose.items_for_cards(selected, cards), opts.sort)
         if not request.only and request.aids:  # player aids print with the whole game (printer.book.aids)
             from printer.book import aid_items
@@ -266,6 +275,10 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
         outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
         return outcome
     n_sheets = -(-len(items) // layout.per_sheet)
+    if n_sheets > project.limits.sheets_per_build:
+        problem = limit_over("sheets_per_build", n_sheets, project.limits.sheets_per_build, str(source), "sheets")
+        outcome.problems, outcome.failure = problems + [problem], "not printed"
+        return outcome
     extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
     job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
     label = f"{game.id}: {len(items)} card{'s' * (len(items) != 1)}"
@@ -301,16 +314,30 @@ def _unique(found: list[Problem], already: list[Problem]) -> list[Problem]:
     return out
 
 
-def deck_items(deck_file: Path, cards: CardSet) -> tuple[list[PrintItem], list[Problem]]:
+def deck_items(
+    deck_file: Path, cards: CardSet, limits: Limits = DEFAULT_LIMITS
+) -> tuple[list[PrintItem], list[Problem]]:
     """A decklist's cards as print items, each as many times as listed; returns ``(items, problems)``.
 
     A name missing from ``cards`` prints as a labelled placeholder (a
     warning); loosely matched names are warnings, as ``printer deck`` says.
+    A line over ``limits.copies_per_line`` copies, or a deck over
+    ``limits.cards_per_build``, is an error and prints nothing.
     """
     from printer.decks import read_decklist, resolve
     from printer.sheets.compose import items_for_counts
 
     deck, problems = read_decklist(deck_file)
+    over = [
+        limit_over("copies_per_line", e.count, limits.copies_per_line, f"{deck_file}:{e.line}", "copies")
+        for e in deck.entries
+        if e.count > limits.copies_per_line
+    ]
+    total = sum(max(e.count, 0) for e in deck.entries)
+    if total > limits.cards_per_build and not over:
+        over.append(limit_over("cards_per_build", total, limits.cards_per_build, str(deck_file), "cards in the deck"))
+    if over:
+        return [], list(problems) + over
     resolution = resolve(deck, cards)
     problems = list(problems) + list(resolution.problems) + list(resolution.notes)
     entries = [(r.entry.count, r.card, r.entry.name) for r in resolution.entries]
@@ -577,6 +604,8 @@ def check_decks(
     for deck in decks:
         decklist, read_problems = read_decklist(deck)
         ref = format_ref or decklist.format
+        if not ref and errors(read_problems):  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
+            raise UsageError(f"{deck}: the decklist cannot be read", errors(read_problems))
         if not ref:
             known = ", ".join(sorted(available_formats(roots)))
             raise usage_error("no format given", f"pass --format FORMAT ({known})")

@@ -23,6 +23,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from printer.limits import DEFAULT as DEFAULT_LIMITS
+from printer.limits import Limits
+from printer.limits import from_settings as limits_from_settings
 from printer.paths import GAME_ID, contained, contained_or_raise, is_inside
 from printer.problems import Problem, UsageError, did_you_mean
 
@@ -73,6 +76,8 @@ class Project:
     settings: dict = field(default_factory=dict)
     #: read-only folders outside the root that the project may read (printer.toml ``[project] read_also``)
     read_also: list[Path] = field(default_factory=list)
+    #: what one build may ask for (printer.toml ``[limits]``, :mod:`printer.limits`)
+    limits: Limits = DEFAULT_LIMITS
 
     def contained(self, name: str | Path, key: str, where: str) -> Path:
         """``name`` (relative to the root) when its real path is inside the project, its ``read_also`` folders or
@@ -205,4 +210,5 @@ def load_project(root: Path | None = None) -> Project:
         games[game_id] = Game(game_id, name, schema, cards, unique_dirs, card_size, table)
     if problems:
         raise UsageError(problems[0].message, problems)
-    return Project(root, games, settings, read_also)
+    limits = limits_from_settings(data.get("limits"), where)
+    return Project(root, games, settings, read_also, limits)

@@ -25,6 +25,7 @@ from printer.book.context import RulesContext
 from printer.book.markdown import locate
 from printer.book.source import RULES_FILE, find_editions, read_settings
 from printer.cards.markup import RenderEnv
+from printer.limits import over as limit_over
 from printer.paths import contained, is_inside, read_text
 from printer.problems import WARNING, Problem, did_you_mean
 from printer.project import Game, Project
@@ -191,6 +192,10 @@ def aid_items(project: Project, game: Game, roots: list[Path] | None = None) -> 
             problems += found
         ctx = RulesContext(project, game, edition, roots or allowed_roots(project))
         copies = edition.settings.get("aid_copies", 1)
+        if isinstance(copies, int) and copies > project.limits.aid_copies:
+            where = f"{settings_file}::$.aid_copies"
+            problems.append(limit_over("aid_copies", copies, project.limits.aid_copies, where, "aid_copies"))
+            continue
         for aid in load_aids(ctx, edition.aids_folder):
             front, back = render_aid(ctx, aid, inline_css=True)
             label = f"player aid: {aid.title}"

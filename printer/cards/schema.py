@@ -10,16 +10,20 @@ a hint naming the closest valid field or value.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterable
 from pathlib import Path
+from urllib.parse import unquote, urlparse
 
 import jsonschema
+import regex
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource
+from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from printer.cards.load import json_key as _key
+from printer.paths import is_inside
 from printer.problems import Problem, UsageError, did_you_mean
 
 
@@ -58,17 +62,25 @@ class SchemaStore:
         self.registry = Registry(retrieve=self._retrieve).with_resources(resources.items())
 
     def _retrieve(self, uri: str) -> Resource:
-        """Resolve ``file:`` URIs of schemas that the project does not have from the bundled copies."""
-        if uri.startswith("file://"):
-            path = Path(uri[len("file://") :])
+        """Resolve ``file:`` URIs of schemas that the project does not have from the bundled copies.
+
+        Only local ``file:`` URIs whose real path lies in one of the roots'
+        ``schema/`` folders are read; ``http:``, ``https:``, ``file://host/``
+        and paths that leave the roots (``..``, links) raise
+        :class:`~referencing.exceptions.NoSuchResource`, reported as a problem
+        by :meth:`validate`: a schema never makes printer read another file or
+        reach the network.
+        """
+        parsed = urlparse(uri)
+        if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
+            path = Path(os.path.realpath(unquote(parsed.path)))
             for root in self.roots:
-                try:
-                    relative = path.relative_to(root)
-                except ValueError:
+                if not path.is_relative_to(root / "schema"):
                     continue
+                relative = path.relative_to(root)
                 for other in self.roots:
                     candidate = other / relative
-                    if candidate.is_file():
+                    if candidate.is_file() and is_inside(candidate, [other / "schema"]):
                         return Resource.from_contents(
                             json.loads(candidate.read_text(encoding="utf-8")), default_specification=DRAFT202012
                         )
@@ -118,7 +130,17 @@ class SchemaStore:
         known = None
         problems = []
         cascade = []  # known fields reported as "unevaluated" only because their own subschema failed
-        for error in validator.iter_errors(data):
+        try:
+            errors = list(validator.iter_errors(data))
+        except (Unresolvable, jsonschema.exceptions._WrappedReferencingError) as exc:
+            problem = Problem(
+                str(schema_file),
+                f"a $ref of the schema cannot be resolved: {exc}",
+                "refer only to schema files inside the project's schema/ folder (no http:, no '..' out of it)",
+                code="schema-file",
+            )
+            raise UsageError(problem.message, [problem]) from None
+        for error in errors:
             if error.validator == "unevaluatedProperties" or (error.validator == "additionalProperties"):
                 if known is None:
                     known = self.property_names(schema_file)
@@ -161,10 +183,35 @@ def _validator(store: SchemaStore, schema_file: Path):
                 ],
             ) from None
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        cls = jsonschema.validators.extend(cls, {"pattern": _pattern})
         base = schema.get("$id") if isinstance(schema.get("$id"), str) else schema_file.as_uri()
         registry = store.registry.with_resource(base, Resource.from_contents(schema, default_specification=DRAFT202012))
         cache[schema_file] = cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
     return cache[schema_file]
+
+
+#: the longest a schema's ``pattern`` may take on one value, seconds: a pattern that backtracks catastrophically
+#: (``^(a+)+$`` on a long string) is stopped and reported instead of hanging validation
+PATTERN_SECONDS = 0.5
+
+
+def _pattern(validator, pattern: str, instance: object, schema: dict):
+    """The ``pattern`` keyword, matched by the ``regex`` module with a time limit (:data:`PATTERN_SECONDS`)."""
+    if not validator.is_type(instance, "string"):
+        return
+    try:
+        matched = regex.search(pattern, instance, timeout=PATTERN_SECONDS)
+    except TimeoutError:
+        yield ValidationError(
+            f"the schema's pattern {pattern!r} took over {PATTERN_SECONDS:g} s on this value and was stopped "
+            "(the pattern backtracks catastrophically: simplify it)"
+        )
+        return
+    except regex.error as exc:
+        yield ValidationError(f"the schema's pattern {pattern!r} is not a valid regular expression: {exc}")
+        return
+    if matched is None:
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
 def _json_path(parts: Iterable[object]) -> str:

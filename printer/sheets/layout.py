@@ -41,6 +41,8 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from printer.limits import DEFAULT as DEFAULT_LIMITS
+from printer.limits import over as limit_over
 from printer.problems import Problem, UsageError, did_you_mean
 
 MM_PER_IN = 25.4
@@ -91,6 +93,7 @@ def parse_size(text: str, named: dict[str, tuple[float, float]], what: str) -> t
         factor = _UNITS[match.group(3)]
         width, height = float(match.group(1)) * factor, float(match.group(2)) * factor
         if width > 0 and height > 0:
+            _check_size(max(width, height), what, str(text))
             return (width, height)
     hint = did_you_mean(str(text), list(named)) or f"one of {', '.join(named)}, or WxH in mm or in, e.g. 63x88mm"
     raise _usage(f"unknown {what} {text!r}", hint)
@@ -110,9 +113,19 @@ def parse_length(text: str | float | int, what: str, where: str = "command line"
                 f"{what}: {text!r} is not a length", "a number in mm, or with a unit: 3mm, 0.125in, 9pt", where
             )
         value = float(match.group(1)) * _UNITS[match.group(2)]
+    if not math.isfinite(value):
+        raise _usage(f"{what}: {text!r} is not a length", "a finite number in mm", where)
     if minimum is not None and value < minimum - EPS:
         raise _usage(f"{what}: {text!r} is less than {minimum:g} mm", None, where)
+    _check_size(abs(value), what, str(text), where)
     return value
+
+
+def _check_size(mm: float, what: str, text: str, where: str = "command line") -> None:
+    """Refuse a length over :attr:`printer.limits.Limits.size_mm` (a 1-km sheet would exhaust memory)."""
+    if mm > DEFAULT_LIMITS.size_mm:
+        problem = limit_over("size_mm", round(mm, 1), DEFAULT_LIMITS.size_mm, where, f"{what} {text}")
+        raise UsageError(problem.message, [problem])
 
 
 def parse_offset(text: str, what: str = "--back-offset", where: str = "command line") -> tuple[float, float]:

@@ -41,6 +41,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from printer.limits import DEFAULT as DEFAULT_LIMITS
+from printer.limits import over as limit_over
 from printer.problems import Problem, UsageError, did_you_mean
 from printer.sheets.layout import (
     CARD_SIZES,
@@ -192,7 +194,11 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
     """
     where = str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except RecursionError:
+        raise UsageError(
+            f"{path}: nested too deeply", [Problem(where, "not valid TOML: nested too deeply", code="usage")]
+        ) from None
     except FileNotFoundError:
         raise UsageError(f"{path} not found", [Problem(where, "sheet layout file not found", code="usage")]) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
@@ -227,6 +233,11 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
             )
         )
     raw = data.get("slot")
+    if isinstance(raw, list) and len(raw) > DEFAULT_LIMITS.layout_slots:
+        problems.append(
+            limit_over("layout_slots", len(raw), DEFAULT_LIMITS.layout_slots, f"{where}::$.slot", "[[slot]] tables")
+        )
+        raw = []
     if not isinstance(raw, list) or not raw:
         problems.append(
             Problem(f"{where}::$.slot", "no [[slot]] tables", "add one [[slot]] with x and y per card", code="usage")
@@ -270,10 +281,11 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
                     code="usage",
                 )
             )
-        for other in slots[:i]:
+        for other in slots[:i]:  # each slot reported once, at the first slot it overlaps (not N x N problems)
             o = layout.trim_box(other)
             if box.x0 < o.x1 - EPS and o.x0 < box.x1 - EPS and box.y0 < o.y1 - EPS and o.y0 < box.y1 - EPS:
                 problems.append(Problem(f"{where}::$.slot[{slot.row}]", f"overlaps slot[{other.row}]", code="usage"))
+                break
     if problems:
         raise UsageError(f"{path}: invalid sheet layout", problems)
     return layout

@@ -66,11 +66,19 @@ from markupsafe import Markup, escape
 
 from printer.cards.markup import RenderEnv, to_html
 from printer.cards.model import Card
+from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.problems import WARNING, PrinterError, Problem, RenderError, did_you_mean
 from printer.project import Game
 from printer.sheets.images import MIN_DPI, ArtCache, needed_px
 from printer.sheets.layout import Segment, SheetLayout
-from printer.sheets.sandbox import ContainedLoader, TemplateHelper, TemplateSandbox, template_context, template_problem
+from printer.sheets.sandbox import (
+    ContainedLoader,
+    TemplateHelper,
+    TemplateSandbox,
+    render_limited,
+    template_context,
+    template_problem,
+)
 
 
 @dataclass
@@ -146,6 +154,7 @@ class Renderer:
         card_size: tuple[float, float] | None = None,
     ):
         self.game = game
+        self.max_chars = DEFAULT_LIMITS.face_html_chars  # a project's own limit is set by printer.sheets.compose
         self.allowed_roots = allowed_roots
         self.art_cache = art_cache
         self.bleed = bleed
@@ -255,9 +264,9 @@ class Renderer:
             problem = template_problem(exc, str(found) if found else names[-1])
             raise RenderError(problem.message, [problem]) from None
 
-    def _render(self, template: jinja2.Template, where: str, **context) -> Markup:
+    def _render(self, template: jinja2.Template, where: str, max_chars: int | None = None, **context) -> Markup:
         try:
-            return Markup(template.render(**template_context(context)))
+            return Markup(render_limited(template, template_context(context), max_chars or self.max_chars))
         except PrinterError:
             raise
         except Exception as exc:  # a template is user code: any error it raises is reported at its file and line
@@ -413,6 +422,7 @@ class Renderer:
             self._render(
                 template,
                 "sheet",
+                self.max_chars * (1 + sum(len(s.faces) for s in sheets)),
                 sheets=sheets,
                 page=layout.page,
                 title=title,

@@ -37,6 +37,49 @@ from printer.problems import Problem
 MAX_REPEAT = 1_000_000
 #: the largest exponent ``**`` may use
 MAX_EXPONENT = 1_000
+#: string methods whose integer argument is a size to allocate ('x'.ljust(3000000000))
+_SIZED_STR_METHODS = frozenset({"ljust", "rjust", "center", "zfill", "expandtabs"})
+#: the longest one template render may run, seconds (a loop in a loop in a loop...)
+RENDER_SECONDS = 20.0
+
+
+class RenderLimit(SecurityError):
+    """A template went past a limit: too much output, or too long."""
+
+
+def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars: int) -> str:
+    """``template`` rendered with ``context``, stopped with :class:`RenderLimit` past ``max_chars`` of output
+    or :data:`RENDER_SECONDS` of time (the time is measured as the output is produced, and by an interval
+    timer in the main thread, so a loop that prints nothing is stopped too)."""
+    import signal
+    import threading
+    import time
+
+    def expired(signum, frame):
+        raise RenderLimit(f"the template ran for more than {RENDER_SECONDS:g} s and was stopped")
+
+    timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
+    previous = signal.signal(signal.SIGALRM, expired) if timer else None
+    if timer:
+        signal.setitimer(signal.ITIMER_REAL, RENDER_SECONDS)
+    try:
+        parts: list[str] = []
+        size = 0
+        started = time.monotonic()
+        for chunk in template.generate(**context):
+            size += len(chunk)
+            if size > max_chars:
+                raise RenderLimit(
+                    f"the template produced more than {max_chars:,} characters for one face (limits.face_html_chars)"
+                )
+            if time.monotonic() - started > RENDER_SECONDS:
+                raise RenderLimit(f"the template ran for more than {RENDER_SECONDS:g} s and was stopped")
+            parts.append(chunk)
+        return "".join(parts)
+    finally:
+        if timer:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
 
 
 class TemplateSandbox(SandboxedEnvironment):
@@ -54,6 +97,15 @@ class TemplateSandbox(SandboxedEnvironment):
         options.setdefault("autoescape", True)
         options.setdefault("undefined", jinja2.StrictUndefined)
         super().__init__(**options)
+
+    def call(self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N807 (Jinja2's own signature)
+        """Calls from templates, with the string methods that could allocate gigabytes bounded."""
+        name = getattr(__obj, "__name__", "")
+        if isinstance(getattr(__obj, "__self__", None), str) and name in _SIZED_STR_METHODS:
+            sizes = [a for a in (*args, *kwargs.values()) if isinstance(a, int) and not isinstance(a, bool)]
+            if any(size > MAX_REPEAT for size in sizes):
+                raise SecurityError(f"a template may not pad a string to more than {MAX_REPEAT:,} characters")
+        return super().call(__context, __obj, *args, **kwargs)
 
     def call_binop(self, context, operator_name: str, left: Any, right: Any) -> Any:
         if operator_name == "*":

@@ -39,13 +39,14 @@ def _offending(value, where: str) -> list[str]:
 def contexts(monkeypatch) -> dict[str, list[dict]]:
     """Every context any template is rendered with, by template file name."""
     seen: dict[str, list[dict]] = {}
-    original = jinja2.Template.render
+    for method in ("render", "generate"):
+        original = getattr(jinja2.Template, method)
 
-    def watching(self, *args, **kwargs):
-        seen.setdefault(Path(self.filename or "?").name, []).append(dict(*args, **kwargs))
-        return original(self, *args, **kwargs)
+        def watching(self, *args, _original=original, **kwargs):
+            seen.setdefault(Path(self.filename or "?").name, []).append(dict(*args, **kwargs))
+            return _original(self, *args, **kwargs)
 
-    monkeypatch.setattr(jinja2.Template, "render", watching)
+        monkeypatch.setattr(jinja2.Template, method, watching)
     return seen
 
 
