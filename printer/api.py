@@ -235,6 +235,8 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
     opts = resolve_options(
         project.settings, game.settings, game.card_size, request.options, str(project.root / "printer.toml")
     )
+    if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
+        project.contained(opts.sheet_layout, "sheet_layout", str(project.root / "printer.toml"))
     layout = sheet_layout(opts, project.root)
     out_dir = request.out_dir or project.build_dir
     source = request.cards_dir or game.cards

@@ -18,6 +18,7 @@ from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 from urllib.request import url2pathname
 
+from PIL import Image
 from weasyprint import HTML
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError, URLFetcher
@@ -47,11 +48,16 @@ class ProjectFetcher(URLFetcher):
             return super().fetch(url, headers)
         if scheme != "file":
             self._block(url, "only files inside the project and data: URLs may be used")
-        path = Path(url2pathname(unquote(urlparse(url).path))).resolve()
+        parsed = urlparse(url)
+        if parsed.netloc not in ("", "localhost"):  # file://host/... would make the URL library look the host up
+            self._block(url, "a file: URL naming a host; only files inside the project may be used")
+        path = Path(url2pathname(unquote(parsed.path))).resolve()
         if not any(path.is_relative_to(root) for root in self.roots):
             self._block(url, "the file is outside the project")
         if path.suffix.lower() in (".css", ".svg") and path not in self._fetched:
             self._fetched.append(path)
+        if path.suffix.lower() in _RASTER and _too_many_pixels(path):
+            self._block(url, f"the image has more than {Image.MAX_IMAGE_PIXELS:,} pixels (a decompression bomb?)")
         return super().fetch(url, headers)
 
     def _block(self, url: str, why: str):
@@ -59,6 +65,19 @@ class ProjectFetcher(URLFetcher):
         if blocked not in self.blocked:
             self.blocked.append(blocked)
         raise BlockedFetch(_blocked_message(*blocked))
+
+
+_RASTER = (".png", ".jpg", ".jpeg", ".gif", ".webp", ".bmp", ".tif", ".tiff")
+
+
+def _too_many_pixels(path: Path) -> bool:
+    """Whether the raster image at ``path`` is over Pillow's pixel limit (read from its header, not decoded)."""
+    try:
+        with Image.open(path) as image:
+            width, height = image.size
+    except Exception:  # not an image Pillow knows: WeasyPrint reports it
+        return False
+    return Image.MAX_IMAGE_PIXELS is not None and width * height > Image.MAX_IMAGE_PIXELS
 
 
 def _blocked_message(url: str, why: str, source: object) -> str:
