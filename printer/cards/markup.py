@@ -24,6 +24,7 @@ line breaks switched on) plus :func:`icon_plugin`.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -105,8 +106,41 @@ def to_html(text: str, env: RenderEnv | None = None) -> Markup:
     """Card text in printer's markup to safe HTML: one ``<p>`` per paragraph."""
     env = env or RenderEnv()
     paragraphs = [p.strip("\n") for p in _PARAGRAPHS.split(text.replace("\r\n", "\n")) if p.strip()]
-    parts = [f"<p>{_CARD_MD.renderInline(p, {'printer': env})}</p>" for p in paragraphs]
+    parts = [f"<p{_dir_attr(p)}>{_CARD_MD.renderInline(p, {'printer': env})}</p>" for p in paragraphs]
     return Markup("".join(parts))
+
+
+def text_direction(text: str) -> str | None:
+    """``"rtl"`` or ``"ltr"`` from the first strongly directional character of ``text`` (Unicode's rule for
+    ``dir="auto"``, UAX #9 rules P2-P3), ``None`` when it has none.
+
+    WeasyPrint does not implement ``dir="auto"``: printer writes the direction it finds as ``dir="rtl"`` on a
+    paragraph, so that Arabic or Hebrew text split by markup (``**bold**``) still runs right to left.
+    """
+    for char in text:
+        kind = unicodedata.bidirectional(char)
+        if kind in ("R", "AL"):
+            return "rtl"
+        if kind == "L":
+            return "ltr"
+    return None
+
+
+def _dir_attr(text: str) -> str:
+    return ' dir="rtl"' if text_direction(ICON.sub("", text)) == "rtl" else ""
+
+
+def direction_plugin(md: MarkdownIt) -> None:
+    """markdown-it-py plugin: paragraphs, headings and list items whose text starts right-to-left get ``dir="rtl"``."""
+
+    def rule(state) -> None:
+        tokens = state.tokens
+        for i, token in enumerate(tokens):
+            if token.type in ("paragraph_open", "heading_open") and i + 1 < len(tokens):
+                if tokens[i + 1].type == "inline" and text_direction(ICON.sub("", tokens[i + 1].content)) == "rtl":
+                    token.attrSet("dir", "rtl")
+
+    md.core.ruler.push("printer_direction", rule)
 
 
 def icons_in(text: str) -> list[IconUse]:
