@@ -253,19 +253,6 @@ def _records(
             problems.append(Problem(cell, f"header {name!r} has an empty part", "write cost.gold", code="bad-header"))
             continue
         columns[name] = col
-    for name in columns:  # 'cost' and 'cost.gold' cannot both be columns
-        parent = name.rsplit(".", 1)[0] if "." in name else None
-        while parent:
-            if parent in columns:
-                problems.append(
-                    Problem(
-                        f"{path}:{prefix}{column_letters(columns[name])}{header_at + 1}",
-                        f"column {name!r} is inside column {parent!r}",
-                        f"use either {parent!r} or its dotted parts",
-                        code="bad-header",
-                    )
-                )
-            parent = parent.rsplit(".", 1)[0] if "." in parent else None
     if problems:
         return [], problems
     records: list[SheetRecord] = []
@@ -550,8 +537,18 @@ def _convert(value: object, kind: FieldType, typed: bool, depth: int = 0) -> obj
 
 def _csv_text(value: str, types: set[str]) -> object:
     """A CSV cell where the schema takes a string or something else: only the canonical form of a number
-    (``3``, not ``03`` or ``+3``) or ``true``/``false`` is read as one; anything else stays text."""
+    (``3``, not ``03`` or ``+3``) or ``true``/``false`` is read as one; anything else stays text, and so does a
+    JSON string in double quotes (``"-1"``)."""
     text = value.strip()
+    if not (types & {"integer", "number", "boolean"}):
+        return value
+    if len(text) >= 2 and text[0] == text[-1] == '"':  # "-1" in quotes: text, as written
+        try:
+            quoted = json.loads(text)
+        except ValueError:
+            quoted = None
+        if isinstance(quoted, str):
+            return quoted
     if "integer" in types and _INT.fullmatch(text) and str(int(text)) == text:
         return int(text)
     if "number" in types:
@@ -603,6 +600,18 @@ def convert(record: SheetRecord, types: SchemaTypes) -> list[Problem]:
                 converted = _convert(value, types.of(parts), record.typed)
         except _Bad as bad:
             problems.append(Problem(record.where(path), bad.message, bad.hint, code="cell"))
+            continue
+        parent = next((".".join(parts[:i]) for i in range(1, len(parts)) if ".".join(parts[:i]) in record.cells), None)
+        if parent is not None or any(h.startswith(header + ".") for h in record.cells):
+            other = parent or next(h for h in record.cells if h.startswith(header + "."))
+            problems.append(
+                Problem(
+                    record.where(path),
+                    f"both {header!r} and {other!r} are filled in",
+                    f"write the field either whole in {min(header, other, key=len)!r} or by its dotted parts",
+                    code="cell",
+                )
+            )
             continue
         target = data
         for part in parts[:-1]:

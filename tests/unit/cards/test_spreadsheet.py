@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 from pathlib import Path
 
@@ -35,7 +37,9 @@ def load(path: Path, game: str = "l5r"):
 
 def write_csv(path: Path, rows: list[list[str]], bom: bool = False) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    text = "\r\n".join(",".join(json.dumps(c) if ("," in c or '"' in c) else c for c in row) for row in rows)
+    buffer = io.StringIO(newline="")
+    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
+    text = buffer.getvalue()
     path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + text.encode("utf-8"))
     return path
 
@@ -211,3 +215,23 @@ def test_ods_is_read(tmp_path):
     cards, problems = load(path)
     assert problems == []
     assert cards[0].data == PERSONALITY
+
+
+def test_quoted_text_stays_text_where_a_number_would_also_do(tmp_path):
+    # L5R's starting_honor takes an integer or a modifier string: '"-1"' is the string, '-1' the integer
+    header = HEADER + ["flavor"]
+    path = write_csv(tmp_path / "p.csv", [header, [str(v) for v in row(force='"-1"')] + ['"Quoted."']])
+    cards, problems = load(path)
+    assert problems == []
+    assert cards[0]["force"] == "-1" and cards[0]["flavor"] == '"Quoted."'
+
+
+def test_parent_and_dotted_cells_together_are_an_error(tmp_path):
+    header = ["id", "title", "type", "cost", "cost.gold"]
+    path = write_xlsx(
+        tmp_path / "a.xlsx",
+        [header, ["art-one", "One", "Artifact", "{}", 2], ["art-two", "Two", "Artifact", "{}", None]],
+    )
+    cards, problems = load(path, "res-arcana")
+    assert [c.id for c in cards] == ["art-two"] and cards[0]["cost"] == {}
+    assert problems[0].where.endswith("a.xlsx:Sheet1!D2 ($.cost)")
