@@ -137,7 +137,8 @@ def load_project(root: Path | None = None) -> Project:
     root = root.resolve()
     path = root / PROJECT_FILE
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
+        data = tomllib.loads(text)
     except FileNotFoundError:
         raise UsageError(
             f"{path} not found", [Problem(str(path), "project file not found", code="no-project")]
@@ -145,6 +146,9 @@ def load_project(root: Path | None = None) -> Project:
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
         raise UsageError(f"{path}: {exc}", [Problem(str(path), f"not valid TOML: {exc}", code="toml-syntax")]) from None
 
+    from printer.config import check_game_files, check_project_file, raise_if_errors
+
+    raise_if_errors(check_project_file(path, text, data), path)  # unknown keys and bad values, at their lines
     games: dict[str, Game] = {}
     for game_id, table in (data.get("games") or {}).items():
         table = dict(table)
@@ -161,4 +165,6 @@ def load_project(root: Path | None = None) -> Project:
         unique_dirs = list(dict.fromkeys(d.resolve() for d in template_dirs if d.is_dir()))
         card_size = table.pop("card_size", "poker")
         games[game_id] = Game(game_id, name, schema, cards, unique_dirs, card_size, table)
-    return Project(root, games, data.get("project") or {})
+    project = Project(root, games, data.get("project") or {})
+    raise_if_errors(check_game_files(path, text, data, project), path)  # the files it names exist
+    return project

@@ -16,7 +16,7 @@ from pathlib import Path
 import jsonschema
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource
+from referencing.exceptions import NoSuchResource, Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from printer.cards.load import json_key as _key
@@ -118,7 +118,7 @@ class SchemaStore:
         known = None
         problems = []
         cascade = []  # known fields reported as "unevaluated" only because their own subschema failed
-        for error in validator.iter_errors(data):
+        for error in _errors(validator, data, schema_file):
             if error.validator == "unevaluatedProperties" or (error.validator == "additionalProperties"):
                 if known is None:
                     known = self.property_names(schema_file)
@@ -143,6 +143,38 @@ class SchemaStore:
         return sorted(problems, key=lambda p: p.where)
 
 
+def _errors(validator, data: object, schema_file: Path):
+    """``validator.iter_errors(data)``; a ``$ref`` that resolves to nothing is a :class:`UsageError` at the schema."""
+    try:
+        yield from validator.iter_errors(data)
+    except Unresolvable as exc:
+        ref = getattr(exc, "ref", None) or str(exc)
+        where = f"{schema_file}::{_ref_path(validator.schema, ref) or '$'}"
+        hint = (
+            'a game schema extends the card base schema with "allOf": [{"$ref": "../card.schema.json"}] and names '
+            'itself with "$id", e.g. "https://printer.invalid/schema/<game>/card.schema.json"'
+        )
+        message = f"$ref {ref!r} does not resolve to a schema"
+        raise UsageError(f"{where}: {message}", [Problem(where, message, hint, code="schema-file")]) from None
+
+
+def _ref_path(schema: object, ref: str, path: str = "$") -> str | None:
+    """The JSON path of the first ``$ref`` equal to ``ref`` in ``schema``."""
+    if isinstance(schema, dict):
+        if schema.get("$ref") == ref:
+            return path + ".$ref"
+        items = schema.items()
+    elif isinstance(schema, list):
+        items = enumerate(schema)
+    else:
+        return None
+    for key, value in items:
+        found = _ref_path(value, ref, path + _key(key))
+        if found:
+            return found
+    return None
+
+
 def _validator(store: SchemaStore, schema_file: Path):
     cache = store._validators
     if schema_file not in cache:
@@ -162,6 +194,8 @@ def _validator(store: SchemaStore, schema_file: Path):
             ) from None
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         base = schema.get("$id") if isinstance(schema.get("$id"), str) else schema_file.as_uri()
+        if not isinstance(schema.get("$id"), str):  # no $id: relative $refs resolve against the schema's own file
+            schema = {**schema, "$id": base}
         registry = store.registry.with_resource(base, Resource.from_contents(schema, default_specification=DRAFT202012))
         cache[schema_file] = cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
     return cache[schema_file]
