@@ -28,9 +28,9 @@ def cli(project: str | None) -> None:
 
 
 def _register() -> None:
-    from printer.cli import book_cmd, build_cmd, deck_cmd, export_cmd, import_cmd, validate_cmd
+    from printer.cli import book_cmd, build_cmd, deck_cmd, export_cmd, import_cmd, init_cmd, validate_cmd
 
-    for module in (validate_cmd, build_cmd, import_cmd, deck_cmd, book_cmd, export_cmd):
+    for module in (init_cmd, validate_cmd, build_cmd, import_cmd, deck_cmd, book_cmd, export_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 
