@@ -100,12 +100,18 @@ class SheetRecord(Record):
         return f"{sheet_prefix(self.sheet)}{column_letters(self.columns[header])}{self.row}"
 
     def where(self, path: str = "") -> str:
-        """``file:Sheet!C7 ($.path)`` for the cell holding ``path``; ``file:Sheet!7:7`` for the row."""
+        """``file:Sheet!C7 ($.path)`` for the cell holding ``path``; ``file:Sheet!7:7`` (CSV: ``file:7``) for the row."""
         if path:
             header = self._header_for(path)
             if header is not None:
                 return f"{self.file}:{self.cell(header)} ($.{path.lstrip('.')})"
-            return f"{self.file}:{sheet_prefix(self.sheet)}{self.row}:{self.row} ($.{path.lstrip('.')})"
+            return f"{self._row_ref()} ($.{path.lstrip('.')})"
+        return self._row_ref()
+
+    def _row_ref(self) -> str:
+        """``file:Sheet1!7:7`` (Excel's name of a row); ``file:7`` for a CSV row."""
+        if self.sheet is None:
+            return f"{self.file}:{self.row}"
         return f"{self.file}:{sheet_prefix(self.sheet)}{self.row}:{self.row}"
 
     def _header_for(self, path: str) -> str | None:

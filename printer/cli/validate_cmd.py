@@ -7,19 +7,24 @@ from pathlib import Path
 import click
 
 from printer.cards.catalog import load_cards
+from printer.cards.preflight import preflight
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error
 
 
-@click.command()
+@click.command(epilog="Exit codes: 0 valid, 1 invalid (with --strict: or any warning), 2 usage error.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--game", metavar="GAME", help="Game of cards whose file and folder do not say.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--no-render", is_flag=True, help="Check the card data only; do not render the templates.")
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, strict: bool) -> None:
+def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, strict: bool, no_render: bool) -> None:
     """Check card files (default: every game's card folder).
 
     Reports every problem: syntax errors as file:line:col, schema errors as
-    file::$.json.path, each with a hint. Exit 0 valid, 1 invalid, 2 usage.
+    file::$.json.path, spreadsheet cells as file.xlsx:Sheet1!C7, each with a
+    hint. Then renders every card's template to HTML (as build does, without
+    the PDF) so that a template error, an unknown icon or missing art shows
+    here rather than at build time.
     """
     project = project_from(ctx)
     if game is not None:
@@ -28,10 +33,16 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, stri
     if not targets:
         raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")
     sets, problems = load_cards(project, targets, game)
-    n_errors, _ = report(problems, strict)
+    if not no_render:
+        problems += preflight(project, sets, targets, problems)
+    n_errors, n_warnings = report(problems, strict)
     total = sum(len(s) for s in sets.values())
     summary = ", ".join(f"{gid}: {len(s)}" for gid, s in sorted(sets.items()))
-    click.echo(f"{total} valid card{'s' * (total != 1)}" + (f" ({summary})" if summary else ""))
+    counted = n_errors + (n_warnings if strict else 0)
+    if counted:
+        click.echo(f"{total} card{'s' * (total != 1)}, {counted} problem{'s' * (counted != 1)}")
+    else:
+        click.echo(f"{total} valid card{'s' * (total != 1)}" + (f" ({summary})" if summary else ""))
     ctx.exit(EXIT_INVALID if n_errors else EXIT_OK)
 
 

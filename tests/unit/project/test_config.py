@@ -108,7 +108,8 @@ def _starfall(tmp_path: Path, schema: str) -> Path:
     for folder in ("schema/starfall", "cards/starfall", "templates/starfall"):
         (tmp_path / folder).mkdir(parents=True, exist_ok=True)
     (tmp_path / "schema/starfall/card.schema.json").write_text(schema, encoding="utf-8")
-    (tmp_path / "templates/starfall/card.html.j2").write_text('<div class="card">{{ title }}</div>', encoding="utf-8")
+    (tmp_path / "templates/starfall/card.html.j2").write_text('<div class="card">{{ name }}</div>', encoding="utf-8")
+    (tmp_path / "templates/starfall/back.html.j2").write_text('<div class="card">{{ back }}</div>', encoding="utf-8")
     (tmp_path / "cards/starfall/a.json").write_text('[{"id": "a", "title": "A", "type": "Ship"}]', encoding="utf-8")
     return tmp_path
 
