@@ -27,7 +27,8 @@ from printer.sheets.layout import PAPER_SIZES, parse_size
     "--paper",
     default=None,
     metavar="SIZE",
-    help="Page size: A4, Letter, A5 or WxH mm (default from printer.toml). A4 and Letter print two columns.",
+    help="Page size: A4, Letter, A3, A5, Legal or WxH mm/in (default from printer.toml, else A4). "
+    "A4 and Letter print two columns.",
 )
 @click.option(
     "--edition",
