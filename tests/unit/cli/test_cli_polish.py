@@ -31,7 +31,7 @@ def test_version_and_python_m_printer():
     assert done.returncode == 0 and done.stdout.startswith("printer, version ")
 
 
-@pytest.mark.parametrize("shell,marker", [("bash", "complete -o"), ("zsh", "compdef"), ("fish", "complete -c printer")])
+@pytest.mark.parametrize("shell,marker", [("bash", "complete -o"), ("zsh", "compdef"), ("fish", "--command printer")])
 def test_completion_scripts(run, shell, marker):
     result = run("completion", shell)
     assert result.code == 0 and marker in result.out and "_PRINTER_COMPLETE" in result.out
