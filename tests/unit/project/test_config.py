@@ -135,3 +135,27 @@ def test_rules_toml_unknown_setting_at_its_line(tmp_path):
     path.write_text('title = "T"\n\n[glosary]\nBow = "turn it"\n', encoding="utf-8")
     _, problems = read_settings(path)
     assert [(p.where, p.hint) for p in problems] == [(f"{path}:3:1", "did you mean 'glossary'?")]
+
+
+def test_the_rules_toml_schema_lists_the_settings_read_settings_knows():
+    import json
+
+    from printer.book.source import SETTINGS
+    from printer.project import bundled_root
+
+    schema = json.loads((bundled_root() / "schema/config/rules-toml.schema.json").read_text(encoding="utf-8"))
+    assert list(schema["properties"]) == list(SETTINGS)
+    kinds = {str: "string", int: "integer", list: "array", dict: "object"}
+    assert {k: p["type"] for k, p in schema["properties"].items()} == {k: kinds[t] for k, (t, _) in SETTINGS.items()}
+
+
+def test_every_bundled_rules_toml_is_valid_by_its_schema():
+    import json
+    import tomllib
+
+    import jsonschema
+    from helpers import REPO
+
+    schema = json.loads((REPO / "schema/config/rules-toml.schema.json").read_text(encoding="utf-8"))
+    for path in REPO.glob("rules/**/rules.toml"):
+        jsonschema.validate(tomllib.loads(path.read_text(encoding="utf-8")), schema)
