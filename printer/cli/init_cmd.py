@@ -13,7 +13,7 @@ from printer.scaffold import copy_game, game_id_for, scaffold
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--from", "from_game", metavar="GAME", help="Start from a copy of one of printer's example games.")
 @click.option("--game", "game_id", metavar="ID", help="The new game's id (default: from DIR's name).")
-@click.option("--name", metavar="NAME", help="The new game's name (default: DIR's name).")
+@click.option("--name", metavar="NAME", help="The new game's name (default: DIR's name; starfall -> Starfall).")
 def init(folder: Path, from_game: str | None, game_id: str | None, name: str | None) -> None:
     """Create a printer project in DIR that works out of the box.
 
@@ -28,7 +28,10 @@ def init(folder: Path, from_game: str | None, game_id: str | None, name: str | N
         game = from_game
     else:
         game = game_id or game_id_for(folder)
-        written = scaffold(folder, game, name or folder.resolve().name)
+        folder_name = folder.resolve().name
+        written = scaffold(
+            folder, game, name or (folder_name.replace("-", " ").title() if folder_name.islower() else folder_name)
+        )
     click.echo(f"{len(written)} files written to {folder} (game {game!r})")
     click.echo(f"next: cd {folder} && printer validate && printer build")
 

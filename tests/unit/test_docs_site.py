@@ -27,3 +27,9 @@ def test_mkdocs_build_strict(tmp_path):
     assert done.returncode == 0, done.stderr[-3000:]
     assert (tmp_path / "site/tutorial/index.html").is_file()
     assert "printer export cards" in (tmp_path / "site/cli/index.html").read_text(encoding="utf-8")
+
+
+def test_each_game_page_shows_a_rendered_card():
+    text = (REPO / "docs/games.md").read_text(encoding="utf-8")
+    for game in ("l5r", "res-arcana", "arcanductor", "via-magica", "edelweiss"):
+        assert f"(img/{game}-card.png)" in text and (REPO / f"docs/img/{game}-card.png").is_file()

@@ -50,3 +50,8 @@ def test_init_from_an_example_game(tmp_path, run):
 def test_init_from_an_unknown_game_names_the_closest(tmp_path, run):
     made = run("init", tmp_path / "mine", "--from", "via-magic")
     assert made.code == 2 and "via-magica" in made.err
+
+
+def test_the_game_name_comes_from_the_folder(tmp_path, run):
+    assert run("init", tmp_path / "star-fall").code == 0
+    assert 'name = "Star Fall"' in (tmp_path / "star-fall/printer.toml").read_text()
