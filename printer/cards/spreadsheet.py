@@ -26,7 +26,8 @@ CSV files are read as UTF-8 with or without the byte-order mark Excel
 writes (``utf-8-sig``), comma-, semicolon- or tab-separated. Workbooks are
 read with python-calamine, which gives formula results, not formulas; an
 XLSX formula whose result was never saved (a file written by a program
-that does not compute formulas) is reported rather than read as empty.
+that does not compute formulas) and an error value (``#DIV/0!``) are
+reported rather than read as empty.
 """
 
 from __future__ import annotations
@@ -306,7 +307,7 @@ _REF = re.compile(r"([A-Z]+)([0-9]+)")
 
 
 def _uncached_formulas(path: Path, records: list[SheetRecord]) -> list[Problem]:
-    """XLSX cells holding a formula but no saved result: calamine would read them as empty."""
+    """XLSX cells holding a formula but no saved result, or an error value: calamine would read them as empty."""
     problems: list[Problem] = []
     try:
         with zipfile.ZipFile(path) as archive:
@@ -327,6 +328,17 @@ def _uncached_formulas(path: Path, records: list[SheetRecord]) -> list[Problem]:
                         formula = element.find("m:f", _NS)
                         value = element.find("m:v", _NS)
                         inline = element.find("m:is", _NS)
+                        if element.get("t") == "e":  # an error value (#DIV/0!, #REF!): calamine reads it as empty
+                            problems.append(
+                                Problem(
+                                    f"{path}:{sheet_prefix(name)}{element.get('r')}",
+                                    f"the cell holds the error {(value.text if value is not None else '') or '#N/A'}",
+                                    "fix the formula, or clear the cell",
+                                    code="cell-error",
+                                )
+                            )
+                            element.clear()
+                            continue
                         if formula is not None and (value is None or value.text is None) and inline is None:
                             if formula.text or formula.get("t") != "shared":
                                 problems.append(

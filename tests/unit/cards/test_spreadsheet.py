@@ -235,3 +235,13 @@ def test_parent_and_dotted_cells_together_are_an_error(tmp_path):
     cards, problems = load(path, "res-arcana")
     assert [c.id for c in cards] == ["art-two"] and cards[0]["cost"] == {}
     assert problems[0].where.endswith("a.xlsx:Sheet1!D2 ($.cost)")
+
+
+def test_an_error_value_is_reported_not_read_as_empty(tmp_path):
+    path = write_xlsx(tmp_path / "p.xlsx", [HEADER + ["flavor"], row() + ["x"]])
+    book = openpyxl.load_workbook(path)
+    cell = book.active["K2"]
+    cell.value, cell.data_type = "#DIV/0!", "e"
+    book.save(path)
+    _, problems = load(path)
+    assert [(p.where, p.message) for p in problems] == [(f"{path}:Sheet1!K2", "the cell holds the error #DIV/0!")]
