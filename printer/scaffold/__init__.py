@@ -80,7 +80,10 @@ def copy_game(dest: Path, game: str) -> list[Path]:
                 Problem(
                     "command line",
                     f"no example game {game!r}",
-                    did_you_mean(game, known) or ("example games: " + ", ".join(known) if known else None),
+                    did_you_mean(game, known)
+                    or ("example games: " + ", ".join(known) if known else None)
+                    or "the example games' cards and rules come with a source checkout of printer, not with an "
+                    "installed package",
                     code="usage",
                 )
             ],
