@@ -280,9 +280,10 @@ def _unique(found: list[Problem], already: list[Problem]) -> list[Problem]:
 @click.option(
     "--out",
     "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    metavar="FILE",
-    help="Output PDF (default: build/alignment-<paper>-<duplex>.pdf).",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Output folder, as for build (default: the project's build/); the page is alignment-<paper>-<duplex>.pdf. "
+    "A path ending in .pdf is taken as the file itself.",
 )
 @click.option(
     "--card-size",
@@ -310,11 +311,11 @@ def align(ctx, out_file, card_size, **params) -> None:
     )
     if opts.duplex == "none":
         raise usage_error("--duplex none prints no backs to align", "use long-edge, short-edge or fold")
-    target = (
-        out_file
-        or project.build_dir
-        / f"alignment-{builder.slug(_paper_name(params.get('paper') or project.settings.get('paper', 'A4')))}-{opts.duplex}.pdf"
-    )
+    name = f"alignment-{builder.slug(_paper_name(params.get('paper') or project.settings.get('paper', 'A4')))}-{opts.duplex}.pdf"
+    if out_file is not None and out_file.suffix.lower() == ".pdf" and not out_file.is_dir():
+        target = out_file  # --out FILE.pdf, as earlier versions took it
+    else:
+        target = (out_file or project.build_dir) / name
     problems = write_alignment_page(project, game, opts, target)
     report(problems)
     click.echo(

@@ -51,3 +51,19 @@ def test_paths_inside_the_current_folder_are_shown_relative(tmp_path, run):
     crew.write_text(crew.read_text().replace("Crew,Union", "Crew,Unoin"), encoding="utf-8")
     result = run("validate", cwd=tmp_path / "p")
     assert result.err.startswith("cards/p/crew.csv:D2 ($.faction): error:")
+
+
+def test_align_out_is_a_folder_like_every_other_out(tmp_path, run):
+    assert run("init", tmp_path / "p").code == 0
+    result = run("--project", tmp_path / "p", "align", "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    assert (tmp_path / "out/alignment-a4-long-edge.pdf").is_file()
+    outs = {}
+    for path in _commands(cli):
+        command = cli
+        for name in path:
+            command = command.commands[name]
+        for option in command.params:
+            if "--out" in getattr(option, "opts", []):
+                outs[" ".join(path)] = option.metavar
+    assert set(outs.values()) == {"DIR"}, outs
