@@ -95,11 +95,17 @@ class ValidationReport:
         return not errors(self.problems)
 
 
-def validate(project: Project, paths: Sequence[Path] = (), game: str | None = None) -> ValidationReport:
+def validate(
+    project: Project, paths: Sequence[Path] = (), game: str | None = None, render: bool = True
+) -> ValidationReport:
     """Read and validate the card files under ``paths`` (default: every game's card folder).
 
-    ``game`` is the game of cards whose file and folder do not say. Raises
-    :class:`UsageError` for an unknown ``game`` or when there is nothing to validate.
+    ``game`` is the game of cards whose file and folder do not say. With
+    ``render`` every card's template is also rendered to HTML (no PDF), so
+    that a template error, an unknown icon or missing art is reported here
+    rather than at build time (:func:`printer.cards.preflight.preflight`).
+    Raises :class:`UsageError` for an unknown ``game`` or when there is
+    nothing to validate.
     """
     if game is not None:
         project.game(game)  # raises a usage error naming the closest game
@@ -107,6 +113,10 @@ def validate(project: Project, paths: Sequence[Path] = (), game: str | None = No
     if not targets:
         raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")
     sets, problems = load_cards(project, targets, game)
+    if render:
+        from printer.cards.preflight import preflight
+
+        problems += preflight(project, sets, targets, problems)
     return ValidationReport(sets, problems)
 
 
@@ -363,6 +373,9 @@ def align(
 ) -> AlignResult:
     """Print the duplex alignment test page for the project's first game (or ``card_size``).
 
+    ``out_file`` is a folder (the page is ``alignment-<paper>-<duplex>.pdf`` in it; default the project's
+    ``build/``) or, ending in ``.pdf``, the file itself.
+
     ``options`` are sheet options as in :class:`BuildRequest`. Raises
     :class:`UsageError` when the options print no backs (``duplex`` none).
     """
@@ -378,7 +391,11 @@ def align(
     if opts.duplex == "none":
         raise usage_error("--duplex none prints no backs to align", "use long-edge, short-edge or fold")
     paper = str(options.get("paper") or project.settings.get("paper", "A4"))
-    target = out_file or project.build_dir / f"alignment-{slug(paper)}-{opts.duplex}.pdf"
+    name = f"alignment-{slug(paper)}-{opts.duplex}.pdf"
+    if out_file is not None and out_file.suffix.lower() == ".pdf" and not out_file.is_dir():
+        target = out_file  # --out FILE.pdf, as earlier versions took it
+    else:
+        target = output_path(out_file or project.build_dir, name)
     problems = write_alignment_page(project, game, opts, target)
     return AlignResult(target, opts.describe_backs(), opts.back_offset, problems)
 

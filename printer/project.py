@@ -176,6 +176,9 @@ def load_project(root: Path | None = None) -> Project:
             problems.append(Problem(where, f"[project] read_also[{i}] must be a folder name", code="config"))
             continue
         read_also.append((root / folder).resolve())
+    from printer.config import check_game_files, check_project_file, raise_if_errors
+
+    raise_if_errors(check_project_file(path, text, data), path)  # unknown keys and bad values, at their lines
     games: dict[str, Game] = {}
     for game_id, table in (data.get("games") or {}).items():
         if not GAME_ID.fullmatch(game_id):
@@ -211,4 +214,6 @@ def load_project(root: Path | None = None) -> Project:
     if problems:
         raise UsageError(problems[0].message, problems)
     limits = limits_from_settings(data.get("limits"), where)
-    return Project(root, games, settings, read_also, limits)
+    project = Project(root, games, settings, read_also, limits)
+    raise_if_errors(check_game_files(path, text, data, project), path)  # the files it names exist
+    return project

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printer.paths import contained, is_inside, read_text
+from printer.config import key_lines, locate
 from printer.problems import Problem, did_you_mean
 from printer.project import Game, Project
 
@@ -123,7 +124,7 @@ def edition_for_paths(game: Game, paths: list[Path]) -> Edition:
 def read_edition(edition: Edition) -> list[Problem]:
     """Read the edition's ``rules.toml`` and list its chapter files; returns the problems found.
 
-    An unknown setting is an error naming the closest known one; a missing
+    An unknown setting is an error naming the closest known one, located at its line (``rules.toml:12:1``); a missing
     chapter file or an edition without any Markdown is an error too.
     """
     problems: list[Problem] = []
@@ -187,11 +188,16 @@ def read_settings(path: Path) -> tuple[dict, list[Problem]]:
         return {}, [Problem(where, f"invalid TOML: {_TOML_AT.sub('', str(exc)).strip()}", code="toml-syntax")]
     problems = []
     settings = {}
+    lines = key_lines(text)
+
+    def at(*keys: str) -> str:  # rules.toml:12:1, the line of the key
+        return locate(path, lines, keys)
+
     for key, value in data.items():
         if key not in SETTINGS:
             problems.append(
                 Problem(
-                    f"{path}::$.{key}",
+                    at(key),
                     f"unknown setting {key!r}",
                     did_you_mean(key, list(SETTINGS)) or "settings: " + ", ".join(SETTINGS),
                     code="unknown-setting",
@@ -200,15 +206,15 @@ def read_settings(path: Path) -> tuple[dict, list[Problem]]:
             continue
         kind, meaning = SETTINGS[key]
         if not isinstance(value, kind) or isinstance(value, bool):
-            problems.append(Problem(f"{path}::$.{key}", f"{key} should be {_kind_name(kind)}", meaning, code="schema"))
+            problems.append(Problem(at(key), f"{key} should be {_kind_name(kind)}", meaning, code="schema"))
             continue
         if key == "toc_depth" and not 1 <= value <= 3:
-            problems.append(Problem(f"{path}::$.{key}", "toc_depth should be 1, 2 or 3", meaning, code="schema"))
+            problems.append(Problem(at(key), "toc_depth should be 1, 2 or 3", meaning, code="schema"))
             continue
         if key == "accent" and not _HEX.match(value):
             problems.append(
                 Problem(
-                    f"{path}::$.{key}",
+                    at(key),
                     f"accent {value!r} is not a CSS colour",
                     "write it as #rrggbb or a colour name",
                     code="schema",
@@ -218,12 +224,10 @@ def read_settings(path: Path) -> tuple[dict, list[Problem]]:
         if key in ("glossary", "icons", "labels", "aid_font_size"):
             bad = [k for k, v in value.items() if not isinstance(v, str)]
             if bad:
-                problems.append(
-                    Problem(f"{path}::$.{key}.{bad[0]}", f"{key} values should be text", meaning, code="schema")
-                )
+                problems.append(Problem(at(key, bad[0]), f"{key} values should be text", meaning, code="schema"))
                 continue
         if key in ("cover_cards", "files") and not all(isinstance(v, str) for v in value):
-            problems.append(Problem(f"{path}::$.{key}", f"{key} should be a list of text", meaning, code="schema"))
+            problems.append(Problem(at(key), f"{key} should be a list of text", meaning, code="schema"))
             continue
         settings[key] = value
     return settings, problems

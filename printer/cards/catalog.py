@@ -14,6 +14,7 @@ from pathlib import Path
 from printer.cards.load import Record, load_records
 from printer.cards.model import Card, CardSet
 from printer.cards.schema import SchemaStore
+from printer.cards.spreadsheet import SchemaTypes, SheetRecord, convert
 from printer.problems import Problem, did_you_mean
 from printer.project import Project, bundled_root
 
@@ -47,6 +48,7 @@ def load_cards(
     art_seen: dict[Path, str | None] = {}
     sets: dict[str, CardSet] = {}
     seen_ids: dict[tuple[str, str], Record] = {}
+    sheet_types: dict[Path, SchemaTypes] = {}
     for record in records:
         game_id = _game_of(record, project, game)
         if game_id is None or game_id not in project.games:
@@ -58,7 +60,10 @@ def load_cards(
             )
             problems.append(Problem(where, what, hint, code="unknown-game"))
             continue
-        found = store.validate(record.data, project.games[game_id].schema, record.where())
+        if isinstance(record, SheetRecord):  # a spreadsheet row: type its cells by the schema, locate by cell
+            found = record.relocate(convert_cells(record, store, project.games[game_id].schema, sheet_types))
+        else:
+            found = store.validate(record.data, project.games[game_id].schema, record.where())
         problems += found
         if found:
             continue
@@ -81,6 +86,21 @@ def load_cards(
     for cards in sets.values():
         problems += _check_back_cards(cards)
     return sets, problems
+
+
+def convert_cells(
+    record: SheetRecord, store: SchemaStore, schema: Path, cache: dict[Path, SchemaTypes] | None = None
+) -> list[Problem]:
+    """Type a spreadsheet row's cells by ``schema`` (:func:`printer.cards.spreadsheet.convert`), then validate it.
+
+    ``cache`` keeps the schema's field types between rows."""
+    cache = {} if cache is None else cache
+    if schema not in cache:
+        cache[schema] = SchemaTypes(store, schema)
+    found = convert(record, cache[schema])
+    if found:  # a cell that cannot be read: validating the rest would only add "missing field" for it
+        return found
+    return store.validate(record.data, schema, record.where())
 
 
 def _check_back_cards(cards: CardSet) -> list[Problem]:

@@ -301,14 +301,20 @@ def _game_from_schema(ref: object) -> str | None:
     return None
 
 
+#: the endings of card files: JSON, and the spreadsheets printer.cards.spreadsheet reads
+CARD_SUFFIXES = (".json", ".csv", ".xlsx", ".xlsm", ".xls", ".ods")
+
+
 def card_files(paths: list[Path]) -> Iterator[Path]:
-    """Every ``*.json`` file under ``paths`` (files are yielded as given), sorted."""
+    """Every card file (``*.json`` and spreadsheets, :data:`CARD_SUFFIXES`) under ``paths`` (files are yielded
+    as given), sorted. Files whose name starts with ``.`` or ``~$`` (a spreadsheet program's lock file) are
+    skipped."""
     for path in paths:
         if path.is_dir():
             for folder, dirs, files in os.walk(path):
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(files):
-                    if name.endswith(".json") and not name.startswith("."):
+                    if name.lower().endswith(CARD_SUFFIXES) and not name.startswith((".", "~$")):
                         yield Path(folder) / name
         else:
             yield path
@@ -321,7 +327,12 @@ def load_records(paths: list[Path]) -> tuple[list[Record], list[Problem]]:
     for folder in paths:
         if Path(folder).is_dir() and next(card_files([Path(folder)]), None) is None:
             problems.append(
-                Problem(str(folder), "no card files (*.json) in this folder", severity=WARNING, code="no-cards")
+                Problem(
+                    str(folder),
+                    "no card files (*.json, *.csv, *.xlsx, *.ods) in this folder",
+                    severity=WARNING,
+                    code="no-cards",
+                )
             )
     for folder in paths:
         for file in card_files([folder]):
@@ -344,6 +355,14 @@ def load_records(paths: list[Path]) -> tuple[list[Record], list[Problem]]:
 
 def _read_into(file: Path, records: list[Record], problems: list[Problem]) -> None:
     """Read one card file's records into ``records`` and its problems into ``problems``."""
+    if file.suffix.lower() in CARD_SUFFIXES[1:]:  # a spreadsheet: cells are typed later, by the schema
+        from printer.cards.spreadsheet import read_records
+
+        special = regular_file_problem(file)
+        more, found = ([], [special]) if special else read_records(file)
+        records += more
+        problems += found
+        return
     data, found = read_json(file)
     problems += found
     if data is not None:

@@ -130,17 +130,7 @@ class SchemaStore:
         known = None
         problems = []
         cascade = []  # known fields reported as "unevaluated" only because their own subschema failed
-        try:
-            errors = list(validator.iter_errors(data))
-        except (Unresolvable, jsonschema.exceptions._WrappedReferencingError) as exc:
-            problem = Problem(
-                str(schema_file),
-                f"a $ref of the schema cannot be resolved: {exc}",
-                "refer only to schema files inside the project's schema/ folder (no http:, no '..' out of it)",
-                code="schema-file",
-            )
-            raise UsageError(problem.message, [problem]) from None
-        for error in errors:
+        for error in _errors(validator, data, schema_file):
             if error.validator == "unevaluatedProperties" or (error.validator == "additionalProperties"):
                 if known is None:
                     known = self.property_names(schema_file)
@@ -165,6 +155,38 @@ class SchemaStore:
         return sorted(problems, key=lambda p: p.where)
 
 
+def _errors(validator, data: object, schema_file: Path):
+    """``validator.iter_errors(data)``; a ``$ref`` that resolves to nothing is a :class:`UsageError` at the schema."""
+    try:
+        yield from validator.iter_errors(data)
+    except Unresolvable as exc:
+        ref = getattr(exc, "ref", None) or str(exc)
+        where = f"{schema_file}::{_ref_path(validator.schema, ref) or '$'}"
+        hint = (
+            'a game schema extends the card base schema with "allOf": [{"$ref": "../card.schema.json"}] and names '
+            'itself with "$id", e.g. "https://printer.invalid/schema/<game>/card.schema.json"'
+        )
+        message = f"$ref {ref!r} does not resolve to a schema"
+        raise UsageError(f"{where}: {message}", [Problem(where, message, hint, code="schema-file")]) from None
+
+
+def _ref_path(schema: object, ref: str, path: str = "$") -> str | None:
+    """The JSON path of the first ``$ref`` equal to ``ref`` in ``schema``."""
+    if isinstance(schema, dict):
+        if schema.get("$ref") == ref:
+            return path + ".$ref"
+        items = schema.items()
+    elif isinstance(schema, list):
+        items = enumerate(schema)
+    else:
+        return None
+    for key, value in items:
+        found = _ref_path(value, ref, path + _key(key))
+        if found:
+            return found
+    return None
+
+
 def _validator(store: SchemaStore, schema_file: Path):
     cache = store._validators
     if schema_file not in cache:
@@ -185,6 +207,8 @@ def _validator(store: SchemaStore, schema_file: Path):
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         cls = jsonschema.validators.extend(cls, {"pattern": _pattern})
         base = schema.get("$id") if isinstance(schema.get("$id"), str) else schema_file.as_uri()
+        if not isinstance(schema.get("$id"), str):  # no $id: relative $refs resolve against the schema's own file
+            schema = {**schema, "$id": base}
         registry = store.registry.with_resource(base, Resource.from_contents(schema, default_specification=DRAFT202012))
         cache[schema_file] = cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
     return cache[schema_file]

@@ -28,14 +28,41 @@ def cli(project: str | None) -> None:
 
 
 def _register() -> None:
-    from printer.cli import align_cmd, book_cmd, build_cmd, deck_cmd, import_cmd, validate_cmd
+    from printer.cli import align_cmd, book_cmd, build_cmd, deck_cmd, export_cmd, import_cmd, init_cmd, validate_cmd
 
-    for module in (validate_cmd, build_cmd, align_cmd, import_cmd, deck_cmd, book_cmd):
+    for module in (init_cmd, validate_cmd, build_cmd, align_cmd, import_cmd, deck_cmd, book_cmd, export_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 
 
 _register()
+
+EXIT_CODES = "Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error."
+
+
+def _epilogs(group: click.Group) -> None:
+    """Every command's help ends with its exit codes (a command may state its own)."""
+    for command in group.commands.values():
+        if isinstance(command, click.Group):
+            _epilogs(command)
+        elif not command.epilog:
+            command.epilog = EXIT_CODES
+
+
+@cli.command()
+@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
+def completion(shell: str) -> None:
+    """Print the shell completion script for SHELL (click's shell completion).
+
+    bash: eval "$(printer completion bash)" in ~/.bashrc; zsh: the same in
+    ~/.zshrc; fish: printer completion fish > ~/.config/fish/completions/printer.fish.
+    """
+    from click.shell_completion import get_completion_class
+
+    click.echo(get_completion_class(shell)(cli, {}, "printer", "_PRINTER_COMPLETE").source())
+
+
+_epilogs(cli)
 
 
 def _terminate(signum, frame) -> None:

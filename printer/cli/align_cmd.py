@@ -15,9 +15,10 @@ from printer.cli.sheet_options import cli_values, print_options
 @click.option(
     "--out",
     "out_file",
-    type=click.Path(dir_okay=False, path_type=Path),
-    metavar="FILE",
-    help="Output PDF (default: build/alignment-<paper>-<duplex>.pdf).",
+    type=click.Path(path_type=Path),
+    metavar="DIR",
+    help="Output folder, as for build (default: the project's build/); the page is alignment-<paper>-<duplex>.pdf. "
+    "A path ending in .pdf is taken as the file itself.",
 )
 @click.option(
     "--card-size",

@@ -25,7 +25,8 @@ from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
     "--paper",
     default=None,
     metavar="SIZE",
-    help="Page size: A4, Letter, A5 or WxH mm (default from printer.toml). A4 and Letter print two columns.",
+    help="Page size: A4, Letter, A3, A5, Legal or WxH mm/in (default from printer.toml, else A4). "
+    "A4 and Letter print two columns.",
 )
 @click.option(
     "--edition",

@@ -30,7 +30,7 @@ def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple
     for problem in problems:
         if strict and not problem.is_error:
             problem = problem.with_severity(ERROR)
-        click.echo(str(problem), file=out)
+        click.echo(relative(str(problem)), file=out)
         if problem.is_error:
             n_errors += 1
         else:
@@ -38,6 +38,17 @@ def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple
     if n_errors or n_warnings:
         click.echo(f"{n_errors} error{'s' * (n_errors != 1)}, {n_warnings} warning{'s' * (n_warnings != 1)}", file=out)
     return n_errors, n_warnings
+
+
+def relative(text: str) -> str:
+    """``text`` with paths inside the current folder shown relative to it (``cards/l5r/x.json``, not ``/home/...``)."""
+    try:
+        here = str(Path.cwd())
+    except OSError:  # the current folder was removed
+        return text
+    if here == "/":
+        return text
+    return text.replace(here + "/", "")
 
 
 def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:

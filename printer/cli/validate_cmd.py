@@ -10,21 +10,31 @@ from printer import api
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 
 
-@click.command()
+@click.command(epilog="Exit codes: 0 valid, 1 invalid (with --strict: or any warning), 2 usage error.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
 @click.option("--game", metavar="GAME", help="Game of cards whose file and folder do not say.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
+@click.option("--no-render", is_flag=True, help="Check the card data only; do not render the templates.")
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, strict: bool) -> None:
+def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, strict: bool, no_render: bool) -> None:
     """Check card files (default: every game's card folder).
 
     Reports every problem: syntax errors as file:line:col, schema errors as
-    file::$.json.path, each with a hint. Exit 0 valid, 1 invalid, 2 usage.
+    file::$.json.path, spreadsheet cells as file.xlsx:Sheet1!C7, each with a
+    hint. Then renders every card's template to HTML (as build does, without
+    the PDF) so that a template error, an unknown icon or missing art shows
+    here rather than at build time.
     """
-    result = api.validate(project_from(ctx), paths, game)
-    n_errors, _ = report(result.problems, strict)
+    result = api.validate(project_from(ctx), paths, game, render=not no_render)
+    problems = result.problems
+    n_errors, n_warnings = report(problems, strict)
+    total = result.cards
     summary = ", ".join(f"{gid}: {len(s)}" for gid, s in sorted(result.sets.items()))
-    click.echo(f"{result.cards} valid card{'s' * (result.cards != 1)}" + (f" ({summary})" if summary else ""))
+    counted = n_errors + (n_warnings if strict else 0)
+    if counted:
+        click.echo(f"{total} card{'s' * (total != 1)}, {counted} problem{'s' * (counted != 1)}")
+    else:
+        click.echo(f"{total} valid card{'s' * (total != 1)}" + (f" ({summary})" if summary else ""))
     ctx.exit(EXIT_INVALID if n_errors else EXIT_OK)
 
 

@@ -44,7 +44,7 @@ from pathlib import Path
 from printer.cards.model import Card, CardSet
 from printer.decks.formats import Format, Section, text_copy_limit
 from printer.decks.names import name_key, split_name
-from printer.decks.readers.text import Decklist, read_decklist
+from printer.decks.readers.text import Decklist, header_counts, read_decklist
 from printer.decks.report import DeckReport, SectionSummary, Violation, note
 from printer.decks.resolve import Resolution, ResolvedEntry, name_index, resolve
 from printer.problems import Problem
@@ -199,6 +199,49 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
                     )
                 )
     return summaries, violations, notes
+
+
+def deck_size(ctx: Context) -> tuple[list[Violation], list[Problem]]:
+    """``deck-size``: the whole deck against the format's ``deck_size`` min/max (every section together).
+
+    Unresolved lines may make up a shortfall: then it is a note, not a violation.
+    """
+    fmt = ctx.format
+    if fmt.deck_min is None and fmt.deck_max is None:
+        return [], []
+    count = sum(p.count for p in ctx.placed if p.card is not None)
+    maybe = sum(p.count for p in ctx.placed if p.card is None)
+    bounds = Section("deck", None, None, fmt.deck_min, fmt.deck_max, ()).bounds()
+    if fmt.deck_max is not None and count > fmt.deck_max:
+        extra = count - fmt.deck_max
+        return [
+            Violation(
+                "deck-size",
+                f"the deck has {count} cards, {bounds} allowed",
+                (),
+                (),
+                count,
+                fmt.deck_max,
+                hint=f"remove {extra} card{'s' * (extra != 1)}",
+            )
+        ], []
+    if fmt.deck_min is not None and count < fmt.deck_min:
+        if count + maybe >= fmt.deck_min:
+            message = f"the deck has {count} cards, {bounds} needed; {maybe} unresolved may make up the difference"
+            return [], [note(ctx.deck, None, message, code="deck-size-open")]
+        short = fmt.deck_min - count - maybe
+        return [
+            Violation(
+                "deck-size",
+                f"the deck has {count} cards" + (f" (and {maybe} unresolved)" if maybe else "") + f", {bounds} needed",
+                (),
+                (),
+                count,
+                fmt.deck_min,
+                hint=f"add {short} card{'s' * (short != 1)}",
+            )
+        ], []
+    return [], []
 
 
 def _possible_sections(p: Placed, fmt: Format) -> list[Section]:
@@ -797,6 +840,7 @@ def check(
     if resolution is None:
         resolution = resolve(deck, cards, prefer=fmt.is_legal)
     warnings += resolution.notes
+    warnings += header_counts(deck)  # '# Dynasty (40)' over 39 cards
     placed = []
     unknown_headers: dict[str, int] = {}
     for item in resolution.entries:
@@ -817,6 +861,8 @@ def check(
         )
     ctx = Context(deck, fmt, placed, cards)
     summaries, violations, notes = section_sizes(ctx)
+    more, open_notes = deck_size(ctx)
+    violations, notes = violations + more, notes + open_notes
     for rule in DATA_RULES:
         violations += rule(ctx)
     for name in fmt.checks:

@@ -176,6 +176,8 @@ class Format:
     allowances: list[Allowance] = field(default_factory=list)
     description: str | None = None
     source: str | None = None
+    deck_min: int | None = None  # the whole deck's size, every section together (format file: deck_size)
+    deck_max: int | None = None
 
     def section_of(self, card: Card) -> Section | None:
         """The first section that accepts ``card``, or ``None`` when the format has no place for it."""
@@ -376,4 +378,6 @@ def _from_data(data: dict, path: Path) -> Format:
         ],
         description=data.get("description"),
         source=data.get("source"),
+        deck_min=(data.get("deck_size") or {}).get("min"),
+        deck_max=(data.get("deck_size") or {}).get("max"),
     )

@@ -199,8 +199,8 @@ def test_a_template_that_links_out_of_the_project_is_not_read(places, run):
     (project / "templates" / "l5r" / "card.html.j2").symlink_to(places["outside"] / "card.html.j2")
     result = run("build", "l5r", cwd=project)
     assert result.code == 1 and "Traceback" not in result.err
-    assert (
-        f"{project}/templates/l5r/card.html.j2: error: template error: refused: template {project}/templates/l5r/"
+    assert (  # run inside the project: its paths are shown relative to it
+        "templates/l5r/card.html.j2: error: template error: refused: template templates/l5r/"
         f"card.html.j2 (a link to {places['outside']}/card.html.j2) is outside the project"
     ) in result.err
     assert not (project / "build" / "l5r.pdf").exists()
@@ -225,7 +225,7 @@ def test_rules_images_outside_the_project_stop_the_rules_book(places, run, image
     (rules / "01-rules.md").write_text(f"# Rules\n\nText.\n\n![a picture]({image})\n", encoding="utf-8")
     result = run("rules", "l5r", cwd=places["project"])
     assert result.code == 1 and "Traceback" not in result.err
-    assert result.err.startswith(f"{rules / '01-rules.md'}:5:14: error: blocked ")  # the chapter's line and column
+    assert result.err.startswith("rules/l5r/01-rules.md:5:14: error: blocked ")  # the chapter's line and column
     assert not (places["project"] / "build" / "l5r-rules.pdf").exists()
 
 

@@ -93,6 +93,8 @@ class Decklist:
     entries: list[Entry] = field(default_factory=list)
     syntax: str = "text"
     headers: dict[str, int] = field(default_factory=dict)
+    #: every section header in order: (line, section name, the count it states or None); see :func:`header_counts`
+    stated_counts: list[tuple[int, str, int | None]] = field(default_factory=list)
     name: str | None = None
     format: str | None = None
 
@@ -153,6 +155,7 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
     deck = Decklist(Path(source), syntax=syntax)
     problems: list[Problem] = []
     section: str | None = None
+    counted: list[tuple[int, str, int | None]] = []  # every header: (line, section name, the count it states)
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.replace("\ufeff", "").strip()
         if not line or line.startswith("//"):
@@ -162,6 +165,7 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
             if name is not None:
                 section = name
                 deck.headers.setdefault(name, number)
+                counted.append((number, name, _stated_count(line.lstrip("#"))))
             continue
         match = _CARD.match(line)
         label = None
@@ -174,6 +178,7 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
             if name is not None:
                 section = name
                 deck.headers.setdefault(name, number)
+                counted.append((number, name, _stated_count(line, bare=True)))
                 continue
             problems.append(
                 Problem(
@@ -218,6 +223,7 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
             )
             continue
         deck.entries.append(Entry(count, name, label or section, number))
+    deck.stated_counts = counted
     if not deck.entries and not any(p.code == "deck-count" for p in problems):
         skipped = [p for p in problems if p.code == "deck-syntax"]
         first = (
@@ -235,6 +241,44 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
             )
         )
     return deck, problems
+
+
+def _stated_count(text: str, bare: bool = False) -> int | None:
+    """The count a header states (``Dynasty (40)``, ``Fate: 40``, ``Fate – 40``), or ``None``."""
+    match = (_BARE_COUNTED if bare else _COUNTED).match(unicodedata.normalize("NFKC", text).strip())
+    if not match:
+        return None
+    digits = match["n1"] or match.groupdict().get("n2")
+    return int(digits) if digits and len(digits) <= 6 else None
+
+
+def header_counts(deck: Decklist) -> list[Problem]:
+    """A warning for each header whose stated count differs from the cards listed under it (``deck check``).
+
+    The cards under a header run to the next header; when the header groups sub-headers (``# Dynasty (40)``
+    above ``# Holdings (10)`` and ``# Personalities (30)``), its count may instead match the cards up to a later
+    header, and then it is right.
+    """
+    problems = []
+    headers = deck.stated_counts
+    for i, (line, name, stated) in enumerate(headers):
+        if stated is None:
+            continue
+        boundaries = [h[0] for h in headers[i + 1 :]] + [float("inf")]
+        sums = [sum(e.count for e in deck.entries if line < e.line < end) for end in boundaries]
+        if stated in sums:
+            continue
+        held = next((n for n in sums if n), 0)
+        problems.append(
+            Problem(
+                deck.where(line),
+                f"header '{name}' says {stated} card{'s' * (stated != 1)}; the lines under it hold {held}",
+                "fix the count in the header, or the card lines under it",
+                severity=WARNING,
+                code="header-count",
+            )
+        )
+    return problems
 
 
 def _short(text: str, limit: int = 60) -> str:

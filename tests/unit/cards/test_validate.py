@@ -6,6 +6,7 @@ import pytest
 from helpers import write_json
 
 from printer.cards.catalog import load_cards
+from printer.cli.output import relative
 from printer.project import load_project
 
 PERSONALITY = {
@@ -74,13 +75,16 @@ def test_schema_errors_are_all_reported_with_paths_and_hints(run, project):
     assert result.code == 1
     err = result.err
     assert (
-        f"{path}::$.cards[0].type: error: \"Personalty\" is not a valid type (hint: did you mean 'Personality'?)" in err
+        relative(
+            f"{path}::$.cards[0].type: error: \"Personalty\" is not a valid type (hint: did you mean 'Personality'?)"
+        )
+        in err
     )
-    assert f"{path}::$.cards[1].forse: error: unknown field 'forse' (hint: did you mean 'force'" in err
-    assert f"{path}::$.cards[2].clan: error: \"Crabb\" is not a valid clan (hint: did you mean 'Crab'" in err
-    assert f"{path}::$.cards[3]: error: missing required field 'chi'" in err
-    assert f'{path}::$.cards[4].cost: error: "lots" does not match the expected form' in err
-    assert f'{path}::$.cards[5].deck: error: "Fate" should be "Dynasty"' in err
+    assert relative(f"{path}::$.cards[1].forse: error: unknown field 'forse' (hint: did you mean 'force'") in err
+    assert relative(f"{path}::$.cards[2].clan: error: \"Crabb\" is not a valid clan (hint: did you mean 'Crab'") in err
+    assert relative(f"{path}::$.cards[3]: error: missing required field 'chi'") in err
+    assert relative(f'{path}::$.cards[4].cost: error: "lots" does not match the expected form') in err
+    assert relative(f'{path}::$.cards[5].deck: error: "Fate" should be "Dynasty"') in err
     assert "6 errors, 0 warnings" in err
 
 
@@ -110,7 +114,7 @@ def test_syntax_errors_are_located(run, project, raw, where, message):
     path = write_json(project / "cards" / "l5r" / "bad.json", None, raw)
     result = run("validate", cwd=project)
     assert result.code == 1
-    assert f"{path}{where}: error: {message}" in result.err
+    assert relative(f"{path}{where}: error: {message}") in result.err
 
 
 def test_non_utf8_is_located(run, project):
@@ -118,7 +122,7 @@ def test_non_utf8_is_located(run, project):
     path.write_bytes(b'{"id": "x",\n "title": "caf\xe9"}')
     result = run("validate", cwd=project)
     assert result.code == 1
-    assert f"{path}:2:15: error: not UTF-8: byte 0xe9 cannot be decoded" in result.err
+    assert relative(f"{path}:2:15: error: not UTF-8: byte 0xe9 cannot be decoded") in result.err
 
 
 def test_duplicate_ids_across_files(run, project):
@@ -126,7 +130,7 @@ def test_duplicate_ids_across_files(run, project):
     b = write_json(project / "cards" / "l5r" / "b.json", PERSONALITY)
     result = run("validate", cwd=project)
     assert result.code == 1
-    assert f"{b}::$.id: error: duplicate id 'p1', first used at {a}::$.id" in result.err
+    assert relative(f"{b}::$.id: error: duplicate id 'p1', first used at {a}::$.id") in result.err
 
 
 def test_missing_art_is_reported_with_closest_file(run, project):
@@ -136,7 +140,7 @@ def test_missing_art_is_reported_with_closest_file(run, project):
     path = write_json(cards / "a.json", dict(PERSONALITY, art="art/samurei.jpg"))
     result = run("validate", cwd=project)
     assert result.code == 1
-    assert f"{path}::$.art: error: art file not found" in result.err
+    assert relative(f"{path}::$.art: error: art file not found") in result.err
     assert "did you mean 'samurai.jpg'?" in result.err
 
 
@@ -144,7 +148,7 @@ def test_unknown_game(run, project, tmp_path):
     path = write_json(project / "elsewhere" / "a.json", {"game": "l5rr", "cards": [PERSONALITY]})
     result = run("validate", path, cwd=project)
     assert result.code == 1
-    assert f"{path}::$.cards[0]: error: unknown game 'l5rr' (hint: did you mean 'l5r'?)" in result.err
+    assert relative(f"{path}::$.cards[0]: error: unknown game 'l5rr' (hint: did you mean 'l5r'?)") in result.err
 
 
 def test_game_from_option_and_unknown_option_game(run, project):

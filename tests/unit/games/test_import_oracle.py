@@ -14,6 +14,7 @@ import pytest
 from helpers import REPO, load_game, write_json
 
 from printer.cards.markup import RenderEnv, to_html
+from printer.cli.output import relative
 from printer.games.l5r import oracle
 from printer.games.l5r.oracle import html_to_markup, import_oracle
 
@@ -377,7 +378,7 @@ def test_import_writes_one_schema_file_per_type(tmp_path, run_cli):
         "15 cards imported (Personality 3, Holding 1, Event 1, Region 1, Celestial 1, Strategy 1, Follower 1, "
         f"Item 1, Spell 1, Ring 1, Stronghold 1, Sensei 2); wrote 12 files to {tmp_path}"
     )
-    assert f"{tmp_path / 'senseis.json'}: new, 2 cards" in out
+    assert relative(f"{tmp_path / 'senseis.json'}: new, 2 cards") in out
     assert "unknown field 'gloriousfield'" in err and "0 errors, 7 warnings" in err
 
 
@@ -401,13 +402,13 @@ def test_dry_run_writes_nothing_and_says_what_would_change(tmp_path, run_cli):
     out_dir = tmp_path / "out"
     code, out, _ = run_cli("import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run")
     assert code == 0 and not out_dir.exists()
-    assert f"{out_dir / 'personalities.json'}: new, 3 cards" in out and "would write 12 files" in out
+    assert relative(f"{out_dir / 'personalities.json'}: new, 3 cards") in out and "would write 12 files" in out
     run_cli("import", "oracle", str(CARDS), "--out", str(out_dir))
     (out_dir / "events.json").write_text("{}", encoding="utf-8")
     code, out, _ = run_cli("import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run")
     assert code == 2
-    assert f"{out_dir / 'events.json'}: changed, 1 card (needs --force)" in out
-    assert f"{out_dir / 'rings.json'}: unchanged, 1 card" in out
+    assert relative(f"{out_dir / 'events.json'}: changed, 1 card (needs --force)") in out
+    assert relative(f"{out_dir / 'rings.json'}: unchanged, 1 card") in out
     assert (out_dir / "events.json").read_text(encoding="utf-8") == "{}"
     code, out, _ = run_cli("import", "oracle", str(CARDS), "--out", str(out_dir), "--dry-run", "--force")
     assert code == 0 and "would write 1 file" in out
@@ -417,7 +418,7 @@ def test_dry_run_writes_nothing_and_says_what_would_change(tmp_path, run_cli):
 def test_invalid_input_exits_1_and_still_writes_the_good_cards(tmp_path, run_cli):
     code, out, err = run_cli("import", "oracle", str(BAD), "--out", str(tmp_path))
     assert code == 1
-    assert f"{BAD}::$[1].title: error: card has no title" in err and "4 errors" in err
+    assert relative(f"{BAD}::$[1].title: error: card has no title") in err and "4 errors" in err
     assert [c["id"] for c in json.loads((tmp_path / "strategies.json").read_text(encoding="utf-8"))["cards"]] == [
         "broken-cost",
         "good-card",

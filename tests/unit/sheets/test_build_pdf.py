@@ -6,6 +6,8 @@ import pdfplumber
 import pytest
 from pypdf import PdfReader
 
+from printer.cli.output import relative
+
 MM = 72 / 25.4  # PDF points per mm
 CARD_W, CARD_H = 63 * MM, 88 * MM
 
@@ -181,7 +183,9 @@ def test_unknown_back_card_is_invalid(run, project):
     result = run("validate", cwd=project)
     assert result.code == 1
     assert (
-        f"{path}::$[0].back_card: error: no card with id 'mon' for this card's back (hint: did you mean 'moon'?)"
+        relative(
+            f"{path}::$[0].back_card: error: no card with id 'mon' for this card's back (hint: did you mean 'moon'?)"
+        )
         in result.err
     )
 
@@ -196,6 +200,6 @@ def test_cards_that_are_each_others_back_are_invalid(run, project):
     result = run("validate", cwd=project)
     assert result.code == 1
     assert (
-        f"{path}::$[0].back_card: error: card 'moon' has a back_card of its own, so neither card would print"
+        relative(f"{path}::$[0].back_card: error: card 'moon' has a back_card of its own, so neither card would print")
         in result.err
     )

@@ -1,0 +1,656 @@
+"""Spreadsheets as card files: CSV, XLSX, XLS and ODS, one card per row.
+
+The first non-blank row of a sheet is its header: one field name per
+column. A nested field takes a dotted header (``cost.gold``); a list field
+takes one cell, its items separated by ``;`` or written as a JSON array
+(``["a; b", "c"]``). An empty cell is an absent field and a blank row is
+skipped. Every visible worksheet of a workbook is read; hidden sheets are
+not (``printer export`` keeps its long dropdown lists on one).
+
+Cells are converted by the type the game's schema gives the field
+(:func:`convert`): whole numbers for ``integer`` (Excel stores every number
+as a float: ``1.0`` becomes ``1``, ``1.5`` is an error), numbers, booleans
+(``TRUE``/``FALSE``, ``true``/``false``, ``yes``/``no``), enum values and
+strings (``0100`` keeps its zeros). A ``copies`` column must hold a whole
+number in every row: a blank or non-numeric cell is an error, never zero
+copies.
+
+Problems are located by cell in the spreadsheet's own notation:
+``cards/l5r/personalities.xlsx:Sheet1!C7 ($.force)``; a sheet name with
+characters other than letters, digits and ``_`` is quoted
+(``'Card List'!C7``); a CSV file has no sheet name (``cards.csv:C7``); a
+problem with a whole row is at the row (``Sheet1!7:7``). Row and column
+numbers are the sheet's own, leading empty rows and columns included.
+
+CSV files are read as UTF-8 with or without the byte-order mark Excel
+writes (``utf-8-sig``), comma-, semicolon- or tab-separated. Workbooks are
+read with python-calamine, which gives formula results, not formulas; an
+XLSX formula whose result was never saved (a file written by a program
+that does not compute formulas) and an error value (``#DIV/0!``) are
+reported rather than read as empty.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as _dt
+import io
+import json
+import re
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from xml.etree import ElementTree
+
+from printer.cards.load import MAX_FILE_BYTES, Record, json_key, json_type
+from printer.problems import Problem
+
+#: file name endings read as spreadsheets (lower case)
+SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
+#: rows read from one sheet at most
+MAX_ROWS = 100_000
+LIST_SEPARATOR = ";"
+
+
+def is_spreadsheet(path: Path) -> bool:
+    return path.suffix.lower() in SUFFIXES
+
+
+def column_letters(index: int) -> str:
+    """``0`` -> ``A``, ``25`` -> ``Z``, ``26`` -> ``AA`` (Excel's column names)."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(ord("A") + rest) + letters
+    return letters
+
+
+_PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_CELL_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*")
+
+
+def sheet_prefix(name: str | None) -> str:
+    """``Sheet1!`` or ``'Card List'!`` (quoted as Excel writes it in a reference); ``""`` for CSV."""
+    if name is None:
+        return ""
+    if _PLAIN_SHEET.fullmatch(name) and not _CELL_LIKE.fullmatch(name):
+        return f"{name}!"
+    return "'" + name.replace("'", "''") + "'!"
+
+
+@dataclass
+class SheetRecord(Record):
+    """A card read from one spreadsheet row.
+
+    ``sheet`` is the sheet name (``None`` for CSV), ``row`` the 1-based row
+    number, ``columns`` maps each header to its 0-based column and ``cells``
+    holds the raw cell values by header until :func:`convert` turns them
+    into ``data``. ``typed`` is true when cells carry their own types (a
+    workbook), false for CSV text.
+    """
+
+    sheet: str | None = None
+    row: int = 0
+    columns: dict[str, int] = field(default_factory=dict)
+    cells: dict[str, object] = field(default_factory=dict)
+    typed: bool = False
+    converted: bool = False
+
+    def cell(self, header: str) -> str:
+        return f"{sheet_prefix(self.sheet)}{column_letters(self.columns[header])}{self.row}"
+
+    def where(self, path: str = "") -> str:
+        """``file:Sheet!C7 ($.path)`` for the cell holding ``path``; ``file:Sheet!7:7`` (CSV: ``file:7``) for the row."""
+        if path:
+            header = self._header_for(path)
+            if header is not None:
+                return f"{self.file}:{self.cell(header)} ($.{path.lstrip('.')})"
+            return f"{self._row_ref()} ($.{path.lstrip('.')})"
+        return self._row_ref()
+
+    def _row_ref(self) -> str:
+        """``file:Sheet1!7:7`` (Excel's name of a row); ``file:7`` for a CSV row."""
+        if self.sheet is None:
+            return f"{self.file}:{self.row}"
+        return f"{self.file}:{sheet_prefix(self.sheet)}{self.row}:{self.row}"
+
+    def _header_for(self, path: str) -> str | None:
+        best = None
+        for header in self.columns:
+            prefix = "".join(json_key(part) for part in header.split("."))
+            if (path == prefix or path.startswith((prefix + ".", prefix + "["))) and (
+                best is None or len(header) > len(best)
+            ):
+                best = header
+        return best
+
+    def relocate(self, problems: list[Problem]) -> list[Problem]:
+        """Problems located under this record's row (``file:Sheet!7:7`` + JSON path) moved to their cells."""
+        base = self.where()
+        out = []
+        for problem in problems:
+            rest = problem.where[len(base) :] if problem.where.startswith(base) else None
+            if rest and rest[0] in ".[":
+                problem = Problem(self.where(rest), problem.message, problem.hint, problem.severity, problem.code)
+            out.append(problem)
+        return out
+
+
+# --- reading ------------------------------------------------------------------------------------------
+
+
+def read_records(path: Path) -> tuple[list[SheetRecord], list[Problem]]:
+    """Every card row of the spreadsheet at ``path``, its cells not yet converted (see :func:`convert`)."""
+    where = str(path)
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        return [], [Problem(where, f"cannot read: {exc.strerror}", code="unreadable")]
+    if size > MAX_FILE_BYTES:
+        return [], [
+            Problem(
+                where,
+                f"file is {size:,} bytes, over the limit of {MAX_FILE_BYTES:,} bytes for a card file",
+                "split it into several files",
+                code="too-large",
+            )
+        ]
+    if path.suffix.lower() == ".csv":
+        sheets, problems = _read_csv(path)
+    else:
+        sheets, problems = _read_workbook(path)
+    records: list[SheetRecord] = []
+    for name, rows in sheets:
+        more, found = _records(path, name, rows, typed=path.suffix.lower() != ".csv")
+        records += more
+        problems += found
+    if path.suffix.lower() == ".xlsx" and not any(p.is_error for p in problems):
+        problems += _uncached_formulas(path, records)
+    return records, problems
+
+
+def _read_csv(path: Path) -> tuple[list[tuple[str | None, list[list[object]]]], list[Problem]]:
+    raw = path.read_bytes()
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return [], [Problem(f"{path}:1:1", "file is UTF-16, not UTF-8", "save the CSV as UTF-8", code="encoding")]
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        return [], [
+            Problem(
+                f"{path}:{line}",
+                f"not UTF-8: byte 0x{raw[exc.start]:02x} cannot be decoded",
+                "save the spreadsheet as 'CSV UTF-8'",
+                code="encoding",
+            )
+        ]
+    sample = text[:8192]
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+        delimiter = dialect.delimiter
+    except csv.Error:
+        delimiter = ","
+    try:
+        rows = [list(r) for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)]
+    except csv.Error as exc:
+        return [], [Problem(str(path), f"cannot read CSV: {exc}", code="csv-syntax")]
+    return [(None, rows)], []
+
+
+def _read_workbook(path: Path) -> tuple[list[tuple[str | None, list[list[object]]]], list[Problem]]:
+    import python_calamine
+
+    try:
+        book = python_calamine.CalamineWorkbook.from_path(str(path))
+    except Exception as exc:  # calamine raises its own errors, plus OSError and ValueError on unreadable files
+        return [], [
+            Problem(
+                str(path),
+                f"cannot read the spreadsheet: {str(exc)[:200]}",
+                "save it again as .xlsx, .ods or CSV UTF-8",
+                code="spreadsheet",
+            )
+        ]
+    sheets = []
+    with book:
+        for meta in book.sheets_metadata:
+            if str(meta.visible).rsplit(".", 1)[-1] != "Visible" or str(meta.typ).rsplit(".", 1)[-1] != "WorkSheet":
+                continue
+            try:
+                rows = book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
+            except Exception as exc:
+                return [], [
+                    Problem(f"{path}:{sheet_prefix(meta.name)}", f"cannot read sheet: {exc}", code="spreadsheet")
+                ]
+            sheets.append((meta.name, rows))
+    return sheets, []
+
+
+def _blank(value: object) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip())
+
+
+def _records(
+    path: Path, sheet: str | None, rows: list[list[object]], typed: bool
+) -> tuple[list[SheetRecord], list[Problem]]:
+    problems: list[Problem] = []
+    prefix = sheet_prefix(sheet)
+    header_at = next((i for i, row in enumerate(rows) if not all(_blank(v) for v in row)), None)
+    if header_at is None:
+        return [], []
+    columns: dict[str, int] = {}
+    for col, value in enumerate(rows[header_at]):
+        if _blank(value):
+            continue
+        name = str(value).strip()
+        cell = f"{path}:{prefix}{column_letters(col)}{header_at + 1}"
+        if name in columns:
+            problems.append(
+                Problem(
+                    cell,
+                    f"column {name!r} appears twice, first in column {column_letters(columns[name])}",
+                    "rename or remove one of them",
+                    code="duplicate-column",
+                )
+            )
+            continue
+        if not all(part for part in name.split(".")):
+            problems.append(Problem(cell, f"header {name!r} has an empty part", "write cost.gold", code="bad-header"))
+            continue
+        columns[name] = col
+    if problems:
+        return [], problems
+    records: list[SheetRecord] = []
+    body = rows[header_at + 1 :]
+    if len(body) > MAX_ROWS:
+        problems.append(
+            Problem(f"{path}:{prefix}", f"{len(body):,} rows, over the limit of {MAX_ROWS:,}", code="too-large")
+        )
+        body = body[:MAX_ROWS]
+    for offset, row in enumerate(body):
+        number = header_at + 2 + offset
+        if all(_blank(v) for v in row):
+            continue
+        known = set(columns.values())
+        stray = [c for c, v in enumerate(row) if c not in known and not _blank(v)]
+        for col in stray[:3]:
+            problems.append(
+                Problem(
+                    f"{path}:{prefix}{column_letters(col)}{number}",
+                    "a value in a column with no header",
+                    "give the column a field name in the header row, or clear the cell",
+                    code="no-header",
+                )
+            )
+        cells = {}
+        for name, col in columns.items():
+            value = row[col] if col < len(row) else None
+            if name == "copies" or not _blank(value):
+                cells[name] = value
+        game = cells.get("game") if isinstance(cells.get("game"), str) else None
+        records.append(
+            SheetRecord({}, path, "$", game, sheet=sheet, row=number, columns=dict(columns), cells=cells, typed=typed)
+        )
+    return records, problems
+
+
+# --- formulas without a saved result (XLSX) -------------------------------------------------------------
+
+_NS = {
+    "m": "http://schemas.openxmlformats.org/spreadsheetml/2006/main",
+    "r": "http://schemas.openxmlformats.org/officeDocument/2006/relationships",
+    "rel": "http://schemas.openxmlformats.org/package/2006/relationships",
+}
+_REF = re.compile(r"([A-Z]+)([0-9]+)")
+
+
+def _uncached_formulas(path: Path, records: list[SheetRecord]) -> list[Problem]:
+    """XLSX cells holding a formula but no saved result, or an error value: calamine would read them as empty."""
+    problems: list[Problem] = []
+    try:
+        with zipfile.ZipFile(path) as archive:
+            book = ElementTree.fromstring(archive.read("xl/workbook.xml"))
+            rels = ElementTree.fromstring(archive.read("xl/_rels/workbook.xml.rels"))
+            targets = {r.get("Id"): r.get("Target", "") for r in rels.findall("rel:Relationship", _NS)}
+            wanted = {r.sheet for r in records}
+            for sheet in book.iterfind("m:sheets/m:sheet", _NS):
+                name = sheet.get("name")
+                if name not in wanted:
+                    continue
+                target = targets.get(sheet.get(f"{{{_NS['r']}}}id"), "").lstrip("/")
+                member = target if target.startswith("xl/") else "xl/" + target
+                with archive.open(member) as stream:
+                    for _, element in ElementTree.iterparse(stream):
+                        if element.tag != f"{{{_NS['m']}}}c":
+                            continue
+                        formula = element.find("m:f", _NS)
+                        value = element.find("m:v", _NS)
+                        inline = element.find("m:is", _NS)
+                        if element.get("t") == "e":  # an error value (#DIV/0!, #REF!): calamine reads it as empty
+                            problems.append(
+                                Problem(
+                                    f"{path}:{sheet_prefix(name)}{element.get('r')}",
+                                    f"the cell holds the error {(value.text if value is not None else '') or '#N/A'}",
+                                    "fix the formula, or clear the cell",
+                                    code="cell-error",
+                                )
+                            )
+                            element.clear()
+                            continue
+                        if formula is not None and (value is None or value.text is None) and inline is None:
+                            if formula.text or formula.get("t") != "shared":
+                                problems.append(
+                                    Problem(
+                                        f"{path}:{sheet_prefix(name)}{element.get('r')}",
+                                        f"formula ={(formula.text or '')[:60]} has no saved result",
+                                        "open the file in a spreadsheet program and save it, so that the results "
+                                        "are stored (printer reads results, it does not compute formulas)",
+                                        code="formula-no-value",
+                                    )
+                                )
+                        element.clear()
+    except (OSError, KeyError, zipfile.BadZipFile, ElementTree.ParseError):
+        return []
+    return problems
+
+
+# --- conversion by the schema ---------------------------------------------------------------------------
+
+
+@dataclass
+class FieldType:
+    """What the schema says about one field: its JSON ``types``, ``enum`` values and list ``items``."""
+
+    types: set[str] = field(default_factory=set)
+    enum: list = field(default_factory=list)
+    items: FieldType | None = None
+
+
+class SchemaTypes:
+    """The field types of one schema, following ``$ref``, ``allOf``/``anyOf``/``oneOf`` and ``if``/``then``/``else``.
+
+    ``store`` is a :class:`~printer.cards.schema.SchemaStore`.
+    """
+
+    def __init__(self, store, schema_file: Path):
+        root = store.schema(schema_file)
+        base = root.get("$id") if isinstance(root.get("$id"), str) else schema_file.resolve().as_uri()
+        self._roots = [(root, store.registry.resolver(base_uri=base))]
+        self._cache: dict[tuple[str, ...], FieldType] = {}
+
+    @staticmethod
+    def _expand(nodes):
+        out, stack, seen = [], list(nodes), 0
+        while stack and seen < 2000:
+            seen += 1
+            schema, resolver = stack.pop()
+            if not isinstance(schema, dict):
+                continue
+            out.append((schema, resolver))
+            if isinstance(schema.get("$ref"), str):
+                try:
+                    resolved = resolver.lookup(schema["$ref"])
+                    stack.append((resolved.contents, resolved.resolver))
+                except Exception:
+                    pass
+            for key in ("allOf", "anyOf", "oneOf"):
+                stack += [(part, resolver) for part in schema.get(key, []) if isinstance(part, dict)]
+            for key in ("then", "else"):
+                if isinstance(schema.get(key), dict):
+                    stack.append((schema[key], resolver))
+        return out
+
+    def _nodes(self, path: tuple[str, ...]):
+        nodes = self._expand(self._roots)
+        for part in path:
+            nodes = self._expand(
+                [
+                    (s["properties"][part], r)
+                    for s, r in nodes
+                    if isinstance(s.get("properties"), dict) and part in s["properties"]
+                ]
+            )
+        return nodes
+
+    def _describe(self, nodes) -> FieldType:
+        kind = FieldType()
+        items = []
+        for schema, resolver in nodes:
+            t = schema.get("type")
+            kind.types |= set(t) if isinstance(t, list) else {t} if isinstance(t, str) else set()
+            values = schema["enum"] if isinstance(schema.get("enum"), list) else []
+            values = values + [schema["const"]] if "const" in schema else values
+            kind.enum += [v for v in values if v not in kind.enum]
+            if not t:  # an enum or const without a type: its values say
+                kind.types |= {_json_kind(v) for v in values}
+            if isinstance(schema.get("items"), dict):
+                items.append((schema["items"], resolver))
+        if items:
+            kind.items = self._describe(self._expand(items))
+            kind.types.add("array")
+        return kind
+
+    def of(self, path: tuple[str, ...]) -> FieldType:
+        """The :class:`FieldType` of the field at ``path`` (``("cost", "gold")``); empty when the schema has none."""
+        if path not in self._cache:
+            self._cache[path] = self._describe(self._nodes(path))
+        return self._cache[path]
+
+
+def _json_kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else "null"
+
+
+class _Bad(ValueError):
+    def __init__(self, message: str, hint: str | None = None):
+        super().__init__(message)
+        self.message, self.hint = message, hint
+
+
+_INT = re.compile(r"[+-]?[0-9]+")
+_TRUE = {"true", "yes", "y", "1", "x"}
+_FALSE = {"false", "no", "n", "0"}
+
+
+def _number(value: object) -> float | int:
+    if isinstance(value, bool):
+        raise _Bad(f"{json_type(value)} is not a number")
+    if isinstance(value, (int, float)):
+        return value
+    text = str(value).strip()
+    if _INT.fullmatch(text):
+        return int(text)
+    try:
+        number = float(text.replace(",", ".") if text.count(",") == 1 and "." not in text else text)
+    except ValueError:
+        raise _Bad(f"{json_type(text)} is not a number") from None
+    if number != number or number in (float("inf"), float("-inf")):
+        raise _Bad(f"{json_type(text)} is not a number")
+    return number
+
+
+def _whole(value: object) -> int:
+    number = _number(value)
+    if isinstance(number, float):
+        if not number.is_integer():
+            raise _Bad(f"{number:g} is not a whole number", "this field takes an integer")
+        return int(number)
+    return number
+
+
+def _convert(value: object, kind: FieldType, typed: bool, depth: int = 0) -> object:
+    """One cell's value as the JSON the schema wants (see the module docstring); raises :class:`_Bad`."""
+    types = kind.types
+    if isinstance(value, (_dt.datetime, _dt.date, _dt.time)):
+        value = value.isoformat()
+    elif isinstance(value, _dt.timedelta):
+        value = str(value)
+    if "array" in types and depth == 0 and not isinstance(value, list):
+        if isinstance(value, str) and value.lstrip().startswith("["):
+            try:
+                items = json.loads(value)
+            except ValueError as exc:
+                raise _Bad(f"the cell starts with '[' but is not a JSON array: {exc}") from None
+            if not isinstance(items, list):
+                raise _Bad("the cell is not a JSON array")
+            return [
+                _convert(v, kind.items or FieldType(), True, 1) if not isinstance(v, (dict, list)) else v for v in items
+            ]
+        if not (types - {"array"}) or not isinstance(value, str) or LIST_SEPARATOR in value:
+            text = value if isinstance(value, str) else _text(value)
+            parts = [p.strip() for p in text.split(LIST_SEPARATOR)]
+            return [_convert(p, kind.items or FieldType(), typed, 1) for p in parts if p]
+    if "object" in types and isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            return json.loads(value)
+        except ValueError as exc:
+            raise _Bad(f"the cell starts with '{{' but is not a JSON object: {exc}") from None
+    if isinstance(value, str) and kind.enum and value in kind.enum:
+        return value
+    if isinstance(value, str) and "string" in types:
+        return value if typed else _csv_text(value, types)
+    if isinstance(value, float) and "integer" in types and "number" not in types:
+        return _whole(value)  # a numeric cell where a whole number is wanted: 1.0 is 1, 1.5 is an error
+    if "integer" in types:
+        try:
+            return _whole(value)
+        except _Bad:
+            if not ({"number", "boolean", "string"} & types):
+                raise
+    if "number" in types:
+        try:
+            number = _number(value)
+            return int(number) if isinstance(number, float) and number.is_integer() else number
+        except _Bad:
+            if not ({"boolean", "string"} & types):
+                raise
+    if "boolean" in types:
+        if isinstance(value, bool):
+            return value
+        text = str(value).strip().lower()
+        if text in _TRUE:
+            return True
+        if text in _FALSE:
+            return False
+        if "string" not in types:
+            raise _Bad(f"{json_type(value)} is not a yes/no value", "write TRUE or FALSE")
+    if "string" in types or not types:
+        if isinstance(value, float) and value.is_integer() and ("string" in types or not types):
+            return str(int(value)) if "string" in types else int(value)
+        return value if isinstance(value, str) or not types else _text(value)
+    return value  # the schema's own check will say what is wrong
+
+
+def _csv_text(value: str, types: set[str]) -> object:
+    """A CSV cell where the schema takes a string or something else: only the canonical form of a number
+    (``3``, not ``03`` or ``+3``) or ``true``/``false`` is read as one; anything else stays text, and so does a
+    JSON string in double quotes (``"-1"``)."""
+    text = value.strip()
+    if not (types & {"integer", "number", "boolean"}):
+        return value
+    if len(text) >= 2 and text[0] == text[-1] == '"':  # "-1" in quotes: text, as written
+        try:
+            quoted = json.loads(text)
+        except ValueError:
+            quoted = None
+        if isinstance(quoted, str):
+            return quoted
+    if "integer" in types and _INT.fullmatch(text) and str(int(text)) == text:
+        return int(text)
+    if "number" in types:
+        try:
+            number = float(text)
+        except ValueError:
+            number = None
+        if number is not None and (repr(number) == text or (_INT.fullmatch(text) and str(int(text)) == text)):
+            return int(text) if _INT.fullmatch(text) else number
+    if "boolean" in types and text in ("true", "false"):
+        return text == "true"
+    return value
+
+
+def _text(value: object) -> str:
+    if isinstance(value, bool):
+        return "TRUE" if value else "FALSE"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def convert(record: SheetRecord, types: SchemaTypes) -> list[Problem]:
+    """Fill ``record.data`` from its raw cells by the schema's field ``types``; returns the cells' problems.
+
+    A problem is located at its cell (``file:Sheet!C7 ($.force)``) and the
+    cell is left out of the data; a row with such a problem is not
+    validated further.
+    """
+    problems: list[Problem] = []
+    data: dict = {}
+    for header, value in record.cells.items():
+        parts = tuple(header.split("."))
+        path = "".join(json_key(p) for p in parts)
+        if header == "copies" and _blank(value):
+            problems.append(
+                Problem(
+                    record.where(path),
+                    "the copies cell is empty",
+                    "write how many copies to print (0 leaves the card out of the print run on purpose)",
+                    code="copies",
+                )
+            )
+            continue
+        try:
+            if header == "copies":
+                converted = _whole(value)
+            else:
+                converted = _convert(value, types.of(parts), record.typed)
+        except _Bad as bad:
+            problems.append(Problem(record.where(path), bad.message, bad.hint, code="cell"))
+            continue
+        parent = next((".".join(parts[:i]) for i in range(1, len(parts)) if ".".join(parts[:i]) in record.cells), None)
+        if parent is not None or any(h.startswith(header + ".") for h in record.cells):
+            other = parent or next(h for h in record.cells if h.startswith(header + "."))
+            problems.append(
+                Problem(
+                    record.where(path),
+                    f"both {header!r} and {other!r} are filled in",
+                    f"write the field either whole in {min(header, other, key=len)!r} or by its dotted parts",
+                    code="cell",
+                )
+            )
+            continue
+        target = data
+        for part in parts[:-1]:
+            target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                break
+        else:
+            target[parts[-1]] = converted
+    record.data = data
+    record.converted = True
+    return problems
+
+
+__all__ = [
+    "SUFFIXES",
+    "FieldType",
+    "SchemaTypes",
+    "SheetRecord",
+    "column_letters",
+    "convert",
+    "is_spreadsheet",
+    "read_records",
+    "sheet_prefix",
+]

@@ -1,0 +1,57 @@
+"""``printer export cards GAME --to FILE``: a game's cards as a spreadsheet (XLSX, CSV, ODS)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from printer.cards.catalog import load_cards, schema_store
+from printer.cards.export import FORMATS, export_cards
+from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error
+
+
+@click.group()
+def export() -> None:
+    """Write project data out in other formats."""
+
+
+@export.command("cards", epilog="Exit codes: 0 written, 1 the cards have errors (nothing written), 2 usage error.")
+@click.argument("game")
+@click.option(
+    "--to",
+    "out",
+    required=True,
+    type=click.Path(dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="The spreadsheet to write: FILE.xlsx, FILE.csv or FILE.ods.",
+)
+@click.option(
+    "--cards", "cards_dir", type=click.Path(path_type=Path), metavar="DIR", help="Card folder (default: the game's)."
+)
+@click.pass_context
+def export_cards_cmd(ctx: click.Context, game: str, out: Path, cards_dir: Path | None) -> None:
+    """Write GAME's cards to a spreadsheet, one card per row.
+
+    Columns follow the schema, nested fields get dotted headers (cost.gold),
+    lists are joined with ';'. XLSX gets a frozen header row, dropdowns for
+    fields with a fixed list of values and one sheet per card type when the
+    types have different fields. The file reads back to the same cards when
+    put in cards/GAME/.
+    """
+    if out.suffix.lower() not in FORMATS:
+        raise usage_error(f"cannot export to {out.name}", "write a file ending in .xlsx, .csv or .ods")
+    project = project_from(ctx)
+    spec = project.game(game)
+    store = schema_store(project)
+    sets, problems = load_cards(project, [cards_dir or spec.cards], game, store=store)
+    n_errors, _ = report(problems)
+    if n_errors:
+        ctx.exit(EXIT_INVALID)
+    cards = list(sets.get(game, []))
+    count = export_cards(cards, store, spec.schema, out)
+    click.echo(f"{count} card{'s' * (count != 1)} written to {out}")
+    ctx.exit(EXIT_OK)
+
+
+COMMANDS = [export]

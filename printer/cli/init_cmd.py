@@ -1,0 +1,39 @@
+"""``printer init DIR [--from GAME]``: start a new project."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from printer.scaffold import copy_game, game_id_for, scaffold
+
+
+@click.command(epilog="Exit codes: 0 written, 2 usage error (DIR already holds a project, unknown GAME).")
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--from", "from_game", metavar="GAME", help="Start from a copy of one of printer's example games.")
+@click.option("--game", "game_id", metavar="ID", help="The new game's id (default: from DIR's name).")
+@click.option("--name", metavar="NAME", help="The new game's name (default: DIR's name; starfall -> Starfall).")
+def init(folder: Path, from_game: str | None, game_id: str | None, name: str | None) -> None:
+    """Create a printer project in DIR that works out of the box.
+
+    It holds printer.toml, a card schema, card and back templates with CSS,
+    example cards in a JSON file and a CSV spreadsheet, a format with a
+    sample decklist and a rules chapter. Then, in DIR: printer validate,
+    printer build, printer deck check decks/sample.txt --format GAME-standard,
+    printer rules.
+    """
+    if from_game:
+        written = copy_game(folder, from_game)
+        game = from_game
+    else:
+        game = game_id or game_id_for(folder)
+        folder_name = folder.resolve().name
+        written = scaffold(
+            folder, game, name or (folder_name.replace("-", " ").title() if folder_name.islower() else folder_name)
+        )
+    click.echo(f"{len(written)} files written to {folder} (game {game!r})")
+    click.echo(f"next: cd {folder} && printer validate && printer build")
+
+
+COMMANDS = [init]

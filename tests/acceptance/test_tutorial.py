@@ -1,0 +1,67 @@
+"""docs/tutorial.md, followed to the letter: its files are written and its commands run, each must succeed."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+from helpers import REPO
+from pypdf import PdfReader
+
+pytestmark = pytest.mark.slow
+FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
+
+
+def steps(text: str):
+    """("file", path, content) for each fenced block with a title, ("sh", line) for each command."""
+    for match in FENCE.finditer(text):
+        info, body = match["info"].strip(), match["body"]
+        title = re.search(r'title="([^"]+)"', info)
+        if title:
+            yield "file", title.group(1), body
+        elif info == "sh":
+            for line in body.splitlines():
+                line = line.split("  #")[0].strip()
+                if line:
+                    yield "sh", line
+
+
+def test_the_tutorial_works(tmp_path, run):
+    here = tmp_path
+    outputs = []
+    for step in steps((REPO / "docs/tutorial.md").read_text(encoding="utf-8")):
+        if step[0] == "file":
+            path = here / step[1]
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(step[2], encoding="utf-8")
+            continue
+        words = shlex.split(step[1])
+        if words[0] == "cd":
+            here = here / words[1]
+            continue
+        assert words[0] == "printer", step
+        result = run(*words[1:], cwd=here)
+        assert result.code == 0, f"{step[1]}: {result.err}"
+        outputs.append((step[1], result.out))
+    project = tmp_path / "starfall"
+    said = dict(outputs)
+    assert "8 valid cards (starfall: 8)" in [out.strip() for cmd, out in outputs if cmd == "printer validate"][-1]
+    assert "verdict: legal" in said["printer deck check decks/sample.txt --format starfall-standard"]
+    text = " ".join(page.extract_text() for page in PdfReader(project / "build/starfall.pdf").pages)
+    assert "Kepler Haven" in text and "Rust Moon" in text
+    assert (project / "build/starfall-rules.pdf").is_file() and (project / "starfall.xlsx").is_file()
+
+
+def test_the_tutorials_spreadsheet_error_is_the_one_printer_gives(tmp_path, run):
+    """The page quotes the message a bad population gives: keep it true."""
+    page = (REPO / "docs/tutorial.md").read_text(encoding="utf-8")
+    quoted = re.search(r"answers `(cards/starfall/planets.csv:E2[^`]*)`", page).group(1)
+    files = {s[1]: s[2] for s in steps(page) if s[0] == "file"}
+    assert run("init", tmp_path / "starfall").code == 0
+    for name, body in files.items():
+        (tmp_path / "starfall" / name).write_text(body.replace(",1200,", ",12.5,"), encoding="utf-8")
+    result = run("validate", cwd=tmp_path / "starfall")
+    assert quoted in result.err
+    assert Path(tmp_path / "starfall/cards/starfall/planets.csv").is_file()

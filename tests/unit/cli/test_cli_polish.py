@@ -1,0 +1,69 @@
+"""The command line agrees with itself: exit codes in every help, --version, python -m printer, completion."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+
+from printer.cli import cli
+
+
+def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _commands(command, prefix + (name,))
+        else:
+            yield prefix + (name,)
+
+
+@pytest.mark.parametrize("path", list(_commands(cli)), ids=" ".join)
+def test_every_command_states_its_exit_codes(run, path):
+    result = run(*path, "--help")
+    assert result.code == 0
+    assert "Exit codes:" in result.out
+
+
+def test_version_and_python_m_printer():
+    done = subprocess.run([sys.executable, "-m", "printer", "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.startswith("printer, version ")
+
+
+@pytest.mark.parametrize("shell,marker", [("bash", "complete -o"), ("zsh", "compdef"), ("fish", "--command printer")])
+def test_completion_scripts(run, shell, marker):
+    result = run("completion", shell)
+    assert result.code == 0 and marker in result.out and "_PRINTER_COMPLETE" in result.out
+
+
+def test_paper_sizes_agree_between_build_and_rules(run):
+    from printer.sheets.layout import PAPER_SIZES
+
+    for command in ("build", "rules"):
+        text = " ".join(run(command, "--help").out.split())
+        assert all(name in text for name in PAPER_SIZES), command
+
+
+def test_paths_inside_the_current_folder_are_shown_relative(tmp_path, run):
+    assert run("init", tmp_path / "p").code == 0
+    crew = tmp_path / "p/cards/p/crew.csv"
+    crew.write_text(crew.read_text().replace("Crew,Union", "Crew,Unoin"), encoding="utf-8")
+    result = run("validate", cwd=tmp_path / "p")
+    assert result.err.startswith("cards/p/crew.csv:D2 ($.faction): error:")
+
+
+def test_align_out_is_a_folder_like_every_other_out(tmp_path, run):
+    assert run("init", tmp_path / "p").code == 0
+    result = run("--project", tmp_path / "p", "align", "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    assert (tmp_path / "out/alignment-a4-long-edge.pdf").is_file()
+    outs = {}
+    for path in _commands(cli):
+        command = cli
+        for name in path:
+            command = command.commands[name]
+        for option in command.params:
+            if "--out" in getattr(option, "opts", []):
+                outs[" ".join(path)] = option.metavar
+    assert set(outs.values()) == {"DIR"}, outs

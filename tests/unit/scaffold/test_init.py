@@ -1,0 +1,57 @@
+"""printer init: a new project that validates, builds, checks its sample deck and prints its rules."""
+
+from __future__ import annotations
+
+import pytest
+from pypdf import PdfReader
+
+
+@pytest.mark.slow
+def test_init_makes_a_project_that_works_out_of_the_box(tmp_path, run):
+    root = tmp_path / "Starfall"
+    made = run("init", root)
+    assert made.code == 0, made.err
+    assert (root / "cards/starfall/crew.csv").is_file() and (root / "cards/starfall/ships.json").is_file()
+    assert '"$id"' in (root / "schema/starfall/card.schema.json").read_text()
+
+    checked = run("--project", root, "validate")
+    assert checked.code == 0, checked.err
+    assert "6 valid cards" in checked.out
+
+    built = run("--project", root, "build")
+    assert built.code == 0, built.err
+    pdf = PdfReader(root / "build/starfall.pdf")
+    assert len(pdf.pages) == 4  # 3 Ships + 3 + 2 + 2 Crew and Events (the CSV copies column): 2 sheets, duplex
+    assert "Navigator Osei" in pdf.pages[0].extract_text()
+
+    deck = run("--project", root, "deck", "check", root / "decks/sample.txt", "--format", "starfall-standard")
+    assert deck.code == 0, deck.err
+    assert "verdict: legal" in deck.out
+
+    rules = run("--project", root, "rules")
+    assert rules.code == 0, rules.err
+    assert (root / "build/starfall-rules.pdf").is_file()
+
+
+def test_init_refuses_an_existing_project(tmp_path, run):
+    assert run("init", tmp_path / "a").code == 0
+    again = run("init", tmp_path / "a")
+    assert again.code == 2 and "already" in again.err
+
+
+def test_init_from_an_example_game(tmp_path, run):
+    made = run("init", tmp_path / "mine", "--from", "via-magica")
+    assert made.code == 0, made.err
+    checked = run("--project", tmp_path / "mine", "validate")
+    assert checked.code == 0, checked.err
+    assert "via-magica: 18" in checked.out
+
+
+def test_init_from_an_unknown_game_names_the_closest(tmp_path, run):
+    made = run("init", tmp_path / "mine", "--from", "via-magic")
+    assert made.code == 2 and "via-magica" in made.err
+
+
+def test_the_game_name_comes_from_the_folder(tmp_path, run):
+    assert run("init", tmp_path / "star-fall").code == 0
+    assert 'name = "Star Fall"' in (tmp_path / "star-fall/printer.toml").read_text()
