@@ -23,8 +23,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from printer.paths import contained, is_inside, read_text
 from printer.config import key_lines, locate
+from printer.paths import contained, is_inside, read_text
 from printer.problems import Problem, did_you_mean
 from printer.project import Game, Project
 

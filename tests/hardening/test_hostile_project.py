@@ -40,7 +40,7 @@ def _secret_files(outside: Path) -> None:
     card = dict(CARD, id="s", title=SECRET)
     (outside / "secret.json").write_text(json.dumps({"game": "l5r", "cards": [card]}), encoding="utf-8")
     (outside / "schema.json").write_text(json.dumps({"title": SECRET, "type": "object"}), encoding="utf-8")
-    (outside / "layout.toml").write_text(f'# {SECRET}\n[[slot]]\nx = 10\ny = 10\n', encoding="utf-8")
+    (outside / "layout.toml").write_text(f"# {SECRET}\n[[slot]]\nx = 10\ny = 10\n", encoding="utf-8")
 
 
 def _rules(project: Path, toml: str = "", chapter: str = "# Rules\n\nText.\n") -> Path:

@@ -93,7 +93,8 @@ def test_a_template_cannot_read_a_file_through_the_game(project: Path, run, tmp_
         encoding="utf-8",
     )
     (project / "cards" / "l5r" / "a.json").write_text(
-        '{"game": "l5r", "cards": [{"id": "a", "title": "A", "type": "Strategy", "deck": "Fate", "focus": 1}]}', encoding="utf-8"
+        '{"game": "l5r", "cards": [{"id": "a", "title": "A", "type": "Strategy", "deck": "Fate", "focus": 1}]}',
+        encoding="utf-8",
     )
     result = run("--project", project, "build", "l5r", "--out", project / "build")
     assert result.code == 1
