@@ -34,6 +34,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
 from printer.cards.markup import RenderEnv, direction_plugin, icon_plugin
+from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.problems import WARNING, Problem, did_you_mean
 
 #: Admonition kinds (``::: kind [title]``); each prints as a boxed aside with a title.
@@ -80,6 +81,7 @@ def rules_markdown(lang: str = "en", labels: dict[str, str] | None = None) -> Ma
     quotes = "「」『』" if lang.startswith("ja") else "\u201c\u201d\u2018\u2019"
     md = MarkdownIt("commonmark", {"html": False, "typographer": True, "quotes": quotes})
     md.enable(["table", "strikethrough", "replacements", "smartquotes"])
+    md.options["maxNesting"] = DEFAULT_LIMITS.markdown_nesting  # deeper blocks print as text (no deep recursion)
     md.use(icon_plugin).use(footnote_plugin).use(deflist_plugin).use(direction_plugin)
     titles = labels or {}
     for kind in ADMONITIONS:
