@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 
 from printer.book.context import RulesContext
+from printer.plugins import find_check
 from printer.problems import WARNING, Problem, did_you_mean
 
 
@@ -46,7 +47,8 @@ def format_summaries(ctx: RulesContext, ids: list[str], where: str) -> list[Form
 
     An unknown id or an invalid format file is a warning at ``where``.
     """
-    from printer.decks import NAMED_CHECKS, FormatError, available_formats, load_format_file
+    from printer.decks import FormatError, available_formats, load_format_file
+    from printer.plugins import all_checks
 
     roots = [ctx.project.root]
     known = available_formats(roots)
@@ -76,7 +78,7 @@ def format_summaries(ctx: RulesContext, ids: list[str], where: str) -> list[Form
             continue
         if not ids and fmt.game != ctx.game.id:
             continue
-        summaries.append(_summary(ctx, fmt, NAMED_CHECKS))
+        summaries.append(_summary(ctx, fmt, all_checks()))
     if not summaries:
         ctx.problems.append(
             Problem(
@@ -105,5 +107,7 @@ def _summary(ctx: RulesContext, fmt, checks) -> FormatSummary:
         summary.allowances.append(f"{allowance.granted_by} — {note}")
     summary.pool = fmt.legal_description()
     summary.banned = [{"name": ban.name, "note": ban.note or ""} for ban in fmt.banned.values()]
-    summary.checks = [_first_sentence(getattr(checks.get(name), "__doc__", None)) or name for name in fmt.checks]
+    summary.checks = [
+        _first_sentence(getattr(find_check(name, fmt.game), "__doc__", None)) or name for name in fmt.checks
+    ]
     return summary

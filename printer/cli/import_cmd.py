@@ -15,8 +15,8 @@ from pathlib import Path
 import click
 
 from printer import api
-from printer.cards.load import card_files
 from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
+from printer.plugins import Importer, importers
 from printer.problems import UsageError
 
 
@@ -34,13 +34,13 @@ def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dr
     """
     try:
         project = project_from(ctx)
-        project.game(module.GAME)
+        project.game(module.game)
     except UsageError:
         if ctx.find_root().params.get("project"):
             raise
         project = None
     n_errors, _ = report(result.problems, ctx.meta.get("printer.strict", False))
-    outcome = api.import_cards(project, module.GAME, result, module.summary, out, force, dry_run)
+    outcome = api.import_cards(project, module.game, result, module.summary, out, force, dry_run)
     for name, (status, n) in outcome.files.items():
         note = " (needs --force)" if name in outcome.needs_force else ""
         click.echo(f"{out / name}: {status}, {n} card{'s' * (n != 1)}{note}")
@@ -89,70 +89,19 @@ def _import_arguments(out_help: str, folders: bool = True, one_file: bool = Fals
     return apply
 
 
-@import_group.command(name="oracle")
-@_import_arguments("Folder to write the card files into (one per card type).")
-def oracle_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
-    """Import the Oracle of the Void L5R CCG export (JSON files or folders).
+def _command(importer: Importer) -> click.Command:
+    """The ``printer import NAME`` subcommand of one registered importer."""
 
-    Writes one L5R card file per card type into DIR (personalities.json,
-    strategies.json, ...). Problems in the export are located as
-    file::$[index].field; fields not imported are reported once each.
-    Exit 0 ok, 1 invalid input (the other cards are still written),
-    2 usage error (such as files that would be overwritten without --force).
-    """
-    from printer.games.l5r import oracle
+    def run(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
+        _write_import(ctx, importer, importer.read(list(paths)), out, force, dry_run)
 
-    _write_import(ctx, oracle, oracle.import_oracle(list(card_files(list(paths)))), out, force, dry_run)
+    run.__doc__ = importer.help
+    arguments = _import_arguments(importer.out_help, folders=importer.folders, one_file=importer.one_file)
+    return import_group.command(name=importer.name)(arguments(run))
 
 
-@import_group.command(name="tarot")
-@_import_arguments("Folder to write the card file into (major-arcana.json).", folders=False, one_file=True)
-def tarot_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
-    """Import the 22 Major Arcana of a tarot card list as ARCANDUCTOR cards.
-
-    Reads names and numbers only (tarot_interpretations.json and the like)
-    and writes DIR/major-arcana.json: 22 cards with their number, English and
-    Japanese name, an empty power circle and blank upright and reversed
-    effects to write in. Exit 0 ok, 1 invalid input (the cards found are
-    still written), 2 usage error (such as a file that would be overwritten
-    without --force).
-    """
-    from printer.games.arcanductor import tarot
-
-    _write_import(ctx, tarot, tarot.import_tarot(list(paths)), out, force, dry_run)
-
-
-@import_group.command(name="res-arcana")
-@_import_arguments("Folder to write the card files into (one per component type).")
-def res_arcana_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
-    """Import Res Arcana component data (JSON files with a 'cards' list, or folders of them).
-
-    Writes artifacts.json, mages.json, monuments.json, places-of-power.json
-    and magic-items.json into DIR. Problems are located as
-    file::$.cards[i].field; fields and effects with no printer form are
-    reported (effects print as text). Exit 0 ok, 1 invalid input (the other
-    components are still written), 2 usage error (such as files that would
-    be overwritten without --force).
-    """
-    from printer.games.res_arcana import importer as res_arcana
-
-    _write_import(ctx, res_arcana, res_arcana.import_res_arcana(list(card_files(list(paths)))), out, force, dry_run)
-
-
-@import_group.command(name="via-magica")
-@_import_arguments("Folder to write the card files into (portals.json, bonus.json, animus.json).", folders=False)
-def via_magica_command(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
-    """Import Via Magica material (material.json: port_cards, bonus_data, token_types).
-
-    Writes portals.json (one card per portal design, copies 2), bonus.json
-    (the Bonus cards) and animus.json (the Animus stones, printed as round
-    tokens) into DIR. Problems are located as file::$.port_cards["n"].field.
-    Exit 0 ok, 1 invalid input (the other cards are still written), 2 usage
-    error (such as files that would be overwritten without --force).
-    """
-    from printer.games.via_magica import importer as via_magica
-
-    _write_import(ctx, via_magica, via_magica.import_via_magica(list(paths)), out, force, dry_run)
+for _importer in importers().values():
+    _command(_importer)
 
 
 COMMANDS = [import_group]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from printer.decks.checks import NAMED_CHECKS, card_clans, check, check_file
+from printer.decks.checks import check, check_file
 from printer.decks.deck_errors import (
     AmbiguousCardError,
     DeckError,
@@ -61,7 +61,6 @@ __all__ = [
     "Format",
     "FormatError",
     "IllegalDeckError",
-    "NAMED_CHECKS",
     "Resolution",
     "ResolvedEntry",
     "Section",
@@ -69,7 +68,6 @@ __all__ = [
     "UnknownCardError",
     "Violation",
     "available_formats",
-    "card_clans",
     "check",
     "check_file",
     "find_card",

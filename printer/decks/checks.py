@@ -36,7 +36,6 @@ the unresolved lines that could belong to the section cannot make it up.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +46,7 @@ from printer.decks.names import name_key, split_name
 from printer.decks.readers.text import Decklist, header_counts, read_decklist
 from printer.decks.report import DeckReport, SectionSummary, Violation, note
 from printer.decks.resolve import Resolution, ResolvedEntry, name_index, resolve
+from printer.plugins import find_check
 from printer.problems import Problem
 
 
@@ -88,24 +88,15 @@ class Context:
 
 
 Rule = Callable[[Context], list[Violation]]
-NAMED_CHECKS: dict[str, Rule] = {}
 
 
-def named_check(name: str) -> Callable[[Rule], Rule]:
-    """Register a named check that format files can switch on by ``name``."""
-
-    def register(function: Rule) -> Rule:
-        NAMED_CHECKS[name] = function
-        return function
-
-    return register
-
-
-def _quote(names) -> str:
+def quote_names(names) -> str:
+    """Names quoted and joined with commas, for messages."""
     return ", ".join(repr(n) for n in names)
 
 
-def _lines(lines) -> str:
+def line_list(lines) -> str:
+    """``line 3`` or ``lines 3, 5``: decklist lines for messages."""
     lines = sorted(set(lines))
     return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(n) for n in lines)
 
@@ -163,7 +154,7 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
                 Violation(
                     "section-size",
                     f"{section.name}: {count} cards, {section.bounds()} allowed"
-                    + (f" ({_quote(dict.fromkeys(p.card.name for p in members))})" if len(members) <= 5 else ""),
+                    + (f" ({quote_names(dict.fromkeys(p.card.name for p in members))})" if len(members) <= 5 else ""),
                     where_lines,
                     tuple(dict.fromkeys(p.card.name for p in members)),
                     count,
@@ -272,7 +263,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
         card = group[0].card
         count = sum(p.count for p in group)
         lines = tuple(p.line for p in group)
-        where = f" ({_lines(lines)})" if len(lines) > 1 else ""
+        where = f" ({line_list(lines)})" if len(lines) > 1 else ""
         unique = fmt.is_unique(card)
         if fmt.unique_limit is not None and unique:
             if count > fmt.unique_limit:
@@ -300,7 +291,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
                     if allowance.cards is not None and len(used[i]) >= allowance.cards:
                         why = (
                             f" ({allowance.granted_by} raises it to {allowance.limit} for {allowance.cards} cards,"
-                            f" already {_quote(used[i])})"
+                            f" already {quote_names(used[i])})"
                         )
                         continue
                     if count <= allowance.limit:
@@ -391,428 +382,6 @@ def _legal_levels(ctx: Context, card: Card) -> list[str]:
     return [c.name for c in name_index(ctx.cards).by_title.get(title, []) if c is not card and ctx.format.is_legal(c)]
 
 
-# --- named checks -----------------------------------------------------------------------------
-
-CLANS = (
-    "Crab",
-    "Crane",
-    "Dragon",
-    "Lion",
-    "Mantis",
-    "Phoenix",
-    "Scorpion",
-    "Spider",
-    "Unicorn",
-    "Naga",
-    "Toturi's Army",
-    "Ratling",
-    "Spirit",
-    "Brotherhood",
-    "Shadowlands",
-    "Imperial",
-)
-_TAGS = re.compile(r"<[^>]+>")
-_ALL = {"all", "all clans", "unaligned", "none", "clanless"}
-
-
-def card_clans(card: Card) -> set[str] | None:
-    """The clans a card belongs to; ``None`` for a clanless or all-clans card.
-
-    Read from the ``clan`` field (a name or a list), else from keywords
-    (``Lion Clan``, bare clan names, ``All Clans``) as the Oracle prints a
-    Sensei's clans.
-    """
-    value = card.get("clan")
-    names = [value] if isinstance(value, str) else list(value or [])
-    if not names:
-        for keyword in card.get("keywords") or []:
-            word = _TAGS.sub("", str(keyword)).strip()
-            if word.casefold() in ("all clans", "all"):
-                return None
-            base = word[:-5].strip() if word.casefold().endswith(" clan") else word
-            if base in CLANS:
-                names.append(base)
-    clans = {n for n in names if n.casefold() not in _ALL}
-    if not clans or any(n.casefold() in ("all", "all clans") for n in names):
-        return None
-    return clans
-
-
-@named_check("sensei-clan")
-def check_sensei_clan(ctx: Context) -> list[Violation]:
-    """A Sensei's clan must be the Stronghold's, or the Sensei clanless / for all clans (seed 事前準備)."""
-    strongholds = [p for p in ctx.found() if p.card.type == "Stronghold"]
-    senseis = [p for p in ctx.found() if p.card.type == "Sensei"]
-    if len(strongholds) != 1 or not senseis:
-        return []  # no or several Strongholds: section-size says so
-    stronghold = strongholds[0].card
-    home = card_clans(stronghold) or set()
-    found = []
-    for p in senseis:
-        clans = card_clans(p.card)
-        if clans is None or clans & home:
-            continue
-        found.append(
-            Violation(
-                "sensei-clan",
-                f"Sensei {p.card.name!r} ({'/'.join(sorted(clans))}) does not match the Stronghold "
-                f"{stronghold.name!r} ({'/'.join(sorted(home)) or 'no clan'})",
-                (p.line, strongholds[0].line),
-                (p.card.name, stronghold.name),
-                hint="a Sensei must share the Stronghold's clan or be for all clans",
-            )
-        )
-    return found
-
-
-# ARCANDUCTOR (seed 001, ゲームの準備) and Arcana Fight! Edelweiss (seed 003) -----------------------
-
-_SIGNIFICATOR_HEADERS = {"significator", "シグニフィケータ"}
-_CLASS_HEADERS = {"", "class", "classes", "クラス"}
-
-
-@named_check("arcana-distinct")
-def check_arcana_distinct(ctx: Context) -> list[Violation]:
-    """ARCANDUCTOR: no two cards share a Major Arcana number (``arcanum``): a set is 0-21, each once (seed 001)."""
-    by_number: dict[int, list[Placed]] = {}
-    for p in ctx.found():
-        if isinstance(p.card.get("arcanum"), int):
-            by_number.setdefault(p.card["arcanum"], []).append(p)
-    found = []
-    for number, group in sorted(by_number.items()):
-        names = tuple(dict.fromkeys(p.card.name for p in group))
-        if len(names) > 1:
-            found.append(
-                Violation(
-                    "arcana-distinct",
-                    f"{len(names)} cards are Major Arcana {number}: {_quote(names)}",
-                    tuple(p.line for p in group),
-                    names,
-                    len(names),
-                    1,
-                    hint="a set holds each number from 0 to 21 once: keep one of them",
-                )
-            )
-    return found
-
-
-@named_check("significator")
-def check_significator(ctx: Context) -> list[Violation]:
-    """ARCANDUCTOR: exactly one card of a dealt hand is listed under a ``Significator`` header (seed 001: シグニフィケータを1枚選出)."""
-    chosen = [p for p in ctx.placed if (p.item.entry.section or "").strip().casefold() in _SIGNIFICATOR_HEADERS]
-    count = sum(p.count for p in chosen)
-    if count == 1:
-        return []
-    if count == 0:
-        return [
-            Violation(
-                "significator",
-                "no Significator: no card is listed under a 'Significator' header",
-                (),
-                (),
-                0,
-                1,
-                hint="list the card you chose as your Significator under '# Significator'",
-            )
-        ]
-    names = tuple(dict.fromkeys(p.card.name if p.card else p.item.entry.name for p in chosen))
-    return [
-        Violation(
-            "significator",
-            f"{count} Significators ({_quote(names)}): a player chooses one",
-            tuple(p.line for p in chosen),
-            names,
-            count,
-            1,
-            hint="move all but one to the hand",
-        )
-    ]
-
-
-def _standard_deck(fmt: Format) -> dict | None:
-    """``standard-deck.json`` beside the format's folder (``schema/<game>/``), else printer's bundled one."""
-    import json
-
-    from printer.project import bundled_root
-
-    for candidate in (
-        fmt.file.parent.parent / "standard-deck.json",
-        bundled_root() / "schema" / "edelweiss" / "standard-deck.json",
-    ):
-        try:
-            return json.loads(candidate.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-    return None
-
-
-@named_check("edelweiss-standard-deck")
-def check_standard_deck(ctx: Context) -> list[Violation]:
-    """Edelweiss: each of the 52 standard cards once, by suit and rank (seed 003: 52枚のトランプのみ).
-
-    Suits, ranks and the card names come from ``schema/edelweiss/standard-deck.json``.
-    """
-    data = _standard_deck(ctx.format)
-    if data is None:
-        return []
-    ranks = {r["rank"]: r["name"] for r in data["ranks"]}
-    expected = {
-        (s["suit"], r): data["card_name"].format(rank=name, suit=s["suit"])
-        for s in data["suits"]
-        for r, name in ranks.items()
-    }
-    have: dict[tuple, list[Placed]] = {}
-    for p in ctx.found():
-        key = (p.card.get("suit"), p.card.get("rank"))
-        if key in expected:
-            have.setdefault(key, []).append(p)
-    found = []
-    for key, group in have.items():
-        count = sum(p.count for p in group)
-        if count > 1:
-            found.append(
-                Violation(
-                    "edelweiss-standard-deck",
-                    f"{count} copies of the {expected[key]}: a standard deck has one",
-                    tuple(p.line for p in group),
-                    (expected[key],),
-                    count,
-                    1,
-                    hint="keep 1",
-                )
-            )
-    missing = [name for key, name in expected.items() if key not in have]
-    if missing and not any(p.card is None for p in ctx.placed):
-        shown = ", ".join(missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
-        found.append(
-            Violation(
-                "edelweiss-standard-deck",
-                f"{len(missing)} standard card{'s' * (len(missing) != 1)} missing: {shown}",
-                (),
-                tuple(missing),
-                len(expected) - len(missing),
-                len(expected),
-                hint=f"the deck is all {len(expected)} cards: 4 suits of A, 2-10, J, Q, K",
-            )
-        )
-    return found
-
-
-@named_check("class-per-player")
-def check_class_per_player(ctx: Context) -> list[Violation]:
-    """Edelweiss: at most one Class card under each player's header (``# Player 1``, ``# 先攻``, a name) (seed 003, クラスについて).
-
-    Classes under ``# Class`` or no header count only towards the Class section's size (two players).
-    """
-    players: dict[str, list[Placed]] = {}
-    for p in ctx.found():
-        header = (p.item.entry.section or "").strip()
-        if (
-            p.card.type == "Class"
-            and header.casefold() not in _CLASS_HEADERS
-            and (not p.declared or p.section in p.declared)
-        ):
-            players.setdefault(header, []).append(p)  # a Class under '# Deck' is wrong-section's
-    found = []
-    for player, group in players.items():
-        count = sum(p.count for p in group)
-        if count > 1:
-            names = tuple(dict.fromkeys(p.card.name for p in group))
-            found.append(
-                Violation(
-                    "class-per-player",
-                    f"{player}: {count} Class cards ({_quote(names)}), at most one per player",
-                    tuple(p.line for p in group),
-                    names,
-                    count,
-                    1,
-                    hint="each player chooses one Class",
-                )
-            )
-    return found
-
-
-# Res Arcana (seed 000, ゲームの準備 and ヴァリアントルール) and Via Magica (seed 002) ------------------------
-
-_KEPT_HEADERS = {"kept", "kept mage", "chosen", "選んだメイジ"}
-_DRAFT_ROUNDS = {"first draft": 1, "first": 1, "1巡目": 1, "second draft": 2, "second": 2, "2巡目": 2}
-
-
-def _header(p: Placed) -> str:
-    return (p.item.entry.section or "").strip().casefold()
-
-
-@named_check("res-arcana-kept-mage")
-def check_kept_mage(ctx: Context) -> list[Violation]:
-    """Res Arcana: of the two Mages dealt, exactly one is listed under ``Kept`` (seed 000, 準備 8: 2枚のうちから1枚だけ選ぶ)."""
-    kept = [p for p in ctx.placed if _header(p) in _KEPT_HEADERS and (p.card is None or p.card.type == "Mage")]
-    count = sum(p.count for p in kept)
-    if count == 1:
-        return []
-    if count == 0:
-        return [
-            Violation(
-                "res-arcana-kept-mage",
-                "no kept Mage: no Mage is listed under a 'Kept' header",
-                (),
-                (),
-                0,
-                1,
-                hint="list the Mage you keep under '# Kept' and the other under '# Dealt'",
-            )
-        ]
-    names = tuple(dict.fromkeys(p.card.name if p.card else p.item.entry.name for p in kept))
-    return [
-        Violation(
-            "res-arcana-kept-mage",
-            f"{count} kept Mages ({_quote(names)}): a player keeps one of the two",
-            tuple(p.line for p in kept),
-            names,
-            count,
-            1,
-            hint="move the other Mage under '# Dealt'",
-        )
-    ]
-
-
-@named_check("res-arcana-draft-rounds")
-def check_draft_rounds(ctx: Context) -> list[Violation]:
-    """Res Arcana draft: four Artifacts picked in each of two rounds, under ``First draft`` and ``Second draft`` (seed 000, ドラフトルール 2-3)."""
-    rounds: dict[int, list[Placed]] = {1: [], 2: []}
-    loose = []
-    for p in ctx.found():
-        if p.card.type == "Artifact":
-            (rounds[_DRAFT_ROUNDS[_header(p)]] if _header(p) in _DRAFT_ROUNDS else loose).append(p)
-    found = []
-    if loose:
-        names = tuple(dict.fromkeys(p.card.name for p in loose))
-        found.append(
-            Violation(
-                "res-arcana-draft-rounds",
-                f"{len(names)} Artifact{'s' * (len(names) != 1)} under no draft round: {_quote(names)}",
-                tuple(p.line for p in loose),
-                names,
-                sum(p.count for p in loose),
-                0,
-                hint="list each pick under '# First draft:' or '# Second draft:'",
-            )
-        )
-    for number, group in rounds.items():
-        count = sum(p.count for p in group)
-        if count != 4 and not (loose and count < 4):
-            found.append(
-                Violation(
-                    "res-arcana-draft-rounds",
-                    f"round {number}: {count} Artifact{'s' * (count != 1)} picked, 4 in each round",
-                    tuple(p.line for p in group),
-                    tuple(dict.fromkeys(p.card.name for p in group)),
-                    count,
-                    4,
-                    hint="each round a player keeps one card from each of the four hands passed",
-                )
-            )
-    return found
-
-
-def _game_data(fmt: Format, name: str) -> dict | None:
-    """``schema/<game>/<name>`` beside the format's folder, else printer's bundled one."""
-    import json
-
-    from printer.project import bundled_root
-
-    for candidate in (fmt.file.parent.parent / name, bundled_root() / "schema" / fmt.game / name):
-        try:
-            return json.loads(candidate.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            continue
-    return None
-
-
-@named_check("res-arcana-first-game")
-def check_first_game(ctx: Context) -> list[Violation]:
-    """Res Arcana first game: the Mage is a set's Mage and the set's three Artifacts are among the eight (seed 000, 最初のゲーム).
-
-    The four sets, English and Japanese names, are ``schema/res-arcana/first-game-sets.json``.
-    """
-    data = _game_data(ctx.format, "first-game-sets.json")
-    mages = [p for p in ctx.found() if p.card.type == "Mage"]
-    if data is None or len(mages) != 1:
-        return []  # one Mage: section-size says so
-    mage = mages[0]
-    chosen = next((s for s in data["sets"] if name_key(mage.card.name) in {name_key(n) for n in s["mage"]}), None)
-    if chosen is None:
-        return [
-            Violation(
-                "res-arcana-first-game",
-                f"{mage.card.name!r} has no first-game set",
-                (mage.line,),
-                (mage.card.name,),
-                hint="first-game Mages: " + ", ".join(s["mage"][0] for s in data["sets"]),
-            )
-        ]
-    have = {name_key(p.card.name) for p in ctx.found()}
-    missing = [names[0] for names in chosen["artifacts"] if not have & {name_key(n) for n in names}]
-    if not missing:
-        return []
-    return [
-        Violation(
-            "res-arcana-first-game",
-            f"the {chosen['mage'][0]}'s first-game set also needs {_quote(missing)}",
-            (mage.line,),
-            tuple(missing),
-            3 - len(missing),
-            3,
-            hint=f"{chosen['mage'][0]} comes with " + ", ".join(n[0] for n in chosen["artifacts"]),
-        )
-    ]
-
-
-@named_check("via-magica-two-of-each")
-def check_two_of_each(ctx: Context) -> list[Violation]:
-    """Via Magica: each portal design is in the deck exactly twice (seed 002, 準備 重要: 各ポータルは 2 枚ずつ)."""
-    groups: dict[str, list[Placed]] = {}
-    for p in ctx.found():
-        if p.card.type == "Portal":
-            groups.setdefault(name_key(p.card.name), []).append(p)
-    found = []
-    for group in groups.values():
-        count = sum(p.count for p in group)
-        if count < 2:
-            found.append(
-                Violation(
-                    "via-magica-two-of-each",
-                    f"1 copy of {group[0].card.name!r}: the deck holds each portal twice",
-                    tuple(p.line for p in group),
-                    (group[0].card.name,),
-                    count,
-                    2,
-                    hint="add the second copy",
-                )
-            )
-    return found
-
-
-@named_check("via-magica-one-count-bonus")
-def check_one_count_bonus(ctx: Context) -> list[Violation]:
-    """Via Magica: a player wins at most one portal-count Bonus card (seed 002, ポータルの数: 各プレイヤー1枚だけ獲得できます)."""
-    won = [p for p in ctx.found() if p.card.type == "Bonus" and p.card.get("goal") == "portal-count"]
-    count = sum(p.count for p in won)
-    if count <= 1:
-        return []
-    names = tuple(dict.fromkeys(p.card.name for p in won))
-    return [
-        Violation(
-            "via-magica-one-count-bonus",
-            f"{count} portal-count Bonus cards ({_quote(names)}): a player wins one at most",
-            tuple(p.line for p in won),
-            names,
-            count,
-            1,
-            hint="keep the one the player claimed",
-        )
-    ]
-
-
 # --- the check ----------------------------------------------------------------------------------
 
 DATA_RULES: list[Rule] = [rule_placement, rule_copies, rule_legality]
@@ -866,7 +435,9 @@ def check(
     for rule in DATA_RULES:
         violations += rule(ctx)
     for name in fmt.checks:
-        violations += NAMED_CHECKS[name](ctx)
+        rule = find_check(name, fmt.game)
+        if rule is not None:  # load_format_file refuses unknown names; a check from an uninstalled game is skipped
+            violations += rule(ctx)
     if read_errors:  # an unreadable deck has no verdict on the rules
         violations, notes = [], []
     violations.sort(key=lambda v: (v.lines[0] if v.lines else 0, v.rule))

@@ -14,7 +14,7 @@ A format file says, for one game (see the README section "Checking a deck" for e
   fields ``sets``/``set``) a card must name one of;
 - ``banned``: card names refused outright, each with an optional note;
 - ``checks``: named Python checks for rules that data cannot express
-  (:data:`printer.decks.checks.NAMED_CHECKS`).
+  registered by games (:func:`printer.plugins.all_checks`): ``<game>.<name>``.
 
 Adding a format is adding a file: formats are found by their ``id`` in the
 project's ``schema/*/formats/`` first, then in printer's bundled ones.
@@ -312,15 +312,16 @@ def load_format_file(path: Path, roots: Iterable[Path] | None = None) -> Format:
     )
     problems = store.validate(data, schema_file, f"{where}::$") if schema_file else []
     if not problems:
-        from printer.decks.checks import NAMED_CHECKS
+        from printer.plugins import all_checks, find_check
 
         for i, name in enumerate(data.get("checks", [])):
-            if name not in NAMED_CHECKS:
+            if find_check(name, data.get("game")) is None:
+                known = sorted(all_checks())
                 problems.append(
                     Problem(
                         f"{where}::$.checks[{i}]",
                         f"unknown check {name!r}",
-                        did_you_mean(name, list(NAMED_CHECKS)) or "known checks: " + ", ".join(NAMED_CHECKS),
+                        did_you_mean(name, known) or "known checks: " + ", ".join(known),
                         code="schema",
                     )
                 )

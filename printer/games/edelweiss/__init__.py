@@ -1,1 +1,7 @@
-"""Arcana Fight! Edelweiss support."""
+"""Arcana Fight! Edelweiss support: deck checks."""
+
+from printer.games.edelweiss.checks import CHECKS
+from printer.games.edelweiss.importers import IMPORTERS
+from printer.plugins import GameSupport
+
+SUPPORT = GameSupport("edelweiss", "Arcana Fight! Edelweiss", checks=CHECKS, importers=IMPORTERS)

@@ -19,13 +19,13 @@ from printer.decks import (
     FormatError,
     IllegalDeckError,
     available_formats,
-    card_clans,
     check,
     check_file,
     load_format,
     load_format_file,
     read_decklist,
 )
+from printer.games.l5r.checks import card_clans
 from printer.project import load_project
 
 REPO = Path(__file__).resolve().parents[3]

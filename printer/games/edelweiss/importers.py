@@ -1,0 +1,3 @@
+"""Arcana Fight! Edelweiss has no importer: its cards are written by hand."""
+
+IMPORTERS = ()

@@ -1,0 +1,134 @@
+"""Games as plugins: what a game adds to printer, found through the ``printer.games`` entry points.
+
+Each game printer supports, the five bundled ones included, is a
+:class:`GameSupport` registered in its package's metadata::
+
+    # pyproject.toml of a sixth game, e.g. the package printer-starfall
+    [project.entry-points."printer.games"]
+    starfall = "printer_starfall:SUPPORT"
+
+    # printer_starfall/__init__.py
+    from printer.plugins import GameSupport
+    from printer_starfall.checks import check_one_captain
+
+    SUPPORT = GameSupport("starfall", "Starfall", checks={"one-captain": check_one_captain},
+                          data=Path(__file__).parent / "data")   # data/schema/starfall/, data/templates/starfall/
+
+A format file then names the check ``starfall.one-captain``. The core
+(cards, sheets, decks, book) names no game: it asks this module. Removing a
+game's entry point removes it from ``printer games``, from the checks a
+format may name, from ``printer import`` and from nothing else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+from printer.problems import Problem
+
+#: the entry-point group games register in
+GROUP = "printer.games"
+
+
+@dataclass(frozen=True)
+class Importer:
+    """``printer import NAME``: reads another tool's export into printer cards of ``game``.
+
+    ``read(paths)`` returns an import result (``cards``, ``problems``,
+    ``by_file()``); ``summary(cards)`` one line about what was read;
+    ``folders`` whether folders of files are accepted; ``one_file`` whether
+    it writes a single file; ``help`` the command's help text and
+    ``out_help`` the help of ``--out``.
+    """
+
+    name: str
+    game: str
+    read: Callable[[list[Path]], Any]
+    summary: Callable[[list[dict]], str]
+    help: str
+    out_help: str = "Folder to write the card files into."
+    folders: bool = True
+    one_file: bool = False
+
+
+@dataclass(frozen=True)
+class GameSupport:
+    """What one game adds to printer; every field but ``id`` and ``name`` is optional.
+
+    ``checks`` maps a check's local name to a function of a
+    :class:`printer.decks.checks.Context` returning violations; format files
+    name it ``<id>.<name>``. ``importers`` are ``printer import``
+    subcommands. ``data`` is a folder holding ``schema/<id>/`` (with
+    ``formats/``) and ``templates/<id>/`` for games shipped outside printer
+    (``None``: printer's bundled folders). ``labels`` maps a language to the
+    words the rules book prints for this game (``{"en": {...}}``).
+    """
+
+    id: str
+    name: str
+    checks: Mapping[str, Callable[[Any], list[Any]]] = field(default_factory=dict)
+    importers: tuple[Importer, ...] = ()
+    data: Path | None = None
+    labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    source: str = ""
+
+
+@cache
+def installed_games() -> dict[str, GameSupport]:
+    """Every game registered in the ``printer.games`` entry-point group, by id (loaded once)."""
+    games: dict[str, GameSupport] = {}
+    for point in sorted(entry_points(group=GROUP), key=lambda p: p.name):
+        support = point.load()
+        if isinstance(support, GameSupport):
+            dist = getattr(point, "dist", None)
+            source = f"{dist.name} {dist.version}" if dist is not None else point.value
+            games[support.id] = GameSupport(
+                support.id, support.name, support.checks, support.importers, support.data, support.labels, source
+            )
+    return games
+
+
+def all_checks() -> dict[str, Callable[[Any], list[Any]]]:
+    """Every registered check by its full name, ``<game>.<name>`` (``l5r.sensei-clan``)."""
+    return {f"{g.id}.{name}": rule for g in installed_games().values() for name, rule in g.checks.items()}
+
+
+def find_check(name: str, game: str | None = None) -> Callable[[Any], list[Any]] | None:
+    """The check a format names: ``<game>.<name>``, or a bare ``<name>`` (or an older ``<game>-<name>``) of the
+    format's own ``game``; ``None`` when no game registers it."""
+    checks = all_checks()
+    if name in checks:
+        return checks[name]
+    if game:
+        for local in (name, name.removeprefix(f"{game}-")):
+            if f"{game}.{local}" in checks:
+                return checks[f"{game}.{local}"]
+    return None
+
+
+def importers() -> dict[str, Importer]:
+    """Every registered importer by its ``printer import`` name."""
+    return {i.name: i for g in installed_games().values() for i in g.importers}
+
+
+def data_roots() -> list[Path]:
+    """The data folders of games shipped outside printer (each holds ``schema/`` and ``templates/``)."""
+    return [g.data for g in installed_games().values() if g.data is not None]
+
+
+def unknown_check(name: str, where: str) -> Problem:
+    """The problem for a format naming a check no installed game registers, with the closest name."""
+    from printer.problems import did_you_mean
+
+    known = sorted(all_checks())
+    return Problem(
+        where,
+        f"unknown check {name!r}",
+        did_you_mean(name, known) or "known checks: " + ", ".join(known),
+        code="format",
+    )
