@@ -28,9 +28,19 @@ def cli(project: str | None) -> None:
 
 
 def _register() -> None:
-    from printer.cli import align_cmd, book_cmd, build_cmd, deck_cmd, export_cmd, import_cmd, init_cmd, validate_cmd
+    from printer.cli import (
+        align_cmd,
+        book_cmd,
+        build_cmd,
+        deck_cmd,
+        export_cmd,
+        games_cmd,
+        import_cmd,
+        init_cmd,
+        validate_cmd,
+    )
 
-    for module in (init_cmd, validate_cmd, build_cmd, align_cmd, import_cmd, deck_cmd, book_cmd, export_cmd):
+    for module in (init_cmd, validate_cmd, build_cmd, align_cmd, import_cmd, deck_cmd, book_cmd, export_cmd, games_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 

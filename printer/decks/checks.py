@@ -1,34 +1,23 @@
 """Checking a deck against a format: :func:`check` and the rules it applies.
 
-Data rules (from the format file) and their sources in seed 004, section
-事前準備 (deck construction):
+Data rules, each driven by the format file:
 
-- ``no-section``: a card of a type the format has no place for (e.g. a
-  Pre-Game Holding in Ivory Extended, whose only pre-game cards are the
-  Stronghold and the Sensei);
-- ``wrong-section``: a card listed under a header of another section, e.g. a
-  Fate card under ``# Dynasty`` ("王朝カード(裏面が黒のカード)のみで構成");
-- ``section-size``: a section's size outside its bounds (Dynasty and Fate
-  "40枚以上", one Stronghold "居城カード: 任意の 1枚", at most one Sensei
-  "先生カード: 任意で 1枚");
-- ``copy-limit`` / ``unique-limit``: copies of one card ("同一カードはデッキに
-  3枚まで。ただし“Unique”と記載されているカードはそれぞれ 1枚まで"); cards
-  of different Experienced levels are different cards (section 手練れ).
-  Card text may raise a limit (format ``copy_limit_text``: "You may include
-  up to 10 copies of this card in your deck"), and so may a card in the
-  deck (``copy_allowances``: Eternal Victory Dojo, Hikahime Sensei);
+- ``no-section``: a card of a type the format has no place for;
+- ``wrong-section``: a card listed under the header of another section;
+- ``section-size``: a section's size outside its bounds (``min``, ``max``);
+- ``deck-size``: the whole deck outside the format's ``deck_size``;
+- ``copy-limit`` / ``unique-limit``: copies of one card over the format's
+  copy limit, or over one for a card marked Unique; different levels of a
+  card (as a game's name rules tell them apart) are different cards. Card
+  text may raise a limit (format ``copy_limit_text``), and so may a card in
+  the deck (``copy_allowances``);
 - ``not-legal``: a card outside the format's card pool (its ``legality``);
 - ``banned``: a card on the format's banned list (also when the name is
   missing from the card data: the list names it, so it is refused anyway).
 
-Named checks (:data:`NAMED_CHECKS`), switched on by a format's ``checks``:
-
-- ``sensei-clan``: the Sensei's clan is the Stronghold's, or the Sensei has
-  no clan / is for all clans ("居城と同じ氏族か、氏族を持たないカードに限られる").
-- ``arcana-distinct``, ``significator`` (ARCANDUCTOR, seed 001 ゲームの準備): no two
-  cards with one Major Arcana number; one card under a ``Significator`` header.
-- ``edelweiss-standard-deck``, ``class-per-player`` (Edelweiss, seed 003): each
-  of the 52 standard cards once; at most one Class under each player's header.
+Checks that data cannot express are registered by games
+(:mod:`printer.plugins`, ``printer/games/<id>/checks.py``) and switched on
+by a format's ``checks`` as ``<game>.<name>``.
 
 Unresolved names are not violations: a size rule is only broken when even
 the unresolved lines that could belong to the section cannot make it up.
