@@ -58,6 +58,8 @@ __all__ = [
     "build_game",
     "check_decks",
     "load_project",
+    "serve",
+    "serve_problems",
     "usage_error",
     "validate",
 ]
@@ -677,3 +679,33 @@ def _deck_cards(
             )
         loaded[key] = (cards, errors(card_problems))
     return loaded[key]
+
+
+# -- the preview server -----------------------------------------------------------------------------------------------
+
+
+def serve_problems(host: str) -> list[Problem]:
+    """Warnings about serving on ``host`` (an address other machines can reach), before :func:`serve`."""
+    from printer.serve import host_problems
+
+    return host_problems(host)
+
+
+def serve(
+    project: Project,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_browser: bool = False,
+    workers: int | None = None,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serve ``project`` in the browser until interrupted: gallery, problems, editor, decks, sheets, rules.
+
+    Blocks. ``port`` 0 takes any free port; ``on_ready`` is called with the
+    address once the server listens; ``workers`` is the number of processes
+    rendering card pictures. Raises :class:`UsageError` when the port is
+    taken or the ``serve`` extra is not installed (see :mod:`printer.serve`).
+    """
+    from printer.serve import run
+
+    run(project.root, host, port, open_browser, workers, on_ready)

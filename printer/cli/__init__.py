@@ -37,10 +37,12 @@ def _register() -> None:
         games_cmd,
         import_cmd,
         init_cmd,
+        serve_cmd,
         validate_cmd,
     )
 
-    for module in (init_cmd, validate_cmd, build_cmd, align_cmd, import_cmd, deck_cmd, book_cmd, export_cmd, games_cmd):
+    modules = (init_cmd, validate_cmd, build_cmd, align_cmd, import_cmd, deck_cmd, book_cmd, export_cmd, games_cmd)
+    for module in (*modules, serve_cmd):
         for command in module.COMMANDS:
             cli.add_command(command)
 
