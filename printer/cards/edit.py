@@ -138,24 +138,36 @@ def replace_card(text: str, pointer: str, card: dict) -> str:
         first_gap = "\n" + _line_indent(text, start) + style.indent if multiline else ""
         separator, tail, colon = "," + first_gap, ("\n" + _line_indent(text, start)) if multiline else "", ": "
         member_indent = _line_indent(text, start) + style.indent
-    pieces = []
+    pieces: list[tuple[str, int | None]] = []
     by_key = dict(members)
+    order = {key: i for i, (key, _) in enumerate(members)}
     for key, value in card.items():
         entry = by_key.get(key)
         if entry is not None and old[key] == value and type(old[key]) is type(value):
-            pieces.append(text[entry.key_start.position : entry.value_end.position])
+            pieces.append((text[entry.key_start.position : entry.value_end.position], order[key]))
         elif entry is not None:
             was_multiline = "\n" in text[entry.value_start.position : entry.value_end.position]
-            pieces.append(
-                text[entry.key_start.position : entry.value_start.position]
-                + _dump(value, style, member_indent, was_multiline)
-            )
+            start_text = text[entry.key_start.position : entry.value_start.position]
+            pieces.append((start_text + _dump(value, style, member_indent, was_multiline), order[key]))
         else:
-            pieces.append(json.dumps(key, ensure_ascii=style.ascii) + colon + _dump(value, style, member_indent, multiline))
-    body = first_gap + separator.join(pieces) + tail if pieces else ""
+            member = json.dumps(key, ensure_ascii=style.ascii) + colon + _dump(value, style, member_indent, multiline)
+            pieces.append((member, None))
+    body = first_gap + _joined(pieces, gaps if members else [], separator) + tail if pieces else ""
     result = text[:start] + "{" + body + "}" + text[end:]
-    _set(data, parts, card)
+    data = _set(data, parts, card)
     return _check(result, data, pointer)
+
+
+def _joined(pieces: list[tuple[str, int | None]], gaps: list[str], separator: str) -> str:
+    """The pieces joined: two that were neighbours in the file keep the text between them, others get ``separator``."""
+    out = []
+    for i, (piece, index) in enumerate(pieces):
+        if i:
+            before = pieces[i - 1][1]
+            near = before is not None and index is not None and index == before + 1
+            out.append(gaps[before] if near else separator)
+        out.append(piece)
+    return "".join(out)
 
 
 def _set(data: object, parts: list[str | int], value: object) -> object:
@@ -197,12 +209,12 @@ def _list_text(text: str, parts: list[str | int], items: list[object], keep: lis
         indent = outer + style.indent
         first_gap, separator, tail = "\n" + indent, ",\n" + indent, "\n" + outer
     pieces = [
-        text[spans[k].value_start.position : spans[k].value_end.position]
+        (text[spans[k].value_start.position : spans[k].value_end.position], k)
         if k is not None
-        else _dump(item, style, indent, True)
+        else (_dump(item, style, indent, True), None)
         for item, k in zip(items, keep)
     ]
-    body = first_gap + separator.join(pieces) + tail if pieces else ""
+    body = first_gap + _joined(pieces, gaps if spans else [], separator) + tail if pieces else ""
     return text[:start] + "[" + body + "]" + text[end:]
 
 
