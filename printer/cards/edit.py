@@ -26,8 +26,6 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from json_source_map import calculate
-
 from printer.problems import Problem
 
 
@@ -88,6 +86,8 @@ def _at(data: object, parts: list[str | int]) -> object:
 
 
 def _source_map(text: str) -> dict:
+    from json_source_map import calculate  # the serve extra (printer serve is what edits cards)
+
     try:
         return calculate(text)
     except Exception as exc:  # the file no longer parses: it changed on disk since the editor read it

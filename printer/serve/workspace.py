@@ -174,9 +174,10 @@ class Workspace:
             elif is_inside(path, [self.root / "rules"]):
                 kinds.add("rules")
             else:
-                for game in self.project.games.values():
-                    if any(is_inside(path, [d]) for d in game.template_dirs):
-                        kinds.add(f"template:{game.id}")
+                games = [g for g in self.project.games.values() if any(is_inside(path, [d]) for d in g.template_dirs)]
+                kinds |= {f"template:{g.id}" for g in games}
+                if not games and is_inside(path, [self.root / "templates"]):
+                    kinds.add("project")  # a new template folder: the games' search paths change
                 if path.suffix.lower() in CARD_SUFFIXES:
                     kinds.add("cards")
         return kinds
