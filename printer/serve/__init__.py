@@ -94,6 +94,7 @@ def run(
     config = ServeConfig(host, actual, default_workers() if workers is None else workers)
     app = create_app(workspace, config)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("watchfiles").setLevel(logging.WARNING)
     server = uvicorn.Server(
         uvicorn.Config(app, log_level="warning", server_header=False, lifespan="on", timeout_graceful_shutdown=2)
     )

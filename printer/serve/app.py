@@ -176,6 +176,11 @@ class Server:
                 break
 
 
+def _watch_ended(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("watching the project stopped: %s", task.exception(), exc_info=task.exception())
+
+
 def _json_error(status: int, message: str, problems: list | None = None) -> JSONResponse:
     return JSONResponse({"error": message, "problems": problems or []}, status_code=status)
 
@@ -249,6 +254,13 @@ async def state(request: Request) -> Response:
             "entries": [e.as_dict() for e in workspace.entries.values()],
             "problems": workspace.problem_dicts(),
         }
+    return JSONResponse(body, headers={"cache-control": "no-store"})
+
+
+async def stats(request: Request) -> Response:
+    """What the server has done: pictures rendered, the last refresh (for the benchmark and tests)."""
+    server = _server(request)
+    body = {"rendered": server.faces.rendered, "last_change": server.last_change, "version": server.workspace.version}
     return JSONResponse(body, headers={"cache-control": "no-store"})
 
 
@@ -396,6 +408,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
         app.state.server = server
         if config.watch:
             server.watch_task = asyncio.create_task(server.watch())
+            server.watch_task.add_done_callback(_watch_ended)
         try:
             yield
         finally:
@@ -417,6 +430,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
         Route("/rules", _page("rules.html.j2", "Rules")),
         Route("/api/state", state),
         Route("/api/events", events),
+        Route("/api/stats", stats),
         Route("/api/card", card),
         Route("/api/card/check", card_check, methods=["POST"]),
         Route("/api/card/{action:str}", card_edit, methods=["POST"]),

@@ -26,11 +26,11 @@ import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from printer.cards.catalog import ValidationMemo, check_records, schema_store
-from printer.cards.load import CARD_SUFFIXES, Record, load_records
+from printer.cards.load import CARD_SUFFIXES, FileCache, Record, load_records
 from printer.cards.model import Card, CardSet
 from printer.paths import is_inside
 from printer.problems import PrinterError, Problem
@@ -150,7 +150,9 @@ class Workspace:
         self.project = load_project(self.root)
         self.store = schema_store(self.project)
         self.memo: ValidationMemo = {}
+        self.files: FileCache = {}
         self.games: dict[str, _GameState] = {}
+        self._entry_memo: dict[tuple, tuple[Entry, list[Problem], dict[str, tuple[str, str]]]] = {}
 
     def _game(self, game_id: str) -> _GameState:
         state = self.games.get(game_id)
@@ -197,12 +199,14 @@ class Workspace:
                     self.games.pop(kind.split(":", 1)[1], None)
             if len(self.memo) > 20_000:
                 self.memo.clear()
+            if kinds - {"cards"} or not changed or len(self._entry_memo) > 20_000:
+                self._entry_memo.clear()  # art, templates, schemas: every card is looked at again
             return self._rebuild(reloaded)
 
     def _rebuild(self, reloaded: bool) -> Changes:
         targets = self.targets()
         self._html = {}
-        records, problems = load_records(targets)
+        records, problems = load_records(targets, self.files)
         sets, found = check_records(self.project, records, targets, None, self.store, self.memo)
         problems += found
         valid = {id(card.record): card for cards in sets.values() for card in cards}
@@ -213,11 +217,31 @@ class Workspace:
         entries: dict[str, Entry] = {}
         data: dict[str, dict] = {}
         render_problems: list[Problem] = []
+        files: dict[Path, str] = {}
         for record in records:
             game_id = self._record_game(record)
             card = valid.get(id(record))
             own = by_place.pop(record.where(), [])
-            entry = self._entry(record, game_id, card, own, sets, render_problems)
+            back_card = None
+            if card is not None and card.get("back_card") and game_id in sets:
+                back_card = sets[game_id].by_id(card["back_card"])
+            memo_key = (
+                record.where(),
+                game_id,
+                card is not None,
+                json.dumps([record.data, back_card.data if back_card else None], sort_keys=True, default=str),
+                tuple((p.where, p.message, p.hint, p.severity, p.code) for p in own),
+            )
+            hit = self._entry_memo.get(memo_key)
+            if hit is None:
+                before = len(render_problems)
+                entry = self._entry(record, game_id, card, own, sets, render_problems, files)
+                faces = {k: self._html[k] for k in (entry.front, entry.back) if k}
+                self._entry_memo[memo_key] = (replace(entry), render_problems[before:], faces)
+            else:
+                entry = replace(hit[0])
+                render_problems += hit[1]
+                self._html.update(hit[2])
             if entry.uid in entries:  # a duplicate id: the second record shows under its place
                 entry.uid = f"{game_id}/{entry.file}#{record.pointer}"
             entries[entry.uid] = entry
@@ -270,9 +294,13 @@ class Workspace:
         own: list[Problem],
         sets: dict[str, CardSet],
         render_problems: list[Problem],
+        files: dict[Path, str] | None = None,
     ) -> Entry:
         data = record.data
-        rel = _relative(record.file, self.root)
+        files = {} if files is None else files
+        rel = files.get(record.file)
+        if rel is None:
+            rel = files[record.file] = _relative(record.file, self.root)
         card_id = data.get("id") if isinstance(data.get("id"), str) else None
         uid = f"{game_id}/{card_id}" if card_id and card else f"{game_id}/{rel}#{record.pointer}"
         copies = data.get("copies", 1)
