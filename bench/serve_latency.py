@@ -208,17 +208,18 @@ def run(server: Server, files: list[Path], options) -> None:
                     "latency s": latency,
                     "rendered": after["rendered"] - rendered,
                     "refresh s": after["last_change"].get("seconds", 0.0),
+                    "render s": after.get("last_urgent_render", 0.0),
                 }
             )
         memory = rss_mib(server.process.pid)
         browser.close()
     print(f"printer serve on {tiles} real L5R cards ({len(files)} files)")
     print(f"start (read, validate, render HTML): {server.ready_seconds:.1f} s; first screen of pictures: {first_screen:.1f} s")
-    print(f"{'save':<5}{'file':<18}{'cards':>6}{'save→picture s':>16}{'rendered':>10}{'refresh s':>11}")
+    print(f"{'save':<5}{'file':<18}{'cards':>6}{'save→picture s':>16}{'rendered':>10}{'refresh s':>11}{'render s':>10}")
     for n, row in enumerate(rows, 1):
         print(
             f"{n:<5}{row['file']:<18}{row['cards in file']:>6}{row['latency s']:>16.3f}{row['rendered']:>10}"
-            f"{row['refresh s']:>11.3f}"
+            f"{row['refresh s']:>11.3f}{row['render s']:>10.3f}"
         )
     latencies = sorted(r["latency s"] for r in rows)
     p90 = latencies[min(len(latencies) - 1, round(0.9 * (len(latencies) - 1)))]

@@ -94,8 +94,8 @@ class Server:
         self.config = config
         self.hub = Hub()
         self.sessions = sessions
-        self.executor, slots = make_executor(config.workers)
-        self.faces = FaceRenderer(workspace.project, self.executor, slots, workspace.face)
+        self.executor, slots, self.urgent = make_executor(config.workers)
+        self.faces = FaceRenderer(workspace.project, self.executor, slots, workspace.face, urgent=self.urgent)
         self.pages = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True, undefined=jinja2.StrictUndefined
         )
@@ -106,12 +106,29 @@ class Server:
 
         self.jobs = Jobs(self)
 
+    def warm_up(self) -> None:
+        """Render each game's first front in the urgent process, so that the first save is as quick as the next."""
+        if self.urgent is None:
+            return
+        from printer.serve.faces import prepare
+
+        loop = asyncio.get_running_loop()
+        seen: set[str] = set()
+        for entry in self.workspace.entries_of():
+            spec = self.workspace.face(entry.front) if entry.front and entry.game not in seen else None
+            if spec is not None:
+                seen.add(entry.game)
+                root = str(self.workspace.root)
+                task = loop.run_in_executor(self.urgent, prepare, root, spec.game, spec.fingerprint, spec.html)
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
     # -- changes --------------------------------------------------------------------------------------------------
 
     async def apply(self, paths: list[Path]) -> Changes:
         """Refresh the workspace after ``paths`` changed, render the changed faces first, tell the pages."""
         started = time.perf_counter()
         kinds = self.workspace.classify(paths)
+        self.faces.ahead(await asyncio.to_thread(self.workspace.first_faces, paths), URGENT)
         changes = await asyncio.to_thread(self.workspace.refresh, paths)
         if changes.reloaded:
             self.faces.project = self.workspace.project
@@ -260,7 +277,12 @@ async def state(request: Request) -> Response:
 async def stats(request: Request) -> Response:
     """What the server has done: pictures rendered, the last refresh (for the benchmark and tests)."""
     server = _server(request)
-    body = {"rendered": server.faces.rendered, "last_change": server.last_change, "version": server.workspace.version}
+    body = {
+        "rendered": server.faces.rendered,
+        "last_change": server.last_change,
+        "last_urgent_render": server.faces.last_urgent,
+        "version": server.workspace.version,
+    }
     return JSONResponse(body, headers={"cache-control": "no-store"})
 
 
@@ -406,6 +428,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
     async def lifespan(app: Starlette):
         server = Server(workspace, config, sessions)
         app.state.server = server
+        server.warm_up()
         if config.watch:
             server.watch_task = asyncio.create_task(server.watch())
             server.watch_task.add_done_callback(_watch_ended)
@@ -418,7 +441,9 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await server.watch_task
             server.jobs.close()
-            server.executor.shutdown(wait=False, cancel_futures=True)
+            for executor in (server.executor, server.urgent):
+                if executor is not None:
+                    executor.shutdown(wait=False, cancel_futures=True)
 
     from printer.serve import jobs
 

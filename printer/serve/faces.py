@@ -29,6 +29,7 @@ import itertools
 import logging
 import os
 import re
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
@@ -143,7 +144,8 @@ def render_faces(
     if job is None:
         project = load_project(Path(root))
         job = game_job(project, project.games[game_id])
-        _JOBS.clear()  # one job at a time per worker: a template change makes the old one useless
+        for old in [k for k in _JOBS if k[:2] == ident[:2]]:  # a template change made the game's old job useless
+            del _JOBS[old]
         _JOBS[ident] = job
     layout = page_layout(job, with_bleed=True)
     px = px_of(layout.page, dpi)
@@ -170,6 +172,27 @@ def render_faces(
         for key, _ in faces:
             job.html.pop(key, None)
     return results
+
+
+def prepare(root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCREEN_DPI) -> None:
+    """Read the project and lay out one face in a worker, writing nothing: the next face there is quick."""
+    from markupsafe import Markup
+
+    from printer.project import load_project
+    from printer.sheets.export.faces import face_images, page_layout, px_of
+
+    ident = (root, game_id, fingerprint)
+    job = _JOBS.get(ident)
+    if job is None:
+        project = load_project(Path(root))
+        job = _JOBS[ident] = game_job(project, project.games[game_id])
+    layout = page_layout(job, with_bleed=True)
+    job.html["warm-up"] = Markup(html)
+    try:
+        for _ in face_images(job, ["warm-up"], layout, px_of(layout.page, dpi)):
+            pass
+    finally:
+        job.html.pop("warm-up", None)
 
 
 def warm_up() -> None:
@@ -214,10 +237,13 @@ class FaceRenderer:
         lookup: Callable[[str], FaceSpec | None],
         dpi: int = SCREEN_DPI,
         batch: int = 6,
+        urgent: Executor | None = None,
     ):
         self.project = project
         self.folder = cache_dir(project)
         self.executor = executor
+        self.urgent = urgent
+        self._urgent_running = 0
         self.slots = max(1, slots)
         self.lookup = lookup
         self.dpi = dpi
@@ -228,6 +254,7 @@ class FaceRenderer:
         self._running = 0
         self._seq = itertools.count()
         self.rendered = 0  # faces rendered since start (for tests and the bench)
+        self.last_urgent = 0.0  # seconds the last urgent face took, in its process
 
     def path(self, key: str) -> Path:
         return picture_path(self.folder, key)
@@ -270,10 +297,19 @@ class FaceRenderer:
         return future
 
     def _dispatch(self) -> None:
-        while self._running < self.slots and self._heap:
-            priority, _, key = heapq.heappop(self._heap)
+        while self._heap:
+            priority, _, key = self._heap[0]
             if self._queued.get(key) != priority:
+                heapq.heappop(self._heap)
                 continue  # a stale entry: the face was queued again more urgently, or already taken
+            lane = None
+            if priority == URGENT and self.urgent is not None and self._urgent_running == 0:
+                lane = "urgent"  # a process kept for the card just saved: it never waits behind a gallery batch
+            elif self._running < self.slots:
+                lane = "normal"
+            if lane is None:
+                break
+            heapq.heappop(self._heap)
             spec = self.lookup(key)
             del self._queued[key]
             if spec is None:
@@ -295,13 +331,17 @@ class FaceRenderer:
                 batch.append((other, other_spec.html))
             for item in kept:
                 heapq.heappush(self._heap, item)
-            self._start(spec, batch)
+            self._start(spec, batch, lane)
 
-    def _start(self, spec: FaceSpec, batch: list[tuple[str, str]]) -> None:
+    def _start(self, spec: FaceSpec, batch: list[tuple[str, str]], lane: str = "normal") -> None:
         loop = asyncio.get_running_loop()
-        self._running += 1
+        if lane == "urgent":
+            self._urgent_running += 1
+        else:
+            self._running += 1
+        started = time.perf_counter()
         call = loop.run_in_executor(
-            self.executor,
+            self.urgent if lane == "urgent" else self.executor,
             render_faces,
             str(self.project.root),
             spec.game,
@@ -312,7 +352,11 @@ class FaceRenderer:
         )
 
         def done(task: asyncio.Future) -> None:
-            self._running -= 1
+            if lane == "urgent":
+                self._urgent_running -= 1
+                self.last_urgent = time.perf_counter() - started
+            else:
+                self._running -= 1
             try:
                 results = task.result()
             except Exception as exc:  # the worker died (out of memory, killed): every face of the batch failed
@@ -335,18 +379,20 @@ class FaceRenderer:
                 future.set_exception(RenderFailed(error))
 
 
-def make_executor(workers: int) -> tuple[Executor, int]:
-    """``(executor, slots)``: a pool of ``workers`` processes, or with 0 one thread in this process (tests)."""
+def make_executor(workers: int) -> tuple[Executor, int, Executor | None]:
+    """``(executor, slots, urgent)``: a pool of ``workers`` processes and one more process for the faces of a card
+    just saved; with 0 workers, one thread in this process and no urgent process (tests)."""
     if workers <= 0:
         from concurrent.futures import ThreadPoolExecutor
 
-        return ThreadPoolExecutor(1, thread_name_prefix="printer-faces"), 1
+        return ThreadPoolExecutor(1, thread_name_prefix="printer-faces"), 1, None
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")  # no fork of a process running an event loop and threads
     executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up)
-    return executor, workers
+    urgent = ProcessPoolExecutor(1, mp_context=context, initializer=warm_up)
+    return executor, workers, urgent
 
 
 def default_workers() -> int:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from printer.cards.catalog import ValidationMemo, check_records, schema_store
-from printer.cards.load import CARD_SUFFIXES, FileCache, Record, load_records
+from printer.cards.load import CARD_SUFFIXES, FileCache, Record, load_records, read_json, records_from_data
 from printer.cards.model import Card, CardSet
 from printer.paths import is_inside
 from printer.problems import PrinterError, Problem
@@ -183,6 +183,61 @@ class Workspace:
                 if path.suffix.lower() in CARD_SUFFIXES:
                     kinds.add("cards")
         return kinds
+
+    def first_faces(self, changed: Iterable[Path]) -> list[str]:
+        """The picture keys of the cards that changed in the JSON card files ``changed``, found before
+        :meth:`refresh` (which reads and checks the whole project): the server starts rendering them at once.
+
+        Only a card whose data changed, that is valid and renders, counts; anything unusual (a new file, a
+        template change, an error) gives nothing here, and :meth:`refresh` sees to it.
+        """
+        keys: list[str] = []
+        with self.lock:
+            paths = list(changed)
+            if self.classify(paths) - {"cards"}:
+                return []
+            for path in paths:
+                kept = self.files.get(Path(path))
+                if kept is None or Path(path).suffix.lower() != ".json":
+                    continue
+                game = self.project.game_for_path(Path(path))
+                data, _ = read_json(Path(path))
+                if game is None or data is None:
+                    continue
+                records, _ = records_from_data(data, Path(path))
+                before = {r.pointer: r.data for r in kept[1]}
+                for record in records:
+                    if before.get(record.pointer) == record.data or record.game not in (None, game.id):
+                        continue
+                    if self.store.validate(record.data, game.schema, record.where()):
+                        continue
+                    if record.data.get("back_card"):
+                        continue  # its back is another card: left to refresh
+                    found = self._draft_faces(game.id, Card(game.id, record.data, record))
+                    keys += [k for k in found if k]
+        return keys
+
+    def _draft_faces(self, game_id: str, card: Card) -> tuple[str | None, str | None]:
+        """Render a card's faces to HTML and register them as drafts; ``(front key, back key)`` or ``(None, None)``."""
+        state = self._game(game_id)
+        renderer = state.renderer
+        before = len(renderer.problems)
+        try:
+            front = str(renderer.front(card))
+            back = str(renderer.back(renderer.back_name(card)))
+        except PrinterError:
+            return None, None
+        finally:
+            del renderer.problems[before:]
+        keys = []
+        for html in (front, back):
+            key = face_key(state.fingerprint, html)
+            self.drafts[key] = FaceSpec(game_id, state.fingerprint, html)
+            self.drafts.move_to_end(key)
+            keys.append(key)
+        while len(self.drafts) > MAX_DRAFTS:
+            self.drafts.popitem(last=False)
+        return keys[0], keys[1]
 
     def refresh(self, changed: Iterable[Path] = ()) -> Changes:
         """Read the project again after ``changed`` files changed (everything when empty); returns the changes."""
@@ -422,20 +477,14 @@ class Workspace:
                 renderer = state.renderer
                 before = len(renderer.problems)
                 try:
-                    front = str(renderer.front(card))
-                    back = str(renderer.back(renderer.back_name(card)))
+                    renderer.front(card)
+                    renderer.back(renderer.back_name(card))
                 except PrinterError as exc:
                     problems += exc.problems or [Problem(card.where, str(exc), code="template")]
                     result["error"] = problems[-1].message
                 else:
-                    for side, html in (("front", front), ("back", back)):
-                        key = face_key(state.fingerprint, html)
-                        self.drafts[key] = FaceSpec(game_id, state.fingerprint, html)
-                        self.drafts.move_to_end(key)
-                        result[side] = key
-                    while len(self.drafts) > MAX_DRAFTS:
-                        self.drafts.popitem(last=False)
-                problems += renderer.problems[before:]
+                    problems += renderer.problems[before:]
+                    result["front"], result["back"] = self._draft_faces(game_id, card)
                 del renderer.problems[before:]
             result["problems"] = [self._problem(p) for p in problems]
             return result

@@ -57,14 +57,96 @@ const printer = (() => {
     box.style.setProperty("--bleed-h", `${(100 * (h + 2 * b)) / h}%`);
   }
 
-  // A face picture cropped at the trim, or the error that keeps the card from having one.
-  function faceBox(gameId, key, error, alt) {
+  // Pictures load when their card is near the view, at most MAX_LOADING at a time, so that the browser's six
+  // connections to the server always have room for the picture of a card just saved (loaded at once, "urgent").
+  const MAX_LOADING = 3;
+  const loader = (() => {
+    const queue = [];
+    let active = 0;
+    const observer = new IntersectionObserver(
+      (changes) => {
+        for (const change of changes) {
+          const img = change.target.querySelector("img");
+          if (!img) continue;
+          img.visible = change.isIntersecting;
+          if (change.isIntersecting) want(img, false);
+        }
+      },
+      { rootMargin: "600px 0px" },
+    );
+
+    function release(img) {
+      if (img.counted) {
+        img.counted = false;
+        active -= 1;
+      }
+    }
+
+    function start(img, counted) {
+      const key = img.dataset.key;
+      img.requested = key;
+      img.classList.add("loading");
+      const done = () => {
+        if (img.requested !== key) return;
+        img.classList.remove("loading");
+        release(img);
+        pump();
+      };
+      img.onload = done;
+      img.onerror = done;
+      if (counted) {
+        img.counted = true;
+        active += 1;
+      }
+      img.src = `/face/${key}.png`;
+    }
+
+    function pump() {
+      while (active < MAX_LOADING && queue.length) {
+        const img = queue.shift();
+        if (!img.isConnected || !img.visible || img.requested === img.dataset.key) continue;
+        start(img, true);
+      }
+    }
+
+    function want(img, urgent) {
+      if (!img.dataset.key || img.requested === img.dataset.key) return;
+      if (urgent) {
+        release(img);
+        start(img, false);
+        return;
+      }
+      if (!queue.includes(img)) queue.push(img);
+      pump();
+    }
+
+    return { observe: (box) => observer.observe(box), want, state: () => ({ active, queued: queue.length }) };
+  })();
+
+  // A face picture cropped at the trim, or the error that keeps the card from having one. ``lazy``: loaded when
+  // near the view (the gallery); otherwise at once.
+  function faceBox(gameId, key, error, alt, lazy = false) {
     const box = el("div", { class: "face-box" });
     geometry(box, gameId);
+    box.lazy = lazy;
     setFace(box, key, error, alt);
     return box;
   }
 
+  // Start watching the lazy boxes under ``node`` once it is in the page; ``now``: load their pictures at once.
+  function watch(node, now = false) {
+    for (const box of node.querySelectorAll(".face-box")) {
+      if (!box.lazy) continue;
+      loader.observe(box);
+      const img = box.querySelector("img");
+      if (now && img) {
+        img.visible = true;
+        loader.want(img, true);
+      }
+    }
+  }
+
+  // Show ``key`` in ``box``: a gallery picture in view (or any other) is loaded at once.
   function setFace(box, key, error, alt) {
     let img = box.querySelector("img");
     box.querySelector(".error")?.remove();
@@ -74,14 +156,12 @@ const printer = (() => {
       return;
     }
     if (!img) {
-      img = el("img", { alt: alt || "", loading: "lazy", decoding: "async" });
-      img.addEventListener("load", () => img.classList.remove("loading"));
+      img = el("img", { alt: alt || "", decoding: "async" });
       box.append(img);
     }
     if (img.dataset.key !== key) {
-      img.classList.add("loading");
       img.dataset.key = key;
-      img.src = `/face/${key}.png`;
+      if (!box.lazy || img.visible) loader.want(img, true);
     }
   }
 
@@ -138,5 +218,5 @@ const printer = (() => {
     };
   }
 
-  return { getJSON, post, el, setGames, games, geometry, faceBox, setFace, problemItem, showProblems, connect, debounce };
+  return { loader, getJSON, post, el, setGames, games, geometry, faceBox, watch, setFace, problemItem, showProblems, connect, debounce };
 })();

@@ -58,11 +58,12 @@
         "div",
         { class: "deck-cards" },
         report.cards.map((row) =>
-          el("figure", {}, printer.faceBox(report.game, row.front, row.card ? "not shown" : "not in the card data", row.name), el("figcaption", {}, el("span", { class: "n", text: `${row.count}× ` }), row.name)),
+          el("figure", {}, printer.faceBox(report.game, row.front, row.card ? "not shown" : "not in the card data", row.name, true), el("figcaption", {}, el("span", { class: "n", text: `${row.count}× ` }), row.name)),
         ),
       ),
     );
     out.replaceChildren(...parts.filter(Boolean));
+    printer.watch(out);
   }
 
   document.getElementById("deck-form").addEventListener("submit", async (event) => {

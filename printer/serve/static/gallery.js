@@ -23,12 +23,12 @@
 
   function tile(entry) {
     const faces = el("div", { class: "faces" });
-    const front = printer.faceBox(entry.game, entry.front, entry.error, `${entry.title} (front)`);
+    const front = printer.faceBox(entry.game, entry.front, entry.error, `${entry.title} (front)`, true);
     front.dataset.side = "front";
     front.addEventListener("click", () => entry.front && openViewer(entry.uid, "front"));
     faces.append(front);
     if (filters.backs.checked) {
-      const back = printer.faceBox(entry.game, entry.back, entry.error, `${entry.title} (back)`);
+      const back = printer.faceBox(entry.game, entry.back, entry.error, `${entry.title} (back)`, true);
       back.dataset.side = "back";
       back.addEventListener("click", () => entry.back && openViewer(entry.uid, "back"));
       faces.append(back);
@@ -103,6 +103,7 @@
       nodes.push(node);
     }
     grid.replaceChildren(...nodes);
+    for (const node of nodes) printer.watch(node);
     refreshOptions();
     applyFilters();
   }
@@ -125,9 +126,11 @@
     const node = tile(entry);
     node.classList.add("flash");
     tiles.set(entry.uid, node);
+    const seen = Boolean(old && !old.hidden && old.querySelector("img")?.visible);
     if (old) old.replaceWith(node);
     else grid.append(node);
     node.hidden = !matches(entry);
+    printer.watch(node, seen && !node.hidden);
   }
 
   function showProblems(list) {
