@@ -60,7 +60,9 @@ def make_project(root: Path, n: int) -> list[Path]:
     imported = root.parent / "imported"
     files = sorted(str(p) for p in ORACLE.glob("*.json"))
     printer = str(Path(sys.executable).parent / "printer")
-    subprocess.run([printer, "import", "oracle", *files, "--out", str(imported), "--force"], check=True, capture_output=True)
+    subprocess.run(
+        [printer, "import", "oracle", *files, "--out", str(imported), "--force"], check=True, capture_output=True
+    )
     cards = [c for f in sorted(imported.glob("*.json")) for c in json.loads(f.read_text())["cards"]][:n]
     by_type: dict[str, list] = {}
     for card in cards:
@@ -70,7 +72,9 @@ def make_project(root: Path, n: int) -> list[Path]:
     out = []
     for kind, group in by_type.items():
         path = root / "cards" / "l5r" / f"{kind.lower()}.json"
-        path.write_text(json.dumps({"game": "l5r", "cards": group}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        path.write_text(
+            json.dumps({"game": "l5r", "cards": group}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
         out.append(path)
     return out
 
@@ -139,7 +143,6 @@ def main() -> None:
     options = parser.parse_args()
     if not ORACLE.is_dir():
         sys.exit(f"no real data at {ORACLE}")
-    from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         root = (options.keep or Path(tmp)) / "project"
@@ -214,7 +217,9 @@ def run(server: Server, files: list[Path], options) -> None:
         memory = rss_mib(server.process.pid)
         browser.close()
     print(f"printer serve on {tiles} real L5R cards ({len(files)} files)")
-    print(f"start (read, validate, render HTML): {server.ready_seconds:.1f} s; first screen of pictures: {first_screen:.1f} s")
+    print(
+        f"start (read, validate, render HTML): {server.ready_seconds:.1f} s; first screen of pictures: {first_screen:.1f} s"
+    )
     print(f"{'save':<5}{'file':<18}{'cards':>6}{'save→picture s':>16}{'rendered':>10}{'refresh s':>11}{'render s':>10}")
     for n, row in enumerate(rows, 1):
         print(
@@ -227,7 +232,9 @@ def run(server: Server, files: list[Path], options) -> None:
         f"save → updated picture: median {statistics.median(latencies):.3f} s, 90th percentile {p90:.3f} s, "
         f"max {latencies[-1]:.3f} s (target < 1 s)"
     )
-    print(f"server memory (with its render processes): {memory_loaded:.0f} MiB after the first screen, {memory:.0f} MiB at the end")
+    print(
+        f"server memory (with its render processes): {memory_loaded:.0f} MiB after the first screen, {memory:.0f} MiB at the end"
+    )
 
 
 if __name__ == "__main__":

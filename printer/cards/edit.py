@@ -91,7 +91,9 @@ def _source_map(text: str) -> dict:
     try:
         return calculate(text)
     except Exception as exc:  # the file no longer parses: it changed on disk since the editor read it
-        raise CardEditError(Problem("card file", f"the file cannot be read as JSON: {exc}", code="json-syntax")) from None
+        raise CardEditError(
+            Problem("card file", f"the file cannot be read as JSON: {exc}", code="json-syntax")
+        ) from None
 
 
 def _check(text: str, expected: object, where: str) -> str:

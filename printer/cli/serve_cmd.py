@@ -10,7 +10,13 @@ from printer.cli.output import project_from, report
 
 @click.command()
 @click.argument("project_dir", required=False, type=click.Path(file_okay=False, exists=True), metavar="[PROJECT]")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535), help="Port to listen on (0: any free port).")
+@click.option(
+    "--port",
+    default=8000,
+    show_default=True,
+    type=click.IntRange(0, 65535),
+    help="Port to listen on (0: any free port).",
+)
 @click.option(
     "--host",
     default="127.0.0.1",

@@ -54,7 +54,9 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         message = f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-        raise UsageError(message, [Problem("--port", message, "pass another --port (or --port 0)", code="usage")]) from None
+        raise UsageError(
+            message, [Problem("--port", message, "pass another --port (or --port 0)", code="usage")]
+        ) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock
@@ -80,7 +82,14 @@ def run(
     except ImportError:
         raise UsageError(
             "printer serve needs its extra packages",
-            [Problem("printer serve", "Starlette and uvicorn are not installed", "pip install 'printer[serve]'", code="usage")],
+            [
+                Problem(
+                    "printer serve",
+                    "Starlette and uvicorn are not installed",
+                    "pip install 'printer[serve]'",
+                    code="usage",
+                )
+            ],
         ) from None
     from printer.serve.app import ServeConfig, create_app
     from printer.serve.faces import default_workers

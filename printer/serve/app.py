@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
 import logging
 import time
@@ -113,11 +112,14 @@ class Server:
         from printer.serve.faces import prepare
 
         loop = asyncio.get_running_loop()
-        seen: set[str] = set()
+        seen: dict[str, set[str]] = {}
         for entry in self.workspace.entries_of():
-            spec = self.workspace.face(entry.front) if entry.front and entry.game not in seen else None
-            if spec is not None:
-                seen.add(entry.game)
+            types = seen.setdefault(entry.game, set())
+            spec = (
+                self.workspace.face(entry.front) if entry.front and len(types) < 3 and entry.type not in types else None
+            )
+            if spec is not None:  # a few card types of each game: their fonts and styles are loaded once
+                types.add(entry.type)
                 root = str(self.workspace.root)
                 task = loop.run_in_executor(self.urgent, prepare, root, spec.game, spec.fingerprint, spec.html)
                 task.add_done_callback(lambda t: t.cancelled() or t.exception())
@@ -316,7 +318,10 @@ async def face(request: Request) -> Response:
         return Response(
             _FAILED_SVG.format(escape(str(exc))),
             media_type="image/svg+xml",
-            headers={"cache-control": "no-store", "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'"},
+            headers={
+                "cache-control": "no-store",
+                "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+            },
         )
     return FileResponse(path, media_type="image/png", headers={"cache-control": "public, max-age=31536000, immutable"})
 
@@ -360,7 +365,11 @@ async def card(request: Request) -> Response:
         data = workspace.data.get(uid, {}) if entry else {"id": "", "title": "", "type": ""}
         renderer = workspace._game(game_id).renderer
         files = sorted(
-            {e.file for e in workspace.entries.values() if e.game == game_id and e.editable and not e.uid.endswith("#file")}
+            {
+                e.file
+                for e in workspace.entries.values()
+                if e.game == game_id and e.editable and not e.uid.endswith("#file")
+            }
         )
         body = {
             "entry": entry.as_dict() if entry else None,
@@ -400,7 +409,11 @@ async def card_edit(request: Request) -> Response:
         return _json_error(exc.status, str(exc), [exc.problem] if exc.problem else [])
     await server.apply([path])
     with server.workspace.lock:
-        found = [e.uid for e in server.workspace.entries.values() if (e.file, e.pointer) == (result["file"], result["pointer"])]
+        found = [
+            e.uid
+            for e in server.workspace.entries.values()
+            if (e.file, e.pointer) == (result["file"], result["pointer"])
+        ]
     result["uid"] = found[0] if found and action != "delete" else None
     return JSONResponse(result)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from printer.cards.edit import CardEditError, card_at, delete_card, insert_card, replace_card
 from printer.fsutil import atomic_write_text
 from printer.paths import is_inside, read_text, regular_file_problem, safe_file_name
-from printer.problems import Problem, UsageError
+from printer.problems import UsageError
 from printer.serve.workspace import Workspace
 
 _WRITING = threading.Lock()
@@ -182,4 +182,4 @@ def _new_name(body: dict, game_id: str, workspace: Workspace) -> str:
     return str((folder / f"{stem}.json").relative_to(workspace.root))
 
 
-__all__ = ["EditRefused", "Problem", "card_file", "check_card", "digest", "edit_card"]
+__all__ = ["EditRefused", "card_file", "check_card", "digest", "edit_card"]

@@ -195,13 +195,18 @@ def prepare(root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCR
         job.html.pop("warm-up", None)
 
 
-def warm_up() -> None:
-    """Import WeasyPrint in a worker before the first face is asked for."""
+def warm_up(niceness: int = 0) -> None:
+    """Import WeasyPrint in a worker before the first face is asked for; ``niceness`` lowers its CPU priority."""
     import printer.sheets.export.faces  # noqa: F401
+
+    if niceness and hasattr(os, "nice"):
+        os.nice(niceness)
 
 
 # -- the queue ----------------------------------------------------------------------------------------------------
 
+#: how much lower the CPU priority of the gallery's render processes is than the urgent one's (``nice``)
+GALLERY_NICENESS = 10
 #: how soon a face is wanted: a card just edited, a picture the page asks for, a picture rendered ahead
 URGENT, WANTED, AHEAD = 0, 1, 2
 
@@ -390,7 +395,8 @@ def make_executor(workers: int) -> tuple[Executor, int, Executor | None]:
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")  # no fork of a process running an event loop and threads
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up)
+    # the gallery's workers yield the CPU to the one rendering a card just saved (two cores are often all there is)
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up, initargs=(GALLERY_NICENESS,))
     urgent = ProcessPoolExecutor(1, mp_context=context, initializer=warm_up)
     return executor, workers, urgent
 

@@ -238,7 +238,11 @@ class Jobs:
             out = {"problems": [p.as_dict() for p in outcome.problems]}
             if outcome.failure:
                 return {**out, "status_after": "failed", "error": outcome.failure}
-            return {**out, "pdf": str(outcome.target.relative_to(project.build_dir)), "pages": _pdf_pages(outcome.target)}
+            return {
+                **out,
+                "pdf": str(outcome.target.relative_to(project.build_dir)),
+                "pages": _pdf_pages(outcome.target),
+            }
 
         return self.start("proxies", game, run, f"{game}: proxies of {deck.name}")
 
@@ -302,7 +306,7 @@ async def deck_check(request: Request) -> Response:
 async def deck_proxies(request: Request) -> Response:
     body = await _json(request)
     jobs = _jobs(request)
-    token, name, game = body.get("token"), body.get("name") or "decklist.txt", body.get("game")
+    token, game = body.get("token"), body.get("game")
     if not isinstance(token, str) or not re.fullmatch(r"[0-9a-f]{16}", token) or game not in jobs.project.games:
         return JSONResponse({"error": "check the deck first"}, status_code=400)
     folder = _serve_cache(jobs.project) / "decks" / token
@@ -366,7 +370,9 @@ async def download(request: Request) -> Response:
 
     data = await asyncio.to_thread(pack)
     name = f"{path.name}.zip"
-    return Response(data, media_type="application/zip", headers={"content-disposition": f'attachment; filename="{name}"'})
+    return Response(
+        data, media_type="application/zip", headers={"content-disposition": f'attachment; filename="{name}"'}
+    )
 
 
 async def page(request: Request) -> Response:

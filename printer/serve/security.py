@@ -141,7 +141,10 @@ class Guard:
             {
                 "type": "http.response.start",
                 "status": status,
-                "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())]
+                "headers": [
+                    (b"content-type", b"text/plain; charset=utf-8"),
+                    (b"content-length", str(len(body)).encode()),
+                ]
                 + HEADERS,
             }
         )
@@ -168,7 +171,9 @@ class Guard:
             token = headers.get(TOKEN_HEADER.encode(), b"").decode("latin-1")
             if not self.sessions.valid(session, token):
                 return await self._refuse(scope, receive, send, 403, "missing or wrong CSRF token: reload the page")
-        elif path.startswith(STREAM_PATHS) and (not self._origin_ok(headers, required=False) or not self._site_ok(headers)):
+        elif path.startswith(STREAM_PATHS) and (
+            not self._origin_ok(headers, required=False) or not self._site_ok(headers)
+        ):
             return await self._refuse(scope, receive, send, 403, "cross-origin event stream refused")
         new_session = None
         if session is None and method == "GET":

@@ -511,4 +511,3 @@ def _merge_repeats(problems: list[Problem]) -> list[Problem]:
             )
         out.append(problem)
     return out
-

@@ -59,7 +59,7 @@ const printer = (() => {
 
   // Pictures load when their card is near the view, at most MAX_LOADING at a time, so that the browser's six
   // connections to the server always have room for the picture of a card just saved (loaded at once, "urgent").
-  const MAX_LOADING = 3;
+  const MAX_LOADING = 4;
   const loader = (() => {
     const queue = [];
     let active = 0;
@@ -72,7 +72,7 @@ const printer = (() => {
           if (change.isIntersecting) want(img, false);
         }
       },
-      { rootMargin: "600px 0px" },
+      { rootMargin: "300px 0px" },
     );
 
     function release(img) {

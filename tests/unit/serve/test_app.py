@@ -74,7 +74,13 @@ def test_save_changes_only_the_edited_field_in_the_file(client, project):
     data = dict(card["data"], force=5)
     answer = client.post(
         "/api/card/save",
-        json={"game": "l5r", "file": "cards/l5r/dynasty.json", "pointer": "$.cards[0]", "base": card["base"], "data": data},
+        json={
+            "game": "l5r",
+            "file": "cards/l5r/dynasty.json",
+            "pointer": "$.cards[0]",
+            "base": card["base"],
+            "data": data,
+        },
     )
     assert answer.status_code == 200, answer.text
     assert answer.json()["uid"] == TETSUYA
@@ -90,7 +96,13 @@ def test_save_is_refused_when_the_card_changed_on_disk(client, project):
     path.write_text(path.read_text().replace('"force": 4,', '"force": 6,', 1))
     answer = client.post(
         "/api/card/save",
-        json={"game": "l5r", "file": "cards/l5r/dynasty.json", "pointer": "$.cards[0]", "base": card["base"], "data": card["data"]},
+        json={
+            "game": "l5r",
+            "file": "cards/l5r/dynasty.json",
+            "pointer": "$.cards[0]",
+            "base": card["base"],
+            "data": card["data"],
+        },
     )
     assert answer.status_code == 409
     assert '"force": 6,' in path.read_text()
@@ -98,7 +110,14 @@ def test_save_is_refused_when_the_card_changed_on_disk(client, project):
 
 @pytest.mark.parametrize(
     "name",
-    ["../printer.toml", "/etc/passwd", "cards/../printer.toml", "printer.toml", "cards/l5r/../../x.json", "cards/l5r/x.txt"],
+    [
+        "../printer.toml",
+        "/etc/passwd",
+        "cards/../printer.toml",
+        "printer.toml",
+        "cards/l5r/../../x.json",
+        "cards/l5r/x.txt",
+    ],
 )
 def test_writes_stay_in_the_games_card_folder(client, project, name):
     data = {"id": "new-card", "title": "New", "type": "Event", "deck": "Dynasty"}
@@ -129,7 +148,11 @@ def test_new_duplicate_and_delete(client, project):
     answer = client.post(
         "/api/card/new", json={"game": "l5r", "file": "cards/l5r/more events.json", "after": "$.cards[0]", "data": copy}
     )
-    assert answer.json() == {"file": "cards/l5r/more events.json", "pointer": "$.cards[1]", "uid": "l5r/ex-new-event-copy"}
+    assert answer.json() == {
+        "file": "cards/l5r/more events.json",
+        "pointer": "$.cards[1]",
+        "uid": "l5r/ex-new-event-copy",
+    }
     card = _card(client, "l5r/ex-new-event")
     answer = client.post(
         "/api/card/delete",

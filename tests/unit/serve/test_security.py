@@ -57,7 +57,9 @@ def test_no_cors_headers_and_security_headers_everywhere(client):
     for answer in (
         client.get("/"),
         client.get("/api/state", headers={"origin": "http://evil.example"}),
-        client.options("/api/card/save", headers={"origin": "http://evil.example", "access-control-request-method": "POST"}),
+        client.options(
+            "/api/card/save", headers={"origin": "http://evil.example", "access-control-request-method": "POST"}
+        ),
     ):
         assert not [h for h in answer.headers if h.lower().startswith("access-control-")]
         assert answer.headers["x-content-type-options"] == "nosniff"
