@@ -147,7 +147,8 @@ class Server:
                 },
             )
         if changes.problems or changes.reloaded:
-            self.hub.publish("problems", {"version": changes.version, "problems": self.workspace.problem_dicts()})
+            problems = await asyncio.to_thread(self.workspace.problem_dicts)
+            self.hub.publish("problems", {"version": changes.version, "problems": problems})
         if "rules" in kinds or changes.reloaded:
             self.jobs.rules_changed()
         self.last_change = {"seconds": time.perf_counter() - started, "changed": len(changes.changed)}
@@ -271,8 +272,8 @@ async def state(request: Request) -> Response:
             "root": workspace.root.name,
             "games": _games(workspace),
             "entries": [e.as_dict() for e in workspace.entries.values()],
-            "problems": workspace.problem_dicts(),
         }
+    body["problems"] = await asyncio.to_thread(workspace.problem_dicts)
     return JSONResponse(body, headers={"cache-control": "no-store"})
 
 

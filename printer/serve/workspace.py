@@ -141,6 +141,7 @@ class Workspace:
         self.data: dict[str, dict] = {}  # uid -> the record's data as read
         self.cards: dict[str, CardSet] = {}
         self._html: dict[str, tuple[str, str]] = {}  # picture key -> (game, HTML) of the current cards
+        self._maps: dict[tuple, dict] = {}  # JSON source maps of card files with problems, by size and time
         self._load_project()
         self.refresh()
 
@@ -357,7 +358,7 @@ class Workspace:
         if rel is None:
             rel = files[record.file] = _relative(record.file, self.root)
         card_id = data.get("id") if isinstance(data.get("id"), str) else None
-        uid = f"{game_id}/{card_id}" if card_id and card else f"{game_id}/{rel}#{record.pointer}"
+        uid = f"{game_id}/{card_id}" if card_id else f"{game_id}/{rel}#{record.pointer}"
         copies = data.get("copies", 1)
         entry = Entry(
             uid,
@@ -440,9 +441,51 @@ class Workspace:
         with self.lock:
             return [e for e in self.entries.values() if game is None or e.game == game]
 
-    def problem_dicts(self) -> list[dict]:
+    def problem_dicts(self, lines: bool = True) -> list[dict]:
+        """Every problem as a dict (``Problem.as_dict``, paths relative to the project); with ``lines`` a problem
+        at ``file::$.path`` also gets its ``line`` and ``col`` in the file and ``at`` = ``file:line:col``."""
         with self.lock:
-            return [self._problem(p) for p in self.problems]
+            out = [self._problem(p) for p in self.problems]
+            problems = list(self.problems)
+        if lines:
+            for problem, item in zip(problems, out):
+                found = self._line_of(problem.where)
+                if found is not None:
+                    file, line, col = found
+                    item.update(line=line, col=col, at=f"{file}:{line}:{col}")
+        return out
+
+    def _line_of(self, where: str) -> tuple[str, int, int] | None:
+        """``(file, line, column)`` (1-based) of a problem located ``file::$.json.path``, or ``None``."""
+        if "::$" not in where:
+            return None
+        name, path = where.split("::", 1)
+        file = Path(name)
+        if file.suffix.lower() != ".json" or not file.is_file():
+            return None
+        try:
+            st = file.stat()
+            key = (file, st.st_mtime_ns, st.st_size)
+            smap = self._maps.get(key)
+            if smap is None:
+                from json_source_map import calculate
+
+                smap = calculate(file.read_text(encoding="utf-8"))
+                self._maps = {k: v for k, v in self._maps.items() if k[0] != file}
+                self._maps[key] = smap
+        except Exception:  # a file that changed or does not parse: its place stays a JSON path
+            return None
+        pointer = "".join(
+            "/" + (index or key).replace("~", "~0").replace("/", "~1")
+            for key, index in re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]", path[1:])
+        )
+        while pointer not in smap and pointer:
+            pointer = pointer.rsplit("/", 1)[0]
+        entry = smap.get(pointer)
+        if entry is None:
+            return None
+        at = entry.key_start or entry.value_start
+        return _relative(file, self.root), at.line + 1, at.column + 1
 
     # -- editor drafts --------------------------------------------------------------------------------------------
 

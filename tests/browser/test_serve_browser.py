@@ -96,7 +96,9 @@ def test_a_schema_error_shows_in_the_problems_panel_and_goes_when_fixed(page, se
     focus = data["cards"][0]["focus"]
     path.write_text(text.replace(f'"focus": {focus}', '"focus": 12', 1))
     item = page.wait_for_selector("#problems li.error")
-    assert item.inner_text().startswith("cards/l5r/fate.json::$.cards[0].focus")
+    line = next(i for i, row in enumerate(path.read_text().splitlines(), 1) if '"focus": 12' in row)
+    col = path.read_text().splitlines()[line - 1].index('"focus"') + 1
+    assert item.inner_text().startswith(f"cards/l5r/fate.json:{line}:{col} $.cards[0].focus")
     assert "12 is over the maximum of 9" in item.inner_text()
     uid = f"l5r/{data['cards'][0]['id']}"
     tile = page.locator(f"{TILES}.has-error").first

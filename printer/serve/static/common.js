@@ -166,7 +166,8 @@ const printer = (() => {
   }
 
   function problemItem(problem, onclick) {
-    const where = el("span", { class: "where", text: problem.where });
+    const place = problem.at ? `${problem.at} ${problem.where.split("::")[1] || ""}` : problem.where;
+    const where = el("span", { class: "where", text: place, title: problem.where });
     const item = el(
       "li",
       { class: problem.severity, dataset: { code: problem.code } },
@@ -186,7 +187,9 @@ const printer = (() => {
     if (!problems.length) list.append(el("li", { class: "none", text: "No problems." }));
     if (countNode) {
       const errors = problems.filter((p) => p.severity === "error").length;
-      countNode.textContent = problems.length ? `${errors} errors, ${problems.length - errors} warnings` : "0";
+      const warnings = problems.length - errors;
+      const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+      countNode.textContent = problems.length ? `${plural(errors, "error")}, ${plural(warnings, "warning")}` : "0";
       countNode.className = `badge ${errors ? "bad" : problems.length ? "" : "good"}`;
     }
   }

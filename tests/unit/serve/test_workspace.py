@@ -42,6 +42,9 @@ def test_an_invalid_card_shows_its_error_and_the_others_stay(project):
     assert entry.front is None and "should be of type integer" in entry.error
     assert entry.problems[0]["where"] == "cards/l5r/fate.json::$.cards[0].focus"
     assert [p.where for p in workspace.problems] == [str(path) + "::$.cards[0].focus"]
+    (shown,) = workspace.problem_dicts()
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if '"focus": "many"' in text)
+    assert shown["at"] == f"cards/l5r/fate.json:{line}:7" and shown["line"] == line
     assert sum(1 for e in workspace.entries.values() if e.front) == len(workspace.entries) - 1
     data["cards"][0]["focus"] = 2
     path.write_text(json.dumps(data, indent=2))
