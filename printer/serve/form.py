@@ -115,8 +115,9 @@ def _describe(name: str, schema: dict, resolver) -> dict:
 def form_fields(store: SchemaStore, schema_file: Path) -> list[dict]:
     """The form of a game's cards: one plain dict per field (see the module docstring), in a designer's order.
 
-    The order: the base schema's required fields (id, title, type), then
-    the game's own fields, then the rest of the base ones. A field's
+    The order: the required fields (id, title, type and the game's own), the
+    card text and flavour, then the game's own fields, then the rest of the
+    base ones. A field's
     description comes from the most specific schema that gives one.
     """
     root, resolver = _resolver(store, schema_file)
@@ -125,7 +126,8 @@ def form_fields(store: SchemaStore, schema_file: Path) -> list[dict]:
     _walk(root, resolver, found, required)
     own = list((root.get("properties") or {}).keys())
     names = [n for n in found if n not in _FILE_FIELDS]
-    first = [n for n in names if n in required and n not in own]
+    first = [n for n in names if n in required]
+    first += [n for n in _MARKUP_FIELDS if n in names and n not in first]  # the card text, which a designer edits most
     order = first + [n for n in own if n in names and n not in first] + [n for n in names if n not in first + own]
     fields = []
     for name in order:

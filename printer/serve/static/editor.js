@@ -219,8 +219,19 @@
       const required = new Set(result.required);
       for (const [name, { node }] of inputs) node.classList.toggle("required", required.has(name));
     }
-    printer.setFace(document.querySelector("#pv-front"), result.front, result.error || "fix the errors to see the card", "front");
-    printer.setFace(document.querySelector("#pv-back"), result.back, result.error || "fix the errors to see the card", "back");
+    for (const [id, key] of [["pv-front", result.front], ["pv-back", result.back]]) {
+      const box = document.getElementById(id);
+      const shown = box.querySelector("img")?.dataset.key;
+      box.querySelector(".stale-note")?.remove();
+      if (key || !shown) {
+        box.classList.remove("stale");
+        printer.setFace(box, key, result.error || "fix the errors to see the card", id.slice(3));
+      } else {
+        // keep the last picture that printed, marked as out of date, until the errors are fixed
+        box.classList.add("stale");
+        box.append(el("div", { class: "stale-note", text: result.error || "not updated: fix the errors to see the card" }));
+      }
+    }
   }
 
   const check = printer.debounce(async () => {

@@ -40,7 +40,7 @@
       el("span", { class: "title", text: entry.title }),
       el("span", { class: "meta", text: [entry.type, entry.set].filter(Boolean).join(" · ") }),
       el("br"),
-      el("span", { class: "meta", text: `${entry.file}${entry.pointer !== "$" ? " " + entry.pointer : ""}` }),
+      el("span", { class: "meta file", title: `${entry.file} ${entry.pointer}`, text: `${entry.file.split("/").pop()}${(entry.pointer.match(/\[\d+\]$/) || [""])[0]}` }),
       el("br"),
       entry.editable && !entry.uid.endsWith("#file") ? el("a", { href: `/edit?uid=${encodeURIComponent(entry.uid)}`, text: "edit" }) : null,
     );
