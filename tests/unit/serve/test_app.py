@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -184,3 +185,59 @@ def test_a_pasted_decklist_gives_the_clis_verdict(client, repo, run, project):
 def test_an_unknown_format_is_refused(client):
     answer = client.post("/api/deck/check", json={"text": "1 X", "name": "d.txt", "format": "/etc/passwd"})
     assert "unknown format" in answer.json()["error"]
+
+
+@pytest.fixture
+def examples(tmp_path):
+    """The client over a copy of the repository's example project (the five games)."""
+    import shutil
+
+    from starlette.testclient import TestClient
+
+    from printer.serve.app import ServeConfig, create_app
+    from printer.serve.workspace import Workspace
+
+    root = tmp_path / "examples"
+    root.mkdir()
+    repo = Path(__file__).resolve().parents[3]
+    shutil.copy(repo / "printer.toml", root / "printer.toml")
+    shutil.copytree(repo / "cards", root / "cards")
+    app = create_app(Workspace(root), ServeConfig(host="testserver", port=8000, workers=0, watch=False))
+    with TestClient(app, base_url="http://testserver", raise_server_exceptions=False) as test_client:
+        token = test_client.get("/").text.split('name="csrf-token" content="')[1].split('"')[0]
+        test_client.headers.update({"origin": "http://testserver", "x-csrf-token": token})
+        yield test_client, root
+
+
+def test_every_example_game_has_a_form_and_saves_its_cards_unchanged(examples):
+    client, root = examples
+    state = client.get("/api/state").json()
+    assert state["problems"] == []
+    games = {e["game"] for e in state["entries"]}
+    assert games == {"l5r", "res-arcana", "via-magica", "arcanductor", "edelweiss"}
+    for game in sorted(games):
+        entry = next(e for e in state["entries"] if e["game"] == game)
+        card = client.get("/api/card", params={"uid": entry["uid"]}).json()
+        names = [f["name"] for f in card["form"]]
+        assert names[:3] == ["id", "title", "type"] and all(f["kind"] for f in card["form"])
+        check = client.post(
+            "/api/card/check",
+            json={
+                "game": game,
+                "file": entry["file"],
+                "pointer": entry["pointer"],
+                "uid": entry["uid"],
+                "data": card["data"],
+            },
+        ).json()
+        assert check["problems"] == [] and check["front"] == entry["front"], game
+        before = (root / entry["file"]).read_bytes()
+        body = {
+            "game": game,
+            "file": entry["file"],
+            "pointer": entry["pointer"],
+            "base": card["base"],
+            "data": card["data"],
+        }
+        assert client.post("/api/card/save", json=body).status_code == 200
+        assert (root / entry["file"]).read_bytes() == before, game  # saving an unchanged card changes nothing
