@@ -37,6 +37,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainT
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from printer.problems import PrinterError
 from printer.serve import security
 from printer.serve.faces import KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
 from printer.serve.workspace import Changes, Workspace
@@ -106,7 +107,7 @@ class Server:
         self.jobs = Jobs(self)
 
     def warm_up(self) -> None:
-        """Render each game's first front in the urgent process, so that the first save is as quick as the next."""
+        """Lay out a few faces of each game in the urgent process, so that the first save is as quick as the next."""
         if self.urgent is None:
             return
         from printer.serve.faces import prepare
@@ -131,7 +132,15 @@ class Server:
         started = time.perf_counter()
         kinds = self.workspace.classify(paths)
         self.faces.ahead(await asyncio.to_thread(self.workspace.first_faces, paths), URGENT)
-        changes = await asyncio.to_thread(self.workspace.refresh, paths)
+        try:
+            changes = await asyncio.to_thread(self.workspace.refresh, paths)
+        except PrinterError as exc:  # printer.toml or a schema that cannot be read: say so, keep showing the cards
+            problems = [self.workspace._problem(p) for p in exc.problems] or [{"where": "project", "message": str(exc)}]
+            for problem in problems:
+                problem.setdefault("severity", "error")
+            self.hub.publish("problems", {"version": self.workspace.version, "problems": problems})
+            log.error("%s", exc)
+            return Changes()
         if changes.reloaded:
             self.faces.project = self.workspace.project
         urgent = [k for e in changes.changed for k in (e.front, e.back) if k]

@@ -255,8 +255,12 @@ class Workspace:
                     self.games.pop(kind.split(":", 1)[1], None)
             if len(self.memo) > 20_000:
                 self.memo.clear()
-            if kinds - {"cards"} or not changed or len(self._entry_memo) > 20_000:
-                self._entry_memo.clear()  # art, templates, schemas: every card is looked at again
+            if kinds != {"cards"} or len(self._entry_memo) > 20_000:
+                # art, templates, schemas, anything but card files: every card is rendered to HTML again (its
+                # art's prepared copy or an icon may differ); only faces whose HTML or files changed get new keys
+                self._entry_memo.clear()
+                for state in self.games.values():
+                    state.html.clear()
             return self._rebuild(reloaded)
 
     def _rebuild(self, reloaded: bool) -> Changes:

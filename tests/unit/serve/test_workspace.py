@@ -89,3 +89,21 @@ def test_a_template_change_renders_only_the_cards_whose_html_changes(project):
     assert changes.changed
     assert all(workspace.entries[uid].front == keys[0] for uid, keys in before.items())  # fronts untouched
     assert all(workspace.entries[uid].back != keys[1] for uid, keys in before.items())
+
+
+def test_new_art_gives_that_card_a_new_picture(project):
+    from PIL import Image
+
+    path = project / "cards/l5r/fate.json"
+    data = json.loads(path.read_text())
+    art = project / "cards/l5r/art.png"
+    Image.new("RGB", (800, 1100), "red").save(art)
+    data["cards"][0]["art"] = "art.png"
+    path.write_text(json.dumps(data, indent=2))
+    workspace = Workspace(project)
+    uid = f"l5r/{data['cards'][0]['id']}"
+    before = _keys(workspace)
+    Image.new("RGB", (800, 1100), "blue").save(art)
+    changes = workspace.refresh([art])
+    assert [e.uid for e in changes.changed] == [uid]
+    assert _keys(workspace)[uid][0] != before[uid][0]
