@@ -23,13 +23,6 @@ REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("PRINTER_CHROMIUM", "/usr/bin/chromium"))
 
 
-def pytest_collection_modifyitems(items):
-    for item in items:
-        if "tests/browser/" in str(item.fspath):
-            item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.enable_socket)
-
-
 @pytest.fixture(scope="session")
 def chromium():
     playwright = pytest.importorskip("playwright.sync_api")

@@ -14,6 +14,7 @@ from printer.project import load_project
 from tests.browser.conftest import wait_for
 from tests.conftest import SHARED_DATA
 
+pytestmark = [pytest.mark.browser, pytest.mark.enable_socket]
 TILES = "figure.tile"
 
 
