@@ -62,6 +62,11 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
+def _quiet_stop(record: logging.LogRecord) -> bool:
+    """Ctrl-C with a page open cuts its event stream short: normal, not an error worth a line."""
+    return "returned without completing response" not in record.getMessage()
+
+
 def run(
     root: Path,
     host: str = "127.0.0.1",
@@ -107,6 +112,7 @@ def run(
     server = uvicorn.Server(
         uvicorn.Config(app, log_level="warning", server_header=False, lifespan="on", timeout_graceful_shutdown=2)
     )
+    logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
 
     def ready() -> None:
         while not server.started and not server.should_exit:
