@@ -39,7 +39,7 @@ from starlette.staticfiles import StaticFiles
 
 from printer.problems import PrinterError
 from printer.serve import security
-from printer.serve.faces import KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
+from printer.serve.faces import AHEAD, KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
 from printer.serve.workspace import Changes, Workspace
 
 log = logging.getLogger("printer.serve")
@@ -48,6 +48,8 @@ HERE = Path(__file__).resolve().parent
 MAX_BODY = 2 * 2**20
 #: how long the watcher waits for more changes before acting, milliseconds
 DEBOUNCE_MS = 40
+#: pictures rendered ahead after one the page asks for (the next cards in the gallery), batched with it
+PREFETCH = 10
 
 
 @dataclass
@@ -318,6 +320,8 @@ async def face(request: Request) -> Response:
     if not KEY.fullmatch(key):
         return PlainTextResponse("not found", 404)
     server = _server(request)
+    if server.faces.cached(key) is None:  # the next cards in the gallery are likely wanted next: render them together
+        server.faces.ahead(server.workspace.following(key, PREFETCH), AHEAD)
     try:
         path = await server.faces.picture(key, WANTED)
     except KeyError:

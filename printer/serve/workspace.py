@@ -142,6 +142,8 @@ class Workspace:
         self.cards: dict[str, CardSet] = {}
         self._html: dict[str, tuple[str, str]] = {}  # picture key -> (game, HTML) of the current cards
         self._maps: dict[tuple, dict] = {}  # JSON source maps of card files with problems, by size and time
+        self._order: list[str] = []  # front picture keys in gallery order
+        self._place: dict[str, int] = {}
         self._load_project()
         self.refresh()
 
@@ -330,6 +332,9 @@ class Workspace:
         changes.removed = [uid for uid in self.entries if uid not in entries]
         changes.problems = [p.as_dict() for p in all_problems] != [p.as_dict() for p in self.problems]
         self.entries, self.data, self.problems, self.cards = entries, data, all_problems, sets
+        fronts = [e.front for e in entries.values() if e.front]
+        self._order = fronts
+        self._place = {key: i for i, key in enumerate(fronts)}
         self.faces = {}
         for entry in entries.values():
             for key in (entry.front, entry.back):
@@ -440,6 +445,12 @@ class Workspace:
         """The :class:`FaceSpec` of a picture key of a card or of a recent editor draft, else ``None``."""
         with self.lock:
             return self.faces.get(key) or self.drafts.get(key)
+
+    def following(self, key: str, n: int) -> list[str]:
+        """The front picture keys of the ``n`` cards after the one whose front is ``key``, in gallery order."""
+        with self.lock:
+            place = self._place.get(key)
+            return [] if place is None else self._order[place + 1 : place + 1 + n]
 
     def entries_of(self, game: str | None = None) -> list[Entry]:
         with self.lock:
