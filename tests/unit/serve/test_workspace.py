@@ -107,3 +107,23 @@ def test_new_art_gives_that_card_a_new_picture(project):
     changes = workspace.refresh([art])
     assert [e.uid for e in changes.changed] == [uid]
     assert _keys(workspace)[uid][0] != before[uid][0]
+
+
+def test_the_faces_of_a_saved_card_are_known_before_the_full_refresh(project):
+    workspace = Workspace(project)
+    path = project / "cards/l5r/dynasty.json"
+    data = json.loads(path.read_text())
+    data["cards"][4]["title"] = "Summer Storms"
+    path.write_text(json.dumps(data, indent=2))
+    early = workspace.first_faces([path])
+    workspace.refresh([path])
+    entry = workspace.entries[f"l5r/{data['cards'][4]['id']}"]
+    assert early[0] == entry.front  # the picture started early is the one the gallery asks for
+    assert workspace.first_faces([path]) == []  # nothing changed since
+
+
+def test_following_gives_the_next_fronts_in_gallery_order(project):
+    workspace = Workspace(project)
+    fronts = [e.front for e in workspace.entries.values()]
+    assert workspace.following(fronts[0], 3) == fronts[1:4]
+    assert workspace.following("0" * 40, 3) == []

@@ -1,0 +1,74 @@
+"""The face renderer: the card just saved goes first, to its own process; gallery pictures go in batches."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+
+pytest.importorskip("starlette")
+
+import printer.serve.faces as faces  # noqa: E402
+from printer.serve.faces import AHEAD, URGENT, WANTED, FaceRenderer, FaceSpec, face_key  # noqa: E402
+
+
+class _Project:
+    def __init__(self, root):
+        self.root = root
+        self.build_dir = root / "build"
+
+
+def test_face_keys_change_with_the_html_and_the_files_it_uses(tmp_path):
+    art = tmp_path / "art.png"
+    art.write_bytes(b"one")
+    html = f'<img src="{art.as_uri()}">'
+    first = face_key("game", html)
+    assert face_key("game", html) == first and len(first) == 40
+    assert face_key("other game", html) != first
+    art.write_bytes(b"two!")
+    assert face_key("game", html) != first
+
+
+def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_path, monkeypatch):
+    calls: list[tuple[str, list[str]]] = []
+    release = threading.Event()
+
+    def fake_render(root, game, fingerprint, batch, folder, dpi):
+        lane = threading.current_thread().name.split("_")[0]
+        calls.append((lane, [k for k, _ in batch]))
+        if lane == "gallery":
+            release.wait(5)
+        for key, _ in batch:
+            path = faces.picture_path(tmp_path / "faces", key)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(b"png")
+        return {key: None for key, _ in batch}
+
+    monkeypatch.setattr(faces, "render_faces", fake_render)
+    monkeypatch.setattr(faces, "cache_dir", lambda project: tmp_path / "faces")
+    specs = {f"{i:040x}": FaceSpec("g", "fp", f"<p>{i}</p>") for i in range(12)}
+    gallery = ThreadPoolExecutor(1, thread_name_prefix="gallery")
+    urgent = ThreadPoolExecutor(1, thread_name_prefix="urgent")
+    keys = list(specs)
+
+    async def scenario():
+        renderer = FaceRenderer(_Project(tmp_path), gallery, 1, specs.get, urgent=urgent, batch=4)
+        first = asyncio.ensure_future(renderer.picture(keys[0], WANTED))  # the gallery process is now busy
+        await asyncio.sleep(0.05)
+        renderer.ahead(keys[1:9], AHEAD)
+        saved = await asyncio.wait_for(renderer.picture(keys[11], URGENT), 2)  # not behind the gallery's batch
+        assert saved.is_file() and not first.done()
+        release.set()
+        await first
+        await asyncio.wait_for(renderer.picture(keys[8], WANTED), 5)
+        return renderer
+
+    renderer = asyncio.run(scenario())
+    gallery.shutdown()
+    urgent.shutdown()
+    assert calls[0] == ("gallery", [keys[0]])
+    assert ("urgent", [keys[11]]) in calls
+    assert [len(batch) for lane, batch in calls if lane == "gallery"][1:] == [4, 4]  # the rest in batches of 4
+    assert renderer.rendered == 10
