@@ -10,10 +10,10 @@ script::
     project = api.load_project("my-game")
     report = api.validate(project)
     if report.ok:
-        result = api.build(project, api.BuildRequest(games=("l5r",)))
+        result = api.build(project, api.BuildRequest(games=("starfall",)))
         for game in result.games:
             print(game.target, game.cards, "cards on", game.sheets, "sheets")
-    decks = api.check_decks(project, [Path("crab.txt")], "l5r-ivory-extended")
+    decks = api.check_decks(project, [Path("storm.txt")], "starfall-standard")
 
 Problems are :class:`~printer.problems.Problem` records with a
 :class:`~printer.problems.Severity`; nothing here prints or exits. Usage
@@ -221,7 +221,7 @@ def build(
     if not chosen:
         raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
     if (request.cards_dir or request.deck_file or request.only) and len(chosen) != 1:
-        raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build l5r --deck FILE")
+        raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build GAME --deck FILE")
     if request.icc:
         from printer.sheets.export.pdfx import check_profile
 
@@ -541,7 +541,7 @@ def build_rules(
     else:
         games = [project.game(game)]
     if paths and len(games) != 1:
-        raise usage_error("PATHS need a game", "e.g. printer rules l5r my-rules/")
+        raise usage_error("PATHS need a game", "e.g. printer rules GAME my-rules/")
     page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
     out_dir = out_dir or project.build_dir
     books: list[BookBuild] = []
@@ -603,7 +603,7 @@ class DeckCheck:
 def check_decks(
     project: Project | None, decks: Sequence[Path], format_ref: str | None = None, card_dirs: Sequence[Path] = ()
 ) -> list[DeckCheck]:
-    """Check each decklist (plain text, .l5d or JSON) against a format.
+    """Check each decklist (plain text, a game's text format or JSON) against a format.
 
     ``format_ref`` is a format id or file; without it each JSON deck's own
     ``format`` is used. ``card_dirs`` are the card files to resolve names

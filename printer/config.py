@@ -61,7 +61,7 @@ def _dotted(text: str) -> tuple[list[str], int] | None:
 
 
 def key_lines(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
-    """``{("games", "l5r", "back_field"): (line, column)}`` for every table header and ``key =`` line.
+    """``{("games", "mygame", "back_field"): (line, column)}`` for every table header and ``key =`` line.
 
     Keys of inline tables are not listed: a problem inside one is at its key's line.
     """

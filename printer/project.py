@@ -7,8 +7,8 @@ names the games and their settings::
     [project]
     paper = "A4"                # default sheet size for `printer build`
 
-    [games.l5r]
-    name = "Legend of the Five Rings CCG"
+    [games.starfall]
+    name = "Starfall"
     card_size = "poker"         # a named trim size or "63x88mm"
 
 Every path of a game (``schema``, ``cards``, ``templates``) defaults to the

@@ -132,7 +132,7 @@ def group_by_file(
 
 
 def type_counts(cards: list[dict], type_files: dict[str, str], file_of: Callable[[str], str] | None = None) -> str:
-    """``Artifact 6, Mage 2``: the cards per output file, named by its type, in :func:`group_by_file` order.
+    """``Spell 6, Creature 2``: the cards per output file, named by its type, in :func:`group_by_file` order.
 
     ``""`` for no cards.
     """

@@ -51,7 +51,7 @@ def _print_groups(result: DeckReport, strict: bool = False) -> None:
     "--format",
     "format_ref",
     metavar="FORMAT",
-    help="Format id (l5r-ivory-extended) or format file; default: the JSON deck's 'format'.",
+    help="Format id (such as l5r-ivory-extended) or format file; default: the JSON deck's 'format'.",
 )
 @click.option(
     "--cards",
@@ -72,7 +72,7 @@ def _print_groups(result: DeckReport, strict: bool = False) -> None:
 def check_command(
     ctx: click.Context, deck: Path, format_ref: str | None, card_dirs: tuple[Path, ...], as_json: bool, strict: bool
 ) -> None:
-    """Check DECK (plain text, .l5d or JSON) against FORMAT.
+    """Check DECK (plain text, a text format a game registers such as .l5d, or JSON) against FORMAT.
 
     Lists every broken rule with its decklist line, then the names that
     match no card, then a summary with the section sizes. Exit 0 legal,

@@ -41,7 +41,7 @@ def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple
 
 
 def relative(text: str) -> str:
-    """``text`` with paths inside the current folder shown relative to it (``cards/l5r/x.json``, not ``/home/...``)."""
+    """``text`` with paths inside the current folder shown relative to it (``cards/mygame/x.json``, not ``/home/...``)."""
     try:
         here = str(Path.cwd())
     except OSError:  # the current folder was removed

@@ -264,7 +264,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
                         (card.name,),
                         count,
                         fmt.unique_limit,
-                        hint=f"keep {fmt.unique_limit}; other Experienced levels are different cards",
+                        hint=f"keep {fmt.unique_limit}; other versions of its title are different cards",
                     )
                 )
             continue
@@ -364,7 +364,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
 
 
 def _legal_levels(ctx: Context, card: Card) -> list[str]:
-    """Other Experienced levels of ``card``'s title that are legal in the format (players often omit the level)."""
+    """Other variants of ``card``'s title that are legal in the format (players often omit the variant)."""
     if ctx.cards is None:
         return []
     title = split_name(card.name).title
@@ -398,7 +398,7 @@ def check(
     if resolution is None:
         resolution = resolve(deck, cards, prefer=fmt.is_legal)
     warnings += resolution.notes
-    warnings += header_counts(deck)  # '# Dynasty (40)' over 39 cards
+    warnings += header_counts(deck)  # '# Main deck (40)' over 39 cards
     placed = []
     unknown_headers: dict[str, int] = {}
     for item in resolution.entries:

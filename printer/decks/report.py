@@ -38,7 +38,7 @@ class Violation:
 
     ``rule`` is its id (``section-size``, ``wrong-section``, ``no-section``,
     ``copy-limit``, ``unique-limit``, ``not-legal``, ``banned`` or a named
-    check such as ``sensei-clan``); ``lines`` the decklist lines involved
+    check such as ``one-captain``); ``lines`` the decklist lines involved
     (empty when the rule is about a missing card); ``cards`` the card names;
     ``count``/``limit`` the numbers compared, when there are numbers.
     """

@@ -8,7 +8,7 @@ callback) while the PDF is written, one chunk in memory at a time
 (:func:`printer.sheets.pdf.stream_pdf`). Each chunk is laid out once; text boxes
 that overflow are shrunk on small one-face-per-page documents
 (:mod:`printer.sheets.fit`) and only the sheets holding them laid out again. Art is
-prepared once (:mod:`printer.sheets.images`). ``bench/l5r_real.py`` measures it.
+prepared once (:mod:`printer.sheets.images`). ``bench/`` measures it.
 
 The stages: :func:`items_for_cards` / :func:`items_for_counts` (what, how
 many), :func:`sort_items` (in which order), :class:`PrintJob` (faces

@@ -499,7 +499,7 @@ def spaceless(html: object) -> Markup:
     Drops the white space between two tags when one of them is a
     block-level tag (``div``, ``p``, ``header``, ``footer``, ``li``...):
     the layout drops such white space anyway, but WeasyPrint pays for every
-    text node it holds (8 % of the time of an L5R card front). Space between
+    text node it holds (8 % of the time of a text-heavy card front). Space between
     inline tags (``</strong> <em>``) stays. Use it only where those tags are
     blocks: where CSS makes a ``p`` or ``div`` inline, the space beside it
     would be lost.

@@ -4,12 +4,12 @@ Shape::
 
     {
       "$schema": "https://printer.invalid/schema/deck.schema.json",
-      "name": "Lion honour",            (optional)
-      "game": "l5r",                    (optional)
-      "format": "l5r-ivory-extended",   (optional: the default for --format)
+      "name": "Storm",                  (optional)
+      "game": "starfall",               (optional)
+      "format": "starfall-standard",    (optional: the default for --format)
       "cards": [
-        {"count": 1, "name": "The Grand Halls of the Lion", "section": "Stronghold"},
-        {"count": 3, "name": "Kitsu Suki • Experienced", "section": "Dynasty"}
+        {"count": 1, "name": "The Tower of Winds", "section": "Leader"},
+        {"count": 3, "name": "Captain Ardent", "section": "Main deck"}
       ]
     }
 

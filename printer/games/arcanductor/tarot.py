@@ -2,11 +2,10 @@
 
 The source is a JSON object whose ``tarot_interpretations`` list holds one
 object per tarot card with ``name``, ``rank`` and ``suit`` (the shape of
-``tarot/tarot_interpretations.json`` in ``../shared/data``, from
-dariusk/corpora); a bare list of such objects is read too. The 22 cards of
+``tarot_interpretations.json`` in the public corpus https://github.com/dariusk/corpora); a bare list of such objects is read too. The 22 cards of
 suit ``major`` are the Major Arcana, ranked 0 (The Fool) to 21 (The World);
 the 56 minor arcana are left out (ARCANDUCTOR uses the Major Arcana only:
-GAMES.md section 3, seed 001), and so are the source's keywords and
+ARCANDUCTOR play manual, 2022-09-24), and so are the source's keywords and
 meanings, which are fortune-telling prose and not game text.
 
 Each Major Arcana card becomes one card of

@@ -31,7 +31,7 @@ def _standard_deck(fmt: Format) -> dict | None:
 
 
 def check_standard_deck(ctx: Context) -> list[Violation]:
-    """Edelweiss: each of the 52 standard cards once, by suit and rank (seed 003: 52枚のトランプのみ).
+    """Edelweiss: each of the 52 standard cards once, by suit and rank (Arcana Fight! Edelweiss rules: 52枚のトランプのみ).
 
     Suits, ranks and the card names come from ``schema/edelweiss/standard-deck.json``.
     """
@@ -82,7 +82,7 @@ def check_standard_deck(ctx: Context) -> list[Violation]:
 
 
 def check_class_per_player(ctx: Context) -> list[Violation]:
-    """Edelweiss: at most one Class card under each player's header (``# Player 1``, ``# 先攻``, a name) (seed 003, クラスについて).
+    """Edelweiss: at most one Class card under each player's header (``# Player 1``, ``# 先攻``, a name) (Arcana Fight! Edelweiss rules, クラスについて).
 
     Classes under ``# Class`` or no header count only towards the Class section's size (two players).
     """

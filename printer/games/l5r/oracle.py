@@ -1,6 +1,6 @@
 """The Oracle of the Void L5R CCG export to printer's L5R cards.
 
-The export (``../shared/data/README.md``) is a JSON list of card objects per
+The export (the card database of the Oracle of the Void, the L5R CCG community card search) is a JSON list of card objects per
 file. Nearly every field is a list of strings; ``formattedtitle``,
 ``printingprimary``, ``imagehash`` and ``puretexttitle`` are strings,
 ``cardid`` an integer, ``printing`` a list of printing objects. Text fields
@@ -76,7 +76,7 @@ TYPE_FILES = {
     "Sensei": "senseis.json",
 }
 
-#: Oracle stat field -> printer field (GAMES.md section 1).
+#: Oracle stat field -> printer field.
 STATS = {
     "cost": "cost",
     "force": "force",

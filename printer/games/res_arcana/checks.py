@@ -20,7 +20,7 @@ def _header(p: Placed) -> str:
 
 
 def check_kept_mage(ctx: Context) -> list[Violation]:
-    """Res Arcana: of the two Mages dealt, exactly one is listed under ``Kept`` (seed 000, 準備 8: 2枚のうちから1枚だけ選ぶ)."""
+    """Res Arcana: of the two Mages dealt, exactly one is listed under ``Kept`` (Res Arcana rulebook, Japanese edition, 準備 8: 2枚のうちから1枚だけ選ぶ)."""
     kept = [p for p in ctx.placed if _header(p) in _KEPT_HEADERS and (p.card is None or p.card.type == "Mage")]
     count = sum(p.count for p in kept)
     if count == 1:
@@ -52,7 +52,7 @@ def check_kept_mage(ctx: Context) -> list[Violation]:
 
 
 def check_draft_rounds(ctx: Context) -> list[Violation]:
-    """Res Arcana draft: four Artifacts picked in each of two rounds, under ``First draft`` and ``Second draft`` (seed 000, ドラフトルール 2-3)."""
+    """Res Arcana draft: four Artifacts picked in each of two rounds, under ``First draft`` and ``Second draft`` (Res Arcana rulebook, Japanese edition, ドラフトルール 2-3)."""
     rounds: dict[int, list[Placed]] = {1: [], 2: []}
     loose = []
     for p in ctx.found():
@@ -104,7 +104,7 @@ def _game_data(fmt: Format, name: str) -> dict | None:
 
 
 def check_first_game(ctx: Context) -> list[Violation]:
-    """Res Arcana first game: the Mage is a set's Mage and the set's three Artifacts are among the eight (seed 000, 最初のゲーム).
+    """Res Arcana first game: the Mage is a set's Mage and the set's three Artifacts are among the eight (Res Arcana rulebook, Japanese edition, 最初のゲーム).
 
     The four sets, English and Japanese names, are ``schema/res-arcana/first-game-sets.json``.
     """

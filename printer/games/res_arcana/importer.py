@@ -1,4 +1,4 @@
-"""Res Arcana component data (``../shared/data/res-arcana/*.json``) to printer's Res Arcana cards.
+"""Res Arcana component data (``path/to/*.json``) to printer's Res Arcana cards.
 
 Each source file is ``{"schema_version", "essence_types", "cards": [...]}``;
 every component has ``id``, ``type``, ``name_en``, costs as
@@ -133,12 +133,12 @@ NOT_IMPORTED = {
     "status": "the source project's review status",
     "side": "the source's label of a tile side; the other side of the tile is not in the data",
     "power.power_index": "the power's position, which printer keeps by order",
-    "power.requires_action": "follows from the power being a reaction or not (seed 000, 対応パワー)",
+    "power.requires_action": "follows from the power being a reaction or not (Res Arcana rulebook, Japanese edition, 対応パワー)",
     "power.requires_turn": "repeats the cost's turn_self",
     "power.limit": "a use limit; only null is known (another value is reported)",
 }
 
-#: Every Monument costs 4 Gold (seed 000, アクション b).
+#: Every Monument costs 4 Gold (Res Arcana rulebook, Japanese edition, アクション b).
 MONUMENT_COST = {"gold": 4}
 
 
