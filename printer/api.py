@@ -34,7 +34,7 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
 from printer.paths import output_path, safe_file_name
-from printer.problems import ERROR, WARNING, Problem, UsageError, errors
+from printer.problems import ERROR, WARNING, Problem, UsageError, counted, errors
 from printer.project import Game, Project
 from printer.project import load_project as _load_project
 
@@ -103,7 +103,7 @@ def validate(
     ``game`` is the game of cards whose file and folder do not say. With
     ``render`` every card's template is also rendered to HTML (no PDF), so
     that a template error, an unknown icon or missing art is reported here
-    rather than at build time (:func:`printer.cards.preflight.preflight`).
+    rather than at build time (:func:`printer.sheets.preflight.preflight`).
     Raises :class:`UsageError` for an unknown ``game`` or when there is
     nothing to validate.
     """
@@ -114,7 +114,7 @@ def validate(
         raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")
     sets, problems = load_cards(project, targets, game)
     if render:
-        from printer.cards.preflight import preflight
+        from printer.sheets.preflight import preflight
 
         problems += preflight(project, sets, targets, problems)
     return ValidationReport(sets, problems)
@@ -293,7 +293,7 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
         return outcome
     extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
     job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
-    label = f"{game.id}: {len(items)} card{'s' * (len(items) != 1)}"
+    label = f"{game.id}: {counted(len(items), 'card')}"
     update = progress(label, n_sheets) if progress else None
     found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict)
     if not (request.strict and found):
@@ -441,12 +441,12 @@ def import_cards(
     (see :func:`write_card_files`).
     """
     from printer.cards.importing import card_file_text
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
     if project is not None and game in project.games:
         schema = project.games[game].schema
     else:
-        schema = bundled_root() / "schema" / game / "card.schema.json"
+        schema = bundled_schema(game, "card.schema.json")
     files = result.by_file()
     uri = schema.resolve().as_uri()
     texts = {name: card_file_text(game, cards, uri) for name, cards in files.items()}
@@ -476,8 +476,7 @@ def write_card_files(texts: dict[str, str], out: Path, force: bool, dry_run: boo
     conflicts = [name for name, st in status.items() if st == "changed" and not force]
     if conflicts and not dry_run:
         raise usage_error(
-            f"{len(conflicts)} file{'s' * (len(conflicts) != 1)} in {out} would be overwritten: "
-            + ", ".join(conflicts),
+            f"{counted(len(conflicts), 'file')} in {out} would be overwritten: " + ", ".join(conflicts),
             "pass --force to overwrite them, or --dry-run to see the changes",
         )
     if not dry_run:
@@ -644,9 +643,9 @@ def check_decks(
 
 def _bare_project(game_id: str) -> Project:
     """Outside any project: one holding just ``game_id``, with printer's bundled schema, rooted at the current folder."""
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
-    schema = bundled_root() / "schema" / game_id / "card.schema.json"
+    schema = bundled_schema(game_id, "card.schema.json")
     return Project(Path.cwd(), {game_id: Game(game_id, game_id, schema, Path.cwd() / "cards" / game_id, [])})
 
 

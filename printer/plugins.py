@@ -175,3 +175,9 @@ def deck_labels() -> frozenset[str]:
 def decklist_suffixes() -> dict[str, str]:
     """File suffixes (lower case, with the dot) that installed games register as decklist formats."""
     return {suffix.lower(): kind for g in installed_games().values() for suffix, kind in g.decklist_suffixes.items()}
+
+
+def refresh() -> None:
+    """Forget what was found, so that the next call looks at the entry points again (after an install)."""
+    for found in (installed_games, name_variants, deck_labels, decklist_suffixes):
+        found.cache_clear()

@@ -12,6 +12,7 @@ from printer import api
 from printer.api import BuildRequest, GameBuild
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 from printer.cli.sheet_options import cli_values, print_options
+from printer.problems import counted
 
 EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not imported here: it loads WeasyPrint)
 
@@ -124,7 +125,7 @@ def _print_game(outcome: GameBuild, strict: bool) -> None:
         return
     n, s = outcome.cards, outcome.sheets
     click.echo(
-        f"{outcome.target}: {n} card{'s' * (n != 1)} on {s} sheet{'s' * (s != 1)} ({outcome.grid} per sheet, {outcome.backs})"
+        f"{outcome.target}: {counted(n, 'card')} on {counted(s, 'sheet')} ({outcome.grid} per sheet, {outcome.backs})"
     )
     for line in outcome.exports:
         click.echo(line)

@@ -31,8 +31,8 @@ from pathlib import Path
 from printer.cards.model import Card
 from printer.decks.deck_errors import FormatError
 from printer.decks.names import loose_key, name_key, strip_tag
+from printer.paths import bundled_root
 from printer.problems import Problem, did_you_mean
-from printer.project import bundled_root
 
 FORMAT_SCHEMA = "format.schema.json"
 _TAGS = re.compile(r"<[^>]+>")

@@ -72,7 +72,6 @@ from printer.project import Game
 from printer.sheets.images import MIN_DPI, ArtCache, needed_px
 from printer.sheets.layout import Segment, SheetLayout
 from printer.sheets.sandbox import (
-    ContainedLoader,
     TemplateHelper,
     TemplateSandbox,
     render_limited,
@@ -160,13 +159,7 @@ class Renderer:
         self.bleed = bleed
         self.card_size = card_size
         self.problems: list[Problem] = []
-        self.env = TemplateSandbox(
-            loader=ContainedLoader([str(d) for d in game.template_dirs], allowed_roots),
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-        )
+        self.env = TemplateSandbox.for_templates(game.template_dirs, allowed_roots)
         self.env.filters["markup"] = self._markup_filter
         self.env.filters["spaceless"] = spaceless
         self.env.globals["icon_url"] = self.icon_url

@@ -6,8 +6,20 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[2] / "printer"
-CORE = ["cards", "sheets", "decks", "book", "api.py", "problems.py", "project.py", "plugins.py", "paths.py",
-        "limits.py", "config.py", "fsutil.py"]
+CORE = [
+    "cards",
+    "sheets",
+    "decks",
+    "book",
+    "api.py",
+    "problems.py",
+    "project.py",
+    "plugins.py",
+    "paths.py",
+    "limits.py",
+    "config.py",
+    "fsutil.py",
+]
 
 # the five bundled games' ids and names, and the terms only one of them uses
 GAME_WORDS = re.compile(

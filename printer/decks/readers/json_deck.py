@@ -60,9 +60,9 @@ def _loads_with_lines(text: str) -> object:
 def _deck_schema_validator():
     """A validator for ``deck.schema.json`` (``None`` when the schema cannot be loaded)."""
     from printer.cards.schema import SchemaStore
-    from printer.project import bundled_root
+    from printer.paths import bundled_root, bundled_schema
 
-    schema_file = bundled_root() / "schema" / "deck.schema.json"
+    schema_file = bundled_schema("deck.schema.json")
     try:
         store = SchemaStore([bundled_root()])
         store.validator(schema_file)

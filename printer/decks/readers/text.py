@@ -58,7 +58,7 @@ from pathlib import Path
 
 from printer.decks.names import strip_count_suffix
 from printer.plugins import deck_labels, decklist_suffixes
-from printer.problems import WARNING, Problem
+from printer.problems import WARNING, Problem, counted
 
 MAX_DECK_BYTES = 1024 * 1024
 MAX_COUNT = 999
@@ -274,7 +274,7 @@ def header_counts(deck: Decklist) -> list[Problem]:
         problems.append(
             Problem(
                 deck.where(line),
-                f"header '{name}' says {stated} card{'s' * (stated != 1)}; the lines under it hold {held}",
+                f"header '{name}' says {counted(stated, 'card')}; the lines under it hold {held}",
                 "fix the count in the header, or the card lines under it",
                 severity=WARNING,
                 code="header-count",

@@ -17,11 +17,11 @@ def _standard_deck(fmt: Format) -> dict | None:
     """``standard-deck.json`` beside the format's folder (``schema/<game>/``), else printer's bundled one."""
     import json
 
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
     for candidate in (
         fmt.file.parent.parent / "standard-deck.json",
-        bundled_root() / "schema" / "edelweiss" / "standard-deck.json",
+        bundled_schema("edelweiss", "standard-deck.json"),
     ):
         try:
             return json.loads(candidate.read_text(encoding="utf-8"))

@@ -62,7 +62,7 @@ from pathlib import Path
 from printer.cards import importing as common
 from printer.cards.importing import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 from printer.cards.markup import escape_text
-from printer.problems import WARNING, Problem
+from printer.problems import WARNING, Problem, counted
 
 GAME = "res-arcana"
 ESSENCES = ("elan", "life", "calm", "death", "gold")
@@ -142,7 +142,7 @@ NOT_IMPORTED = {
 MONUMENT_COST = {"gold": 4}
 
 
-class ImportResult(common.ImportResult):
+class ResArcanaImport(common.ImportResult):
     """What :func:`import_res_arcana` found: printer cards (dicts in field order), problems, origins;
     output files in :data:`TYPE_FILES` order."""
 
@@ -629,14 +629,14 @@ def convert_file(
     return cards, problems + found
 
 
-def import_res_arcana(paths: Iterable[Path]) -> ImportResult:
+def import_res_arcana(paths: Iterable[Path]) -> ResArcanaImport:
     """Read the source files and convert every component (:func:`convert_file`).
 
     Unreadable files are errors located as ``file:line:col``; ids are made
     unique (``-2``, ``-3``... with a warning); every field not imported is
     reported once with the number of components that had it.
     """
-    result = ImportResult()
+    result = ResArcanaImport()
     skipped = convert_files(paths, convert_file, result)
     seen: dict[str, int] = {}
     for card, where in zip(result.cards, result.origins):
@@ -658,4 +658,4 @@ def import_res_arcana(paths: Iterable[Path]) -> ImportResult:
 
 def summary(cards: list[dict]) -> str:
     """``73 components imported (Artifact 40, Mage 10, ...)``: the count per printer type."""
-    return f"{len(cards)} component{'s' * (len(cards) != 1)} imported ({type_counts(cards, TYPE_FILES) or 'none'})"
+    return f"{counted(len(cards), 'component')} imported ({type_counts(cards, TYPE_FILES) or 'none'})"

@@ -104,7 +104,7 @@ NOT_IMPORTED = {
 }
 
 
-class ImportResult(common.ImportResult):
+class ViaMagicaImport(common.ImportResult):
     """What :func:`import_via_magica` found: printer cards (dicts in field order) and problems;
     output files in :data:`TYPE_FILES` order."""
 
@@ -335,7 +335,11 @@ class _Converter:
                 )
                 effect, kind_color = {"text": printed}, color
             if effect is not None and color == "purple":
-                self.error(where(".card_bonus"), "a purple portal has no effect (Via Magica rulebook, Japanese edition)", "the effect is left out")
+                self.error(
+                    where(".card_bonus"),
+                    "a purple portal has no effect (Via Magica rulebook, Japanese edition)",
+                    "the effect is left out",
+                )
             elif effect is not None:
                 if kind_color != color:
                     self.error(
@@ -398,14 +402,14 @@ class _Converter:
         return cards
 
 
-def import_via_magica(paths: Iterable[Path]) -> ImportResult:
+def import_via_magica(paths: Iterable[Path]) -> ViaMagicaImport:
     """Read ``material.json`` files and convert portals, Bonus cards and Animus stones.
 
     Problems are located as ``file::$.port_cards["12"].card_bonus``; an
     unreadable file as ``file:line:col``. Fields not imported are reported
     once each with the number of entries that had them.
     """
-    result = ImportResult()
+    result = ViaMagicaImport()
     for path in paths:
         data, problems = read_json(Path(path))
         result.problems += problems
