@@ -137,7 +137,11 @@ class BuildRequest:
     names from :data:`printer.sheets.export.EXPORTERS`; ``dpi`` (px per inch)
     and ``png_bleed`` configure them. ``icc`` is a CMYK output profile for
     PDF/X-4. ``strict`` makes every warning an error (nothing is written).
-    ``aids`` prints the player aids after a whole game's cards.
+    ``aids`` prints the player aids after a whole game's cards. ``preset``
+    names a print-on-demand vendor (:mod:`printer.sheets.export.presets`:
+    ``mpc``, ``drivethrucards``, ``thegamecrafter``, ``printplaygames``,
+    ``mbprint``) whose files are written beside the PDF; with ``icc`` its
+    CMYK files are converted through that profile.
     """
 
     games: Sequence[str] = ()
@@ -152,6 +156,7 @@ class BuildRequest:
     icc: Path | None = None
     strict: bool = False
     aids: bool = True
+    preset: str | None = None
 
 
 @dataclass
@@ -226,6 +231,13 @@ def build(
         from printer.sheets.export.pdfx import check_profile
 
         check_profile(request.icc)
+    if request.preset:
+        from printer.sheets.export.presets import get_preset, plan
+        from printer.sheets.layout import CARD_SIZES, parse_size
+
+        preset = get_preset(request.preset)
+        for game in chosen:  # a card size the vendor does not print is a usage error before anything is built
+            plan(preset, parse_size(game.card_size, CARD_SIZES, "card size"), game.id)
     result = BuildResult()
     for game in chosen:
         outcome = build_game(project, game, request, progress)
@@ -303,6 +315,13 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
             outcome.exports.append(exported.summary)
             outcome.paths += exported.paths
             found += exported.problems
+        if request.preset:
+            from printer.sheets.export.presets import export_preset
+
+            made = export_preset(request.preset, job, items, out_dir, target.stem, request.icc, request.strict)
+            outcome.exports += made.summary
+            outcome.paths += made.paths
+            found += made.problems
     problems += _unique(found, problems)
     outcome.problems = _strictly(problems, request.strict)
     if errors(outcome.problems):
