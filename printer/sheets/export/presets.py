@@ -41,7 +41,7 @@ from functools import cache
 from pathlib import Path
 
 import pypdfium2
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import ERROR, WARNING, Problem, UsageError, did_you_mean
@@ -340,8 +340,11 @@ def safe_area_report(
     return problems
 
 
-def _white(pixels: list[tuple[int, int, int]]) -> float:
-    return sum(1 for p in pixels if min(p) >= 245) / max(1, len(pixels))
+def _white(image: Image.Image) -> float:
+    """The share of ``image``'s pixels (RGB) whose every channel is at least 245: white paper."""
+    r, g, b = image.split()
+    lowest = ImageChops.darker(ImageChops.darker(r, g), b)
+    return ImageStat.Stat(lowest.point(lambda v: 255 if v >= 245 else 0)).mean[0] / 255
 
 
 def bleed_report(
@@ -374,7 +377,7 @@ def bleed_report(
         short = [
             side
             for side, (outer, inner) in sides.items()
-            if _white(list(rgb.crop(outer).getdata())) > 0.5 and _white(list(rgb.crop(inner).getdata())) < 0.5
+            if _white(rgb.crop(outer)) > 0.5 and _white(rgb.crop(inner)) < 0.5
         ]
         if short:
             problems.append(
