@@ -190,3 +190,18 @@ def test_a_size_the_vendor_does_not_print_is_a_usage_error(tmp_path, run):
     assert not (tmp_path / "out").exists()
     bad = run("--project", root, "build", "t", "--preset", "mcp")
     assert bad.code == 2 and "'mcp' is not one of" in bad.err
+
+
+def test_the_fact_sheet_names_every_preset_and_its_figures():
+    from helpers import REPO
+
+    from printer.cli.build_cmd import PRESETS
+    from printer.sheets.export.presets import PRESET_IDS, presets
+
+    doc = (REPO / "docs" / "print-on-demand.md").read_text(encoding="utf-8")
+    assert PRESETS == PRESET_IDS == tuple(presets())
+    for key, preset in presets().items():
+        assert f"`--preset {key}`" in doc and preset.name in doc
+        for size in preset.sizes:
+            if size.canvas_px:
+                assert f"{size.canvas_px[0]} x {size.canvas_px[1]}" in doc, (key, size)
