@@ -13,6 +13,11 @@ printer does and what the user must supply:
   ``device-cmyk(c m y k)`` by the template author: printer cannot convert
   them. After writing, printer counts the RGB colours and RGB images left
   in the PDF and warns: a shop's preflight would reject them.
+
+The print-on-demand presets (:mod:`.presets`) go further for the vendors
+that take CMYK: :func:`convert_to_cmyk` has Ghostscript convert every
+colour and image of the finished PDF through the profile (template colours
+included), and :func:`add_output_intent` embeds the profile.
 """
 
 from __future__ import annotations
