@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AlignResult",
     "BookBuild",
+    "BoxBuild",
     "BuildRequest",
     "BuildResult",
     "DeckCheck",
@@ -53,6 +54,7 @@ __all__ = [
     "ValidationReport",
     "align",
     "build",
+    "build_box",
     "build_rules",
     "import_cards",
     "build_game",
@@ -137,7 +139,11 @@ class BuildRequest:
     names from :data:`printer.sheets.export.EXPORTERS`; ``dpi`` (px per inch)
     and ``png_bleed`` configure them. ``icc`` is a CMYK output profile for
     PDF/X-4. ``strict`` makes every warning an error (nothing is written).
-    ``aids`` prints the player aids after a whole game's cards.
+    ``aids`` prints the player aids after a whole game's cards. ``preset``
+    names a print-on-demand vendor (:mod:`printer.sheets.export.presets`:
+    ``mpc``, ``drivethrucards``, ``thegamecrafter``, ``printplaygames``,
+    ``mbprint``) whose files are written beside the PDF; with ``icc`` its
+    CMYK files are converted through that profile.
     """
 
     games: Sequence[str] = ()
@@ -152,6 +158,7 @@ class BuildRequest:
     icc: Path | None = None
     strict: bool = False
     aids: bool = True
+    preset: str | None = None
 
 
 @dataclass
@@ -226,6 +233,13 @@ def build(
         from printer.sheets.export.pdfx import check_profile
 
         check_profile(request.icc)
+    if request.preset:
+        from printer.sheets.export.presets import get_preset, plan
+        from printer.sheets.layout import CARD_SIZES, parse_size
+
+        preset = get_preset(request.preset)
+        for game in chosen:  # a card size the vendor does not print is a usage error before anything is built
+            plan(preset, parse_size(game.card_size, CARD_SIZES, "card size"), game.id)
     result = BuildResult()
     for game in chosen:
         outcome = build_game(project, game, request, progress)
@@ -303,6 +317,13 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
             outcome.exports.append(exported.summary)
             outcome.paths += exported.paths
             found += exported.problems
+        if request.preset:
+            from printer.sheets.export.presets import export_preset
+
+            made = export_preset(request.preset, job, items, out_dir, target.stem, request.icc, request.strict)
+            outcome.exports += made.summary
+            outcome.paths += made.paths
+            found += made.problems
     problems += _unique(found, problems)
     outcome.problems = _strictly(problems, request.strict)
     if errors(outcome.problems):
@@ -676,3 +697,102 @@ def _deck_cards(
             )
         loaded[key] = (cards, errors(card_problems))
     return loaded[key]
+
+
+# -- tuck box -------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BoxBuild:
+    """A tuck box written (``target``; ``None`` when not): the deck it holds and the box's measures (mm).
+
+    ``cards`` is the number of cards counted (``None`` when ``thickness``
+    was given), ``depth`` the deck's thickness, ``inside`` the room the box
+    leaves (width, height, depth: the deck plus the clearance), ``panel``
+    the front panel and side (width, height, depth, fold to fold), ``pieces``
+    the pieces to cut, ``pages`` the pages printed, ``notes`` what the user
+    should know (a split net).
+    """
+
+    game: str
+    target: Path | None
+    cards: int | None
+    depth: float
+    inside: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    panel: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    pieces: int = 0
+    pages: int = 0
+    page: tuple[float, float] = (0.0, 0.0)
+    notes: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.target is not None
+
+
+def build_box(
+    project: Project,
+    game: str,
+    deck_file: Path | None = None,
+    thickness: float | None = None,
+    card_thickness: float | None = None,
+    paper: str | None = None,
+    out_dir: Path | None = None,
+) -> BoxBuild:
+    """Write ``<out_dir>/<game>-box.pdf``, a tuck box for the game's cards (or a decklist's), and return its measures.
+
+    The deck's thickness is ``thickness`` (mm) when given, else the number
+    of cards (the game's cards with their copies, or the decklist's) times
+    ``card_thickness`` (default :data:`printer.box.net.CARD_THICKNESS`);
+    the card size is the game's. ``paper`` is A4, Letter or ``WxHmm``
+    (default: printer.toml's, else A4). See :mod:`printer.box.net` for the
+    net and where each proportion comes from. Raises :class:`UsageError` for
+    an unknown game or a bad length; a deck too deep for the paper is an
+    error in the result (nothing written).
+    """
+    from printer.box import BoxSpec, back_art, write_box
+    from printer.box.net import CARD_THICKNESS, deck_depth
+    from printer.sheets import compose
+    from printer.sheets.layout import PAPER_SIZES, parse_size
+    from printer.sheets.options import resolve_options
+
+    chosen = project.game(game)
+    opts = resolve_options(project.settings, chosen.settings, chosen.card_size, {}, str(project.root / "printer.toml"))
+    page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
+    sets, problems = load_cards(project, [chosen.cards], chosen.id)
+    problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
+    cards = sets.get(chosen.id)
+    if deck_file is not None:
+        items, found = deck_items(deck_file, cards, project.limits) if cards is not None else ([], [])
+        problems += found
+        name = safe_file_name(f"{chosen.id}-{compose.slug(deck_file.stem)}-box") + ".pdf"
+    else:
+        items = compose.items_for_cards(cards, cards) if cards is not None else []
+        name = f"{chosen.id}-box.pdf"
+    count = len(items)
+    depth = thickness if thickness is not None else deck_depth(count, card_thickness or CARD_THICKNESS)
+    result = BoxBuild(chosen.id, None, None if thickness is not None else count, depth, problems=problems)
+    if errors(problems):
+        return result
+    if count > project.limits.cards_per_build:
+        result.problems.append(
+            limit_over("cards_per_build", count, project.limits.cards_per_build, str(chosen.cards), "cards in the box")
+        )
+        return result
+    target = output_path(out_dir or project.build_dir, name)
+    spec = BoxSpec(opts.card, depth)
+    job = compose.make_job(project, chosen, opts, [chosen.cards.resolve()])
+    art = back_art(job, items)
+    what = f"{count} cards" if thickness is None else f"{depth:g} mm of cards"
+    details = f"{what} · {opts.card[0]:g} x {opts.card[1]:g} mm"
+    written = write_box(job, spec, page, target, chosen.name, details, art)
+    result.problems += list(job.renderer.problems) + written.problems
+    if written.net is None or errors(result.problems):
+        return result
+    net = written.net
+    result.target, result.inside = target, spec.inside
+    result.panel = (net.panel_width, net.panel_height, net.panel_depth)
+    result.pieces, result.pages, result.page = len(net.pieces), len(written.sheets), written.page
+    result.notes = list(net.notes)
+    return result

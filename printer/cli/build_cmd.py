@@ -15,6 +15,7 @@ from printer.cli.sheet_options import cli_values, print_options
 from printer.problems import counted
 
 EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not imported here: it loads WeasyPrint)
+PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
 
 
 @click.command()
@@ -55,6 +56,14 @@ EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not i
     type=click.Choice(EXPORTS),
     help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), print-shop (one card per page). Repeatable.",
 )
+@click.option(
+    "--preset",
+    type=click.Choice(PRESETS),
+    default=None,
+    help="Also write the files a print-on-demand vendor takes: mpc (MakePlayingCards), drivethrucards, "
+    "thegamecrafter, printplaygames, mbprint (trim, bleed, dpi, colour and naming as the vendor asks; "
+    "CMYK vendors need --icc).",
+)
 @click.option("--dpi", default=300, show_default=True, type=click.IntRange(36, 1200), help="Resolution of PNG exports.")
 @click.option("--png-bleed", is_flag=True, help="PNG export: include the bleed (default: cut at the trim).")
 @click.option(
@@ -73,7 +82,7 @@ EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not i
 )
 @click.pass_context
 def build(
-    ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_bleed, icc, strict, no_aids, **params
+    ctx, games, cards_dir, only, deck_file, out_dir, exports, preset, dpi, png_bleed, icc, strict, no_aids, **params
 ) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
 
@@ -96,6 +105,7 @@ def build(
         icc,
         strict,
         not no_aids,
+        preset,
     )
     result = api.build(project, request, progress=_progress_bar, on_game=partial(_print_game, strict=strict))
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)

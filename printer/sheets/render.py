@@ -458,6 +458,36 @@ class Renderer:
             )
         )
 
+    def box_document(
+        self,
+        pages: list[dict],
+        page: tuple[float, float],
+        art: str | None,
+        title: str,
+        details: str,
+        notch: float,
+    ) -> str:
+        """A tuck box net (``box.html.j2``): ``pages`` of pieces (offset, cut outline, folds, panels, all mm).
+
+        ``art`` is a ``data:`` URL of the card back drawn on the front and back
+        panels (or ``None``); ``title`` the game's name; ``details`` a line
+        for the back panel. See :mod:`printer.box`.
+        """
+        template = self._template(["box.html.j2"])
+        return str(
+            self._render(
+                template,
+                "box",
+                pages=pages,
+                page=page,
+                art=art,
+                title=title,
+                details=details,
+                notch=notch,
+                game=self.game.template_view(),
+            )
+        )
+
 
 class _LazyArt(TemplateHelper):
     """``art_url`` for templates: the art is prepared (and its dpi checked) only if the template uses it."""
