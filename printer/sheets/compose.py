@@ -36,7 +36,7 @@ from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
 from printer.sheets.layout import Segment, SheetLayout, single_card_layout
 from printer.sheets.options import PrintOptions
-from printer.sheets.pdf import render_documents, stream_pdf
+from printer.sheets.pdf import pdf_bytes, render_documents, stream_pdf
 from printer.sheets.render import Face, Renderer, Sheet, card_bleed
 
 SHEETS_PER_CHUNK = 8
@@ -482,17 +482,54 @@ def build_sheets(
 ) -> list[Problem]:
     """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
 
-    With ``strict``, any warning (text that does not fit, missing art...)
-    leaves ``target`` unwritten. Raises :class:`~printer.problems.RenderError`
+    Each distinct face is laid out once, on a page of its own at the trim
+    size plus the bleed (text fitted there), and imposed on the sheets as a
+    form XObject (:mod:`printer.sheets.impose`); the marks, guides and labels
+    of every sheet are laid out in one document without the faces. With
+    ``strict``, any warning (text that does not fit, missing art...) leaves
+    ``target`` unwritten. Raises :class:`~printer.problems.RenderError`
     when a template fails or a resource is blocked.
     """
+    from printer.sheets.export.faces import FACES_PER_CHUNK, distinct_faces, page_layout, single_sheets
+    from printer.sheets.impose import impose
+
     sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
-    step = SHEETS_PER_CHUNK * per_page
-    chunks = [sheets[i : i + step] for i in range(0, len(sheets), step)]
     n_sheets = len(sheets) // per_page
-    on_chunk = (lambda i: progress(min(SHEETS_PER_CHUNK, n_sheets - i * SHEETS_PER_CHUNK))) if progress else None
-    data, problems = job.pdf(chunks, layout, title, progress=on_chunk)
+    keys = [face.key for face in distinct_faces(job, items)]
+    face_layout = page_layout(job, with_bleed=True)
+    face_sheets = single_sheets(job, keys, face_layout)
+    chunks = [face_sheets[i : i + FACES_PER_CHUNK] for i in range(0, len(face_sheets), FACES_PER_CHUNK)]
+    done = [0]
+
+    def on_chunk(index: int) -> None:
+        if progress:
+            reached = n_sheets * (index + 1) // len(chunks)
+            progress(reached - done[0])
+            done[0] = reached
+
+    face_data, problems = job.pdf(chunks, face_layout, title, label=False, progress=on_chunk)
+    started = time.perf_counter()
+    chrome = [replace(sheet, faces=[]) for sheet in sheets]
+    documents, more = render_documents(
+        [job.renderer.document(chrome, layout, marks=False, title=title, css=job.extra_css)],
+        job.renderer.allowed_roots,
+        job.base,
+        title or "build",
+        **job.render_options,
+    )
+    chrome_data, written = pdf_bytes(documents, title or "build", **job.write_options)
+    problems += [p for p in more + written if p not in problems]
+    slot = face_layout.slots()[0]
+    data = impose(
+        chrome_data,
+        sheets,
+        {k: (face_data, i) for i, k in enumerate(keys)},
+        face_layout.page,
+        (slot.x, slot.y),
+        layout.page[1],
+    )
+    job.stats["impose seconds"] += time.perf_counter() - started
     problems = list(job.renderer.problems) + problems
     if strict and problems:
         return problems
