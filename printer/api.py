@@ -41,6 +41,7 @@ from printer.project import load_project as _load_project
 if TYPE_CHECKING:
     from printer.decks.report import DeckReport
     from printer.sheets.compose import PrintItem
+    from printer.sheets.parallel import Workers
 
 __all__ = [
     "AlignResult",
@@ -143,7 +144,10 @@ class BuildRequest:
     names a print-on-demand vendor (:mod:`printer.sheets.export.presets`:
     ``mpc``, ``drivethrucards``, ``thegamecrafter``, ``printplaygames``,
     ``mbprint``) whose files are written beside the PDF; with ``icc`` its
-    CMYK files are converted through that profile.
+    CMYK files are converted through that profile. ``jobs`` is the number of
+    processes that lay faces out (default: the cores this process may use;
+    1 lays out in this process); ``scheduler`` the address of a Dask
+    ``distributed`` scheduler (``tcp://HOST:PORT``) to send them to instead.
     """
 
     games: Sequence[str] = ()
@@ -159,6 +163,8 @@ class BuildRequest:
     strict: bool = False
     aids: bool = True
     preset: str | None = None
+    jobs: int | None = None
+    scheduler: str | None = None
 
 
 @dataclass
@@ -240,20 +246,35 @@ def build(
         preset = get_preset(request.preset)
         for game in chosen:  # a card size the vendor does not print is a usage error before anything is built
             plan(preset, parse_size(game.card_size, CARD_SIZES, "card size"), game.id)
+    if request.jobs is not None and request.jobs < 1:
+        raise usage_error(f"--jobs {request.jobs}: at least 1 process is needed", "e.g. --jobs 2")
+    from printer.sheets.parallel import Workers
+
     result = BuildResult()
-    for game in chosen:
-        outcome = build_game(project, game, request, progress)
-        result.games.append(outcome)
-        if on_game:
-            on_game(outcome)
+    with Workers(request.jobs, request.scheduler) as workers:
+        for game in chosen:
+            outcome = build_game(project, game, request, progress, workers)
+            result.games.append(outcome)
+            if on_game:
+                on_game(outcome)
     return result
 
 
-def build_game(project: Project, game: Game, request: BuildRequest, progress: Progress | None = None) -> GameBuild:
-    """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data."""
+def build_game(
+    project: Project,
+    game: Game,
+    request: BuildRequest,
+    progress: Progress | None = None,
+    workers: Workers | None = None,
+) -> GameBuild:
+    """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data.
+
+    ``workers`` lay the faces out (:class:`printer.sheets.parallel.Workers`; default: this process).
+    """
     from printer.sheets import compose
     from printer.sheets.export import EXPORTERS, ExportRequest
     from printer.sheets.options import resolve_options, sheet_layout
+    from printer.sheets.parallel import JobSpec
 
     outcome = GameBuild(game.id)
     opts = resolve_options(
@@ -309,7 +330,10 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
     job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
     label = f"{game.id}: {counted(len(items), 'card')}"
     update = progress(label, n_sheets) if progress else None
-    found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict)
+    spec = JobSpec(
+        str(project.root), game.id, opts, tuple(str(r) for r in extra), str(request.icc) if request.icc else None
+    )
+    found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec)
     if not (request.strict and found):
         export_request = ExportRequest(out_dir, target.stem, request.dpi, request.png_bleed, request.strict)
         for kind in dict.fromkeys(request.exports):

@@ -80,9 +80,39 @@ PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint
 @click.option(
     "--no-aids", is_flag=True, help="Leave out the player aids (rules/<game>/aids/*.md) printed after the cards."
 )
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Processes that lay the faces out (default: one per core; 1: in this process).",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="tcp://HOST:PORT",
+    help="Lay the faces out on this Dask distributed cluster instead (needs printer[dask]; "
+    "the workers must see the project at the same path).",
+)
 @click.pass_context
 def build(
-    ctx, games, cards_dir, only, deck_file, out_dir, exports, preset, dpi, png_bleed, icc, strict, no_aids, **params
+    ctx,
+    games,
+    cards_dir,
+    only,
+    deck_file,
+    out_dir,
+    exports,
+    preset,
+    dpi,
+    png_bleed,
+    icc,
+    strict,
+    no_aids,
+    jobs,
+    scheduler,
+    **params,
 ) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
 
@@ -106,6 +136,8 @@ def build(
         strict,
         not no_aids,
         preset,
+        jobs,
+        scheduler,
     )
     result = api.build(project, request, progress=_progress_bar, on_game=partial(_print_game, strict=strict))
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)

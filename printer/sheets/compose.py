@@ -36,6 +36,7 @@ from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
 from printer.sheets.layout import Segment, SheetLayout, single_card_layout
 from printer.sheets.options import PrintOptions
+from printer.sheets.parallel import JobSpec, Workers
 from printer.sheets.pdf import pdf_bytes, render_documents, stream_pdf
 from printer.sheets.render import Face, Renderer, Sheet, card_bleed
 
@@ -267,6 +268,12 @@ class PrintJob:
         self.stats: Counter = Counter()
         self._measured: set[str] = set()  # faces fitted by fit_faces
 
+    def fresh(self) -> PrintJob:
+        """A new job on the same renderer, options and output settings (a worker's job for one batch of faces)."""
+        job = PrintJob(self.renderer, self.opts, self.base)
+        job.extra_css, job.render_options, job.write_options = self.extra_css, self.render_options, self.write_options
+        return job
+
     def _key(self, html: Markup, owner: tuple[str, str, Card | None]) -> str:
         text = str(html)
         key = self.keys.get(text)
@@ -425,6 +432,7 @@ class PrintJob:
         title: str = "",
         label: bool = True,
         progress: Callable[[int], None] | None = None,
+        fit_problems: bool = True,
         **options,
     ) -> tuple[bytes, list[Problem]]:
         """The PDF of ``chunks`` of sheets (one page per sheet), text fitted; returns ``(pdf bytes, problems)``.
@@ -432,7 +440,8 @@ class PrintJob:
         Chunks are laid out one at a time while the PDF is written
         (:func:`printer.sheets.pdf.stream_pdf`), so memory holds one chunk's pages,
         not the whole job's. ``progress`` is called with the index of each
-        chunk laid out. ``options`` go to WeasyPrint's ``render``.
+        chunk laid out. ``fit_problems`` adds :meth:`fit_problems` to the
+        problems. ``options`` go to WeasyPrint's ``render``.
         """
         problems: list[Problem] = []
 
@@ -450,7 +459,7 @@ class PrintJob:
             **self.write_options,
         )
         self.stats["pdf seconds"] += time.perf_counter() - started
-        return data, problems + more + self.fit_problems()
+        return data, problems + more + (self.fit_problems() if fit_problems else [])
 
     def fit_problems(self) -> list[Problem]:
         """A warning for each fit box that overflows even at its minimum size, naming each card and field."""
@@ -479,36 +488,38 @@ def build_sheets(
     title: str = "",
     progress: Callable[[int], None] | None = None,
     strict: bool = False,
+    workers: Workers | None = None,
+    spec: JobSpec | None = None,
 ) -> list[Problem]:
     """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
 
     Each distinct face is laid out once, on a page of its own at the trim
     size plus the bleed (text fitted there), and imposed on the sheets as a
     form XObject (:mod:`printer.sheets.impose`); the marks, guides and labels
-    of every sheet are laid out in one document without the faces. With
-    ``strict``, any warning (text that does not fit, missing art...) leaves
-    ``target`` unwritten. Raises :class:`~printer.problems.RenderError`
-    when a template fails or a resource is blocked.
+    of every sheet are laid out in one document without the faces. Faces are
+    laid out in batches on ``workers`` when given (they rebuild the job from
+    ``spec``; :mod:`printer.sheets.parallel`), else in this process. With ``strict``, any warning (text that does not
+    fit, missing art...) leaves ``target`` unwritten. Raises
+    :class:`~printer.problems.RenderError` when a template fails or a
+    resource is blocked.
     """
-    from printer.sheets.export.faces import FACES_PER_CHUNK, distinct_faces, page_layout, single_sheets
+    from printer.sheets.export.faces import distinct_faces, page_layout
     from printer.sheets.impose import impose
+    from printer.sheets.parallel import lay_out_faces
 
     sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
     n_sheets = len(sheets) // per_page
     keys = [face.key for face in distinct_faces(job, items)]
-    face_layout = page_layout(job, with_bleed=True)
-    face_sheets = single_sheets(job, keys, face_layout)
-    chunks = [face_sheets[i : i + FACES_PER_CHUNK] for i in range(0, len(face_sheets), FACES_PER_CHUNK)]
     done = [0]
 
-    def on_chunk(index: int) -> None:
+    def on_batch(finished: int, total: int) -> None:
         if progress:
-            reached = n_sheets * (index + 1) // len(chunks)
+            reached = n_sheets * finished // total
             progress(reached - done[0])
             done[0] = reached
 
-    face_data, problems = job.pdf(chunks, face_layout, title, label=False, progress=on_chunk)
+    faces, problems = lay_out_faces(job, keys, title, workers, spec, on_batch)
     started = time.perf_counter()
     chrome = [replace(sheet, faces=[]) for sheet in sheets]
     documents, more = render_documents(
@@ -519,16 +530,10 @@ def build_sheets(
         **job.render_options,
     )
     chrome_data, written = pdf_bytes(documents, title or "build", **job.write_options)
-    problems += [p for p in more + written if p not in problems]
+    problems += [p for p in more + written + job.fit_problems() if p not in problems]
+    face_layout = page_layout(job, with_bleed=True)
     slot = face_layout.slots()[0]
-    data = impose(
-        chrome_data,
-        sheets,
-        {k: (face_data, i) for i, k in enumerate(keys)},
-        face_layout.page,
-        (slot.x, slot.y),
-        layout.page[1],
-    )
+    data = impose(chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1])
     job.stats["impose seconds"] += time.perf_counter() - started
     problems = list(job.renderer.problems) + problems
     if strict and problems:
