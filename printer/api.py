@@ -138,6 +138,10 @@ class BuildRequest:
     and ``png_bleed`` configure them. ``icc`` is a CMYK output profile for
     PDF/X-4. ``strict`` makes every warning an error (nothing is written).
     ``aids`` prints the player aids after a whole game's cards.
+    ``cut_files`` are cut-file formats (``svg``, ``dxf``: one file per
+    sheet, the ``cut-svg`` / ``cut-dxf`` exports); ``image_url_base`` is
+    where the player hosts the Tabletop Simulator images (``tts-save``;
+    default ``file:///`` URLs, for local play only).
     """
 
     games: Sequence[str] = ()
@@ -152,6 +156,8 @@ class BuildRequest:
     icc: Path | None = None
     strict: bool = False
     aids: bool = True
+    cut_files: Sequence[str] = ()
+    image_url_base: str | None = None
 
 
 @dataclass
@@ -162,7 +168,8 @@ class GameBuild:
     of sheets, ``grid`` the slots per sheet (``3x3`` or ``7 slots``),
     ``backs`` how backs print; ``exports`` one line per export written, with
     ``paths`` every file and folder written; ``failure`` says why nothing
-    was printed (``None`` when printed).
+    was printed (``None`` when printed); ``notes`` what the user must know
+    to use the output (print at 100 % scale for registration marks).
     """
 
     game: str
@@ -175,6 +182,7 @@ class GameBuild:
     exports: list[str] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
     failure: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -226,6 +234,10 @@ def build(
         from printer.sheets.export.pdfx import check_profile
 
         check_profile(request.icc)
+    if request.image_url_base is not None:
+        from printer.sheets.export.tts_save import check_url_base
+
+        check_url_base(request.image_url_base)
     result = BuildResult()
     for game in chosen:
         outcome = build_game(project, game, request, progress)
@@ -239,7 +251,7 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
     """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data."""
     from printer.sheets import compose
     from printer.sheets.export import EXPORTERS, ExportRequest
-    from printer.sheets.options import resolve_options, sheet_layout
+    from printer.sheets.options import layout_report, resolve_options, sheet_layout
 
     outcome = GameBuild(game.id)
     opts = resolve_options(
@@ -248,6 +260,8 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
     if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
         project.contained(opts.sheet_layout, "sheet_layout", str(project.root / "printer.toml"))
     layout = sheet_layout(opts, project.root)
+    where = "command line" if request.options.get("registration") else str(project.root / "printer.toml")
+    layout_problems, outcome.notes = layout_report(opts, layout, where)
     out_dir = request.out_dir or project.build_dir
     source = request.cards_dir or game.cards
     sets, problems = load_cards(project, [source], game.id)
@@ -282,7 +296,7 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
             aids, aid_problems = aid_items(project, game, compose.allowed_roots(project, [source.resolve()]))
             items, problems = items + aids, problems + aid_problems
         target = output_path(out_dir, f"{game.id}.pdf")
-    problems += found
+    problems += found + layout_problems
     if errors(problems) or (request.strict and problems):
         outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
         return outcome
@@ -297,8 +311,18 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
     update = progress(label, n_sheets) if progress else None
     found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict)
     if not (request.strict and found):
-        export_request = ExportRequest(out_dir, target.stem, request.dpi, request.png_bleed, request.strict)
-        for kind in dict.fromkeys(request.exports):
+        export_request = ExportRequest(
+            out_dir,
+            target.stem,
+            request.dpi,
+            request.png_bleed,
+            request.strict,
+            layout=layout,
+            title=game.name,
+            deck=request.deck_file.stem if request.deck_file else None,
+            image_url_base=request.image_url_base,
+        )
+        for kind in dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)]):
             exported = EXPORTERS[kind](job, items, export_request)
             outcome.exports.append(exported.summary)
             outcome.paths += exported.paths

@@ -13,7 +13,13 @@ from printer.api import BuildRequest, GameBuild
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 from printer.cli.sheet_options import cli_values, print_options
 
-EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not imported here: it loads WeasyPrint)
+EXPORTS = (
+    "png",
+    "tts",
+    "tts-save",
+    "print-shop",
+)  # printer.sheets.export.EXPORTERS (not imported: it loads WeasyPrint)
+CUT_FILES = ("svg", "dxf")
 
 
 @click.command()
@@ -52,7 +58,21 @@ EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not i
     "exports",
     multiple=True,
     type=click.Choice(EXPORTS),
-    help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), print-shop (one card per page). Repeatable.",
+    help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), tts-save (a Tabletop Simulator "
+    "saved object), print-shop (one card per page). Repeatable.",
+)
+@click.option(
+    "--cut-file",
+    "cut_files",
+    multiple=True,
+    type=click.Choice(CUT_FILES),
+    help="Also write a cut file per sheet for a cutting machine (svg, dxf), its paths on the cards' trim. Repeatable.",
+)
+@click.option(
+    "--image-url-base",
+    default=None,
+    metavar="URL",
+    help="tts-save: where you host the images for multiplayer (default file:/// URLs: local play only).",
 )
 @click.option("--dpi", default=300, show_default=True, type=click.IntRange(36, 1200), help="Resolution of PNG exports.")
 @click.option("--png-bleed", is_flag=True, help="PNG export: include the bleed (default: cut at the trim).")
@@ -71,9 +91,7 @@ EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not i
     "--no-aids", is_flag=True, help="Leave out the player aids (rules/<game>/aids/*.md) printed after the cards."
 )
 @click.pass_context
-def build(
-    ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_bleed, icc, strict, no_aids, **params
-) -> None:
+def build(ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_bleed, icc, strict, no_aids, **params):
     """Print card sheets (fronts, then backs for duplex) to PDF.
 
     With no GAMES, prints every game of the project. Each game gives
@@ -82,20 +100,11 @@ def build(
     """
 
     project = project_from(ctx)
+    cut_files, url_base = params.pop("cut_files"), params.pop("image_url_base")
     request = BuildRequest(
-        games,
-        cards_dir,
-        only,
-        deck_file,
-        out_dir,
-        cli_values(params),
-        exports,
-        dpi,
-        png_bleed,
-        icc,
-        strict,
-        not no_aids,
-    )
+        games, cards_dir, only, deck_file, out_dir, cli_values(params), exports, dpi, png_bleed, icc, strict,
+        not no_aids, cut_files, url_base,
+    )  # fmt: skip
     result = api.build(project, request, progress=_progress_bar, on_game=partial(_print_game, strict=strict))
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)
 
@@ -126,7 +135,7 @@ def _print_game(outcome: GameBuild, strict: bool) -> None:
     click.echo(
         f"{outcome.target}: {n} card{'s' * (n != 1)} on {s} sheet{'s' * (s != 1)} ({outcome.grid} per sheet, {outcome.backs})"
     )
-    for line in outcome.exports:
+    for line in outcome.exports + outcome.notes:
         click.echo(line)
 
 
