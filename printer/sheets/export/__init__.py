@@ -86,7 +86,8 @@ def _tts(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> E
 
 def _tts_save(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     folder = request.out_dir / f"{request.stem}-tts"
-    saved, problems = export_tts_save(job, items, folder, request.stem, request.image_url_base)
+    title = (request.title or request.stem) + (f": {request.deck}" if request.deck else "")
+    saved, problems = export_tts_save(job, items, folder, request.stem, request.image_url_base, title=title)
     where = "hosted at " + request.image_url_base if request.image_url_base else "file:/// URLs: local play only"
     summary = (
         f"{saved.json} (Tabletop Simulator saved object: {saved.cards} cards in {saved.decks} "

@@ -153,7 +153,7 @@ def _object_base(name: str, nickname: str, guid: str, transform: dict) -> dict:
 def saved_object(
     plan: Sequence[TTSSheet], folder: Path, name: str, url_base: str | None, card_type: int, date: str = ""
 ) -> dict:
-    """The saved object's JSON for the sheets of ``plan`` (see the module docstring)."""
+    """The saved object's JSON for the sheets of ``plan`` (see the module docstring); ``name`` is shown in TTS."""
     custom: dict[int, dict] = {}
     decks: dict[str, list[tuple[PrintItem, int, int]]] = {}
     for key, sheet in enumerate(plan, 1):
@@ -237,10 +237,12 @@ def export_tts_save(
     name: str,
     url_base: str | None = None,
     plan: Sequence[TTSSheet] | None = None,
+    title: str = "",
 ) -> tuple[SaveResult, list[Problem]]:
     """Write the deck sheets, ``<name>.json`` and ``<name>.png`` into ``folder``; returns ``(result, problems)``.
 
-    ``name`` is the saved object's name (its file names and ``SaveName``);
+    ``name`` is the saved object's file name, ``title`` its name in TTS
+    (``SaveName`` and the decks' nicknames; default ``name``);
     ``url_base`` where the images are hosted (default ``file:///`` URLs).
     """
     folder = Path(folder)
@@ -248,7 +250,8 @@ def export_tts_save(
     files = write_sheets(job, plan, folder)
     atomic_write_text(folder / "tts.json", json.dumps(manifest(plan), indent=2) + "\n")
     card_type = 0 if job.opts.corner_radius > 0 else 1
-    data = saved_object(plan, folder, name, url_base, card_type, datetime.now().strftime("%m/%d/%Y %I:%M:%S %p"))
+    date = datetime.now().strftime("%m/%d/%Y %I:%M:%S %p")
+    data = saved_object(plan, folder, title or name, url_base, card_type, date)
     target, thumb = folder / f"{name}.json", folder / f"{name}.png"
     atomic_write_text(target, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     buffer = io.BytesIO()
