@@ -23,8 +23,9 @@ top-left corner, x to the right, y downwards, lengths in mm.
   ``cricut``: Cricut Design Space's Print Then Cut area, at most
   :data:`CRICUT_AREA` (6.75 x 9.25 in, turned with the sheet), centred on
   the sheet, with a frame :data:`CRICUT_LINE` mm thick around it and a
-  filled square at its top-left corner, as Design Space prints it. The
-  cards lie inside the area.
+  filled square outside its top-left corner (printer's own figures for the
+  frame: Design Space prints its own marks when it prints). The cards lie
+  inside the area.
 
   Printed matter near a mark is misread by the sensor (a frequent complaint
   of print-then-cut users), so no card and no bleed comes within
@@ -32,11 +33,11 @@ top-left corner, x to the right, y downwards, lengths in mm.
   :func:`fit_registered` finds the largest grid that keeps clear, moving it
   off centre when that saves a row or column, and shrinks it otherwise.
 
-Sources: Silhouette America's Studio manual (registration marks panel:
-type, length, thickness, inset; the hatched area is kept clear);
-Cricut's help centre, "Print Then Cut" (maximum printable size 6.75 x
-9.25 in on Letter and A4, the registration frame Design Space prints
-around the image). Print at 100 % scale ("actual size"): a sheet scaled
+Sources: Silhouette Studio's registration-mark settings (Page Setup >
+Registration Marks: type, length, thickness, inset, least inset 10 mm;
+https://www.silhouetteamerica.com/); Cricut's Print Then Cut help pages
+(largest printable image 6.75 x 9.25 in on Letter and A4;
+https://help.cricut.com/). Print at 100 % scale ("actual size"): a sheet scaled
 to fit the printer's margins moves every card away from its cut line.
 """
 
