@@ -67,11 +67,15 @@ DECK_SPACING = 3.0  # TTS units between neighbouring decks (a poker card is abou
 _TAG = re.compile(r"<[^>]+>")
 
 
+MAX_URL = 2000  # characters: longer URLs are refused by some servers and browsers
+
+
 def check_url_base(url: str | None) -> None:
-    """Raise :class:`UsageError` unless ``url`` is ``None`` or an ``http(s)://`` URL."""
-    if url is None or re.match(r"^https?://[^\s/]+", url):
+    """Raise :class:`UsageError` unless ``url`` is ``None`` or an ``http(s)://`` URL of at most :data:`MAX_URL` characters."""
+    if url is None or (re.match(r"^https?://[^\s/]+", url) and len(url) <= MAX_URL):
         return
-    message = f"--image-url-base {url!r} is not an http:// or https:// URL"
+    shown = url if len(url) <= 80 else url[:79] + "\u2026"
+    message = f"--image-url-base {shown!r} is not an http:// or https:// URL of at most {MAX_URL} characters"
     raise UsageError(
         message,
         [Problem("--image-url-base", message, "the folder where you uploaded the -tts images", code="usage")],

@@ -198,7 +198,7 @@ def test_local_urls_are_said_to_be_for_local_play_and_a_bad_url_is_a_usage_error
         "--image-url-base",
         "ftp://x",
     )
-    assert bad.code == 2 and "is not an http:// or https:// URL" in bad.err
+    assert bad.code == 2 and "is not an http:// or https:// URL" in bad.err and "Traceback" not in bad.err
 
 
 def test_tarot_cards_stay_within_4096_px():
