@@ -322,7 +322,10 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
             deck=request.deck_file.stem if request.deck_file else None,
             image_url_base=request.image_url_base,
         )
-        for kind in dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)]):
+        kinds = dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)])
+        if "tts-save" in kinds:  # it writes the tts sheets too
+            kinds.pop("tts", None)
+        for kind in kinds:
             exported = EXPORTERS[kind](job, items, export_request)
             outcome.exports.append(exported.summary)
             outcome.paths += exported.paths

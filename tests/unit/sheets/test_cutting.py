@@ -289,3 +289,20 @@ def test_png_export_has_transparent_rounded_corners(tmp_path, run):
         assert image.getpixel((6, 6))[3] == 0 and image.getpixel((12, 12))[3] > 0  # the 3 mm arc at 300 dpi
     with Image.open(tmp_path / "t-png" / "back-default.png") as image:
         assert image.getpixel((0, 0))[3] == 0
+
+
+def test_a_sheet_layout_file_must_keep_clear_of_the_marks(tmp_path, run):
+    root = write_project(tmp_path, 2)
+    (root / "near.toml").write_text("[[slot]]\nx = 12\ny = 12\n[[slot]]\nx = 100\ny = 100\n")
+    (root / "clear.toml").write_text("[[slot]]\nx = 40\ny = 40\n[[slot]]\nx = 110\ny = 150\n")
+    near = run("--project", root, "build", "t", "--out", tmp_path / "near", "--registration", "silhouette",
+               "--sheet-layout", root / "near.toml")  # fmt: skip
+    assert near.code == 2 and "comes within 3 mm of the silhouette registration marks" in near.err
+    clear = run("--project", root, "build", "t", "--out", tmp_path / "clear", "--registration", "silhouette",
+                "--sheet-layout", root / "clear.toml", "--cut-file", "svg")  # fmt: skip
+    assert clear.code == 0, clear.err
+    with pdfplumber.open(tmp_path / "clear" / "t.pdf") as pdf:
+        trims = trim_boxes(pdf.pages[0])
+    _, paths = svg_paths(tmp_path / "clear" / "t-cut" / "sheet-01.svg")
+    assert boxes_close([tuple(p.bbox()) for p in paths], trims)
+    assert boxes_close(trims, [(40, 40, 103, 128), (110, 150, 173, 238)])
