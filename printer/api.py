@@ -10,10 +10,10 @@ script::
     project = api.load_project("my-game")
     report = api.validate(project)
     if report.ok:
-        result = api.build(project, api.BuildRequest(games=("l5r",)))
+        result = api.build(project, api.BuildRequest(games=("starfall",)))
         for game in result.games:
             print(game.target, game.cards, "cards on", game.sheets, "sheets")
-    decks = api.check_decks(project, [Path("crab.txt")], "l5r-ivory-extended")
+    decks = api.check_decks(project, [Path("storm.txt")], "starfall-standard")
 
 Problems are :class:`~printer.problems.Problem` records with a
 :class:`~printer.problems.Severity`; nothing here prints or exits. Usage
@@ -34,7 +34,7 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
 from printer.paths import output_path, safe_file_name
-from printer.problems import ERROR, WARNING, Problem, UsageError, errors
+from printer.problems import ERROR, WARNING, Problem, UsageError, counted, errors
 from printer.project import Game, Project
 from printer.project import load_project as _load_project
 
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 __all__ = [
     "AlignResult",
     "BookBuild",
+    "BoxBuild",
     "BuildRequest",
     "BuildResult",
     "DeckCheck",
@@ -53,6 +54,7 @@ __all__ = [
     "ValidationReport",
     "align",
     "build",
+    "build_box",
     "build_rules",
     "import_cards",
     "build_game",
@@ -103,7 +105,7 @@ def validate(
     ``game`` is the game of cards whose file and folder do not say. With
     ``render`` every card's template is also rendered to HTML (no PDF), so
     that a template error, an unknown icon or missing art is reported here
-    rather than at build time (:func:`printer.cards.preflight.preflight`).
+    rather than at build time (:func:`printer.sheets.preflight.preflight`).
     Raises :class:`UsageError` for an unknown ``game`` or when there is
     nothing to validate.
     """
@@ -114,7 +116,7 @@ def validate(
         raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")
     sets, problems = load_cards(project, targets, game)
     if render:
-        from printer.cards.preflight import preflight
+        from printer.sheets.preflight import preflight
 
         problems += preflight(project, sets, targets, problems)
     return ValidationReport(sets, problems)
@@ -137,7 +139,11 @@ class BuildRequest:
     names from :data:`printer.sheets.export.EXPORTERS`; ``dpi`` (px per inch)
     and ``png_bleed`` configure them. ``icc`` is a CMYK output profile for
     PDF/X-4. ``strict`` makes every warning an error (nothing is written).
-    ``aids`` prints the player aids after a whole game's cards.
+    ``aids`` prints the player aids after a whole game's cards. ``preset``
+    names a print-on-demand vendor (:mod:`printer.sheets.export.presets`:
+    ``mpc``, ``drivethrucards``, ``thegamecrafter``, ``printplaygames``,
+    ``mbprint``) whose files are written beside the PDF; with ``icc`` its
+    CMYK files are converted through that profile.
     ``cut_files`` are cut-file formats (``svg``, ``dxf``: one file per
     sheet, the ``cut-svg`` / ``cut-dxf`` exports); ``image_url_base`` is
     where the player hosts the Tabletop Simulator images (``tts-save``;
@@ -156,6 +162,7 @@ class BuildRequest:
     icc: Path | None = None
     strict: bool = False
     aids: bool = True
+    preset: str | None = None
     cut_files: Sequence[str] = ()
     image_url_base: str | None = None
 
@@ -229,7 +236,7 @@ def build(
     if not chosen:
         raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
     if (request.cards_dir or request.deck_file or request.only) and len(chosen) != 1:
-        raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build l5r --deck FILE")
+        raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build GAME --deck FILE")
     if request.icc:
         from printer.sheets.export.pdfx import check_profile
 
@@ -238,6 +245,13 @@ def build(
         from printer.sheets.export.tts_save import check_url_base
 
         check_url_base(request.image_url_base)
+    if request.preset:
+        from printer.sheets.export.presets import get_preset, plan
+        from printer.sheets.layout import CARD_SIZES, parse_size
+
+        preset = get_preset(request.preset)
+        for game in chosen:  # a card size the vendor does not print is a usage error before anything is built
+            plan(preset, parse_size(game.card_size, CARD_SIZES, "card size"), game.id)
     result = BuildResult()
     for game in chosen:
         outcome = build_game(project, game, request, progress)
@@ -307,7 +321,7 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
         return outcome
     extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
     job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
-    label = f"{game.id}: {len(items)} card{'s' * (len(items) != 1)}"
+    label = f"{game.id}: {counted(len(items), 'card')}"
     update = progress(label, n_sheets) if progress else None
     found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict)
     if not (request.strict and found):
@@ -330,6 +344,13 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
             outcome.exports.append(exported.summary)
             outcome.paths += exported.paths
             found += exported.problems
+        if request.preset:
+            from printer.sheets.export.presets import export_preset
+
+            made = export_preset(request.preset, job, items, out_dir, target.stem, request.icc, request.strict)
+            outcome.exports += made.summary
+            outcome.paths += made.paths
+            found += made.problems
     problems += _unique(found, problems)
     outcome.problems = _strictly(problems, request.strict)
     if errors(outcome.problems):
@@ -468,12 +489,12 @@ def import_cards(
     (see :func:`write_card_files`).
     """
     from printer.cards.importing import card_file_text
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
     if project is not None and game in project.games:
         schema = project.games[game].schema
     else:
-        schema = bundled_root() / "schema" / game / "card.schema.json"
+        schema = bundled_schema(game, "card.schema.json")
     files = result.by_file()
     uri = schema.resolve().as_uri()
     texts = {name: card_file_text(game, cards, uri) for name, cards in files.items()}
@@ -503,8 +524,7 @@ def write_card_files(texts: dict[str, str], out: Path, force: bool, dry_run: boo
     conflicts = [name for name, st in status.items() if st == "changed" and not force]
     if conflicts and not dry_run:
         raise usage_error(
-            f"{len(conflicts)} file{'s' * (len(conflicts) != 1)} in {out} would be overwritten: "
-            + ", ".join(conflicts),
+            f"{counted(len(conflicts), 'file')} in {out} would be overwritten: " + ", ".join(conflicts),
             "pass --force to overwrite them, or --dry-run to see the changes",
         )
     if not dry_run:
@@ -568,7 +588,7 @@ def build_rules(
     else:
         games = [project.game(game)]
     if paths and len(games) != 1:
-        raise usage_error("PATHS need a game", "e.g. printer rules l5r my-rules/")
+        raise usage_error("PATHS need a game", "e.g. printer rules GAME my-rules/")
     page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
     out_dir = out_dir or project.build_dir
     books: list[BookBuild] = []
@@ -630,7 +650,7 @@ class DeckCheck:
 def check_decks(
     project: Project | None, decks: Sequence[Path], format_ref: str | None = None, card_dirs: Sequence[Path] = ()
 ) -> list[DeckCheck]:
-    """Check each decklist (plain text, .l5d or JSON) against a format.
+    """Check each decklist (plain text, a game's text format or JSON) against a format.
 
     ``format_ref`` is a format id or file; without it each JSON deck's own
     ``format`` is used. ``card_dirs`` are the card files to resolve names
@@ -671,9 +691,9 @@ def check_decks(
 
 def _bare_project(game_id: str) -> Project:
     """Outside any project: one holding just ``game_id``, with printer's bundled schema, rooted at the current folder."""
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
-    schema = bundled_root() / "schema" / game_id / "card.schema.json"
+    schema = bundled_schema(game_id, "card.schema.json")
     return Project(Path.cwd(), {game_id: Game(game_id, game_id, schema, Path.cwd() / "cards" / game_id, [])})
 
 
@@ -704,3 +724,102 @@ def _deck_cards(
             )
         loaded[key] = (cards, errors(card_problems))
     return loaded[key]
+
+
+# -- tuck box -------------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class BoxBuild:
+    """A tuck box written (``target``; ``None`` when not): the deck it holds and the box's measures (mm).
+
+    ``cards`` is the number of cards counted (``None`` when ``thickness``
+    was given), ``depth`` the deck's thickness, ``inside`` the room the box
+    leaves (width, height, depth: the deck plus the clearance), ``panel``
+    the front panel and side (width, height, depth, fold to fold), ``pieces``
+    the pieces to cut, ``pages`` the pages printed, ``notes`` what the user
+    should know (a split net).
+    """
+
+    game: str
+    target: Path | None
+    cards: int | None
+    depth: float
+    inside: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    panel: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    pieces: int = 0
+    pages: int = 0
+    page: tuple[float, float] = (0.0, 0.0)
+    notes: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.target is not None
+
+
+def build_box(
+    project: Project,
+    game: str,
+    deck_file: Path | None = None,
+    thickness: float | None = None,
+    card_thickness: float | None = None,
+    paper: str | None = None,
+    out_dir: Path | None = None,
+) -> BoxBuild:
+    """Write ``<out_dir>/<game>-box.pdf``, a tuck box for the game's cards (or a decklist's), and return its measures.
+
+    The deck's thickness is ``thickness`` (mm) when given, else the number
+    of cards (the game's cards with their copies, or the decklist's) times
+    ``card_thickness`` (default :data:`printer.box.net.CARD_THICKNESS`);
+    the card size is the game's. ``paper`` is A4, Letter or ``WxHmm``
+    (default: printer.toml's, else A4). See :mod:`printer.box.net` for the
+    net and where each proportion comes from. Raises :class:`UsageError` for
+    an unknown game or a bad length; a deck too deep for the paper is an
+    error in the result (nothing written).
+    """
+    from printer.box import BoxSpec, back_art, write_box
+    from printer.box.net import CARD_THICKNESS, deck_depth
+    from printer.sheets import compose
+    from printer.sheets.layout import PAPER_SIZES, parse_size
+    from printer.sheets.options import resolve_options
+
+    chosen = project.game(game)
+    opts = resolve_options(project.settings, chosen.settings, chosen.card_size, {}, str(project.root / "printer.toml"))
+    page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
+    sets, problems = load_cards(project, [chosen.cards], chosen.id)
+    problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
+    cards = sets.get(chosen.id)
+    if deck_file is not None:
+        items, found = deck_items(deck_file, cards, project.limits) if cards is not None else ([], [])
+        problems += found
+        name = safe_file_name(f"{chosen.id}-{compose.slug(deck_file.stem)}-box") + ".pdf"
+    else:
+        items = compose.items_for_cards(cards, cards) if cards is not None else []
+        name = f"{chosen.id}-box.pdf"
+    count = len(items)
+    depth = thickness if thickness is not None else deck_depth(count, card_thickness or CARD_THICKNESS)
+    result = BoxBuild(chosen.id, None, None if thickness is not None else count, depth, problems=problems)
+    if errors(problems):
+        return result
+    if count > project.limits.cards_per_build:
+        result.problems.append(
+            limit_over("cards_per_build", count, project.limits.cards_per_build, str(chosen.cards), "cards in the box")
+        )
+        return result
+    target = output_path(out_dir or project.build_dir, name)
+    spec = BoxSpec(opts.card, depth)
+    job = compose.make_job(project, chosen, opts, [chosen.cards.resolve()])
+    art = back_art(job, items)
+    what = f"{count} cards" if thickness is None else f"{depth:g} mm of cards"
+    details = f"{what} · {opts.card[0]:g} x {opts.card[1]:g} mm"
+    written = write_box(job, spec, page, target, chosen.name, details, art)
+    result.problems += list(job.renderer.problems) + written.problems
+    if written.net is None or errors(result.problems):
+        return result
+    net = written.net
+    result.target, result.inside = target, spec.inside
+    result.panel = (net.panel_width, net.panel_height, net.panel_depth)
+    result.pieces, result.pages, result.page = len(net.pieces), len(written.sheets), written.page
+    result.notes = list(net.notes)
+    return result

@@ -20,16 +20,16 @@ from pathlib import Path
 
 import jsonschema
 
-from printer.problems import ERROR, Problem, UsageError, did_you_mean
+from printer.problems import ERROR, Problem, UsageError, counted, did_you_mean
 
 SCHEMA_NAME = "config/printer-toml.schema.json"
 _KEY = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|[A-Za-z0-9_-]+')
 
 
 def _schema(name: str) -> dict:
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
-    return json.loads((bundled_root() / "schema" / name).read_text(encoding="utf-8"))
+    return json.loads(bundled_schema(name).read_text(encoding="utf-8"))
 
 
 def _unquote(token: str) -> str:
@@ -61,7 +61,7 @@ def _dotted(text: str) -> tuple[list[str], int] | None:
 
 
 def key_lines(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
-    """``{("games", "l5r", "back_field"): (line, column)}`` for every table header and ``key =`` line.
+    """``{("games", "mygame", "back_field"): (line, column)}`` for every table header and ``key =`` line.
 
     Keys of inline tables are not listed: a problem inside one is at its key's line.
     """
@@ -103,7 +103,7 @@ def locate(path: Path | str, lines: dict[tuple[str, ...], tuple[int, int]], keys
 
 def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
     """Every problem of ``printer.toml`` (its ``text`` and parsed ``data``) against its schema and value parsers."""
-    from printer.sheets.layout import CARD_SIZES, PAPER_SIZES, parse_length, parse_offset, parse_size
+    from printer.units import CARD_SIZES, PAPER_SIZES, parse_length, parse_offset, parse_size
 
     lines = key_lines(text)
     schema = _schema(SCHEMA_NAME)
@@ -255,4 +255,4 @@ def raise_if_errors(problems: list[Problem], path: Path) -> None:
     """Raise :class:`UsageError` (exit 2) listing ``problems`` when any is an error."""
     bad = [p for p in problems if p.severity == ERROR]
     if bad:
-        raise UsageError(f"{path}: {len(bad)} problem{'s' * (len(bad) != 1)}", problems)
+        raise UsageError(f"{path}: {counted(len(bad), 'problem')}", problems)

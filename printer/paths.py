@@ -185,3 +185,21 @@ def read_text(
             code="encoding",
         )
     return text.replace("\r\n", "\n"), None
+
+
+def bundled_root() -> Path:
+    """The folder holding printer's bundled ``schema/`` and ``templates/``.
+
+    In an installed wheel they live in ``printer/_bundled``; in a source
+    checkout (``pip install -e .``) they are the repository's own folders.
+    """
+    here = Path(__file__).resolve().parent
+    packaged = here / "_bundled"
+    if packaged.is_dir():
+        return packaged
+    return here.parent
+
+
+def bundled_schema(*parts: str) -> Path:
+    """A file of printer's bundled ``schema/`` folder: ``bundled_schema("deck.schema.json")``."""
+    return bundled_root().joinpath("schema", *parts)

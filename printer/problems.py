@@ -100,6 +100,11 @@ def did_you_mean(word: str, candidates: Sequence[str]) -> str | None:
     return "did you mean " + " or ".join(repr(f) for f in found) + "?"
 
 
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``"1 card"``, ``"3 cards"``: ``n`` and ``word``, in the plural (``plural``, default ``word + "s"``) unless 1."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
+
+
 class PrinterError(Exception):
     """Base of printer's own exceptions. ``problems`` lists what went wrong."""
 

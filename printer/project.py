@@ -7,8 +7,8 @@ names the games and their settings::
     [project]
     paper = "A4"                # default sheet size for `printer build`
 
-    [games.l5r]
-    name = "Legend of the Five Rings CCG"
+    [games.starfall]
+    name = "Starfall"
     card_size = "poker"         # a named trim size or "63x88mm"
 
 Every path of a game (``schema``, ``cards``, ``templates``) defaults to the
@@ -26,23 +26,10 @@ from pathlib import Path
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import from_settings as limits_from_settings
-from printer.paths import GAME_ID, contained, contained_or_raise, is_inside
+from printer.paths import GAME_ID, bundled_root, bundled_schema, contained, contained_or_raise, is_inside  # noqa: F401
 from printer.problems import Problem, UsageError, did_you_mean
 
 PROJECT_FILE = "printer.toml"
-
-
-def bundled_root() -> Path:
-    """The folder holding printer's bundled ``schema/`` and ``templates/``.
-
-    In an installed wheel they live in ``printer/_bundled``; in a source
-    checkout (``pip install -e .``) they are the repository's own folders.
-    """
-    here = Path(__file__).resolve().parent
-    packaged = here / "_bundled"
-    if packaged.is_dir():
-        return packaged
-    return here.parent
 
 
 @dataclass

@@ -33,7 +33,7 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from printer.cards.markup import RenderEnv, direction_plugin, icon_plugin
+from printer.cards.markup import RenderEnv, direction_plugin, icon_plugin, unknown_icon
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.problems import WARNING, Problem, did_you_mean
 
@@ -271,9 +271,7 @@ def _icon_problems(path: Path, text: str, unknown: list[str], icon_names: Callab
     problems = []
     for name in dict.fromkeys(unknown):
         line, col = locate(text, "{" + name)
-        names = icon_names()
-        hint = did_you_mean(name, names) or ("icons: " + ", ".join(names) if names else "this game has no icons yet")
-        problems.append(Problem(f"{path}:{line}:{col}", f"unknown icon {{{name}}}", hint, WARNING, "unknown-icon"))
+        problems.append(unknown_icon(f"{path}:{line}:{col}", name, icon_names()))
     return problems
 
 

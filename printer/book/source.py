@@ -2,7 +2,7 @@
 
 A game's rules live in ``rules/<game>/`` of the project. That folder is the
 main *edition*; every sub-folder holding a ``rules.toml`` is another edition
-(a translation, say ``rules/edelweiss/ja/``). An edition is:
+(a translation, say ``rules/<game>/ja/``). An edition is:
 
 - ``rules.toml`` (optional in the main edition): the book's settings, see
   :data:`SETTINGS`;

@@ -202,7 +202,7 @@ def _unreadable_image(path: Path) -> str | None:
     """Why the image at ``path`` cannot be opened (header only), or ``None``; SVG files are not opened."""
     if path.suffix.lower() == ".svg":
         return None
-    from printer.sheets.images import open_image
+    from printer.cards.art import open_image
 
     try:
         with open_image(path):

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from printer.cards.load import read_json
-from printer.problems import WARNING, Problem
+from printer.problems import WARNING, Problem, counted
 
 #: ``{field name: (records that had it, where it was first seen)}``: the fields an importer left out.
 Skipped = dict[str, tuple[int, str]]
@@ -107,7 +107,7 @@ def skipped_warnings(skipped: Skipped, known: dict[str, str], one: str, many: st
     """
     problems = []
     for name, (count, where) in sorted(skipped.items()):
-        n = f"{count} {one if count == 1 else many}"
+        n = counted(count, one, many)
         if name in known:
             message, code = f"field {name!r} is not imported: {known[name]} ({n})", "not-imported"
         else:
@@ -132,7 +132,7 @@ def group_by_file(
 
 
 def type_counts(cards: list[dict], type_files: dict[str, str], file_of: Callable[[str], str] | None = None) -> str:
-    """``Artifact 6, Mage 2``: the cards per output file, named by its type, in :func:`group_by_file` order.
+    """``Spell 6, Creature 2``: the cards per output file, named by its type, in :func:`group_by_file` order.
 
     ``""`` for no cards.
     """

@@ -4,7 +4,7 @@ A card file is UTF-8 JSON in one of three shapes:
 
 - one card: ``{"id": ..., "title": ..., ...}``;
 - a list of cards: ``[{...}, {...}]``;
-- a card list with file-wide fields: ``{"$schema": ..., "game": "l5r", "cards": [...]}``.
+- a card list with file-wide fields: ``{"$schema": ..., "game": "starfall", "cards": [...]}``.
 
 Each card becomes a :class:`Record` whose ``pointer`` is its JSON path in
 the file (``$``, ``$[3]`` or ``$.cards[3]``), so that later stages report
@@ -291,7 +291,7 @@ def json_type(value: object) -> str:
 
 
 def _game_from_schema(ref: object) -> str | None:
-    """The game folder named in a ``$schema`` reference such as ``.../schema/l5r/card.schema.json``."""
+    """The game folder named in a ``$schema`` reference such as ``.../schema/starfall/card.schema.json``."""
     if not isinstance(ref, str):
         return None
     parts = ref.replace("\\", "/").split("/")

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from printer.cards.load import Record
+from printer.plugins import name_variants
 from printer.problems import closest
 
 _QUOTES = str.maketrans(
@@ -80,11 +81,22 @@ class Card:
     def name(self) -> str:
         """The full card name a player writes in a decklist.
 
-        It is the title, followed by `` • Experienced N`` when the card has
-        an Experienced level (L5R: different levels are different cards).
+        It is the title, followed by `` • <variant>`` when the card has a
+        variant of a notation its game registers
+        (:class:`printer.plugins.NameVariant`: versions that count as
+        different cards).
         """
-        level = self.data.get("experienced")
+        level = self.variant
         return f"{self.title} \u2022 {level}" if level else self.title
+
+    @property
+    def variant(self) -> str:
+        """The card's name variant (the value of a registered variant field), or ``""``."""
+        for variant in name_variants():
+            value = self.data.get(variant.field)
+            if value:
+                return str(value)
+        return ""
 
     @property
     def where(self) -> str:

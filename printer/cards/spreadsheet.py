@@ -16,7 +16,7 @@ number in every row: a blank or non-numeric cell is an error, never zero
 copies.
 
 Problems are located by cell in the spreadsheet's own notation:
-``cards/l5r/personalities.xlsx:Sheet1!C7 ($.force)``; a sheet name with
+``cards/starfall/crew.xlsx:Sheet1!C7 ($.force)``; a sheet name with
 characters other than letters, digits and ``_`` is quoted
 (``'Card List'!C7``); a CSV file has no sheet name (``cards.csv:C7``); a
 problem with a whole row is at the row (``Sheet1!7:7``). Row and column

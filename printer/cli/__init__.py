@@ -31,6 +31,7 @@ def _register() -> None:
     from printer.cli import (
         align_cmd,
         book_cmd,
+        box_cmd,
         build_cmd,
         deck_cmd,
         export_cmd,
@@ -40,7 +41,18 @@ def _register() -> None:
         validate_cmd,
     )
 
-    for module in (init_cmd, validate_cmd, build_cmd, align_cmd, import_cmd, deck_cmd, book_cmd, export_cmd, games_cmd):
+    for module in (
+        init_cmd,
+        validate_cmd,
+        build_cmd,
+        align_cmd,
+        box_cmd,
+        import_cmd,
+        deck_cmd,
+        book_cmd,
+        export_cmd,
+        games_cmd,
+    ):
         for command in module.COMMANDS:
             cli.add_command(command)
 

@@ -12,14 +12,11 @@ from printer import api
 from printer.api import BuildRequest, GameBuild
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 from printer.cli.sheet_options import cli_values, print_options
+from printer.problems import counted
 
-EXPORTS = (
-    "png",
-    "tts",
-    "tts-save",
-    "print-shop",
-)  # printer.sheets.export.EXPORTERS (not imported: it loads WeasyPrint)
+EXPORTS = ("png", "tts", "tts-save", "print-shop")  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
 CUT_FILES = ("svg", "dxf")
+PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
 
 
 @click.command()
@@ -74,6 +71,14 @@ CUT_FILES = ("svg", "dxf")
     metavar="URL",
     help="tts-save: where you host the images for multiplayer (default file:/// URLs: local play only).",
 )
+@click.option(
+    "--preset",
+    type=click.Choice(PRESETS),
+    default=None,
+    help="Also write the files a print-on-demand vendor takes: mpc (MakePlayingCards), drivethrucards, "
+    "thegamecrafter, printplaygames, mbprint (trim, bleed, dpi, colour and naming as the vendor asks; "
+    "CMYK vendors need --icc).",
+)
 @click.option("--dpi", default=300, show_default=True, type=click.IntRange(36, 1200), help="Resolution of PNG exports.")
 @click.option("--png-bleed", is_flag=True, help="PNG export: include the bleed (default: cut at the trim).")
 @click.option(
@@ -91,7 +96,9 @@ CUT_FILES = ("svg", "dxf")
     "--no-aids", is_flag=True, help="Leave out the player aids (rules/<game>/aids/*.md) printed after the cards."
 )
 @click.pass_context
-def build(ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_bleed, icc, strict, no_aids, **params):
+def build(
+    ctx, games, cards_dir, only, deck_file, out_dir, exports, preset, dpi, png_bleed, icc, strict, no_aids, **params
+) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
 
     With no GAMES, prints every game of the project. Each game gives
@@ -103,7 +110,7 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_ble
     cut_files, url_base = params.pop("cut_files"), params.pop("image_url_base")
     request = BuildRequest(
         games, cards_dir, only, deck_file, out_dir, cli_values(params), exports, dpi, png_bleed, icc, strict,
-        not no_aids, cut_files, url_base,
+        not no_aids, preset, cut_files, url_base,
     )  # fmt: skip
     result = api.build(project, request, progress=_progress_bar, on_game=partial(_print_game, strict=strict))
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)
@@ -133,7 +140,7 @@ def _print_game(outcome: GameBuild, strict: bool) -> None:
         return
     n, s = outcome.cards, outcome.sheets
     click.echo(
-        f"{outcome.target}: {n} card{'s' * (n != 1)} on {s} sheet{'s' * (s != 1)} ({outcome.grid} per sheet, {outcome.backs})"
+        f"{outcome.target}: {counted(n, 'card')} on {counted(s, 'sheet')} ({outcome.grid} per sheet, {outcome.backs})"
     )
     for line in outcome.exports + outcome.notes:
         click.echo(line)

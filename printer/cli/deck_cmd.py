@@ -16,7 +16,7 @@ from printer import api
 from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
 from printer.decks import available_formats, load_format
 from printer.decks.report import DeckReport
-from printer.problems import UsageError
+from printer.problems import UsageError, counted
 from printer.project import find_root
 
 
@@ -51,7 +51,7 @@ def _print_groups(result: DeckReport, strict: bool = False) -> None:
     "--format",
     "format_ref",
     metavar="FORMAT",
-    help="Format id (l5r-ivory-extended) or format file; default: the JSON deck's 'format'.",
+    help="Format id (such as l5r-ivory-extended) or format file; default: the JSON deck's 'format'.",
 )
 @click.option(
     "--cards",
@@ -72,7 +72,7 @@ def _print_groups(result: DeckReport, strict: bool = False) -> None:
 def check_command(
     ctx: click.Context, deck: Path, format_ref: str | None, card_dirs: tuple[Path, ...], as_json: bool, strict: bool
 ) -> None:
-    """Check DECK (plain text, .l5d or JSON) against FORMAT.
+    """Check DECK (plain text, a text format a game registers such as .l5d, or JSON) against FORMAT.
 
     Lists every broken rule with its decklist line, then the names that
     match no card, then a summary with the section sizes. Exit 0 legal,
@@ -95,7 +95,7 @@ def check_command(
     if n_bad:
         targets = " ".join(str(t) for t in result.card_sources)
         click.echo(
-            f"{'error' if strict else 'warning'}: {n_bad} problem{'s' * (n_bad != 1)} in the card files; "
+            f"{'error' if strict else 'warning'}: {counted(n_bad, 'problem')} in the card files; "
             f"those cards are left out (run printer validate {targets})",
             err=True,
         )
@@ -108,7 +108,7 @@ def check_command(
     strict_failed = strict and result.legal and bool(result.report.warnings or n_bad)
     if strict_failed and not as_json:
         n = len(result.report.warnings) + n_bad
-        click.echo(f"--strict: not accepted: {n} warning{'s' * (n != 1)} count as errors")
+        click.echo(f"--strict: not accepted: {counted(n, 'warning')} count as errors")
     ctx.exit(EXIT_INVALID if not result.legal or strict_failed else EXIT_OK)
 
 

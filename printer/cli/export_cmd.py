@@ -9,6 +9,7 @@ import click
 from printer.cards.catalog import load_cards, schema_store
 from printer.cards.export import FORMATS, export_cards
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error
+from printer.problems import counted
 
 
 @click.group()
@@ -50,7 +51,7 @@ def export_cards_cmd(ctx: click.Context, game: str, out: Path, cards_dir: Path |
         ctx.exit(EXIT_INVALID)
     cards = list(sets.get(game, []))
     count = export_cards(cards, store, spec.schema, out)
-    click.echo(f"{count} card{'s' * (count != 1)} written to {out}")
+    click.echo(f"{counted(count, 'card')} written to {out}")
     ctx.exit(EXIT_OK)
 
 

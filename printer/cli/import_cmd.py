@@ -17,7 +17,7 @@ import click
 from printer import api
 from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
 from printer.plugins import Importer, importers
-from printer.problems import UsageError
+from printer.problems import UsageError, counted
 
 
 @click.group(name="import")
@@ -43,12 +43,11 @@ def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dr
     outcome = api.import_cards(project, module.game, result, module.summary, out, force, dry_run)
     for name, (status, n) in outcome.files.items():
         note = " (needs --force)" if name in outcome.needs_force else ""
-        click.echo(f"{out / name}: {status}, {n} card{'s' * (n != 1)}{note}")
+        click.echo(f"{out / name}: {status}, {counted(n, 'card')}{note}")
     written = outcome.written
     unchanged = f", {len(outcome.files) - written} unchanged" if written < len(outcome.files) else ""
     click.echo(
-        f"{outcome.summary}; {'would write' if dry_run else 'wrote'} "
-        f"{written} file{'s' * (written != 1)} to {out}{unchanged}"
+        f"{outcome.summary}; {'would write' if dry_run else 'wrote'} {counted(written, 'file')} to {out}{unchanged}"
     )
     ctx.exit(EXIT_USAGE if outcome.needs_force else EXIT_INVALID if n_errors else EXIT_OK)
 

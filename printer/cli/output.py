@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from printer.problems import ERROR, Problem, UsageError
+from printer.problems import ERROR, Problem, UsageError, counted
 from printer.project import Project, load_project
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -36,12 +36,12 @@ def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple
         else:
             n_warnings += 1
     if n_errors or n_warnings:
-        click.echo(f"{n_errors} error{'s' * (n_errors != 1)}, {n_warnings} warning{'s' * (n_warnings != 1)}", file=out)
+        click.echo(f"{counted(n_errors, 'error')}, {counted(n_warnings, 'warning')}", file=out)
     return n_errors, n_warnings
 
 
 def relative(text: str) -> str:
-    """``text`` with paths inside the current folder shown relative to it (``cards/l5r/x.json``, not ``/home/...``)."""
+    """``text`` with paths inside the current folder shown relative to it (``cards/mygame/x.json``, not ``/home/...``)."""
     try:
         here = str(Path.cwd())
     except OSError:  # the current folder was removed

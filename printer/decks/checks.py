@@ -36,7 +36,7 @@ from printer.decks.readers.text import Decklist, header_counts, read_decklist
 from printer.decks.report import DeckReport, SectionSummary, Violation, note
 from printer.decks.resolve import Resolution, ResolvedEntry, name_index, resolve
 from printer.plugins import find_check
-from printer.problems import Problem
+from printer.problems import Problem, counted
 
 
 @dataclass
@@ -148,7 +148,7 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
                     tuple(dict.fromkeys(p.card.name for p in members)),
                     count,
                     section.max,
-                    hint=f"remove {count - section.max} card{'s' * (count - section.max != 1)}",
+                    hint=f"remove {counted(count - section.max, 'card')}",
                 )
             )
         if section.min and count < section.min:
@@ -163,7 +163,7 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
                     )
                 )
             else:
-                what = f"{section.name}: {count} card{'s' * (count != 1)}"
+                what = f"{section.name}: {counted(count, 'card')}"
                 if maybe:
                     what += f" (and {maybe} unresolved)"
                 violations.append(
@@ -174,7 +174,7 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
                         (),
                         count,
                         section.min,
-                        hint=f"add {section.min - count - maybe} card{'s' * (section.min - count - maybe != 1)}"
+                        hint=f"add {counted(section.min - count - maybe, 'card')}"
                         + (f" of type {', '.join(section.types)}" if section.types else ""),
                     )
                 )
@@ -202,7 +202,7 @@ def deck_size(ctx: Context) -> tuple[list[Violation], list[Problem]]:
                 (),
                 count,
                 fmt.deck_max,
-                hint=f"remove {extra} card{'s' * (extra != 1)}",
+                hint=f"remove {counted(extra, 'card')}",
             )
         ], []
     if fmt.deck_min is not None and count < fmt.deck_min:
@@ -218,7 +218,7 @@ def deck_size(ctx: Context) -> tuple[list[Violation], list[Problem]]:
                 (),
                 count,
                 fmt.deck_min,
-                hint=f"add {short} card{'s' * (short != 1)}",
+                hint=f"add {counted(short, 'card')}",
             )
         ], []
     return [], []
@@ -264,7 +264,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
                         (card.name,),
                         count,
                         fmt.unique_limit,
-                        hint=f"keep {fmt.unique_limit}; other Experienced levels are different cards",
+                        hint=f"keep {fmt.unique_limit}; other versions of its title are different cards",
                     )
                 )
             continue
@@ -364,7 +364,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
 
 
 def _legal_levels(ctx: Context, card: Card) -> list[str]:
-    """Other Experienced levels of ``card``'s title that are legal in the format (players often omit the level)."""
+    """Other variants of ``card``'s title that are legal in the format (players often omit the variant)."""
     if ctx.cards is None:
         return []
     title = split_name(card.name).title
@@ -398,7 +398,7 @@ def check(
     if resolution is None:
         resolution = resolve(deck, cards, prefer=fmt.is_legal)
     warnings += resolution.notes
-    warnings += header_counts(deck)  # '# Dynasty (40)' over 39 cards
+    warnings += header_counts(deck)  # '# Main deck (40)' over 39 cards
     placed = []
     unknown_headers: dict[str, int] = {}
     for item in resolution.entries:

@@ -31,8 +31,8 @@ from pathlib import Path
 from printer.cards.model import Card
 from printer.decks.deck_errors import FormatError
 from printer.decks.names import loose_key, name_key, strip_tag
+from printer.paths import bundled_root
 from printer.problems import Problem, did_you_mean
-from printer.project import bundled_root
 
 FORMAT_SCHEMA = "format.schema.json"
 _TAGS = re.compile(r"<[^>]+>")
@@ -211,7 +211,7 @@ class Format:
         return bool(arcs & set(self.legal_arcs or ())) or bool(sets & set(self.legal_sets or ()))
 
     def ban(self, card: Card) -> Ban | None:
-        """The ban on ``card`` (matched by full name, Experienced level included), if any."""
+        """The ban on ``card`` (matched by full name, name variant included), if any."""
         return self.banned.get(name_key(card.name))
 
     def ban_for_name(self, name: str) -> Ban | None:
@@ -267,7 +267,7 @@ def available_formats(roots: Iterable[Path] | None = None) -> dict[str, Path]:
 
 
 def load_format(ref: str | Path, roots: Iterable[Path] | None = None) -> Format:
-    """The format ``ref`` names: a format id (``l5r-ivory-extended``) or a path to a format file.
+    """The format ``ref`` names: a format id (``starfall-standard``) or a path to a format file.
 
     ``roots`` are project folders searched before printer's bundled formats.
     Raises :class:`FormatError` (exit code 2) when no format has that id

@@ -1,8 +1,9 @@
 """Resolving decklist names to cards.
 
 A name matches a card when both give the same :func:`~printer.decks.names.name_key`
-(case, HTML entities, curly quotes, white space and the Experienced
-notations ``•``/``&#149;``/`` - exp``/``exp2`` do not matter; the level does).
+(case, HTML entities, curly quotes, white space and the way a game's name
+variants are written do not matter; the variant does: see
+:class:`printer.plugins.NameVariant`).
 A card's title in another language (its ``title_<lang>`` field, such as
 ``title_ja``: ``隠者`` for The Hermit) matches it too.
 When nothing matches, these fallbacks are tried in order, each only if it
@@ -10,8 +11,8 @@ gives exactly one card:
 
 1. without a trailing tag in parentheses: ``Gold Mine (Emperor)``,
    ``Creating Order (FL)``, ``Asako Karachu (basic)``;
-2. ``X - inexp`` as the plain ``X``, and a plain ``X`` as ``X • Inexperienced``
-   (both are Experienced level 0);
+2. a name with the game's ``plain`` variant as the name without a variant,
+   and the reverse;
 3. the :func:`~printer.decks.names.loose_key` (no leading "The", punctuation
    and hyphens ignored: ``Fall Back`` is ``Fall Back!``); such a match is
    reported as a ``loose-name`` warning in ``Resolution.notes``.
@@ -31,6 +32,7 @@ from printer.cards.model import Card, CardSet
 from printer.decks.deck_errors import AmbiguousCardError, UnknownCardError
 from printer.decks.names import NameParts, loose_key, split_name, strip_tag
 from printer.decks.readers.text import Decklist, Entry
+from printer.plugins import name_variants
 from printer.problems import WARNING, Problem, closest
 
 
@@ -118,12 +120,15 @@ class NameIndex:
         found = self.by_key.get(parts.key, [])
         if found:
             return list(found)
-        if parts.level == "inexperienced":
-            plain = self.by_key.get(parts.title, [])
-            return list(plain) if len(plain) == 1 else []
+        plains = [v.plain for v in name_variants() if v.plain]
+        if parts.level and parts.level in plains:
+            found = self.by_key.get(parts.title, [])
+            return list(found) if len(found) == 1 else []
         if parts.level == "":
-            inexp = self.by_key.get(NameParts(parts.title, "inexperienced").key, [])
-            return list(inexp) if len(inexp) == 1 else []
+            for plain in plains:
+                found = self.by_key.get(NameParts(parts.title, plain).key, [])
+                if len(found) == 1:
+                    return list(found)
         return []
 
     def hint(self, name: str) -> tuple[str | None, list[str]]:
@@ -148,8 +153,8 @@ class NameIndex:
 
 
 def _translated_titles(card: Card) -> list[str]:
-    """The card's title in other languages: its ``title_<lang>`` fields (``title_ja``), with its Experienced level."""
-    level = card.get("experienced")
+    """The card's title in other languages: its ``title_<lang>`` fields (``title_ja``), with its variant."""
+    level = card.variant
     return [
         f"{value} \u2022 {level}" if level else value
         for key, value in card.data.items()

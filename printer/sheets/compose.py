@@ -8,7 +8,7 @@ callback) while the PDF is written, one chunk in memory at a time
 (:func:`printer.sheets.pdf.stream_pdf`). Each chunk is laid out once; text boxes
 that overflow are shrunk on small one-face-per-page documents
 (:mod:`printer.sheets.fit`) and only the sheets holding them laid out again. Art is
-prepared once (:mod:`printer.sheets.images`). ``bench/l5r_real.py`` measures it.
+prepared once (:mod:`printer.sheets.images`). ``bench/`` measures it.
 
 The stages: :func:`items_for_cards` / :func:`items_for_counts` (what, how
 many), :func:`sort_items` (in which order), :class:`PrintJob` (faces
@@ -532,31 +532,6 @@ def build_sheets(
     return problems
 
 
-def build_game(
-    project: Project,
-    game: Game,
-    items: Sequence[PrintItem],
-    target: Path,
-    layout: SheetLayout,
-    extra_roots: Iterable[Path] = (),
-    flip: str = "long-edge",
-    progress: Callable[[int], None] | None = None,
-    opts: PrintOptions | None = None,
-    strict: bool = False,
-) -> list[Problem]:
-    """Print ``items`` of ``game`` to the PDF ``target``; returns the warnings found.
-
-    ``opts`` are the print settings (default: bleed and crop marks as
-    ``layout`` and ``flip`` say). ``progress`` is called with a number of
-    printed sheets each time that many are laid out. Raises
-    :class:`~printer.problems.RenderError` when a template fails or a
-    resource is blocked.
-    """
-    opts = opts or PrintOptions(card=layout.card, bleed=layout.bleed, duplex=flip)
-    job = make_job(project, game, opts, extra_roots)
-    return build_sheets(job, items, layout, target, game.name, progress, strict)
-
-
 def make_job(
     project: Project, game: Game, opts: PrintOptions, extra_roots: Iterable[Path] = (), cmyk_profile: Path | None = None
 ) -> PrintJob:
@@ -571,17 +546,6 @@ def make_job(
 
         use_cmyk_profile(job, cmyk_profile)
     return job
-
-
-def placeholders(items: Iterable[PrintItem], where: str) -> list[Problem]:
-    """A warning for each distinct name printed as a placeholder."""
-    seen = dict.fromkeys(i.name for i in items if i.card is None and i.front_html is None)
-    return [
-        Problem(
-            where, f"{name!r} is not in the card database; printing a placeholder", severity=WARNING, code="placeholder"
-        )
-        for name in seen
-    ]
 
 
 def select(cards: CardSet, only: Sequence[str]) -> tuple[list[Card], list[Problem]]:

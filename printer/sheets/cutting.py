@@ -193,6 +193,8 @@ def fit_registered(
     best: SheetLayout | None = None
     for P in pages:
         reg = registration_marks(kind, P)
+        if reg is None:  # "none": no marks to keep clear of
+            raise ValueError("fit_registered needs silhouette or cricut")
         a = reg.area
         fx0, fy0 = max(a.x0, margin), max(a.y0, margin)
         fx1, fy1 = min(a.x1, P[0] - margin), min(a.y1, P[1] - margin)

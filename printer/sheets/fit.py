@@ -24,7 +24,7 @@ matching selectors.
 A box is shrunk to about ``size * sqrt(room / content)`` (text grows with
 the square of its size: more lines, each taller), then checked again, the
 next guesses halving the gap between the largest size seen to fit and the
-smallest seen to overflow (a real L5R build needs 3.3 layouts per shrunk
+smallest seen to overflow (a real 900-card build needs 3.3 layouts per shrunk
 box on average, the first being the sheet itself); once it is at its
 minimum and still overflows it is reported.
 """

@@ -72,7 +72,6 @@ from printer.project import Game
 from printer.sheets.images import MIN_DPI, ArtCache, needed_px
 from printer.sheets.layout import Box, Segment, SheetLayout
 from printer.sheets.sandbox import (
-    ContainedLoader,
     TemplateHelper,
     TemplateSandbox,
     render_limited,
@@ -167,13 +166,7 @@ class Renderer:
         self.bleed = bleed
         self.card_size = card_size
         self.problems: list[Problem] = []
-        self.env = TemplateSandbox(
-            loader=ContainedLoader([str(d) for d in game.template_dirs], allowed_roots),
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-        )
+        self.env = TemplateSandbox.for_templates(game.template_dirs, allowed_roots)
         self.env.filters["markup"] = self._markup_filter
         self.env.filters["spaceless"] = spaceless
         self.env.globals["icon_url"] = self.icon_url
@@ -472,6 +465,36 @@ class Renderer:
             )
         )
 
+    def box_document(
+        self,
+        pages: list[dict],
+        page: tuple[float, float],
+        art: str | None,
+        title: str,
+        details: str,
+        notch: float,
+    ) -> str:
+        """A tuck box net (``box.html.j2``): ``pages`` of pieces (offset, cut outline, folds, panels, all mm).
+
+        ``art`` is a ``data:`` URL of the card back drawn on the front and back
+        panels (or ``None``); ``title`` the game's name; ``details`` a line
+        for the back panel. See :mod:`printer.box`.
+        """
+        template = self._template(["box.html.j2"])
+        return str(
+            self._render(
+                template,
+                "box",
+                pages=pages,
+                page=page,
+                art=art,
+                title=title,
+                details=details,
+                notch=notch,
+                game=self.game.template_view(),
+            )
+        )
+
 
 class _LazyArt(TemplateHelper):
     """``art_url`` for templates: the art is prepared (and its dpi checked) only if the template uses it."""
@@ -506,7 +529,7 @@ def spaceless(html: object) -> Markup:
     Drops the white space between two tags when one of them is a
     block-level tag (``div``, ``p``, ``header``, ``footer``, ``li``...):
     the layout drops such white space anyway, but WeasyPrint pays for every
-    text node it holds (8 % of the time of an L5R card front). Space between
+    text node it holds (8 % of the time of a text-heavy card front). Space between
     inline tags (``</strong> <em>``) stays. Use it only where those tags are
     blocks: where CSS makes a ``p`` or ``div`` inline, the space beside it
     would be lost.

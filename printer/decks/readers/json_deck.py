@@ -4,12 +4,12 @@ Shape::
 
     {
       "$schema": "https://printer.invalid/schema/deck.schema.json",
-      "name": "Lion honour",            (optional)
-      "game": "l5r",                    (optional)
-      "format": "l5r-ivory-extended",   (optional: the default for --format)
+      "name": "Storm",                  (optional)
+      "game": "starfall",               (optional)
+      "format": "starfall-standard",    (optional: the default for --format)
       "cards": [
-        {"count": 1, "name": "The Grand Halls of the Lion", "section": "Stronghold"},
-        {"count": 3, "name": "Kitsu Suki • Experienced", "section": "Dynasty"}
+        {"count": 1, "name": "The Tower of Winds", "section": "Leader"},
+        {"count": 3, "name": "Captain Ardent", "section": "Main deck"}
       ]
     }
 
@@ -60,9 +60,9 @@ def _loads_with_lines(text: str) -> object:
 def _deck_schema_validator():
     """A validator for ``deck.schema.json`` (``None`` when the schema cannot be loaded)."""
     from printer.cards.schema import SchemaStore
-    from printer.project import bundled_root
+    from printer.paths import bundled_root, bundled_schema
 
-    schema_file = bundled_root() / "schema" / "deck.schema.json"
+    schema_file = bundled_schema("deck.schema.json")
     try:
         store = SchemaStore([bundled_root()])
         store.validator(schema_file)

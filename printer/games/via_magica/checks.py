@@ -12,7 +12,7 @@ from printer.decks.report import Violation
 
 
 def check_two_of_each(ctx: Context) -> list[Violation]:
-    """Via Magica: each portal design is in the deck exactly twice (seed 002, 準備 重要: 各ポータルは 2 枚ずつ)."""
+    """Via Magica: each portal design is in the deck exactly twice (Via Magica rulebook, Japanese edition, 準備 重要: 各ポータルは 2 枚ずつ)."""
     groups: dict[str, list[Placed]] = {}
     for p in ctx.found():
         if p.card.type == "Portal":
@@ -36,7 +36,7 @@ def check_two_of_each(ctx: Context) -> list[Violation]:
 
 
 def check_one_count_bonus(ctx: Context) -> list[Violation]:
-    """Via Magica: a player wins at most one portal-count Bonus card (seed 002, ポータルの数: 各プレイヤー1枚だけ獲得できます)."""
+    """Via Magica: a player wins at most one portal-count Bonus card (Via Magica rulebook, Japanese edition, ポータルの数: 各プレイヤー1枚だけ獲得できます)."""
     won = [p for p in ctx.found() if p.card.type == "Bonus" and p.card.get("goal") == "portal-count"]
     count = sum(p.count for p in won)
     if count <= 1:

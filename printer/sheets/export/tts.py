@@ -3,7 +3,7 @@
 Tabletop Simulator's Custom Deck takes a *face* image holding a grid of up
 to 10 x 7 cards, whose last slot (bottom-right) is the *hidden card* shown
 for cards in another player's hand, and a *back* image. printer makes one
-deck per back design (for L5R: the Dynasty and Fate decks), with as many
+deck per back design (two decks for a game with two backs), with as many
 face images as it needs (69 cards each), every copy in its own slot, plus:
 
 - ``<deck>-back.png``, the back (for double-faced cards, a back *sheet*
