@@ -148,6 +148,10 @@ class BuildRequest:
     processes that lay faces out (default: the cores this process may use;
     1 lays out in this process); ``scheduler`` the address of a Dask
     ``distributed`` scheduler (``tcp://HOST:PORT``) to send them to instead.
+    ``cut_files`` are cut-file formats (``svg``, ``dxf``: one file per
+    sheet, the ``cut-svg`` / ``cut-dxf`` exports); ``image_url_base`` is
+    where the player hosts the Tabletop Simulator images (``tts-save``;
+    default ``file:///`` URLs, for local play only).
     """
 
     games: Sequence[str] = ()
@@ -165,6 +169,8 @@ class BuildRequest:
     preset: str | None = None
     jobs: int | None = None
     scheduler: str | None = None
+    cut_files: Sequence[str] = ()
+    image_url_base: str | None = None
 
 
 @dataclass
@@ -175,7 +181,8 @@ class GameBuild:
     of sheets, ``grid`` the slots per sheet (``3x3`` or ``7 slots``),
     ``backs`` how backs print; ``exports`` one line per export written, with
     ``paths`` every file and folder written; ``failure`` says why nothing
-    was printed (``None`` when printed).
+    was printed (``None`` when printed); ``notes`` what the user must know
+    to use the output (print at 100 % scale for registration marks).
     """
 
     game: str
@@ -188,6 +195,7 @@ class GameBuild:
     exports: list[str] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
     failure: str | None = None
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -239,6 +247,10 @@ def build(
         from printer.sheets.export.pdfx import check_profile
 
         check_profile(request.icc)
+    if request.image_url_base is not None:
+        from printer.sheets.export.tts_save import check_url_base
+
+        check_url_base(request.image_url_base)
     if request.preset:
         from printer.sheets.export.presets import get_preset, plan
         from printer.sheets.layout import CARD_SIZES, parse_size
@@ -273,7 +285,7 @@ def build_game(
     """
     from printer.sheets import compose
     from printer.sheets.export import EXPORTERS, ExportRequest
-    from printer.sheets.options import resolve_options, sheet_layout
+    from printer.sheets.options import layout_report, resolve_options, sheet_layout
     from printer.sheets.parallel import JobSpec
 
     outcome = GameBuild(game.id)
@@ -283,6 +295,8 @@ def build_game(
     if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
         project.contained(opts.sheet_layout, "sheet_layout", str(project.root / "printer.toml"))
     layout = sheet_layout(opts, project.root)
+    where = "command line" if request.options.get("registration") else str(project.root / "printer.toml")
+    layout_problems, outcome.notes = layout_report(opts, layout, where)
     out_dir = request.out_dir or project.build_dir
     source = request.cards_dir or game.cards
     sets, problems = load_cards(project, [source], game.id)
@@ -317,7 +331,7 @@ def build_game(
             aids, aid_problems = aid_items(project, game, compose.allowed_roots(project, [source.resolve()]))
             items, problems = items + aids, problems + aid_problems
         target = output_path(out_dir, f"{game.id}.pdf")
-    problems += found
+    problems += found + layout_problems
     if errors(problems) or (request.strict and problems):
         outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
         return outcome
@@ -335,8 +349,21 @@ def build_game(
     )
     found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec)
     if not (request.strict and found):
-        export_request = ExportRequest(out_dir, target.stem, request.dpi, request.png_bleed, request.strict)
-        for kind in dict.fromkeys(request.exports):
+        export_request = ExportRequest(
+            out_dir,
+            target.stem,
+            request.dpi,
+            request.png_bleed,
+            request.strict,
+            layout=layout,
+            title=game.name,
+            deck=request.deck_file.stem if request.deck_file else None,
+            image_url_base=request.image_url_base,
+        )
+        kinds = dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)])
+        if "tts-save" in kinds:  # it writes the tts sheets too
+            kinds.pop("tts", None)
+        for kind in kinds:
             exported = EXPORTERS[kind](job, items, export_request)
             outcome.exports.append(exported.summary)
             outcome.paths += exported.paths

@@ -125,7 +125,7 @@ def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
             checked(keys + ("card_size",), lambda t=table: parse_size(t["card_size"], CARD_SIZES, "card size"))
         if "paper" in table:
             checked(keys + ("paper",), lambda t=table: parse_size(t["paper"], PAPER_SIZES, "paper size"))
-        for key in ("margin", "gutter", "bleed", "safe", "mark_length", "mark_offset"):
+        for key in ("margin", "gutter", "bleed", "safe", "mark_length", "mark_offset", "corner_radius"):
             if key in table:
                 checked(keys + (key,), lambda t=table, k=key: parse_length(t[k], k, "printer.toml"))
         if "back_offset" in table:

@@ -14,7 +14,8 @@ from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 from printer.cli.sheet_options import cli_values, print_options
 from printer.problems import counted
 
-EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not imported here: it loads WeasyPrint)
+EXPORTS = ("png", "tts", "tts-save", "print-shop")  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
+CUT_FILES = ("svg", "dxf")
 PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
 
 
@@ -54,7 +55,21 @@ PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint
     "exports",
     multiple=True,
     type=click.Choice(EXPORTS),
-    help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), print-shop (one card per page). Repeatable.",
+    help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), tts-save (a Tabletop Simulator "
+    "saved object), print-shop (one card per page). Repeatable.",
+)
+@click.option(
+    "--cut-file",
+    "cut_files",
+    multiple=True,
+    type=click.Choice(CUT_FILES),
+    help="Also write a cut file per sheet for a cutting machine (svg, dxf), its paths on the cards' trim. Repeatable.",
+)
+@click.option(
+    "--image-url-base",
+    default=None,
+    metavar="URL",
+    help="tts-save: where you host the images for multiplayer (default file:/// URLs: local play only).",
 )
 @click.option(
     "--preset",
@@ -122,6 +137,7 @@ def build(
     """
 
     project = project_from(ctx)
+    cut_files, url_base = params.pop("cut_files"), params.pop("image_url_base")
     request = BuildRequest(
         games,
         cards_dir,
@@ -136,8 +152,10 @@ def build(
         strict,
         not no_aids,
         preset,
-        jobs,
-        scheduler,
+        jobs=jobs,
+        scheduler=scheduler,
+        cut_files=cut_files,
+        image_url_base=url_base,
     )
     result = api.build(project, request, progress=_progress_bar, on_game=partial(_print_game, strict=strict))
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)
@@ -169,7 +187,7 @@ def _print_game(outcome: GameBuild, strict: bool) -> None:
     click.echo(
         f"{outcome.target}: {counted(n, 'card')} on {counted(s, 'sheet')} ({outcome.grid} per sheet, {outcome.backs})"
     )
-    for line in outcome.exports:
+    for line in outcome.exports + outcome.notes:
         click.echo(line)
 
 

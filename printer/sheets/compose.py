@@ -32,9 +32,10 @@ from printer.cards.model import Card, CardSet
 from printer.fsutil import atomic_open
 from printer.problems import WARNING, Problem
 from printer.project import Game, Project, bundled_root
+from printer.sheets.cutting import outline_path, registration_marks
 from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
-from printer.sheets.layout import Segment, SheetLayout, single_card_layout
+from printer.sheets.layout import Box, Segment, SheetLayout, Slot, single_card_layout
 from printer.sheets.options import PrintOptions
 from printer.sheets.parallel import JobSpec, Workers
 from printer.sheets.pdf import pdf_bytes, render_documents, stream_pdf
@@ -132,12 +133,33 @@ def allowed_roots(project: Project, extra: Iterable[Path] = ()) -> list[Path]:
 
 
 def marks_for(layout: SheetLayout, opts: PrintOptions) -> list[Segment]:
-    """The crop marks or cut lines ``opts.marks`` asks for on ``layout``."""
+    """The crop marks or cut lines ``opts.marks`` asks for on ``layout``.
+
+    Full-length cut lines give way to one outline per card
+    (:func:`outlines_for`) when corners are rounded or registration marks
+    are printed; crop marks near registration marks are left out.
+    """
+    reg = registration_marks(opts.registration, layout.page)
     if opts.marks == "crop":
-        return layout.crop_marks(opts.mark_length, opts.mark_offset)
-    if opts.marks == "cut":
+        marks = layout.crop_marks(opts.mark_length, opts.mark_offset)
+        if reg is not None:
+            marks = [
+                m for m in marks if reg.clear(Box(min(m.x1, m.x2), min(m.y1, m.y2), max(m.x1, m.x2), max(m.y1, m.y2)))
+            ]
+        return marks
+    if opts.marks == "cut" and opts.corner_radius <= 0 and reg is None:
         return layout.cut_line_segments()
     return []
+
+
+def outlines_for(layout: SheetLayout, opts: PrintOptions, slots: Sequence[Slot] | None = None) -> list[str]:
+    """With ``--marks cut`` and rounded corners or registration marks: each card's closed cut line (SVG path, mm).
+
+    ``slots`` are the cards to outline (default: every slot of ``layout``).
+    """
+    if opts.marks != "cut" or (opts.corner_radius <= 0 and opts.registration == "none"):
+        return []
+    return [outline_path(layout.trim_box(slot), opts.corner_radius) for slot in (slots or layout.slots())]
 
 
 def layout_sheets(
@@ -232,9 +254,13 @@ def layout_sheets(
             vertical = layout.fold == "vertical"
             front.marks = [m for m in marks if (min(m.x1, m.x2) < W / 2 if vertical else min(m.y1, m.y2) < H / 2)]
             front.guides = [Segment(W / 2, 0, W / 2, H) if layout.fold == "vertical" else Segment(0, H / 2, W, H / 2)]
+            front.outlines = outlines_for(layout, opts, used)
             sheets.append(front)
         else:
             front.marks = marks
+            front.outlines = outlines_for(full, opts)
+            reg = registration_marks(opts.registration, layout.page)
+            front.fills = list(reg.ink) if reg is not None else []
             sheets += [front] + ([back] if opts.duplex != "none" else [])
     return sheets
 

@@ -70,7 +70,7 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.problems import WARNING, PrinterError, Problem, RenderError, did_you_mean
 from printer.project import Game
 from printer.sheets.images import MIN_DPI, ArtCache, needed_px
-from printer.sheets.layout import Segment, SheetLayout
+from printer.sheets.layout import Box, Segment, SheetLayout
 from printer.sheets.sandbox import (
     TemplateHelper,
     TemplateSandbox,
@@ -127,13 +127,20 @@ def card_bleed(extents: tuple[float, float, float, float], rotate: int) -> tuple
 
 @dataclass
 class Sheet:
-    """One page of faces; ``side`` is ``front`` or ``back``; ``marks`` the crop marks or cut lines to draw."""
+    """One page of faces; ``side`` is ``front`` or ``back``; ``marks`` the crop marks or cut lines to draw.
+
+    ``outlines`` are closed cut lines drawn as SVG path data in mm (one per
+    card: rounded corners, cutting machines); ``fills`` filled rectangles
+    (registration marks, :mod:`printer.sheets.cutting`).
+    """
 
     side: str
     faces: list[Face] = field(default_factory=list)
     number: int = 1
     marks: list[Segment] = field(default_factory=list)
     guides: list[Segment] = field(default_factory=list)
+    outlines: list[str] = field(default_factory=list)
+    fills: list[Box] = field(default_factory=list)
 
 
 class Renderer:
