@@ -88,7 +88,7 @@ class Workers:
 
     def close(self) -> None:
         if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor.shutdown(wait=True)
         if self._client is not None:
             self._client.close()
         self._executor = self._client = None
@@ -208,6 +208,7 @@ def lay_out_faces(
         for name, over in part.unfit.items():
             job.fitter.unfit.setdefault(name, over)
         if part.stats is not job.stats:  # a worker's counters (this process's job counted its own)
-            job.stats.update({k: job.stats.get(k, 0) + v for k, v in part.stats.items()})
+            for name, value in part.stats.items():
+                job.stats[name] += value
         problems += [p for p in part.problems if p not in problems]
     return where, problems
