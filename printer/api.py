@@ -23,6 +23,7 @@ mistakes (an unknown game, a missing folder) raise
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,11 +41,14 @@ from printer.project import load_project as _load_project
 
 if TYPE_CHECKING:
     from printer.decks.report import DeckReport
+    from printer.sheets.cache import FaceCache
     from printer.sheets.compose import PrintItem
     from printer.sheets.parallel import Workers
 
 __all__ = [
     "AlignResult",
+    "CleanResult",
+    "clean",
     "BookBuild",
     "BoxBuild",
     "BuildRequest",
@@ -148,6 +152,8 @@ class BuildRequest:
     processes that lay faces out (default: the cores this process may use;
     1 lays out in this process); ``scheduler`` the address of a Dask
     ``distributed`` scheduler (``tcp://HOST:PORT``) to send them to instead.
+    ``cache`` keeps laid-out faces in the project's ``build/.cache/faces``
+    and takes unchanged ones from there (:mod:`printer.sheets.cache`).
     ``cut_files`` are cut-file formats (``svg``, ``dxf``: one file per
     sheet, the ``cut-svg`` / ``cut-dxf`` exports); ``image_url_base`` is
     where the player hosts the Tabletop Simulator images (``tts-save``;
@@ -169,6 +175,7 @@ class BuildRequest:
     preset: str | None = None
     jobs: int | None = None
     scheduler: str | None = None
+    cache: bool = True
     cut_files: Sequence[str] = ()
     image_url_base: str | None = None
 
@@ -183,6 +190,9 @@ class GameBuild:
     ``paths`` every file and folder written; ``failure`` says why nothing
     was printed (``None`` when printed); ``notes`` what the user must know
     to use the output (print at 100 % scale for registration marks).
+    ``stats`` counts the work done (``faces laid out``, ``faces from cache``,
+    WeasyPrint ``layouts`` and ``pages``, seconds); ``up_to_date`` is true
+    when nothing changed since the last build and nothing was done.
     """
 
     game: str
@@ -196,6 +206,8 @@ class GameBuild:
     paths: list[Path] = field(default_factory=list)
     failure: str | None = None
     notes: list[str] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)
+    up_to_date: bool = False
 
     @property
     def ok(self) -> bool:
@@ -263,12 +275,21 @@ def build(
     from printer.sheets.parallel import Workers
 
     result = BuildResult()
-    with Workers(request.jobs, request.scheduler) as workers:
-        for game in chosen:
-            outcome = build_game(project, game, request, progress, workers)
-            result.games.append(outcome)
-            if on_game:
-                on_game(outcome)
+    cache = None
+    if request.cache:
+        from printer.sheets.cache import FaceCache
+
+        cache = FaceCache(project.build_dir / ".cache" / "faces")
+    try:
+        with Workers(request.jobs, request.scheduler) as workers:
+            for game in chosen:
+                outcome = build_game(project, game, request, progress, workers, cache)
+                result.games.append(outcome)
+                if on_game:
+                    on_game(outcome)
+    finally:
+        if cache is not None:
+            cache.close()
     return result
 
 
@@ -278,11 +299,64 @@ def build_game(
     request: BuildRequest,
     progress: Progress | None = None,
     workers: Workers | None = None,
+    cache: FaceCache | None = None,
 ) -> GameBuild:
     """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data.
 
-    ``workers`` lay the faces out (:class:`printer.sheets.parallel.Workers`; default: this process).
+    ``workers`` lay the faces out (:class:`printer.sheets.parallel.Workers`; default: this process);
+    ``cache`` holds faces laid out before (:class:`printer.sheets.cache.FaceCache`; default: none).
     """
+    from printer.sheets.uptodate import recall, remember
+
+    key, digest = (
+        (_build_key(project, game, request), _build_signature(project, game, request)) if cache else ("", None)
+    )
+    if cache is not None:
+        remembered = recall(cache.store, key, digest)
+        if remembered is not None:
+            remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
+            remembered.stats, remembered.up_to_date = {}, True
+            return remembered
+    outcome = _build_game(project, game, request, progress, workers, cache)
+    if cache is not None and not outcome.failure and outcome.target is not None:
+        remember(cache.store, key, digest, outcome, outcome.paths)
+    return outcome
+
+
+def _build_key(project: Project, game: Game, request: BuildRequest) -> str:
+    """Which build this is: the project, the game and every field of the request that changes the output."""
+    from dataclasses import fields
+
+    skip = {"games", "jobs", "scheduler", "cache"}
+    asked = [(f.name, getattr(request, f.name)) for f in fields(request) if f.name not in skip]
+    return hashlib.sha256(repr((str(project.root), game.id, asked)).encode()).hexdigest()
+
+
+def _build_signature(project: Project, game: Game, request: BuildRequest) -> str | None:
+    """The inputs' signature (:func:`printer.sheets.uptodate.signature`) for a build of ``game``."""
+    from printer import __version__
+    from printer.paths import bundled_root
+    from printer.sheets.uptodate import signature
+
+    files = [project.root / "printer.toml", game.schema]
+    files += [p for p in (request.deck_file, request.icc) if p is not None]
+    layout_file = request.options.get("sheet_layout") or game.settings.get("sheet_layout")
+    layout_file = layout_file or project.settings.get("sheet_layout")
+    if layout_file:
+        files.append(project.root / str(layout_file))
+    folders = [request.cards_dir or game.cards, *game.template_dirs, game.schema.parent, bundled_root() / "schema"]
+    folders += [project.root / "rules" / game.id / "aids", *project.read_also]
+    return signature([__version__, _build_key(project, game, request)], files, folders)
+
+
+def _build_game(
+    project: Project,
+    game: Game,
+    request: BuildRequest,
+    progress: Progress | None = None,
+    workers: Workers | None = None,
+    cache: FaceCache | None = None,
+) -> GameBuild:
     from printer.sheets import compose
     from printer.sheets.export import EXPORTERS, ExportRequest
     from printer.sheets.options import layout_report, resolve_options, sheet_layout
@@ -347,7 +421,8 @@ def build_game(
     spec = JobSpec(
         str(project.root), game.id, opts, tuple(str(r) for r in extra), str(request.icc) if request.icc else None
     )
-    found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec)
+    found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec, cache)
+    outcome.stats = dict(job.stats)
     if not (request.strict and found):
         export_request = ExportRequest(
             out_dir,
@@ -846,4 +921,32 @@ def build_box(
     result.panel = (net.panel_width, net.panel_height, net.panel_depth)
     result.pieces, result.pages, result.page = len(net.pieces), len(written.sheets), written.page
     result.notes = list(net.notes)
+    return result
+
+
+@dataclass
+class CleanResult:
+    """What :func:`clean` removed: ``removed`` folders and the ``bytes`` they held."""
+
+    removed: list[Path] = field(default_factory=list)
+    bytes: int = 0
+
+
+def clean(project: Project) -> CleanResult:
+    """Remove the project's caches (``build/.cache``: laid-out faces, prepared art); outputs stay.
+
+    A ``build/.cache`` that is a symbolic link is unlinked, never followed.
+    Raises ``OSError`` when a file cannot be removed.
+    """
+    import shutil
+
+    result = CleanResult()
+    folder = project.build_dir / ".cache"
+    if folder.is_symlink():
+        folder.unlink()
+        result.removed.append(folder)
+    elif folder.is_dir():
+        result.bytes = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+        shutil.rmtree(folder)
+        result.removed.append(folder)
     return result

@@ -110,6 +110,9 @@ PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint
     help="Lay the faces out on this Dask distributed cluster instead (needs printer[dask]; "
     "the workers must see the project at the same path).",
 )
+@click.option(
+    "--no-cache", is_flag=True, help="Lay every face out again (default: take unchanged ones from build/.cache)."
+)
 @click.pass_context
 def build(
     ctx,
@@ -127,6 +130,7 @@ def build(
     no_aids,
     jobs,
     scheduler,
+    no_cache,
     **params,
 ) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
@@ -154,6 +158,7 @@ def build(
         preset,
         jobs=jobs,
         scheduler=scheduler,
+        cache=not no_cache,
         cut_files=cut_files,
         image_url_base=url_base,
     )

@@ -25,6 +25,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
 
 from markupsafe import Markup
 
@@ -32,6 +34,7 @@ from printer.cards.model import Card, CardSet
 from printer.fsutil import atomic_open
 from printer.problems import WARNING, Problem
 from printer.project import Game, Project, bundled_root
+from printer.sheets.cache import FaceCache
 from printer.sheets.cutting import outline_path, registration_marks
 from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
@@ -293,6 +296,7 @@ class PrintJob:
         #: what the job cost: layouts and pages laid out (sheets, again after text fit, text-fit pages), seconds
         self.stats: Counter = Counter()
         self._measured: set[str] = set()  # faces fitted by fit_faces
+        self.cache_keys: dict[str, str] = {}  # face key -> its key in the face cache (printer.sheets.cache)
 
     def fresh(self) -> PrintJob:
         """A new job on the same renderer, options and output settings (a worker's job for one batch of faces)."""
@@ -516,6 +520,7 @@ def build_sheets(
     strict: bool = False,
     workers: Workers | None = None,
     spec: JobSpec | None = None,
+    cache: FaceCache | None = None,
 ) -> list[Problem]:
     """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
 
@@ -524,7 +529,9 @@ def build_sheets(
     form XObject (:mod:`printer.sheets.impose`); the marks, guides and labels
     of every sheet are laid out in one document without the faces. Faces are
     laid out in batches on ``workers`` when given (they rebuild the job from
-    ``spec``; :mod:`printer.sheets.parallel`), else in this process. With ``strict``, any warning (text that does not
+    ``spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
+    found in ``cache`` (:mod:`printer.sheets.cache`) are not laid out again,
+    and those laid out are stored there. With ``strict``, any warning (text that does not
     fit, missing art...) leaves ``target`` unwritten. Raises
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
@@ -545,7 +552,15 @@ def build_sheets(
             progress(reached - done[0])
             done[0] = reached
 
-    faces, problems = lay_out_faces(job, keys, title, workers, spec, on_batch)
+    faces, problems = _cached_faces(job, keys, cache) if cache is not None else ({}, [])
+    todo = [k for k in keys if k not in faces]
+    laid_out, more = lay_out_faces(job, todo, title, workers, spec, on_batch)
+    problems += [p for p in more if p not in problems]
+    if cache is not None and laid_out:
+        _store_faces(job, laid_out, more, cache)
+    faces.update(laid_out)
+    job.stats["faces from cache"] += len(keys) - len(todo)
+    job.stats["faces laid out"] += len(todo)
     started = time.perf_counter()
     chrome = [replace(sheet, faces=[]) for sheet in sheets]
     documents, more = render_documents(
@@ -572,6 +587,53 @@ def build_sheets(
 
         problems += rgb_report(target)
     return problems
+
+
+def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache) -> dict[str, str]:
+    """Each face's cache key (:meth:`FaceCache.key`) in this job's context."""
+    import weasyprint
+
+    from printer import __version__
+    from printer.sheets.export.faces import page_layout
+
+    base_url = job.base.resolve().as_uri() + "/"
+    face_layout = page_layout(job, with_bleed=True)
+    sheets = [Path(url2pathname(unquote(urlparse(u).path))) for u in job.renderer.stylesheets()]
+    parts = (__version__, weasyprint.__version__, face_layout.page, face_layout.slots()[0], job.opts.card)
+    parts += (job.opts.bleed, job.opts.safe, job.extra_css, repr(job.render_options), repr(job.write_options))
+    context = cache.context(parts, sheets, base_url)
+    return {k: cache.key(str(job.html[k]), context, base_url) for k in keys}
+
+
+def _cached_faces(
+    job: PrintJob, keys: Sequence[str], cache: FaceCache
+) -> tuple[dict[str, tuple[bytes, int]], list[Problem]]:
+    """The faces of ``keys`` found in ``cache``, with their text-fit sizes put back into ``job.fitter``."""
+    job.cache_keys = _face_keys(job, keys, cache)
+    found: dict[str, tuple[bytes, int]] = {}
+    problems: list[Problem] = []
+    for key in keys:
+        hit = cache.get(job.cache_keys[key])
+        if hit is None:
+            continue
+        data, index, sizes, unfit = hit
+        found[key] = (data, index)
+        job.fitter.sizes.update({(key, name): size for name, size in sizes.items()})
+        job.fitter.unfit.update({(key, name): replace(over, face=key) for name, over in unfit.items()})
+    return found, problems
+
+
+def _store_faces(
+    job: PrintJob, laid_out: dict[str, tuple[bytes, int]], problems: list[Problem], cache: FaceCache
+) -> None:
+    """Store each batch that was laid out, with each face's text-fit sizes and unfit boxes."""
+    batches: dict[int, tuple[bytes, dict]] = {}
+    for key, (data, index) in laid_out.items():
+        sizes = {name: size for (face, name), size in job.fitter.sizes.items() if face == key}
+        unfit = {name: over for (face, name), over in job.fitter.unfit.items() if face == key}
+        batches.setdefault(id(data), (data, {}))[1][job.cache_keys[key]] = (index, sizes, unfit)
+    for data, faces in batches.values():
+        cache.put(data, faces)
 
 
 def make_job(

@@ -64,10 +64,10 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup, escape
 
-from printer.cards.markup import RenderEnv, to_html
+from printer.cards.markup import RenderEnv, to_html, unknown_icon
 from printer.cards.model import Card
 from printer.limits import DEFAULT as DEFAULT_LIMITS
-from printer.problems import WARNING, PrinterError, Problem, RenderError, did_you_mean
+from printer.problems import WARNING, PrinterError, Problem, RenderError
 from printer.project import Game
 from printer.sheets.images import MIN_DPI, ArtCache, needed_px
 from printer.sheets.layout import Box, Segment, SheetLayout
@@ -207,15 +207,7 @@ class Renderer:
         env = RenderEnv(icon_url=self.icon_url)
         html = to_html(text, env)
         for name in dict.fromkeys(env.unknown_icons):
-            self.problems.append(
-                Problem(
-                    where,
-                    f"unknown icon {{{name}}}",
-                    did_you_mean(name, self.icon_names()) or "icons: " + ", ".join(self.icon_names()),
-                    WARNING,
-                    "unknown-icon",
-                )
-            )
+            self.problems.append(unknown_icon(where, name, self.icon_names()))
         return html
 
     def _markup_filter(self, text: object, field: str | None = None) -> Markup:
