@@ -24,6 +24,7 @@ mistakes (an unknown game, a missing folder) raise
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,7 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
 from printer.paths import output_path, safe_file_name
-from printer.problems import ERROR, WARNING, Problem, UsageError, counted, errors
+from printer.problems import ERROR, WARNING, PrinterError, Problem, UsageError, counted, errors
 from printer.project import Game, Project
 from printer.project import load_project as _load_project
 
@@ -46,6 +47,7 @@ if TYPE_CHECKING:
     from printer.sheets.parallel import Workers
 
 __all__ = [
+    "watch",
     "AlignResult",
     "CleanResult",
     "clean",
@@ -950,3 +952,56 @@ def clean(project: Project) -> CleanResult:
         shutil.rmtree(folder)
         result.removed.append(folder)
     return result
+
+
+def watch(
+    root: Path | str,
+    request: BuildRequest,
+    on_game: Callable[[GameBuild], None],
+    on_error: Callable[[list[Problem]], None] | None = None,
+    stop: threading.Event | None = None,
+    debounce_ms: int = 50,
+) -> None:
+    """Build as ``request`` says, then again each time a file of the project changes, until ``stop`` is set.
+
+    One process stays warm: the worker pool, the face cache and the loaded
+    modules are kept between builds, so a one-card edit lays out one face.
+    The build folder and ``request.out_dir`` are not watched. A change to
+    printer.toml reloads the project. Problems (a broken card, a template
+    error, a broken printer.toml) go to ``on_game`` or ``on_error`` and the
+    watch goes on. Changes are gathered for ``debounce_ms`` milliseconds
+    before building. Ctrl-C ends it (``KeyboardInterrupt`` is not caught here).
+    """
+    from watchfiles import DefaultFilter
+    from watchfiles import watch as watch_files
+
+    from printer.sheets.cache import FaceCache
+    from printer.sheets.parallel import Workers
+
+    root = Path(root).resolve()
+    project = load_project(root)
+    ignored = [project.build_dir.resolve()] + ([request.out_dir.resolve()] if request.out_dir else [])
+
+    class _Filter(DefaultFilter):
+        def __call__(self, change: Any, path: str) -> bool:
+            return super().__call__(change, path) and not any(Path(path).is_relative_to(i) for i in ignored)
+
+    cache = FaceCache(project.build_dir / ".cache" / "faces") if request.cache else None
+    try:
+        with Workers(request.jobs, request.scheduler) as workers:
+            while stop is None or not stop.is_set():
+                try:
+                    project = load_project(root)
+                    chosen = [project.game(g) for g in request.games] if request.games else list(project.games.values())
+                    for game in chosen:
+                        on_game(build_game(project, game, request, None, workers, cache))
+                except PrinterError as exc:
+                    if on_error:
+                        on_error(exc.problems)
+                for _ in watch_files(
+                    root, watch_filter=_Filter(), debounce=debounce_ms, step=25, stop_event=stop, raise_interrupt=True
+                ):
+                    break
+    finally:
+        if cache is not None:
+            cache.close()

@@ -111,6 +111,11 @@ PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint
     "the workers must see the project at the same path).",
 )
 @click.option(
+    "--watch",
+    is_flag=True,
+    help="Build, then build again on every save in the project until Ctrl-C (one warm process).",
+)
+@click.option(
     "--no-cache", is_flag=True, help="Lay every face out again (default: take unchanged ones from build/.cache)."
 )
 @click.pass_context
@@ -131,6 +136,7 @@ def build(
     jobs,
     scheduler,
     no_cache,
+    watch,
     **params,
 ) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
@@ -162,6 +168,13 @@ def build(
         cut_files=cut_files,
         image_url_base=url_base,
     )
+    if watch:
+        click.echo(f"watching {project.root} (Ctrl-C to stop)", err=True)
+        try:
+            api.watch(project.root, request, partial(_print_game, strict=strict), partial(report, strict=strict))
+        except KeyboardInterrupt:
+            pass
+        ctx.exit(EXIT_OK)
     result = api.build(project, request, progress=_progress_bar, on_game=partial(_print_game, strict=strict))
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)
 

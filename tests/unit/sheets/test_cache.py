@@ -166,3 +166,43 @@ def test_two_builds_at_once_share_the_cache(project):
         with pdfplumber.open(project / out / "t.pdf") as pdf:
             texts.append([page.extract_text() for page in pdf.pages])
     assert texts[0] == texts[1] and "Both builds see this." in texts[0][0]
+
+
+def _wait_for(outcomes: list, count: int, seconds: float = 120) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while len(outcomes) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(outcomes) >= count, f"{len(outcomes)} builds after {seconds} s"
+
+
+def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
+    import threading
+    import time
+
+    outcomes: list[api.GameBuild] = []
+    stop = threading.Event()
+    request = api.BuildRequest(out_dir=project / "out", jobs=1)
+    watcher = threading.Thread(target=api.watch, args=(project, request, outcomes.append), kwargs={"stop": stop})
+    watcher.start()
+    try:
+        _wait_for(outcomes, 1)
+        assert outcomes[0].up_to_date
+        time.sleep(0.3)  # the watch is set up
+        cards = _cards(project)
+        cards[2]["title"] = "Saved in an editor"
+        _write_cards(project, cards)
+        _wait_for(outcomes, 2)
+        assert outcomes[1].stats["faces laid out"] == 1
+        assert [p.code for p in outcomes[1].problems] == ["low-dpi"]  # the 60-px art, as in every build
+        (project / "cards" / "t" / "cards.json").write_text('{"game": "t", "cards": [', encoding="utf-8")
+        _wait_for(outcomes, 3)
+        assert outcomes[2].failure and outcomes[2].problems  # reported, and the watch goes on
+        _write_cards(project, cards)
+        _wait_for(outcomes, 4)
+        assert not outcomes[-1].failure and [p.code for p in outcomes[-1].problems] == ["low-dpi"]
+    finally:
+        stop.set()
+        watcher.join(30)
+    assert not watcher.is_alive()
