@@ -106,8 +106,9 @@ class FaceCache:
                 h.update(str(path).encode() + self.files.digest(path).encode())
         return h.hexdigest()
 
-    def get(self, key: str) -> tuple[bytes, int, dict, dict] | None:
-        """``(batch pdf, page index, text-fit sizes by box name, unfit boxes by name)``, or ``None`` for a miss."""
+    def get(self, key: str) -> tuple[bytes, int, dict, dict, list] | None:
+        """``(batch pdf, page index, text-fit sizes by box name, unfit boxes by name, the batch's warnings)``,
+        or ``None`` for a miss."""
         try:
             entry = self.store.get("face:" + key)
             if entry is None:
@@ -125,14 +126,42 @@ class FaceCache:
             return None
         self._blobs[blob] = data
         self.hits += 1
-        return data, index, sizes, unfit
+        try:
+            warnings = self.store.get("warnings:" + blob) or []
+        except Exception:
+            warnings = []
+        return data, index, sizes, unfit, warnings
 
-    def put(self, data: bytes, faces: dict[str, tuple[int, dict, dict]]) -> None:
-        """Store a laid-out batch ``data`` and, for each face key, ``(page index, sizes, unfit)``."""
+    def put(self, data: bytes, faces: dict[str, tuple[int, dict, dict]], warnings: list | None = None) -> None:
+        """Store a laid-out batch ``data``, the ``warnings`` laying it out gave, and, for each face key,
+        ``(page index, sizes, unfit)``."""
         blob = hashlib.sha256(data).hexdigest()
         try:
             self.store.set("blob:" + blob, data)
+            if warnings:
+                self.store.set("warnings:" + blob, list(warnings))
             for key, (index, sizes, unfit) in faces.items():
                 self.store.set("face:" + key, (blob, index, sizes, unfit))
         except Exception:  # a full disk or a locked database only costs the next build its speed
+            pass
+
+    def get_blob(self, key: str) -> bytes | None:
+        """A whole document stored by :meth:`put_blob` (the sheets without their faces), checked, or ``None``."""
+        try:
+            entry = self.store.get("doc:" + key)
+            if not isinstance(entry, tuple) or len(entry) != 2:
+                return None
+            digest, data = entry
+            if not isinstance(data, bytes) or hashlib.sha256(data).hexdigest() != digest:
+                self.store.delete("doc:" + key)
+                return None
+            return data
+        except Exception:
+            return None
+
+    def put_blob(self, key: str, data: bytes) -> None:
+        """Store a whole document under ``key`` with its own digest."""
+        try:
+            self.store.set("doc:" + key, (hashlib.sha256(data).hexdigest(), data))
+        except Exception:
             pass

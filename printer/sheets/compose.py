@@ -562,16 +562,20 @@ def build_sheets(
     job.stats["faces from cache"] += len(keys) - len(todo)
     job.stats["faces laid out"] += len(todo)
     started = time.perf_counter()
-    chrome = [replace(sheet, faces=[]) for sheet in sheets]
-    documents, more = render_documents(
-        [job.renderer.document(chrome, layout, marks=False, title=title, css=job.extra_css)],
-        job.renderer.allowed_roots,
-        job.base,
-        title or "build",
-        **job.render_options,
+    chrome_html = job.renderer.document(
+        [replace(sheet, faces=[]) for sheet in sheets], layout, marks=False, title=title, css=job.extra_css
     )
-    chrome_data, written = pdf_bytes(documents, title or "build", **job.write_options)
-    problems += [p for p in more + written + job.fit_problems() if p not in problems]
+    chrome_key = _face_keys(job, [], cache, chrome_html) if cache is not None else None
+    chrome_data = cache.get_blob(chrome_key) if cache is not None and chrome_key else None
+    if chrome_data is None:
+        where = title or "build"
+        roots = job.renderer.allowed_roots
+        documents, more = render_documents([chrome_html], roots, job.base, where, **job.render_options)
+        chrome_data, written = pdf_bytes(documents, where, **job.write_options)
+        problems += [p for p in more + written if p not in problems]
+        if cache is not None and chrome_key and not more + written:
+            cache.put_blob(chrome_key, chrome_data)
+    problems += [p for p in job.fit_problems() if p not in problems]
     face_layout = page_layout(job, with_bleed=True)
     slot = face_layout.slots()[0]
     data = impose(chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1])
@@ -589,8 +593,9 @@ def build_sheets(
     return problems
 
 
-def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache) -> dict[str, str]:
-    """Each face's cache key (:meth:`FaceCache.key`) in this job's context."""
+def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str | None = None):
+    """Each face's cache key (:meth:`FaceCache.key`) in this job's context; with ``chrome`` (the sheets'
+    HTML without faces), that document's key instead."""
     import weasyprint
 
     from printer import __version__
@@ -602,6 +607,8 @@ def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache) -> dict[str
     parts = (__version__, weasyprint.__version__, face_layout.page, face_layout.slots()[0], job.opts.card)
     parts += (job.opts.bleed, job.opts.safe, job.extra_css, repr(job.render_options), repr(job.write_options))
     context = cache.context(parts, sheets, base_url)
+    if chrome is not None:
+        return cache.key(chrome, context, base_url)
     return {k: cache.key(str(job.html[k]), context, base_url) for k in keys}
 
 
@@ -616,8 +623,9 @@ def _cached_faces(
         hit = cache.get(job.cache_keys[key])
         if hit is None:
             continue
-        data, index, sizes, unfit = hit
+        data, index, sizes, unfit, warnings = hit
         found[key] = (data, index)
+        problems += [p for p in warnings if p not in problems]
         job.fitter.sizes.update({(key, name): size for name, size in sizes.items()})
         job.fitter.unfit.update({(key, name): replace(over, face=key) for name, over in unfit.items()})
     return found, problems
@@ -633,7 +641,7 @@ def _store_faces(
         unfit = {name: over for (face, name), over in job.fitter.unfit.items() if face == key}
         batches.setdefault(id(data), (data, {}))[1][job.cache_keys[key]] = (index, sizes, unfit)
     for data, faces in batches.values():
-        cache.put(data, faces)
+        cache.put(data, faces, problems)
 
 
 def make_job(
