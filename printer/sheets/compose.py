@@ -41,10 +41,12 @@ from printer.sheets.images import ArtCache
 from printer.sheets.layout import Box, Segment, SheetLayout, Slot, single_card_layout
 from printer.sheets.options import PrintOptions
 from printer.sheets.parallel import JobSpec, Workers
-from printer.sheets.pdf import pdf_bytes, render_documents, stream_pdf
+from printer.sheets.pdf import render_documents, stream_pdf
 from printer.sheets.render import Face, Renderer, Sheet, card_bleed
 
 SHEETS_PER_CHUNK = 8
+#: sheets per WeasyPrint document of the sheets' chrome (marks, guides, labels: light pages)
+CHROME_PER_CHUNK = 64
 FIT_ROUNDS = 10
 
 
@@ -562,18 +564,15 @@ def build_sheets(
     job.stats["faces from cache"] += len(keys) - len(todo)
     job.stats["faces laid out"] += len(todo)
     started = time.perf_counter()
-    chrome_html = job.renderer.document(
-        [replace(sheet, faces=[]) for sheet in sheets], layout, marks=False, title=title, css=job.extra_css
-    )
-    chrome_key = _face_keys(job, [], cache, chrome_html) if cache is not None else None
+    chrome = [replace(sheet, faces=[]) for sheet in sheets]
+    parts = [chrome[i : i + CHROME_PER_CHUNK] for i in range(0, len(chrome), CHROME_PER_CHUNK)]
+    htmls = [job.renderer.document(part, layout, marks=False, title=title, css=job.extra_css) for part in parts]
+    chrome_key = _face_keys(job, [], cache, "".join(htmls)) if cache is not None else None
     chrome_data = cache.get_blob(chrome_key) if cache is not None and chrome_key else None
     if chrome_data is None:
-        where = title or "build"
-        roots = job.renderer.allowed_roots
-        documents, more = render_documents([chrome_html], roots, job.base, where, **job.render_options)
-        chrome_data, written = pdf_bytes(documents, where, **job.write_options)
-        problems += [p for p in more + written if p not in problems]
-        if cache is not None and chrome_key and not more + written:
+        chrome_data, more = _chrome_pdf(job, htmls, [len(part) for part in parts], title or "build")
+        problems += [p for p in more if p not in problems]
+        if cache is not None and chrome_key and not more:
             cache.put_blob(chrome_key, chrome_data)
     problems += [p for p in job.fit_problems() if p not in problems]
     face_layout = page_layout(job, with_bleed=True)
@@ -591,6 +590,20 @@ def build_sheets(
 
         problems += rgb_report(target)
     return problems
+
+
+def _chrome_pdf(job: PrintJob, htmls: list[str], pages: list[int], where: str) -> tuple[bytes, list[Problem]]:
+    """The sheets without their faces (marks, guides, labels), laid out a chunk at a time while written."""
+    roots = job.renderer.allowed_roots
+
+    def make(html: str):
+        documents, warnings = render_documents([html], roots, job.base, where, **job.render_options)
+        found.extend(w for w in warnings if w not in found)
+        return documents[0]
+
+    found: list[Problem] = []
+    data, more = stream_pdf([(n, partial(make, html)) for n, html in zip(pages, htmls)], where, **job.write_options)
+    return data, found + [p for p in more if p not in found]
 
 
 def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str | None = None):

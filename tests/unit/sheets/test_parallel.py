@@ -14,7 +14,9 @@ from printer.sheets.parallel import batches
 
 def _build(tmp_path: Path, name: str, **request) -> Path:
     project = api.load_project(REPO)
-    result = api.build(project, api.BuildRequest(games=("l5r",), out_dir=tmp_path / name, aids=False, **request))
+    result = api.build(
+        project, api.BuildRequest(games=("l5r",), out_dir=tmp_path / name, aids=False, cache=False, **request)
+    )
     assert result.ok, [str(p) for g in result.games for p in g.problems]
     return result.games[0].target
 
