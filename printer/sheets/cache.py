@@ -165,3 +165,20 @@ class FaceCache:
             self.store.set("doc:" + key, (hashlib.sha256(data).hexdigest(), data))
         except Exception:
             pass
+
+    def get_html(self, key: str) -> tuple[str, list] | None:
+        """A card's front HTML and the renderer's warnings for it, stored by :meth:`put_html`, or ``None``."""
+        try:
+            entry = self.store.get("html:" + key)
+            if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str):
+                return entry
+        except Exception:
+            pass
+        return None
+
+    def put_html(self, key: str, html: str, warnings: list) -> None:
+        """Keep a card's front HTML and the warnings rendering it gave, under ``key``."""
+        try:
+            self.store.set("html:" + key, (html, list(warnings)))
+        except Exception:
+            pass

@@ -18,6 +18,8 @@ rendered once per distinct card, sheets planned from a
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 import time
 from collections import Counter
@@ -34,7 +36,7 @@ from printer.cards.model import Card, CardSet
 from printer.fsutil import atomic_open
 from printer.problems import WARNING, Problem
 from printer.project import Game, Project, bundled_root
-from printer.sheets.cache import FaceCache
+from printer.sheets.cache import FaceCache, referenced_files
 from printer.sheets.cutting import outline_path, registration_marks
 from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
@@ -299,6 +301,9 @@ class PrintJob:
         self.stats: Counter = Counter()
         self._measured: set[str] = set()  # faces fitted by fit_faces
         self.cache_keys: dict[str, str] = {}  # face key -> its key in the face cache (printer.sheets.cache)
+        #: the face cache, also keeping each card's front HTML (set by the build when it uses the cache)
+        self.face_cache: FaceCache | None = None
+        self._templates: str | None = None  # the signature of the game's templates and options
 
     def fresh(self) -> PrintJob:
         """A new job on the same renderer, options and output settings (a worker's job for one batch of faces)."""
@@ -327,12 +332,44 @@ class PrintJob:
             if item.front_html is not None:
                 html = item.front_html
             elif item.card is not None:
-                html = self.renderer.front(item.card)
+                html = self._rendered_front(item.card)
             else:
                 html = self.renderer.placeholder(item.name, item.reason)
             owner = (item.card.where if item.card else item.name, item.name, item.card)
             self._fronts[ident] = (html, self._key(html, owner))
         return self._fronts[ident]
+
+    def _rendered_front(self, card: Card) -> Markup:
+        """The card's front HTML: from the face cache's HTML store when the card's data, the game's templates,
+        the options and the card's art are as when it was rendered (the renderer's warnings come back too)."""
+        cache = self.face_cache
+        if cache is None:
+            return self.renderer.front(card)
+        if self._templates is None:
+            from printer import __version__
+            from printer.sheets.uptodate import signature
+
+            dirs = self.renderer.game.template_dirs
+            game = self.renderer.game
+            parts = [__version__, game.id, game.settings, self.renderer.bleed, self.renderer.card_size, self.opts]
+            self._templates = signature(parts, [], dirs) or ""
+        art = card.art_path()
+        stat = None
+        if art is not None:
+            try:
+                stat = (art.stat().st_size, art.stat().st_mtime_ns)
+            except OSError:
+                stat = "missing"
+        data = json.dumps(card.data, sort_keys=True, ensure_ascii=False, default=str)
+        key = hashlib.sha256(f"{self._templates}\0{card.where}\0{stat}\0{data}".encode()).hexdigest()
+        found = cache.get_html(key)
+        if found is not None and all(p.exists() for p in referenced_files(found[0], self.base.as_uri() + "/")):
+            self.renderer.problems.extend(p for p in found[1] if p not in self.renderer.problems)
+            return Markup(found[0])
+        before = len(self.renderer.problems)
+        html = self.renderer.front(card)
+        cache.put_html(key, str(html), self.renderer.problems[before:])
+        return html
 
     def back_ident(self, item: PrintItem) -> tuple:
         if item.back_html is not None:
@@ -542,6 +579,7 @@ def build_sheets(
     from printer.sheets.impose import impose
     from printer.sheets.parallel import lay_out_faces
 
+    job.face_cache = cache
     sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
     n_sheets = len(sheets) // per_page
