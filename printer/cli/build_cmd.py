@@ -9,14 +9,11 @@ from pathlib import Path
 import click
 
 from printer import api
-from printer.api import BuildRequest, GameBuild
+from printer.api import GameBuild
+from printer.cli.build_options import output_options, request_from, run_options
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
-from printer.cli.sheet_options import cli_values, print_options
+from printer.cli.sheet_options import print_options
 from printer.problems import counted
-
-EXPORTS = ("png", "tts", "tts-save", "print-shop")  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
-CUT_FILES = ("svg", "dxf")
-PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
 
 
 @click.command()
@@ -50,95 +47,10 @@ PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint
     metavar="FIELDS",
     help="Order of the fronts: 'listed' (default) or card fields, e.g. set,type,title.",
 )
-@click.option(
-    "--export",
-    "exports",
-    multiple=True,
-    type=click.Choice(EXPORTS),
-    help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), tts-save (a Tabletop Simulator "
-    "saved object), print-shop (one card per page). Repeatable.",
-)
-@click.option(
-    "--cut-file",
-    "cut_files",
-    multiple=True,
-    type=click.Choice(CUT_FILES),
-    help="Also write a cut file per sheet for a cutting machine (svg, dxf), its paths on the cards' trim. Repeatable.",
-)
-@click.option(
-    "--image-url-base",
-    default=None,
-    metavar="URL",
-    help="tts-save: where you host the images for multiplayer (default file:/// URLs: local play only).",
-)
-@click.option(
-    "--preset",
-    type=click.Choice(PRESETS),
-    default=None,
-    help="Also write the files a print-on-demand vendor takes: mpc (MakePlayingCards), drivethrucards, "
-    "thegamecrafter, printplaygames, mbprint (trim, bleed, dpi, colour and naming as the vendor asks; "
-    "CMYK vendors need --icc).",
-)
-@click.option("--dpi", default=300, show_default=True, type=click.IntRange(36, 1200), help="Resolution of PNG exports.")
-@click.option("--png-bleed", is_flag=True, help="PNG export: include the bleed (default: cut at the trim).")
-@click.option(
-    "--icc",
-    "icc",
-    default=None,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    metavar="PROFILE.icc",
-    help="Write PDF/X-4 (CMYK) with this CMYK output profile; art is converted through it.",
-)
-@click.option(
-    "--strict", is_flag=True, help="Treat warnings (missing cards, missing art, text that does not fit) as errors."
-)
-@click.option(
-    "--no-aids", is_flag=True, help="Leave out the player aids (rules/<game>/aids/*.md) printed after the cards."
-)
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="N",
-    help="Processes that lay the faces out (default: one per core; 1: in this process).",
-)
-@click.option(
-    "--scheduler",
-    default=None,
-    metavar="tcp://HOST:PORT",
-    help="Lay the faces out on this Dask distributed cluster instead (needs printer[dask]; "
-    "the workers must see the project at the same path).",
-)
-@click.option(
-    "--watch",
-    is_flag=True,
-    help="Build, then build again on every save in the project until Ctrl-C (one warm process).",
-)
-@click.option(
-    "--no-cache", is_flag=True, help="Lay every face out again (default: take unchanged ones from build/.cache)."
-)
+@output_options
+@run_options
 @click.pass_context
-def build(
-    ctx,
-    games,
-    cards_dir,
-    only,
-    deck_file,
-    out_dir,
-    exports,
-    preset,
-    dpi,
-    png_bleed,
-    icc,
-    strict,
-    no_aids,
-    jobs,
-    scheduler,
-    no_cache,
-    watch,
-    **params,
-) -> None:
+def build(ctx, games, cards_dir, only, deck_file, out_dir, **params) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
 
     With no GAMES, prints every game of the project. Each game gives
@@ -147,28 +59,9 @@ def build(
     """
 
     project = project_from(ctx)
-    cut_files, url_base = params.pop("cut_files"), params.pop("image_url_base")
-    request = BuildRequest(
-        games,
-        cards_dir,
-        only,
-        deck_file,
-        out_dir,
-        cli_values(params),
-        exports,
-        dpi,
-        png_bleed,
-        icc,
-        strict,
-        not no_aids,
-        preset,
-        jobs=jobs,
-        scheduler=scheduler,
-        cache=not no_cache,
-        cut_files=cut_files,
-        image_url_base=url_base,
-    )
-    if watch:
+    request = request_from(games, cards_dir, only, deck_file, out_dir, params)
+    strict = request.strict
+    if params["watch"]:
         click.echo(f"watching {project.root} (Ctrl-C to stop)", err=True)
         try:
             api.watch(project.root, request, partial(_print_game, strict=strict), partial(report, strict=strict))

@@ -195,7 +195,7 @@ def test_a_size_the_vendor_does_not_print_is_a_usage_error(tmp_path, run):
 def test_the_fact_sheet_names_every_preset_and_its_figures():
     from helpers import REPO
 
-    from printer.cli.build_cmd import PRESETS
+    from printer.cli.build_options import PRESETS
     from printer.sheets.export.presets import PRESET_IDS, presets
 
     doc = (REPO / "docs" / "print-on-demand.md").read_text(encoding="utf-8")
