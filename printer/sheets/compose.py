@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 import re
 import time
 from collections import Counter
@@ -615,19 +616,40 @@ def build_sheets(
     problems += [p for p in job.fit_problems() if p not in problems]
     face_layout = page_layout(job, with_bleed=True)
     slot = face_layout.slots()[0]
-    data = impose(chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1])
+    names = {k: "/F" + job.cache_keys[k][:24] for k in keys} if cache is not None else None
+    previous = _previous_output(cache, target, chrome_key) if cache is not None else None
+    data, drawing = impose(
+        chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, previous
+    )
     job.stats["impose seconds"] += time.perf_counter() - started
     problems = list(job.renderer.problems) + problems
     if strict and problems:
         return problems
     with atomic_open(target) as handle:
         handle.write(data)
+    if cache is not None and chrome_key:
+        cache.put_blob("impose:" + str(target), pickle.dumps((hashlib.sha256(data).hexdigest(), chrome_key, drawing)))
     job.stats["pdf bytes"] = len(data)
     if job.write_options.get("pdf_variant"):
         from printer.sheets.export.pdfx import rgb_report
 
         problems += rgb_report(target)
     return problems
+
+
+def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> tuple[bytes, list] | None:
+    """The PDF last written to ``target`` from the same sheets' chrome, with its plan, if it is there unchanged."""
+    stored = cache.get_blob("impose:" + str(target)) if chrome_key else None
+    if stored is None:
+        return None
+    try:
+        digest, key, drawing = pickle.loads(stored)
+        data = target.read_bytes()
+    except Exception:  # no such file, or a damaged entry
+        return None
+    if key != chrome_key or hashlib.sha256(data).hexdigest() != digest:
+        return None
+    return data, drawing
 
 
 def _chrome_pdf(job: PrintJob, htmls: list[str], pages: list[int], where: str) -> tuple[bytes, list[Problem]]:

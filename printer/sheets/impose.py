@@ -78,6 +78,30 @@ def _num(value: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
+#: a face drawing entry: the XObject's resource name and the drawing operators before it (clip and matrix)
+Entry = tuple[str, str]
+_MARK = b"% printer faces\n"
+
+
+def plan(
+    sheets: Sequence[Sheet],
+    names: Mapping[str, str],
+    face_page: tuple[float, float],
+    trim_at: tuple[float, float],
+    sheet_height: float,
+) -> list[list[Entry]]:
+    """For each sheet, each face's ``(resource name, clip and matrix operators)`` in drawing order."""
+    result = []
+    for sheet in sheets:
+        entries = []
+        for face in sheet.faces:
+            x, y, w, h = clip_box(face, sheet_height)
+            matrix = " ".join(_num(v) for v in face_matrix(face, face_page, trim_at, sheet_height))
+            entries.append((names[face.key], f"q {_num(x)} {_num(y)} {_num(w)} {_num(h)} re W n {matrix} cm"))
+        result.append(entries)
+    return result
+
+
 def impose(
     chrome_pdf: bytes,
     sheets: Sequence[Sheet],
@@ -85,20 +109,37 @@ def impose(
     face_page: tuple[float, float],
     trim_at: tuple[float, float],
     sheet_height: float,
-) -> bytes:
+    names: Mapping[str, str] | None = None,
+    previous: tuple[bytes, list[list[Entry]]] | None = None,
+) -> tuple[bytes, list[list[Entry]]]:
     """The sheets' PDF: ``chrome_pdf`` (one page per sheet: marks, guides, labels) with every face drawn under it.
 
     ``faces`` maps a face key to ``(pdf bytes, page index)``: where that
     face's page is (several keys may share one PDF; it is opened once).
     ``face_page`` and ``trim_at`` give the face pages' size and the trim
     box's top-left on them, ``sheet_height`` the sheets' height (all mm).
-    Fonts and images of one face PDF are copied once into the result,
-    however many faces and sheets use them. Raises ``ValueError`` when
-    ``chrome_pdf`` does not have one page per sheet.
+    ``names`` gives each face key its XObject's resource name (``/F...``:
+    the same name for the same face from build to build); by default they
+    are numbered. Fonts and images of one face PDF are copied once into the
+    result, however many faces and sheets use them.
+
+    ``previous`` is the last PDF written from the same ``chrome_pdf`` with
+    the plan it was drawn from: when every face sits where it sat then, that
+    PDF is the start and only the faces whose names changed are copied in
+    and the pages holding them drawn again. Returns ``(pdf bytes, plan)``
+    (see :func:`plan`). Raises ``ValueError`` when ``chrome_pdf`` does not
+    have one page per sheet.
     """
     import pikepdf
 
-    out = pikepdf.open(io.BytesIO(chrome_pdf))
+    if names is None:
+        names = {key: f"/Face{i}" for i, key in enumerate(dict.fromkeys(f.key for s in sheets for f in s.faces))}
+    drawing = plan(sheets, names, face_page, trim_at, sheet_height)
+    old = None
+    if previous is not None and len(previous[1]) == len(drawing):
+        if all([e[1] for e in a] == [e[1] for e in b] for a, b in zip(previous[1], drawing)):
+            old = previous[1]
+    out = pikepdf.open(io.BytesIO(previous[0] if old is not None else chrome_pdf))
     if len(out.pages) != len(sheets):
         raise ValueError(f"the sheet PDF has {len(out.pages)} pages for {len(sheets)} sheets")
     sources: dict[int, pikepdf.Pdf] = {}
@@ -115,20 +156,32 @@ def impose(
         return forms[key]
 
     try:
-        for sheet, pdf_page in zip(sheets, out.pages):
-            if not sheet.faces:
+        for index, (sheet, pdf_page) in enumerate(zip(sheets, out.pages)):
+            entries = drawing[index]
+            if not sheet.faces or (old is not None and entries == old[index]):
                 continue
-            page = pikepdf.Page(pdf_page)
-            ops = []
-            for face in sheet.faces:
-                name = page.add_resource(form(face.key), pikepdf.Name.XObject, prefix="Face")
-                x, y, w, h = clip_box(face, sheet_height)
-                matrix = " ".join(_num(v) for v in face_matrix(face, face_page, trim_at, sheet_height))
-                ops.append(f"q {_num(x)} {_num(y)} {_num(w)} {_num(h)} re W n {matrix} cm {name} Do Q")
-            page.contents_add(pikepdf.Stream(out, "\n".join(ops).encode("ascii")), prepend=True)
+            resources = pdf_page.obj.get("/Resources")
+            resources = pikepdf.Dictionary({} if resources is None else dict(resources.items()))
+            xobjects = resources.get("/XObject")
+            xobjects = pikepdf.Dictionary({} if xobjects is None else dict(xobjects.items()))
+            wanted = {name: face.key for (name, _), face in zip(entries, sheet.faces)}
+            for name, _ in old[index] if old is not None else []:
+                if name not in wanted and name in xobjects:
+                    del xobjects[name]
+            for name, key in wanted.items():
+                if name not in xobjects:
+                    xobjects[name] = form(key)
+            resources.XObject = xobjects
+            pdf_page.obj.Resources = resources  # the page's own resources: pages never share face names
+            stream = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in entries).encode("ascii")
+            contents = pdf_page.obj.get("/Contents")
+            if old is not None and isinstance(contents, pikepdf.Array) and contents[0].read_bytes().startswith(_MARK):
+                contents[0].write(stream)
+            else:
+                pikepdf.Page(pdf_page).contents_add(pikepdf.Stream(out, stream), prepend=True)
         buffer = io.BytesIO()
         out.save(buffer, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
-        return buffer.getvalue()
+        return buffer.getvalue(), drawing
     finally:
         for source in sources.values():
             source.close()

@@ -58,9 +58,9 @@ def _cards(root: Path) -> list[dict]:
     return json.loads((root / "cards" / "t" / "cards.json").read_text(encoding="utf-8"))["cards"]
 
 
-def _build(root: Path, **request) -> api.GameBuild:
+def _build(root: Path, out: str = "out", **request) -> api.GameBuild:
     project = api.load_project(root)
-    result = api.build(project, api.BuildRequest(out_dir=root / "out", jobs=1, **request))
+    result = api.build(project, api.BuildRequest(out_dir=root / out, jobs=1, **request))
     outcome = result.games[0]
     assert result.ok, [str(p) for p in outcome.problems]
     return outcome
@@ -93,6 +93,27 @@ def test_a_card_edit_lays_out_that_face_only(project):
     assert (outcome.stats["faces laid out"], outcome.stats["faces from cache"]) == (1, 6)
     with pdfplumber.open(outcome.target) as pdf:
         assert "Edited." in pdf.pages[0].extract_text()
+
+
+def _pages(pdf: Path) -> list[tuple]:
+    with pdfplumber.open(pdf) as doc:
+        return [
+            (tuple(page.mediabox), sorted((c["text"], round(c["x0"], 1), round(c["top"], 1)) for c in page.chars))
+            for page in doc.pages
+        ]
+
+
+def test_a_pdf_redrawn_from_the_last_one_is_the_full_build(project):
+    for text in ("First edit.", "Second edit."):
+        cards = _cards(project)
+        cards[3]["text"] = text
+        _write_cards(project, cards)
+        redrawn = _build(project)
+        assert redrawn.stats["faces laid out"] == 1
+        full = _build(project, "full", cache=False)
+        assert _pages(redrawn.target) == _pages(full.target)
+    with pdfplumber.open(redrawn.target) as pdf:
+        assert "Second edit." in pdf.pages[0].extract_text() and "First edit." not in pdf.pages[0].extract_text()
 
 
 def test_an_icon_edit_lays_out_the_faces_that_show_it(project):
