@@ -35,7 +35,7 @@ from printer.cards.model import CardSet
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
-from printer.paths import output_path, safe_file_name
+from printer.paths import cache_folder, output_path, safe_file_name
 from printer.problems import ERROR, WARNING, PrinterError, Problem, UsageError, counted, errors
 from printer.project import Game, Project
 from printer.project import load_project as _load_project
@@ -278,10 +278,11 @@ def build(
 
     result = BuildResult()
     cache = None
-    if request.cache:
+    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
+    if folder is not None:
         from printer.sheets.cache import FaceCache
 
-        cache = FaceCache(project.build_dir / ".cache" / "faces")
+        cache = FaceCache(folder)
     try:
         with Workers(request.jobs, request.scheduler) as workers:
             for game in chosen:
@@ -986,7 +987,8 @@ def watch(
         def __call__(self, change: Any, path: str) -> bool:
             return super().__call__(change, path) and not any(Path(path).is_relative_to(i) for i in ignored)
 
-    cache = FaceCache(project.build_dir / ".cache" / "faces") if request.cache else None
+    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
+    cache = FaceCache(folder) if folder is not None else None
     try:
         with Workers(request.jobs, request.scheduler) as workers:
             while stop is None or not stop.is_set():

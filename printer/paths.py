@@ -203,3 +203,18 @@ def bundled_root() -> Path:
 def bundled_schema(*parts: str) -> Path:
     """A file of printer's bundled ``schema/`` folder: ``bundled_schema("deck.schema.json")``."""
     return bundled_root().joinpath("schema", *parts)
+
+
+def cache_folder(root: Path, build_dir: Path, name: str) -> Path | None:
+    """``build_dir/.cache/name`` when it is safe to write there, else ``None`` (build without that cache).
+
+    Safe: ``build_dir`` and ``build_dir/.cache`` are real folders (or not there yet), not symbolic links,
+    and ``build_dir`` lies inside the project ``root``; a project could otherwise ship ``build`` as a link
+    to anywhere.
+    """
+    build_dir, cache = Path(build_dir), Path(build_dir) / ".cache"
+    if build_dir.is_symlink() or cache.is_symlink() or (cache / name).is_symlink():
+        return None
+    if not Path(os.path.abspath(build_dir)).is_relative_to(Path(os.path.abspath(root))):
+        return None
+    return cache / name
