@@ -60,6 +60,20 @@ class Placed:
         return self.item.entry.line
 
 
+class Found(Placed):
+    """A :class:`Placed` entry whose name resolved to one card: ``card`` is never ``None``.
+
+    :func:`check` places every resolved entry as a ``Found``, so :meth:`Context.found` returns them as they are.
+    """
+
+    @property
+    def card(self) -> Card:
+        card = self.item.card
+        if card is None:  # check() only makes a Found of a resolved entry
+            raise ValueError(f"line {self.line}: {self.item.entry.name!r} did not resolve to a card")
+        return card
+
+
 @dataclass
 class Context:
     """What a rule sees: the deck, its format and every placed entry."""
@@ -69,11 +83,13 @@ class Context:
     placed: list[Placed]
     cards: CardSet | None = None
 
-    def found(self) -> list[Placed]:
-        return [p for p in self.placed if p.card is not None]
+    def found(self) -> list[Found]:
+        """The entries that resolved to a card, in decklist order."""
+        return [p for p in self.placed if isinstance(p, Found)]
 
-    def in_section(self, name: str) -> list[Placed]:
-        return [p for p in self.placed if p.card is not None and p.section is not None and p.section.name == name]
+    def in_section(self, name: str) -> list[Found]:
+        """The resolved entries placed in the section ``name``."""
+        return [p for p in self.found() if p.section is not None and p.section.name == name]
 
 
 Rule = Callable[[Context], list[Violation]]
@@ -241,7 +257,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
     ``cards`` cap).
     """
     fmt = ctx.format
-    groups: dict[str, list[Placed]] = {}
+    groups: dict[str, list[Found]] = {}
     for p in ctx.found():
         groups.setdefault(name_key(p.card.name), []).append(p)
     in_deck = set(groups)
@@ -307,7 +323,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
     """``not-legal`` and ``banned``, one violation per card (all its lines)."""
     fmt = ctx.format
     found = []
-    seen: dict[str, list[Placed]] = {}
+    seen: dict[str, list[Found]] = {}
     for p in ctx.found():
         seen.setdefault(name_key(p.card.name), []).append(p)
     for group in seen.values():
@@ -344,8 +360,8 @@ def rule_legality(ctx: Context) -> list[Violation]:
                     hint=hint,
                 )
             )
-    for p in ctx.placed:  # a banned name is banned even when the card data lacks the card
-        ban = fmt.ban_for_name(p.item.entry.name) if p.card is None and not p.item.candidates else None
+    for placed in ctx.placed:  # a banned name is banned even when the card data lacks the card
+        ban = fmt.ban_for_name(placed.item.entry.name) if placed.card is None and not placed.item.candidates else None
         if ban is not None:
             found.append(
                 Violation(
@@ -353,9 +369,9 @@ def rule_legality(ctx: Context) -> list[Violation]:
                     f"{ban.name!r} is banned in {fmt.name}"
                     + (f": {ban.note}" if ban.note else "")
                     + " (the card data lacks the card)",
-                    (p.line,),
+                    (placed.line,),
                     (ban.name,),
-                    p.count,
+                    placed.count,
                     0,
                     hint="remove it",
                 )
@@ -399,14 +415,14 @@ def check(
         resolution = resolve(deck, cards, prefer=fmt.is_legal)
     warnings += resolution.notes
     warnings += header_counts(deck)  # '# Main deck (40)' over 39 cards
-    placed = []
+    placed: list[Placed] = []
     unknown_headers: dict[str, int] = {}
     for item in resolution.entries:
         declared = fmt.sections_for_header(item.entry.section)
         if item.entry.section and not declared:
             unknown_headers.setdefault(item.entry.section, item.entry.line)
         section = fmt.section_of(item.card) if item.card else None
-        placed.append(Placed(item, section, declared))
+        placed.append(Found(item, section, declared) if item.card is not None else Placed(item, section, declared))
     for header, line in unknown_headers.items():
         warnings.append(
             note(
@@ -424,9 +440,9 @@ def check(
     for rule in DATA_RULES:
         violations += rule(ctx)
     for name in fmt.checks:
-        rule = find_check(name, fmt.game)
-        if rule is not None:  # load_format_file refuses unknown names; a check from an uninstalled game is skipped
-            violations += rule(ctx)
+        game_rule = find_check(name, fmt.game)
+        if game_rule is not None:  # load_format_file refuses unknown names; a check from an uninstalled game is skipped
+            violations += game_rule(ctx)
     if read_errors:  # an unreadable deck has no verdict on the rules
         violations, notes = [], []
     violations.sort(key=lambda v: (v.lines[0] if v.lines else 0, v.rule))

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from printer.decks.checks import Context, Placed, quote_names
+from printer.decks.checks import Context, Found, quote_names
 from printer.decks.report import Violation
 
 _SIGNIFICATOR_HEADERS = {"significator", "シグニフィケータ"}
@@ -14,7 +14,7 @@ _SIGNIFICATOR_HEADERS = {"significator", "シグニフィケータ"}
 
 def check_arcana_distinct(ctx: Context) -> list[Violation]:
     """ARCANDUCTOR: no two cards share a Major Arcana number (``arcanum``): a set is 0-21, each once (ARCANDUCTOR play manual, 2022-09-24)."""
-    by_number: dict[int, list[Placed]] = {}
+    by_number: dict[int, list[Found]] = {}
     for p in ctx.found():
         if isinstance(p.card.get("arcanum"), int):
             by_number.setdefault(p.card["arcanum"], []).append(p)

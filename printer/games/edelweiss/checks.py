@@ -6,7 +6,7 @@ card under each player's header (the game's setup rules).
 
 from __future__ import annotations
 
-from printer.decks.checks import Context, Placed, quote_names
+from printer.decks.checks import Context, Found, quote_names
 from printer.decks.formats import Format
 from printer.decks.report import Violation
 
@@ -44,7 +44,7 @@ def check_standard_deck(ctx: Context) -> list[Violation]:
         for s in data["suits"]
         for r, name in ranks.items()
     }
-    have: dict[tuple, list[Placed]] = {}
+    have: dict[tuple, list[Found]] = {}
     for p in ctx.found():
         key = (p.card.get("suit"), p.card.get("rank"))
         if key in expected:
@@ -86,7 +86,7 @@ def check_class_per_player(ctx: Context) -> list[Violation]:
 
     Classes under ``# Class`` or no header count only towards the Class section's size (two players).
     """
-    players: dict[str, list[Placed]] = {}
+    players: dict[str, list[Found]] = {}
     for p in ctx.found():
         header = (p.item.entry.section or "").strip()
         if (

@@ -6,7 +6,7 @@ suggested first-game hands (Res Arcana rulebook, "Setup" and "Drafting Variant")
 
 from __future__ import annotations
 
-from printer.decks.checks import Context, Placed, quote_names
+from printer.decks.checks import Context, Found, Placed, quote_names
 from printer.decks.formats import Format
 from printer.decks.names import name_key
 from printer.decks.report import Violation
@@ -54,8 +54,8 @@ def check_kept_mage(ctx: Context) -> list[Violation]:
 
 def check_draft_rounds(ctx: Context) -> list[Violation]:
     """Res Arcana draft: four Artifacts picked in each of two rounds, under ``First draft`` and ``Second draft`` (Res Arcana rulebook, Japanese edition, ドラフトルール 2-3)."""
-    rounds: dict[int, list[Placed]] = {1: [], 2: []}
-    loose = []
+    rounds: dict[int, list[Found]] = {1: [], 2: []}
+    loose: list[Found] = []
     for p in ctx.found():
         if p.card.type == "Artifact":
             (rounds[_DRAFT_ROUNDS[_header(p)]] if _header(p) in _DRAFT_ROUNDS else loose).append(p)

@@ -6,14 +6,14 @@ setup rules).
 
 from __future__ import annotations
 
-from printer.decks.checks import Context, Placed, quote_names
+from printer.decks.checks import Context, Found, quote_names
 from printer.decks.names import name_key
 from printer.decks.report import Violation
 
 
 def check_two_of_each(ctx: Context) -> list[Violation]:
     """Via Magica: each portal design is in the deck exactly twice (Via Magica rulebook, Japanese edition, 準備 重要: 各ポータルは 2 枚ずつ)."""
-    groups: dict[str, list[Placed]] = {}
+    groups: dict[str, list[Found]] = {}
     for p in ctx.found():
         if p.card.type == "Portal":
             groups.setdefault(name_key(p.card.name), []).append(p)
