@@ -41,6 +41,7 @@ from printer.project import Game, Project
 from printer.project import load_project as _load_project
 
 if TYPE_CHECKING:
+    from printer.cards.importing import ImportResult
     from printer.decks.report import DeckReport
     from printer.sheets.cache import FaceCache
     from printer.sheets.compose import PrintItem
@@ -577,8 +578,8 @@ class ImportOutcome:
 def import_cards(
     project: Project | None,
     game: str,
-    result: Any,
-    summary: Callable[[list[dict]], str],
+    result: ImportResult,
+    summary: Callable[[list[dict[str, Any]]], str],
     out: Path,
     force: bool = False,
     dry_run: bool = False,

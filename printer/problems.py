@@ -67,7 +67,7 @@ class Problem:
     def is_error(self) -> bool:
         return self.severity == ERROR
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str | None]:
         return {
             "where": self.where,
             "severity": self.severity,

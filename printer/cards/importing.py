@@ -32,7 +32,7 @@ class ImportResult:
     ``origins``, where each card was read (``file::$...``) when the importer records it.
 
     Each importer subclasses it, naming its output files in ``type_files``
-    (card type -> file name) and, for types beyond them, ``file_of``.
+    (card type -> file name) and, for types beyond them, overriding ``file_of``.
     """
 
     cards: list[dict] = field(default_factory=list)
@@ -40,11 +40,14 @@ class ImportResult:
     origins: list[str] = field(default_factory=list)
 
     type_files: ClassVar[dict[str, str]] = {}
-    file_of: ClassVar[Callable[[str], str] | None] = None
+
+    def file_of(self, card_type: str) -> str:
+        """The output file name of ``card_type``: ``type_files[card_type]`` (``KeyError`` for another type)."""
+        return self.type_files[card_type]
 
     def by_file(self) -> dict[str, list[dict]]:
         """The cards grouped by output file name (:func:`group_by_file`)."""
-        return group_by_file(self.cards, self.type_files, type(self).file_of)
+        return group_by_file(self.cards, self.type_files, self.file_of)
 
 
 def convert_files(paths: Iterable[Path], convert: Converter, result) -> Skipped:

@@ -222,8 +222,7 @@ class OracleImport(common.ImportResult):
 
     type_files = TYPE_FILES
 
-    @staticmethod
-    def file_of(card_type: str) -> str:
+    def file_of(self, card_type: str) -> str:
         """The output file of a card type (:func:`type_file`, defined below)."""
         return type_file(card_type)
 
@@ -414,15 +413,26 @@ def html_to_markup(text: str, *, italic: bool = False) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
 
 
+class _PlainParser(HTMLParser):
+    """The text of Oracle HTML, a line break for each ``<br>``, every other tag dropped (:func:`html_to_plain`)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.chunks: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.chunks.append(data)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.chunks.append("\n" if tag == "br" else "")
+
+
 def html_to_plain(text: str) -> str:
     """Oracle HTML to plain text: tags dropped, entities decoded, white space collapsed, icons as ``:bow:``."""
-    parser = HTMLParser(convert_charrefs=True)
-    chunks: list[str] = []
-    parser.handle_data = chunks.append  # type: ignore[method-assign]
-    parser.handle_starttag = lambda tag, attrs: chunks.append("\n" if tag == "br" else "")  # type: ignore[method-assign]
+    parser = _PlainParser()
     parser.feed(fix_mojibake(text))
     parser.close()
-    plain = "".join(chunks).replace("\x95", "\u2022").replace("\xa0", " ")
+    plain = "".join(parser.chunks).replace("\x95", "\u2022").replace("\xa0", " ")
     return "\n".join(re.sub(r"[ \t\r\f]+", " ", line).strip() for line in plain.split("\n")).strip()
 
 
@@ -665,7 +675,7 @@ class _Card:
         primary = next(
             (i for i, p in enumerate(printings) if p.get("printingid") == primary_id), 0 if printings else None
         )
-        if printings and primary_id is not None and printings[primary].get("printingid") != primary_id:
+        if primary is not None and primary_id is not None and printings[primary].get("printingid") != primary_id:
             self.warn(".printingprimary", f"no printing has id {primary_id!r}; the first printing is used")
         sets: list[str] = []
         for i, printing in enumerate(printings):
