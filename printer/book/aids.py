@@ -48,11 +48,13 @@ def load_aids(ctx: RulesContext, folder: Path) -> list[Aid]:
     for file in sorted(folder.glob("*.md")) if folder.is_dir() else []:
         if not is_inside(file, [folder]):  # a link out of the aids folder is never followed
             _, outside = contained(folder, file, file.name, str(file))
-            ctx.problems.append(outside)
+            if outside is not None:
+                ctx.problems.append(outside)
             continue
         text, problem = read_text(file)
-        if text is None:
+        if problem is not None:
             ctx.problems.append(problem)
+        if text is None:
             continue
         tokens = ctx.md.parse(text, {})
         lines = text.split("\n")

@@ -171,7 +171,8 @@ def card_faces(ctx: RulesContext, refs: list[str], where: str) -> list[EmbeddedF
     Their text fits its boxes as on card sheets (:meth:`RulesContext.fit_faces`).
     """
     w, h = ctx.card_size
-    faces, cards = [], []
+    faces: list[EmbeddedFace] = []
+    cards: list[Card | None] = []
     for ref in refs:
         if ref.startswith("back:"):
             faces.append(EmbeddedFace(ctx.renderer.back(ref[5:]), w, h, ref))
@@ -353,7 +354,8 @@ def block_card_index(ctx: RulesContext, block: Block) -> Markup:
     else:  # any card field, numbers in numeric order
         cards.sort(key=lambda c: (_number_key(c.get(sort)), *title_key(c)))
         group = None
-    rows, last = [], object()
+    rows: list[dict[str, object]] = []
+    last: object = object()
     for card in cards:
         if group is not None and group(card) != last:
             last = group(card)

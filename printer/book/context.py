@@ -10,6 +10,7 @@ card faces render through the game's :class:`printer.sheets.render.Renderer`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 from markupsafe import Markup
@@ -18,13 +19,16 @@ from printer.book.markdown import rules_markdown
 from printer.book.source import Edition
 from printer.cards.catalog import load_cards
 from printer.cards.markup import RenderEnv, unknown_icon
-from printer.cards.model import CardSet
+from printer.cards.model import Card, CardSet
 from printer.plugins import installed_games
 from printer.problems import WARNING, PrinterError, Problem, RenderError, did_you_mean
 from printer.project import Game, Project
 from printer.sheets.layout import CARD_SIZES, parse_size
 from printer.sheets.render import Renderer
 from printer.sheets.sandbox import TemplateSandbox, template_context, template_problem
+
+if TYPE_CHECKING:
+    from printer.sheets.compose import PrintJob
 
 #: Words the book prints, per language; a game's ``GameSupport.labels`` override them, and ``labels`` in
 #: ``rules.toml`` override both.
@@ -124,7 +128,7 @@ class RulesContext:
         self.md = rules_markdown(lang, self.labels)
         self.env = TemplateSandbox.for_templates(game.template_dirs, roots)
         self._cards: CardSet | None = None
-        self._fit_job = None
+        self._fit_job: PrintJob | None = None
 
     # -- cards ---------------------------------------------------------------
 
@@ -168,7 +172,7 @@ class RulesContext:
             )
         return card
 
-    def fit_faces(self, faces: list[tuple[Markup, object]]) -> list[Markup]:
+    def fit_faces(self, faces: list[tuple[Markup, Card | None]]) -> list[Markup]:
         """Card faces ``(html, card or None)`` with their text fitted as on card sheets (:mod:`printer.sheets.fit`).
 
         A fit box that overflows is shrunk down to its template's minimum

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -209,8 +210,17 @@ def _take_footnotes(md: MarkdownIt, tokens: list[Token], env: dict, state: _Stat
             current = None
         elif token.type == "inline" and current is not None:
             children = [c for c in token.children or [] if c.type != "footnote_anchor"]
-            parts.append(md.renderer.renderInline(children, md.options, env).strip())
+            parts.append(_render_inline(md, children, env).strip())
     return out
+
+
+def _render_inline(md: MarkdownIt, children: list[Token], env: dict) -> str:
+    """``children`` (inline tokens) as HTML by ``md``'s renderer.
+
+    The renderer is markdown-it's :class:`RendererHTML` (``rules_markdown`` sets no other); markdown-it types
+    ``MarkdownIt.renderer`` as a protocol without ``renderInline``, hence the cast.
+    """
+    return cast(RendererHTML, md.renderer).renderInline(children, md.options, env)
 
 
 def _plain(children: list[Token]) -> str:
@@ -237,7 +247,7 @@ def _name_headings(md: MarkdownIt, tokens: list[Token], env: dict, used_ids: set
             ident, n = f"{base}-{n}", n + 1
         used_ids.add(ident)
         token.attrSet("id", ident)
-        html = Markup(md.renderer.renderInline([c for c in children if c.type != "footnote_ref"], md.options, env))
+        html = Markup(_render_inline(md, [c for c in children if c.type != "footnote_ref"], env))
         headings.append(Heading(int(token.tag[1]), ident, html, text))
     return headings
 
