@@ -105,12 +105,14 @@ def convert_cells(
 
 def _check_back_cards(cards: CardSet) -> list[Problem]:
     """Every ``back_card`` names a card of the same game, and no card is the back of two cards."""
-    problems, used = [], {}
+    problems: list[Problem] = []
+    used: dict[str, str] = {}  # back card id -> the id of the card it is the back of
     for card in cards:
         ref = card.get("back_card")
         if ref is None:
             continue
-        if cards.by_id(ref) is None:
+        back = cards.by_id(ref)
+        if back is None:
             hint = did_you_mean(ref, [c.id for c in cards])
             problems.append(
                 Problem(
@@ -128,7 +130,7 @@ def _check_back_cards(cards: CardSet) -> list[Problem]:
                     code="duplicate-back-card",
                 )
             )
-        elif ref == card.id or cards.by_id(ref).get("back_card"):
+        elif ref == card.id or back.get("back_card"):
             problems.append(
                 Problem(
                     card.record.where(".back_card"),
@@ -164,7 +166,8 @@ def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | Non
     check of each file.
     """
     text = card.get("art")
-    if not text:
+    art = card.art_path()
+    if not text or art is None:
         return []
     where = card.record.where(".art")
     if _URL.match(text):
@@ -176,7 +179,6 @@ def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | Non
                 code="art-url",
             )
         ]
-    art = card.art_path()
     if not art.is_file():
         kind = "is a folder, not an image file" if art.is_dir() else "not found"
         return [Problem(where, f"art file {kind}: {art}", _art_hint(art), code="missing-art")]

@@ -359,8 +359,8 @@ def _read_into(file: Path, records: list[Record], problems: list[Problem]) -> No
         from printer.cards.spreadsheet import read_records
 
         special = regular_file_problem(file)
-        more, found = ([], [special]) if special else read_records(file)
-        records += more
+        rows, found = ([], [special]) if special else read_records(file)
+        records += rows
         problems += found
         return
     data, found = read_json(file)

@@ -59,7 +59,9 @@ class SchemaStore:
                 if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
                     resources[contents["$id"]] = resource
                 self._contents[file.resolve()] = contents
-        self.registry = Registry(retrieve=self._retrieve).with_resources(resources.items())
+        # referencing declares its attrs classes through a pre-PEP 681 __dataclass_transform__ that mypy does not
+        # read, so it sees no keyword arguments in Registry() and NoSuchResource()
+        self.registry = Registry(retrieve=self._retrieve).with_resources(resources.items())  # type: ignore[call-arg]
 
     def _retrieve(self, uri: str) -> Resource:
         """Resolve ``file:`` URIs of schemas that the project does not have from the bundled copies.
@@ -84,7 +86,7 @@ class SchemaStore:
                         return Resource.from_contents(
                             json.loads(candidate.read_text(encoding="utf-8")), default_specification=DRAFT202012
                         )
-        raise NoSuchResource(ref=uri)
+        raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # see Registry() above
 
     def validator(self, schema_file: Path) -> jsonschema.protocols.Validator:
         return _validator(self, schema_file.resolve())
@@ -117,7 +119,8 @@ class SchemaStore:
                     walk(part, resolver)
 
         root = self.schema(schema_file)
-        base = root.get("$id") if isinstance(root.get("$id"), str) else schema_file.resolve().as_uri()
+        root_id = root.get("$id")
+        base = root_id if isinstance(root_id, str) else schema_file.resolve().as_uri()
         walk(root, self.registry.resolver(base_uri=base))
         return list(dict.fromkeys(names))
 
@@ -128,8 +131,8 @@ class SchemaStore:
         """
         validator = self.validator(schema_file)
         known = None
-        problems = []
-        cascade = []  # known fields reported as "unevaluated" only because their own subschema failed
+        problems: list[Problem] = []
+        cascade: list[Problem] = []  # known fields reported as "unevaluated" only because their own subschema failed
         for error in _errors(validator, data, schema_file):
             if error.validator == "unevaluatedProperties" or (error.validator == "additionalProperties"):
                 if known is None:
@@ -175,7 +178,7 @@ def _ref_path(schema: object, ref: str, path: str = "$") -> str | None:
     if isinstance(schema, dict):
         if schema.get("$ref") == ref:
             return path + ".$ref"
-        items = schema.items()
+        items: Iterable[tuple[object, object]] = schema.items()
     elif isinstance(schema, list):
         items = enumerate(schema)
     else:
@@ -206,8 +209,9 @@ def _validator(store: SchemaStore, schema_file: Path):
             ) from None
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         cls = jsonschema.validators.extend(cls, {"pattern": _pattern})
-        base = schema.get("$id") if isinstance(schema.get("$id"), str) else schema_file.as_uri()
-        if not isinstance(schema.get("$id"), str):  # no $id: relative $refs resolve against the schema's own file
+        schema_id = schema.get("$id")
+        base = schema_id if isinstance(schema_id, str) else schema_file.as_uri()
+        if not isinstance(schema_id, str):  # no $id: relative $refs resolve against the schema's own file
             schema = {**schema, "$id": base}
         registry = store.registry.with_resource(base, Resource.from_contents(schema, default_specification=DRAFT202012))
         cache[schema_file] = cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
