@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import jsonschema
 
@@ -118,7 +119,7 @@ def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
             for problem in exc.problems or [Problem(str(path), str(exc))]:
                 problems.append(Problem(locate(path, lines, keys), problem.message, problem.hint, code="config"))
 
-    tables = [(("project",), data.get("project") or {})]
+    tables: list[tuple[tuple[str, ...], Any]] = [(("project",), data.get("project") or {})]
     tables += [(("games", gid), table) for gid, table in (data.get("games") or {}).items()]
     for keys, table in tables:
         if "card_size" in table:
@@ -175,9 +176,9 @@ def check_game_files(path: Path, text: str, data: dict, project) -> list[Problem
     its template path, its ``sheet_layout`` file, and the ``cards``/``rules``/``templates`` folders it sets."""
     lines = key_lines(text)
     problems: list[Problem] = []
-    layouts = [(("project",), project.settings.get("sheet_layout"))]
+    layouts: list[tuple[tuple[str, ...], object]] = [(("project",), project.settings.get("sheet_layout"))]
     for game in project.games.values():
-        keys = ("games", game.id)
+        keys: tuple[str, ...] = ("games", game.id)
         if not game.schema.is_file():
             problems.append(
                 Problem(

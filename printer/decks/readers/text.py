@@ -140,7 +140,7 @@ def _header(text: str, bare: bool = False) -> str | None:
     text = unicodedata.normalize("NFKC", text).strip()
     match = (_BARE_COUNTED if bare else _COUNTED).match(text)
     counted = bool(match and match["name"].strip())
-    words = (match["name"] if counted else text).split()
+    words = (match["name"] if match and counted else text).split()
     if not words or not all(_is_word(w) for w in words) or not any(c.isalpha() for w in words for c in w):
         return None
     if counted:

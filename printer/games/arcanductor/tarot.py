@@ -107,7 +107,7 @@ def slugify(text: str) -> str:
 
 def card_for(rank: int, name: str) -> dict:
     """The ARCANDUCTOR card of arcanum ``rank`` named ``name``, with its power and effects left open."""
-    card = {"id": f"arcana-{rank:02d}-{slugify(name.split('/')[0])}", "title": name}
+    card: dict[str, object] = {"id": f"arcana-{rank:02d}-{slugify(name.split('/')[0])}", "title": name}
     ja = japanese_name(name)
     if ja:
         card["title_ja"] = ja

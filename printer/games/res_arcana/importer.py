@@ -281,7 +281,7 @@ class _Component:
             "artifact_or_monument_supply": "a deck or the Monument deck",
         }
         if key == "look_at_top_cards":
-            return f"look at the top {v.get('count', 1)} cards of {deck.get(v.get('from'), 'a deck')}"
+            return f"look at the top {v.get('count', 1)} cards of {deck.get(str(v.get('from')), 'a deck')}"
         if key == "reorder_top_cards":
             return "put them back in any order"
         if key == "put_back_top_cards":

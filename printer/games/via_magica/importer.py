@@ -380,7 +380,7 @@ class _Converter:
                         f"{where}.val1", f"unknown colour number {val1}", "1 green, 2 yellow, 3 purple, 4 blue, 5 all"
                     )
                     continue
-                card = {
+                card: dict[str, object] = {
                     "id": f"bonus-{color}",
                     "title": "One of each colour" if color == "all" else f"Three {color} portals",
                     "type": "Bonus",
