@@ -74,8 +74,8 @@ def place(spec: BoxSpec, paper: tuple[float, float]) -> tuple[Net | None, tuple[
             sheet.pieces.append((i, (page[0] - size[0]) / 2, y))
             y += size[1] + PIECE_GAP
         return net, page, [sheet]
-    ways = [fits(s, paper) for s in sizes]
-    if None in ways:
+    ways = [w for w in (fits(s, paper) for s in sizes) if w is not None]
+    if len(ways) < len(sizes):  # a piece fits the paper neither way
         return None, paper, []
     if len(set(ways)) == 1:
         page = _turned(paper, ways[0])

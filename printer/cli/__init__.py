@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from typing import Literal
 
 import click
 
@@ -75,7 +76,7 @@ def _epilogs(group: click.Group) -> None:
 
 @cli.command()
 @click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
-def completion(shell: str) -> None:
+def completion(shell: Literal["bash", "zsh", "fish"]) -> None:
     """Print the shell completion script for SHELL (click's shell completion).
 
     bash: eval "$(printer completion bash)" in ~/.bashrc; zsh: the same in

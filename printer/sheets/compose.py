@@ -23,7 +23,7 @@ import json
 import pickle
 import re
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
@@ -299,7 +299,7 @@ class PrintJob:
         self.render_options: dict = {}
         self.write_options: dict = {}
         #: what the job cost: layouts and pages laid out (sheets, again after text fit, text-fit pages), seconds
-        self.stats: Counter = Counter()
+        self.stats: dict[str, float] = defaultdict(int)  # counts, and seconds spent
         self._measured: set[str] = set()  # faces fitted by fit_faces
         self.cache_keys: dict[str, str] = {}  # face key -> its key in the face cache (printer.sheets.cache)
         #: the face cache, also keeping each card's front HTML (set by the build when it uses the cache)
@@ -382,6 +382,7 @@ class PrintJob:
     def back(self, item: PrintItem) -> tuple[Markup, str]:
         ident = self.back_ident(item)
         if ident not in self._backs:
+            owner: tuple[str, str, Card | None]
             if item.back_html is not None:
                 html, owner = item.back_html, (item.name, item.name, None)
             elif item.back_card is not None:

@@ -162,7 +162,9 @@ def to_cmyk(image: Image.Image, profile: Path) -> Image.Image:
             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
         )
         _transforms[str(profile)] = transform
-    return ImageCms.applyTransform(image, transform)
+    converted = ImageCms.applyTransform(image, transform)
+    assert converted is not None  # None only for a transform in place
+    return converted
 
 
 def profile_colour_space(profile: Path) -> str:
@@ -173,4 +175,4 @@ def profile_colour_space(profile: Path) -> str:
         raise OSError(str(exc)) from None
 
 
-_transforms: dict[str, object] = {}
+_transforms: dict[str, ImageCms.ImageCmsTransform] = {}

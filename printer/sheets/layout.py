@@ -365,9 +365,10 @@ def fit_grid(
             else None
         )
         b = fit_grid(wide, card, gutter, margin, bleed, "as-given", None) if _fits(wide, card, gutter, margin) else None
-        if a is None and b is None:
+        fitting = [grid for grid in (a, b) if grid is not None]
+        if not fitting:
             return fit_grid(tall, card, gutter, margin, bleed, "as-given")  # raises
-        return a if b is None or (a is not None and a.per_sheet >= b.per_sheet) else b
+        return max(fitting, key=lambda grid: grid.per_sheet)  # the first, portrait, on a tie
     if orientation in ("portrait", "landscape"):
         page = orient(page, orientation)
     (W, H), (w, h) = page, card

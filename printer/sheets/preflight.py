@@ -11,6 +11,7 @@ provides and missing art are reported as ``printer build`` reports them
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from printer.cards.model import CardSet
@@ -19,7 +20,7 @@ from printer.project import Project
 
 
 def preflight(
-    project: Project, sets: dict[str, CardSet], paths: list[Path], known: list[Problem] = ()
+    project: Project, sets: dict[str, CardSet], paths: list[Path], known: Sequence[Problem] = ()
 ) -> list[Problem]:
     """Render every card's front and each back in use to HTML; returns the problems found.
 

@@ -58,6 +58,7 @@ every game; the README section "Writing templates for print" has it with example
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -355,13 +356,13 @@ class Renderer:
         """The template function ``art_for(width_mm, height_mm, fit="cover")`` for ``card``."""
 
         def art_for(width_mm: float, height_mm: float, fit: str = "cover") -> str | None:
-            url = self._art_url(card)
-            if url is None or self.art_cache is None:
+            url, art = self._art_url(card), card.art_path()
+            if url is None or art is None or self.art_cache is None:
                 return url
             try:
-                prepared = self.art_cache.prepare(card.art_path(), (float(width_mm), float(height_mm)), fit)
+                prepared = self.art_cache.prepare(art, (float(width_mm), float(height_mm)), fit)
             except (OSError, ValueError) as exc:
-                self._unreadable_art.add(card.art_path())
+                self._unreadable_art.add(art)
                 problem = Problem(
                     card.record.where(".art"),
                     f"art cannot be read: {exc}; printing a placeholder",
@@ -371,7 +372,7 @@ class Renderer:
                 if problem not in self.problems:
                     self.problems.append(problem)
                 return None
-            if prepared.dpi is not None and prepared.dpi < MIN_DPI - 0.5:
+            if prepared.dpi is not None and prepared.source_px is not None and prepared.dpi < MIN_DPI - 0.5:
                 need = needed_px((float(width_mm), float(height_mm)))
                 problem = Problem(
                     card.record.where(".art"),
@@ -491,7 +492,7 @@ class Renderer:
 class _LazyArt(TemplateHelper):
     """``art_url`` for templates: the art is prepared (and its dpi checked) only if the template uses it."""
 
-    def __init__(self, make):
+    def __init__(self, make: Callable[[], str | None]) -> None:
         self._make = make
         self._done = False
         self._url: str | None = None

@@ -112,12 +112,11 @@ class Plan:
         return (round(self.canvas[0] / MM_PER_IN * dpi), round(self.canvas[1] / MM_PER_IN * dpi))
 
 
-def _mm(entry: dict, key: str) -> tuple[float, float] | None:
-    if f"{key}_in" in entry:
-        return tuple(float(v) * MM_PER_IN for v in entry[f"{key}_in"])  # type: ignore[return-value]
-    if f"{key}_mm" in entry:
-        return tuple(float(v) for v in entry[f"{key}_mm"])  # type: ignore[return-value]
-    return None
+def _mm(entry: dict, key: str) -> tuple[float, float]:
+    """``entry``'s ``<key>_in`` (inches) or ``<key>_mm`` as (width, height) mm; ``KeyError`` when it has neither."""
+    scale, values = (MM_PER_IN, entry[f"{key}_in"]) if f"{key}_in" in entry else (1.0, entry[f"{key}_mm"])
+    width, height = (float(v) * scale for v in values)
+    return width, height
 
 
 @cache
