@@ -316,7 +316,7 @@ def build_game(
         (_build_key(project, game, request), _build_signature(project, game, request)) if cache else ("", None)
     )
     if cache is not None:
-        remembered = recall(cache.store, key, digest)
+        remembered: GameBuild | None = recall(cache.store, key, digest)
         if remembered is not None:
             remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
             remembered.stats, remembered.up_to_date = {}, True
@@ -960,7 +960,7 @@ def watch(
     root: Path | str,
     request: BuildRequest,
     on_game: Callable[[GameBuild], None],
-    on_error: Callable[[list[Problem]], None] | None = None,
+    on_error: Callable[[list[Problem]], object] | None = None,
     stop: threading.Event | None = None,
     debounce_ms: int = 50,
 ) -> None:

@@ -355,7 +355,7 @@ class PrintJob:
             parts = [__version__, game.id, game.settings, self.renderer.bleed, self.renderer.card_size, self.opts]
             self._templates = signature(parts, [], dirs) or ""
         art = card.art_path()
-        stat = None
+        stat: tuple[int, int] | str | None = None
         if art is not None:
             try:
                 stat = (art.stat().st_size, art.stat().st_mtime_ns)
@@ -678,7 +678,7 @@ def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str
     base_url = job.base.resolve().as_uri() + "/"
     face_layout = page_layout(job, with_bleed=True)
     sheets = [Path(url2pathname(unquote(urlparse(u).path))) for u in job.renderer.stylesheets()]
-    parts = (__version__, weasyprint.__version__, face_layout.page, face_layout.slots()[0], job.opts.card)
+    parts: tuple = (__version__, weasyprint.__version__, face_layout.page, face_layout.slots()[0], job.opts.card)
     parts += (job.opts.bleed, job.opts.safe, job.extra_css, repr(job.render_options), repr(job.write_options))
     context = cache.context(parts, sheets, base_url)
     if chrome is not None:

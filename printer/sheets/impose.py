@@ -139,7 +139,7 @@ def impose(
     if previous is not None and len(previous[1]) == len(drawing):
         if all([e[1] for e in a] == [e[1] for e in b] for a, b in zip(previous[1], drawing)):
             old = previous[1]
-    out = pikepdf.open(io.BytesIO(previous[0] if old is not None else chrome_pdf))
+    out = pikepdf.open(io.BytesIO(previous[0] if previous is not None and old is not None else chrome_pdf))
     if len(out.pages) != len(sheets):
         raise ValueError(f"the sheet PDF has {len(out.pages)} pages for {len(sheets)} sheets")
     sources: dict[int, pikepdf.Pdf] = {}

@@ -23,11 +23,15 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
 from printer.problems import Problem
 from printer.sheets.options import PrintOptions
+
+if TYPE_CHECKING:
+    from distributed import Client
 
 
 @dataclass(frozen=True)
@@ -67,7 +71,7 @@ class Workers:
         self.jobs = jobs if jobs is not None else default_jobs()
         self.scheduler = scheduler
         self._executor: Executor | None = None
-        self._client = None
+        self._client: Client | None = None
 
     def executor(self) -> Executor | None:
         if self._executor is None and self.scheduler:
@@ -189,8 +193,8 @@ def lay_out_faces(
     where: dict[str, tuple[bytes, int]] = {}
     problems: list[Problem] = []
     cut = batches(keys, workers.jobs, FACES_PER_CHUNK) if workers is not None and spec is not None else []
-    executor = workers.executor() if len(cut) > 1 else None
-    if executor is None:
+    executor = workers.executor() if workers is not None and len(cut) > 1 else None
+    if executor is None or spec is None:  # spec is set whenever cut has batches
         parts = [_render(job, [(k, str(job.html[k])) for k in keys], title)] if keys else []
         if on_batch and parts:
             on_batch(1, 1)
