@@ -45,6 +45,7 @@ class SchemaStore:
         resources: dict[str, Resource] = {}
         self._contents: dict[Path, dict] = {}
         self._validators: dict[Path, jsonschema.protocols.Validator] = {}
+        self._fast: dict[Path, object | None] = {}  # by the schema file as given (resolving a path costs a stat a step)
         for root in reversed(self.roots):  # the project's files override the bundled ones
             for file in _schema_files(root):
                 try:
@@ -89,6 +90,25 @@ class SchemaStore:
     def validator(self, schema_file: Path) -> jsonschema.protocols.Validator:
         return _validator(self, schema_file.resolve())
 
+    def fast_validator(self, schema_file: Path):
+        """The compiled verdict-only validator of ``schema_file`` (:mod:`printer.cards.fast_schema`), or ``None``.
+
+        ``None`` when jsonschema-rs cannot honour the schema; then every card
+        goes through python-jsonschema. Raises :class:`UsageError` as
+        :meth:`validator` does for a schema that is not valid.
+        """
+        if schema_file not in self._fast:
+            from printer.cards.fast_schema import compile_fast
+
+            slow = self.validator(schema_file)  # checks the schema itself, with today's located messages
+            base = slow.schema["$id"]
+            self._fast[schema_file] = compile_fast(slow.schema, base, self._contents_of, PATTERN_SECONDS)
+        return self._fast[schema_file]
+
+    def _contents_of(self, uri: str) -> object:
+        """The contents of the schema at ``uri``: registered, or retrieved as :meth:`_retrieve` allows."""
+        return self.registry.get_or_retrieve(uri).value.contents
+
     def schema(self, schema_file: Path) -> dict:
         schema_file = schema_file.resolve()
         if schema_file not in self._contents:
@@ -124,8 +144,17 @@ class SchemaStore:
     def validate(self, data: object, schema_file: Path, where: str) -> list[Problem]:
         """Validate ``data``; ``where`` is the location prefix (``file::$.cards[3]``).
 
-        Returns one problem per error, sorted by location.
+        Returns one problem per error, sorted by location. The verdict comes
+        from the compiled validator (:meth:`fast_validator`); only data it
+        refuses is explained by python-jsonschema.
         """
+        fast = self.fast_validator(schema_file)
+        if fast is not None:
+            try:
+                if fast.is_valid(data):
+                    return []
+            except Exception:  # noqa: BLE001 - data jsonschema-rs cannot take is explained the slow way
+                pass
         validator = self.validator(schema_file)
         known = None
         problems = []

@@ -1,0 +1,175 @@
+"""A compiled JSON Schema validator for the verdict only: is this card valid, yes or no.
+
+:class:`~printer.cards.schema.SchemaStore` asks :func:`compile_fast` for a
+validator per schema file and calls its ``is_valid`` on every card; only a
+card it finds invalid goes through python-jsonschema, which explains it with
+located messages. The fast validator is jsonschema-rs (PyPI ``jsonschema-rs``,
+https://github.com/Stranger6667/jsonschema, compiled once per schema). It is
+built to be never more lenient than python-jsonschema, so that a card it
+accepts has no problem to report:
+
+- ``$ref`` to another schema is fetched through the store's own retrieval
+  (the schema folders of the project and of printer only: no network, no file
+  outside them); a reference it cannot fetch makes the schema fall back to the
+  slow path, which reports it as today.
+- ``pattern``: jsonschema-rs matches the ECMA-262 dialect with a linear-time
+  engine (Rust's ``regex`` crate: no catastrophic backtracking, so no time
+  limit is needed). Where ECMA-262 can accept a string Python's ``regex``
+  refuses (``\\s``, ``\\S``, ``\\D``, ``\\W``, ``\\b``, Unicode classes, negated
+  sets, lookaround, back references, inline flags) the pattern is matched
+  by Python's ``regex`` module instead, with the time limit of
+  :data:`printer.cards.schema.PATTERN_SECONDS`, through a custom keyword.
+- ``format``: the formats python-jsonschema checks are checked by the same
+  Python functions; the formats only jsonschema-rs knows make it stricter,
+  never more lenient (a card it wrongly refuses is re-checked by the slow path
+  and passes).
+
+Anything jsonschema-rs cannot compile (a custom meta-schema, an unsupported
+draft) gives ``None``: that schema is validated by python-jsonschema alone,
+as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+#: the keyword under which patterns that must be matched by Python's ``regex`` are handed to jsonschema-rs
+PY_PATTERN = "x-printer-python-pattern"
+
+# Escapes whose ECMA-262 meaning is a subset of Python's (so jsonschema-rs is never more lenient on them):
+# \d and \w are ASCII-only in ECMA-262 and Unicode in Python; \n \t \r \f \v are the same characters.
+_SAFE_ESCAPES = set("dwntrfv")
+_ANYWHERE_UNSAFE = ("[^", "(?")  # negated sets (their complement is larger in ECMA), lookaround, flags, named groups
+
+
+def portable(pattern: str) -> bool:
+    """Whether ``pattern`` can only be as strict or stricter in ECMA-262 than in Python's ``regex``.
+
+    True for literals, explicit sets such as ``[a-z0-9._-]``, anchors (``$``
+    does not accept a trailing newline in ECMA-262, as it does in Python),
+    ``.``, groups, alternation, quantifiers and the escapes ``\\d \\w`` and
+    escaped punctuation.
+    """
+    if any(bad in pattern for bad in _ANYWHERE_UNSAFE):
+        return False
+    i = 0
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            if i + 1 >= len(pattern):
+                return False
+            following = pattern[i + 1]
+            if following.isalnum() and following not in _SAFE_ESCAPES:
+                return False
+            i += 2
+        else:
+            i += 1
+    return True
+
+
+_NOT_SCHEMAS = {"const", "enum", "examples", "default"}  # keys whose values are data, not subschemas
+
+
+def rewrite(schema: Any) -> Any:
+    """A copy of ``schema`` with every non-:func:`portable` ``pattern`` renamed to :data:`PY_PATTERN`."""
+    if isinstance(schema, list):
+        return [rewrite(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key in _NOT_SCHEMAS:
+            out[key] = value
+        elif key == "pattern" and isinstance(value, str) and not portable(value):
+            out[PY_PATTERN] = value
+        elif key == "properties" and isinstance(value, dict):  # property names are data: a property may be "pattern"
+            out[key] = {name: rewrite(sub) for name, sub in value.items()}
+        else:
+            out[key] = rewrite(value)
+    return out
+
+
+class _PythonPattern:
+    """The ``pattern`` keyword matched by Python's ``regex`` module with a time limit (a jsonschema-rs keyword)."""
+
+    seconds = 0.5
+
+    def __init__(self, parent_schema: dict, value: str, schema_path: list) -> None:
+        import regex
+
+        try:
+            self.compiled = regex.compile(value)
+        except (regex.error, TypeError):
+            self.compiled = None
+
+    def validate(self, instance: object) -> None:
+        if not isinstance(instance, str):
+            return
+        if self.compiled is None:
+            raise ValueError("the schema's pattern is not a valid regular expression")
+        try:
+            found = self.compiled.search(instance, timeout=self.seconds)
+        except TimeoutError:
+            raise ValueError("pattern timed out") from None
+        if found is None:
+            raise ValueError("does not match")
+
+
+def _python_formats() -> dict[str, Callable[[str], bool]]:
+    """python-jsonschema's format checks (those its installed dependencies allow), as jsonschema-rs format functions."""
+    import jsonschema
+
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    return {name: (lambda value, name=name: checker.conforms(value, name)) for name in checker.checkers}
+
+
+def _python_only(schema: Any) -> bool:
+    """Whether ``schema`` has a ``patternProperties`` name that is not :func:`portable` (matched by Python's ``re``)."""
+    if isinstance(schema, list):
+        return any(_python_only(v) for v in schema)
+    if not isinstance(schema, dict):
+        return False
+    names = schema.get("patternProperties")
+    if isinstance(names, dict) and not all(portable(n) for n in names):
+        return True
+    return any(_python_only(v) for k, v in schema.items() if k not in _NOT_SCHEMAS)
+
+
+def compile_fast(
+    schema: dict, base_uri: str, retrieve: Callable[[str], Any], pattern_seconds: float = 0.5
+) -> Any | None:
+    """A jsonschema-rs validator for ``schema`` (its ``is_valid(data)`` is the verdict), or ``None``.
+
+    ``base_uri`` is the schema's ``$id`` or file URI; ``retrieve(uri)`` gives
+    the contents of a referenced schema or raises. ``None`` when jsonschema-rs
+    is not installed or cannot compile the schema (its references, draft or
+    meta-schema): the caller then validates with python-jsonschema alone.
+    """
+    try:
+        import jsonschema_rs
+    except ImportError:  # pragma: no cover - a core dependency; validation still works without it, slower
+        return None
+
+    def fetch(uri: str) -> Any:
+        contents = retrieve(uri)
+        if _python_only(contents):
+            raise ValueError(f"{uri}: patternProperties only Python matches")
+        return rewrite(contents)
+
+    class Pattern(_PythonPattern):
+        seconds = pattern_seconds
+
+    if _python_only(schema):
+        return None
+    try:
+        return jsonschema_rs.validator_for(
+            rewrite(schema),
+            base_uri=base_uri,
+            retriever=fetch,
+            formats=_python_formats(),
+            validate_formats=True,
+            pattern_options=jsonschema_rs.RegexOptions(),
+            keywords={PY_PATTERN: Pattern},
+        )
+    except Exception:  # noqa: BLE001 - whatever jsonschema-rs refuses is validated the slow way
+        return None
