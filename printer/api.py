@@ -30,8 +30,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from printer.cards.catalog import load_cards
-from printer.cards.model import CardSet
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
@@ -41,6 +39,7 @@ from printer.project import Game, Project
 from printer.project import load_project as _load_project
 
 if TYPE_CHECKING:
+    from printer.cards.model import CardSet
     from printer.decks.report import DeckReport
     from printer.sheets.cache import FaceCache
     from printer.sheets.compose import PrintItem
@@ -70,6 +69,13 @@ __all__ = [
     "usage_error",
     "validate",
 ]
+
+
+def load_cards(project: Project, paths: list[Path], game: str | None = None, store=None):
+    """:func:`printer.cards.catalog.load_cards`, imported when first called (``printer --help`` imports no validator)."""
+    from printer.cards.catalog import load_cards as load
+
+    return load(project, paths, game, store)
 
 
 def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from printer import api
 from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
-from printer.decks import available_formats, load_format
-from printer.decks.report import DeckReport
 from printer.problems import UsageError, counted
-from printer.project import find_root
+
+if TYPE_CHECKING:
+    from printer.decks.report import DeckReport
 
 
 @click.group(name="deck")
@@ -27,6 +28,8 @@ def deck_group() -> None:
 
 def _roots(ctx: click.Context) -> list[Path]:
     """Where project formats are looked up: ``--project`` or the project above the current folder."""
+    from printer.project import find_root
+
     root = ctx.find_root().params.get("project")
     found = Path(root) if root else find_root()
     return [found] if found else []
@@ -116,6 +119,8 @@ def check_command(
 @click.pass_context
 def formats_command(ctx: click.Context) -> None:
     """List the formats --format accepts (the project's, then printer's bundled ones)."""
+    from printer.decks import available_formats, load_format
+
     for format_id, file in sorted(available_formats(_roots(ctx)).items()):
         try:
             name = load_format(file).name

@@ -5,17 +5,24 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from printer.problems import ERROR, Problem, UsageError, counted
-from printer.project import Project, load_project
+
+if TYPE_CHECKING:
+    from printer.project import Project
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: the end of every command's help, unless the command states its own
+EXIT_CODES = "Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error."
 
 
 def project_from(ctx: click.Context) -> Project:
     """The project named by ``--project`` or found above the current folder."""
+    from printer.project import load_project
+
     root = ctx.find_root().params.get("project")
     return load_project(Path(root) if root else None)
 
