@@ -31,7 +31,9 @@ as before.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from importlib.util import find_spec
 from typing import Any
 
 #: the keyword under which patterns that must be matched by Python's ``regex`` are handed to jsonschema-rs
@@ -135,13 +137,27 @@ def _python_only(schema: Any) -> bool:
     return any(_python_only(v) for k, v in schema.items() if k not in _NOT_SCHEMAS)
 
 
+def _mentions_format(schema: Any) -> bool:
+    if isinstance(schema, dict):
+        return "format" in schema or any(_mentions_format(v) for v in schema.values())
+    if isinstance(schema, list):
+        return any(_mentions_format(v) for v in schema)
+    return False
+
+
 def compile_fast(
-    schema: dict, base_uri: str, retrieve: Callable[[str], Any], pattern_seconds: float = 0.5
+    schema: dict,
+    base_uri: str | None,
+    retrieve: Callable[[str], Any],
+    pattern_seconds: float = 0.5,
+    check_formats: bool = True,
 ) -> Any | None:
     """A jsonschema-rs validator for ``schema`` (its ``is_valid(data)`` is the verdict), or ``None``.
 
     ``base_uri`` is the schema's ``$id`` or file URI; ``retrieve(uri)`` gives
-    the contents of a referenced schema or raises. ``None`` when jsonschema-rs
+    the contents of a referenced schema or raises. ``check_formats``: assert
+    ``format`` as python-jsonschema does with a format checker (without one
+    it does not). ``None`` when jsonschema-rs
     is not installed or cannot compile the schema (its references, draft or
     meta-schema): the caller then validates with python-jsonschema alone.
     """
@@ -150,10 +166,13 @@ def compile_fast(
     except ImportError:  # pragma: no cover - a core dependency; validation still works without it, slower
         return None
 
+    formats: list[bool] = [_mentions_format(schema)]
+
     def fetch(uri: str) -> Any:
         contents = retrieve(uri)
         if _python_only(contents):
             raise ValueError(f"{uri}: patternProperties only Python matches")
+        formats[0] = formats[0] or _mentions_format(contents)
         return rewrite(contents)
 
     class Pattern(_PythonPattern):
@@ -161,15 +180,84 @@ def compile_fast(
 
     if _python_only(schema):
         return None
-    try:
+
+    def build(python_formats: dict | None):
         return jsonschema_rs.validator_for(
             rewrite(schema),
             base_uri=base_uri,
             retriever=fetch,
-            formats=_python_formats(),
-            validate_formats=True,
+            formats=python_formats,
+            validate_formats=check_formats,
             pattern_options=jsonschema_rs.RegexOptions(),
             keywords={PY_PATTERN: Pattern},
         )
+
+    try:
+        validator = build(None)
+        if formats[0] and check_formats:  # a format is named: check it with python-jsonschema's own function
+            validator = build(_python_formats())
+        return validator
     except Exception:  # noqa: BLE001 - whatever jsonschema-rs refuses is validated the slow way
         return None
+
+
+#: the 2020-12 meta-schema's URI; a schema naming another draft (or none) is checked by python-jsonschema
+DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
+
+
+def schema_is_valid(schema: Any) -> bool:
+    """True only when python-jsonschema's ``Draft202012Validator.check_schema`` would accept ``schema``.
+
+    That check is the 2020-12 meta-schema with the formats python-jsonschema
+    asserts in it: ``regex`` (Python's ``re``) always, ``uri`` and
+    ``uri-reference`` only when ``rfc3987`` or ``rfc3986-validator`` is
+    installed. jsonschema-rs checks the meta-schema, every ``pattern`` and
+    ``patternProperties`` name is compiled with ``re``; when the URI formats
+    would be checked too, or the schema names another draft, this says
+    ``False`` and the caller runs python-jsonschema's own check (so a bad
+    schema is always reported with its message).
+    """
+    if not isinstance(schema, dict) or schema.get("$schema", DRAFT_2020_12).rstrip("#") != DRAFT_2020_12:
+        return False
+    if python_checks_uris():
+        return False
+    try:
+        import jsonschema_rs
+
+        if not jsonschema_rs.meta.is_valid(schema):
+            return False
+    except Exception:  # noqa: BLE001 - jsonschema-rs missing or refusing: python-jsonschema decides
+        return False
+    try:
+        for pattern in _patterns(schema):
+            re.compile(pattern)
+    except (re.error, TypeError, RecursionError):
+        return False
+    return True
+
+
+def python_checks_uris() -> bool:
+    """Whether python-jsonschema's format checker asserts ``uri`` and ``uri-reference`` (it does when one of these
+    packages is installed: see jsonschema/_format.py)."""
+    return any(find_spec(name) is not None for name in ("rfc3987", "rfc3986_validator"))
+
+
+def _patterns(schema: Any):
+    """Every ``pattern`` value and ``patternProperties`` name in ``schema`` (what the meta-schema's ``regex``
+    format applies to, and possibly more: data under ``const`` and ``enum`` is skipped)."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack += node
+        elif isinstance(node, dict):
+            for key, value in node.items():
+                if key in _NOT_SCHEMAS:
+                    continue
+                if key == "pattern" and isinstance(value, str):
+                    yield value
+                elif key == "patternProperties" and isinstance(value, dict):
+                    yield from value
+                    stack += value.values()
+                else:
+                    stack.append(value)
