@@ -40,6 +40,7 @@ from printer.project import load_project as _load_project
 
 if TYPE_CHECKING:
     from printer.cards.model import CardSet
+    from printer.decks.formats import Format
     from printer.decks.report import DeckReport
     from printer.sheets.cache import FaceCache
     from printer.sheets.compose import PrintItem
@@ -774,6 +775,7 @@ def check_decks(
 
     roots = [project.root] if project is not None else []
     loaded: dict[tuple[str, tuple[Path, ...]], tuple[CardSet, list[Problem]]] = {}
+    formats: dict[str, Format] = {}  # each format read once for all the decks naming it
     results = []
     for deck in decks:
         decklist, read_problems = read_decklist(deck)
@@ -783,7 +785,9 @@ def check_decks(
         if not ref:
             known = ", ".join(sorted(available_formats(roots)))
             raise usage_error("no format given", f"pass --format FORMAT ({known})")
-        fmt = load_format(ref, roots)
+        if str(ref) not in formats:
+            formats[str(ref)] = load_format(ref, roots)
+        fmt = formats[str(ref)]
         if errors(read_problems):
             warnings = [p for p in read_problems if not p.is_error]
             report = DeckReport(decklist, fmt, Resolution([], []), read_errors=errors(read_problems), warnings=warnings)

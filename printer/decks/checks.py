@@ -26,11 +26,11 @@ the unresolved lines that could belong to the section cannot make it up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from printer.cards.model import Card, CardSet
-from printer.decks.formats import Format, Section, text_copy_limit
+from printer.decks.formats import Format, Section
 from printer.decks.names import name_key, split_name
 from printer.decks.readers.text import Decklist, header_counts, read_decklist
 from printer.decks.report import DeckReport, SectionSummary, Violation, note
@@ -41,23 +41,20 @@ from printer.problems import Problem, counted
 
 @dataclass
 class Placed:
-    """A resolved entry with the ``section`` its card goes to and the ``declared`` sections its header names."""
+    """A resolved entry with the ``section`` its card goes to and the ``declared`` sections its header names.
+
+    ``card``, ``count`` and ``line`` are the entry's (read often: plain attributes).
+    """
 
     item: ResolvedEntry
     section: Section | None
     declared: list[Section]
+    card: Card | None = field(init=False, repr=False, compare=False)
+    count: int = field(init=False, repr=False, compare=False)
+    line: int = field(init=False, repr=False, compare=False)
 
-    @property
-    def card(self) -> Card | None:
-        return self.item.card
-
-    @property
-    def count(self) -> int:
-        return self.item.entry.count
-
-    @property
-    def line(self) -> int:
-        return self.item.entry.line
+    def __post_init__(self) -> None:
+        self.card, self.count, self.line = self.item.card, self.item.entry.count, self.item.entry.line
 
 
 @dataclass
@@ -68,12 +65,24 @@ class Context:
     format: Format
     placed: list[Placed]
     cards: CardSet | None = None
+    _found: list[Placed] | None = field(default=None, init=False, repr=False, compare=False)
+    _groups: dict[str, list[Placed]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def found(self) -> list[Placed]:
-        return [p for p in self.placed if p.card is not None]
+        if self._found is None:
+            self._found = [p for p in self.placed if p.card is not None]
+        return list(self._found)
 
     def in_section(self, name: str) -> list[Placed]:
-        return [p for p in self.placed if p.card is not None and p.section is not None and p.section.name == name]
+        return [p for p in self.found() if p.section is not None and p.section.name == name]
+
+    def by_name(self) -> dict[str, list[Placed]]:
+        """The found entries grouped by the full name of their card (:func:`name_key`), in decklist order."""
+        if self._groups is None:
+            self._groups = {}
+            for p in self.found():
+                self._groups.setdefault(self.format.name_key_of(p.card), []).append(p)
+        return {key: list(group) for key, group in self._groups.items()}
 
 
 Rule = Callable[[Context], list[Violation]]
@@ -241,9 +250,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
     ``cards`` cap).
     """
     fmt = ctx.format
-    groups: dict[str, list[Placed]] = {}
-    for p in ctx.found():
-        groups.setdefault(name_key(p.card.name), []).append(p)
+    groups = ctx.by_name()
     in_deck = set(groups)
     active = [a for a in fmt.allowances if name_key(a.granted_by) in in_deck]
     used: dict[int, list[str]] = {i: [] for i in range(len(active))}
@@ -271,7 +278,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
         if fmt.copy_limit is None:
             continue
         limit, why = fmt.copy_limit, ""
-        own = text_copy_limit(card) if fmt.copy_limit_text else None
+        own = fmt.own_copy_limit(card) if fmt.copy_limit_text else None
         if own is not None and own > limit:
             limit, why = own, " (its own text)"
         if count > limit:
@@ -307,10 +314,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
     """``not-legal`` and ``banned``, one violation per card (all its lines)."""
     fmt = ctx.format
     found = []
-    seen: dict[str, list[Placed]] = {}
-    for p in ctx.found():
-        seen.setdefault(name_key(p.card.name), []).append(p)
-    for group in seen.values():
+    for group in ctx.by_name().values():
         card = group[0].card
         lines = tuple(p.line for p in group)
         count = sum(p.count for p in group)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from printer.cards.model import normalize_name
 from printer.plugins import name_variants
@@ -35,6 +36,7 @@ class NameParts:
         return f"{self.title} \u2022 {self.level}" if self.level else self.title
 
 
+@lru_cache(maxsize=1 << 16)  # the same names come back in every decklist and card set
 def split_name(name: str) -> NameParts:
     """Normalise ``name`` and split off its variant (see the module docstring)."""
     text = normalize_name(name).translate(_DASHES)
@@ -53,6 +55,7 @@ def name_key(name: str) -> str:
 _NOT_ALNUM = re.compile(r"[^0-9a-z\u00c0-\uffff]+")
 
 
+@lru_cache(maxsize=1 << 16)
 def loose_key(name: str) -> str:
     """A looser key: no leading "The", ``&`` as "and", punctuation, hyphens and spaces ignored.
 
