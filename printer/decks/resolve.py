@@ -88,22 +88,20 @@ class NameIndex:
     names): checking many decklists resolves each distinct name once.
     """
 
-    def __init__(self, cards: CardSet):
+    def __init__(self, cards: CardSet, names: list[tuple[str, str, str, list[str]]] | None = None):
         self._memo: dict[tuple[str, str], object] = {}
         self._candidates: dict[str, Candidates] = {}
         self.cards = cards
         self.by_key: dict[str, list[Card]] = {}
         self.by_title: dict[str, list[Card]] = {}
         self.by_loose: dict[str, list[Card]] = {}
-        for card in cards:
-            parts = split_name(card.name)
-            self.by_key.setdefault(parts.key, []).append(card)
-            self.by_title.setdefault(parts.title, []).append(card)
-            self.by_loose.setdefault(loose_key(card.name), []).append(card)
-            for translated in _translated_titles(card):  # "隠者" names The Hermit (title_ja)
-                key = split_name(translated).key
-                if card not in self.by_key.get(key, []):
-                    self.by_key.setdefault(key, []).append(card)
+        for card, (key, title, loose, translated) in zip(cards, names or map(card_names, cards)):
+            self.by_key.setdefault(key, []).append(card)
+            self.by_title.setdefault(title, []).append(card)
+            self.by_loose.setdefault(loose, []).append(card)
+            for other in translated:  # "隠者" names The Hermit (title_ja)
+                if card not in self.by_key.get(other, []):
+                    self.by_key.setdefault(other, []).append(card)
 
     def _remembered(self, kind: str, name: str, find):
         key = (kind, name)
@@ -188,6 +186,14 @@ class NameIndex:
         return "did you mean " + " or ".join(repr(n) for n in names) + "?", names
 
 
+def card_names(card: Card) -> tuple[str, str, str, list[str]]:
+    """What :class:`NameIndex` files ``card`` under: its name key, title, loose key and translated title keys
+    (what ``names`` passes ready-made, e.g. from :mod:`printer.cards.index_cache`)."""
+    parts = split_name(card.name)
+    translated = [split_name(t).key for t in _translated_titles(card)]
+    return parts.key, parts.title, loose_key(card.name), translated
+
+
 def _translated_titles(card: Card) -> list[str]:
     """The card's title in other languages: its ``title_<lang>`` fields (``title_ja``), with its variant."""
     level = card.variant
@@ -199,6 +205,11 @@ def _translated_titles(card: Card) -> list[str]:
 
 
 _INDEXES: weakref.WeakKeyDictionary[CardSet, tuple[int, NameIndex]] = weakref.WeakKeyDictionary()
+
+
+def remember_index(cards: CardSet, names: list[tuple[str, str, str, list[str]]]) -> None:
+    """Make the :class:`NameIndex` of ``cards`` from ready-made :func:`card_names` (one per card, in order)."""
+    _INDEXES[cards] = (len(cards), NameIndex(cards, names))
 
 
 def name_index(cards: CardSet) -> NameIndex:
