@@ -782,7 +782,10 @@ def decks_summary(checks: Sequence[DeckCheck], strict: bool = False) -> str:
 
 
 def check_decks(
-    project: Project | None, decks: Sequence[Path], format_ref: str | None = None, card_dirs: Sequence[Path] = ()
+    project: Project | None,
+    decks: Sequence[Path],
+    format_ref: str | None = None,
+    card_dirs: Sequence[Path] = (),
 ) -> list[DeckCheck]:
     """Check each decklist (plain text, a game's text format or JSON) against a format; one :class:`DeckCheck` per
     decklist.
@@ -814,8 +817,13 @@ def check_decks(
     roots = [project.root] if project is not None else []
     loaded: dict[tuple[str, tuple[Path, ...]], tuple[CardSet, list[Problem]]] = {}
     formats: dict[str, Format] = {}  # each format read once for all the decks naming it
-    results = []
-    for deck in decks:
+
+    def format_named(ref: str | Path) -> Format:
+        if str(ref) not in formats:
+            formats[str(ref)] = load_format(ref, roots)
+        return formats[str(ref)]
+
+    def one(deck: Path) -> DeckCheck:
         decklist, read_problems = read_decklist(deck)
         ref = format_ref or decklist.format
         if not ref and errors(read_problems):  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
@@ -823,20 +831,18 @@ def check_decks(
         if not ref:
             known = ", ".join(sorted(available_formats(roots)))
             raise usage_error("no format given", f"pass --format FORMAT ({known})")
-        if str(ref) not in formats:
-            formats[str(ref)] = load_format(ref, roots)
-        fmt = formats[str(ref)]
+        fmt = format_named(ref)
         if errors(read_problems):
             warnings = [p for p in read_problems if not p.is_error]
             report = DeckReport(decklist, fmt, Resolution([], []), read_errors=errors(read_problems), warnings=warnings)
-            results.append(DeckCheck(deck, report, readable=False, read_problems=read_problems))
-            continue
+            return DeckCheck(deck, report, readable=False, read_problems=read_problems)
         owner = project or _bare_project(fmt.game)
         cards, card_problems = _deck_cards(owner, fmt.game, card_dirs, loaded, cached=project is not None)
         sources = list(card_dirs) or [owner.games[fmt.game].cards]
         verdict = check(decklist, cards, fmt, read_problems)
-        results.append(DeckCheck(deck, verdict, True, read_problems, card_problems, sources))
-    return results
+        return DeckCheck(deck, verdict, True, read_problems, card_problems, sources)
+
+    return [one(deck) for deck in decks]
 
 
 def _bare_project(game_id: str) -> Project:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printer.cards.model import Card, CardSet
-from printer.decks.formats import Format, Section
+from printer.decks.formats import Format, Section, _CardFacts
 from printer.decks.names import name_key, split_name
 from printer.decks.readers.text import Decklist, header_counts, read_decklist
 from printer.decks.report import DeckReport, SectionSummary, Violation, note
@@ -52,6 +52,8 @@ class Placed:
     card: Card | None = field(init=False, repr=False, compare=False)
     count: int = field(init=False, repr=False, compare=False)
     line: int = field(init=False, repr=False, compare=False)
+    #: what the card is in the format being checked (set by :func:`check`; ``None`` for an unresolved entry)
+    facts: _CardFacts | None = field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self.card, self.count, self.line = self.item.card, self.item.entry.count, self.item.entry.line
@@ -77,12 +79,17 @@ class Context:
         return [p for p in self.found() if p.section is not None and p.section.name == name]
 
     def by_name(self) -> dict[str, list[Placed]]:
-        """The found entries grouped by the full name of their card (:func:`name_key`), in decklist order."""
+        """The found entries grouped by the full name of their card (:func:`name_key`), in decklist order.
+
+        Made once per check and shared by the rules: read it, do not change it.
+        """
         if self._groups is None:
             self._groups = {}
+            fmt = self.format
             for p in self.found():
-                self._groups.setdefault(self.format.name_key_of(p.card), []).append(p)
-        return {key: list(group) for key, group in self._groups.items()}
+                key = (p.facts or fmt.facts(p.card)).key
+                self._groups.setdefault(key, []).append(p)
+        return self._groups
 
 
 Rule = Callable[[Context], list[Violation]]
@@ -257,10 +264,11 @@ def rule_copies(ctx: Context) -> list[Violation]:
     found = []
     for group in groups.values():
         card = group[0].card
+        facts = group[0].facts or fmt.facts(card)
         count = sum(p.count for p in group)
         lines = tuple(p.line for p in group)
         where = f" ({line_list(lines)})" if len(lines) > 1 else ""
-        unique = fmt.is_unique(card)
+        unique = facts.unique
         if fmt.unique_limit is not None and unique:
             if count > fmt.unique_limit:
                 found.append(
@@ -278,7 +286,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
         if fmt.copy_limit is None:
             continue
         limit, why = fmt.copy_limit, ""
-        own = fmt.own_copy_limit(card) if fmt.copy_limit_text else None
+        own = facts.own_limit
         if own is not None and own > limit:
             limit, why = own, " (its own text)"
         if count > limit:
@@ -316,9 +324,10 @@ def rule_legality(ctx: Context) -> list[Violation]:
     found = []
     for group in ctx.by_name().values():
         card = group[0].card
+        facts = group[0].facts or fmt.facts(card)
         lines = tuple(p.line for p in group)
         count = sum(p.count for p in group)
-        ban = fmt.ban(card)
+        ban = fmt.banned.get(facts.key)
         if ban is not None:
             found.append(
                 Violation(
@@ -331,7 +340,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
                     hint="remove it",
                 )
             )
-        if not fmt.is_legal(card):
+        if not facts.legal:
             arcs = card.get("legality") or []
             has = f"legal in: {', '.join(arcs)}" if arcs else "its card data lists no legality"
             hint = f"{fmt.name} takes cards legal in {fmt.legal_description()}"
@@ -409,8 +418,8 @@ def check(
         declared = fmt.sections_for_header(item.entry.section)
         if item.entry.section and not declared:
             unknown_headers.setdefault(item.entry.section, item.entry.line)
-        section = fmt.section_of(item.card) if item.card else None
-        placed.append(Placed(item, section, declared))
+        facts = fmt.facts(item.card) if item.card else None
+        placed.append(Placed(item, facts.section if facts else None, declared, facts))
     for header, line in unknown_headers.items():
         warnings.append(
             note(

@@ -58,6 +58,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
+from stat import S_ISDIR
 
 from printer.decks.names import strip_count_suffix
 from printer.plugins import deck_labels, decklist_suffixes
@@ -160,8 +161,10 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
     problems: list[Problem] = []
     section: str | None = None
     counted: list[tuple[int, str, int | None]] = []  # every header: (line, section name, the count it states)
+    if "\ufeff" in text:  # byte-order marks, at the start or pasted in the middle
+        text = text.replace("\ufeff", "")
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.replace("\ufeff", "").strip()
+        line = raw.strip()
         if not line or line.startswith("//"):
             continue
         if line.startswith("#"):
@@ -305,10 +308,16 @@ def _short(text: str, limit: int = 60) -> str:
 
 def _read_text(path: Path) -> tuple[str | None, list[Problem]]:
     where = str(path)
-    if path.is_dir():
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None, [Problem(where, "no such file", code="not-found")]
+    except OSError as exc:
+        return None, [Problem(where, f"cannot read: {exc.strerror or exc}", code="unreadable")]
+    if S_ISDIR(st.st_mode):
         return None, [Problem(where, "is a folder, not a decklist", code="not-a-file")]
     try:
-        size = path.stat().st_size
+        size = st.st_size
         if size > MAX_DECK_BYTES:
             return None, [
                 Problem(
