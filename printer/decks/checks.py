@@ -69,6 +69,7 @@ class Context:
     cards: CardSet | None = None
     _found: list[Placed] | None = field(default=None, init=False, repr=False, compare=False)
     _groups: dict[str, list[Placed]] | None = field(default=None, init=False, repr=False, compare=False)
+    _sections: dict[str, list[Placed]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def found(self) -> list[Placed]:
         if self._found is None:
@@ -76,7 +77,12 @@ class Context:
         return list(self._found)
 
     def in_section(self, name: str) -> list[Placed]:
-        return [p for p in self.found() if p.section is not None and p.section.name == name]
+        if self._sections is None:
+            self._sections = {}
+            for p in self.found():
+                if p.section is not None:
+                    self._sections.setdefault(p.section.name, []).append(p)
+        return list(self._sections.get(name, ()))
 
     def by_name(self) -> dict[str, list[Placed]]:
         """The found entries grouped by the full name of their card (:func:`name_key`), in decklist order.
@@ -110,6 +116,8 @@ def rule_placement(ctx: Context) -> list[Violation]:
     """``no-section`` and ``wrong-section`` (see the module docstring)."""
     found = []
     for p in ctx.found():
+        if p.section is not None and not (p.declared and p.section not in p.declared):
+            continue  # placed where it belongs
         card = p.card
         kind = f"{card.get('deck', '?')} {card.type}" if card.get("deck") else card.type
         if p.section is None:

@@ -181,6 +181,7 @@ class Format:
     # what each card is in this format (section, Unique, legal, name key, own copy limit), worked out once: checking
     # many decklists asks again and again; by id(card), the entry keeping the card (so that the id stays its own)
     _per_card: dict[int, _CardFacts] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _headers: dict[str, list[Section]] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def facts(self, card: Card) -> _CardFacts:
         """What ``card`` is in this format (computed on first use, then remembered)."""
@@ -203,8 +204,11 @@ class Format:
         """The sections a decklist header names (``[]`` for no or an unknown header)."""
         if not header:
             return []
-        wanted = header.strip().casefold()
-        return [s for s in self.sections if wanted in s.headers]
+        found = self._headers.get(header)
+        if found is None:
+            wanted = header.strip().casefold()
+            found = self._headers[header] = [s for s in self.sections if wanted in s.headers]
+        return list(found)
 
     def section(self, name: str) -> Section | None:
         return next((s for s in self.sections if s.name == name), None)

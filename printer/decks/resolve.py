@@ -252,10 +252,11 @@ def resolve(deck: Decklist, cards: CardSet, prefer: Callable[[Card], bool] | Non
             preferred = [c for c in found if prefer(c)]
             if len(preferred) == 1:
                 found = preferred
-        where = deck.where(entry.line)
         if len(found) == 1:
             resolved.append(ResolvedEntry(entry, found[0]))
-        elif not found:
+            continue
+        where = deck.where(entry.line)
+        if not found:
             hint, suggestions = index.hint(entry.name)
             problems.append(Problem(where, f"unknown card {entry.name!r}", hint, code="unknown-card"))
             resolved.append(ResolvedEntry(entry, None, [], suggestions))
