@@ -86,7 +86,7 @@ def run(args: list[str], cwd: Path, timeout: float = 1800) -> Run:
     """Run ``args`` in ``cwd`` to its end (killed after ``timeout`` s); ``os.wait4`` gives its own peak memory."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        proc = subprocess.Popen(args, cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=ENV)
+        proc = subprocess.Popen(list(map(str, args)), cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=ENV)
         deadline = start + timeout
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -461,11 +461,19 @@ def main() -> None:
         real = ORACLE.is_dir() and not options.invented
         folder, cards, source = real_cards(work) if real else synthetic_cards(work)
         print(f"{len(cards):,} cards: {source}; {machine()}; load average {load_before[0]:.2f}", flush=True)
-        figures = help_figures()
-        figures += validate_figures(work, folder, len(cards))
-        figures += deck_figures(work, folder, cards, real)
+        steps = [
+            ("--help", help_figures),
+            ("validate", lambda: validate_figures(work, folder, len(cards))),
+            ("deck check", lambda: deck_figures(work, folder, cards, real)),
+        ]
         if not options.no_build:
-            figures += build_figures(work, cards)
+            steps.append(("build", lambda: build_figures(work, cards)))
+        figures: list[Figure] = []
+        for name, step in steps:
+            try:
+                figures += step()
+            except (Exception, SystemExit) as exc:  # one step failing still reports the others
+                figures.append(Figure(name, None, note=f"failed: {str(exc).strip()[-300:]}"))
     finally:
         if not options.keep:
             shutil.rmtree(work, ignore_errors=True)

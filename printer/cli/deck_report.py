@@ -7,21 +7,29 @@ from collections.abc import Sequence
 
 import click
 
-from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, report
+from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, report, report_lines
 
 
 def print_groups(result, strict: bool = False) -> None:
     """A deck's problems on stderr, in three groups: rules broken, unresolved names, warnings (errors with
     ``strict``)."""
+    lines = group_lines(result, strict)
+    if lines:
+        click.echo("\n".join(lines), err=True)
+
+
+def group_lines(result, strict: bool = False) -> list[str]:
+    """What :func:`print_groups` prints, as lines."""
     groups = [
         ("rules broken:", [v.problem(result.deck) for v in result.violations]),
         ("cards not found in the card data (not counted in the rules above):", result.unresolved),
         ("warnings (errors with --strict):" if strict else "warnings:", result.warnings),
     ]
+    lines = []
     for title, problems in groups:
         if problems:
-            click.echo(title, err=True)
-            report(problems, strict)
+            lines += [title, *report_lines(problems, strict)[0]]
+    return lines
 
 
 def card_problems_note(result, strict: bool) -> None:
@@ -68,9 +76,11 @@ def print_many(results: Sequence, as_json: bool, strict: bool) -> int:
     else:
         for result in results:
             if not result.readable:
-                report(result.read_problems, strict)
+                lines = report_lines(result.read_problems, strict)[0]
             else:
-                print_groups(result.report, strict)
+                lines = group_lines(result.report, strict)
+            if lines:
+                click.echo("\n".join(lines), err=True)
             note = " (--strict: warnings count as errors)" if result.strict_failed(strict) else ""
             click.echo(f"{result.deck}: {result.report.verdict()}{note}")
         click.echo(decks_summary(results, strict))

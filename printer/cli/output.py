@@ -32,28 +32,45 @@ def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple
 
     With ``strict`` warnings count as errors (and are printed as such).
     """
-    out = out or sys.stderr
+    lines, n_errors, n_warnings = report_lines(problems, strict)
+    if lines:
+        click.echo("\n".join(lines), file=out or sys.stderr)
+    return n_errors, n_warnings
+
+
+def report_lines(problems: Iterable[Problem], strict: bool = False) -> tuple[list[str], int, int]:
+    """What :func:`report` prints, as lines: each problem (paths relative to the current folder), then the count."""
+    lines: list[str] = []
     n_errors = n_warnings = 0
+    here = _here()
     for problem in problems:
         if strict and not problem.is_error:
             problem = problem.with_severity(ERROR)
-        click.echo(relative(str(problem)), file=out)
+        lines.append(relative(str(problem), here))
         if problem.is_error:
             n_errors += 1
         else:
             n_warnings += 1
     if n_errors or n_warnings:
-        click.echo(f"{counted(n_errors, 'error')}, {counted(n_warnings, 'warning')}", file=out)
-    return n_errors, n_warnings
+        lines.append(f"{counted(n_errors, 'error')}, {counted(n_warnings, 'warning')}")
+    return lines, n_errors, n_warnings
 
 
-def relative(text: str) -> str:
-    """``text`` with paths inside the current folder shown relative to it (``cards/mygame/x.json``, not ``/home/...``)."""
+def _here() -> str | None:
     try:
         here = str(Path.cwd())
     except OSError:  # the current folder was removed
-        return text
-    if here == "/":
+        return None
+    return None if here == "/" else here
+
+
+def relative(text: str, here: str | None | bool = False) -> str:
+    """``text`` with paths inside the current folder shown relative to it (``cards/mygame/x.json``, not ``/home/...``).
+
+    ``here`` is the current folder when the caller already asked for it (:func:`_here`)."""
+    if here is False:
+        here = _here()
+    if not here:
         return text
     return text.replace(here + "/", "")
 
