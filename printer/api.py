@@ -778,7 +778,7 @@ def decks_summary(checks: Sequence[DeckCheck], strict: bool = False) -> str:
         counts["not resolved" if status == "unresolved" else status] += 1
     n = len(checks)
     parts = [f"{count} {status}" for status, count in counts.items() if count or status == "legal"]
-    return f"{n} decklist{'s' * (n != 1)}: " + ", ".join(parts)
+    return f"{counted(n, 'decklist')}: " + ", ".join(parts)
 
 
 def check_decks(
@@ -791,8 +791,8 @@ def check_decks(
     decklist.
 
     ``decks`` are decklist files and folders: a folder stands for every
-    ``*.txt``, ``*.l5d`` and ``*.json`` file under it
-    (:func:`printer.decks.readers.decklist_files`; at most the project's
+    ``*.txt`` and ``*.json`` file under it, and every file with a suffix a
+    game registers (:func:`printer.decks.readers.decklist_files`; at most the project's
     ``limits.decklists_per_check``). ``format_ref`` is a format id or file; without it each JSON deck's own
     ``format`` is used. ``card_dirs`` are the card files to resolve names
     against (default: the format's game's card folder). With no

@@ -9,8 +9,9 @@ entry is keyed by a SHA-256 over everything that can change the outcome:
   linked from outside the folder, which is never read, by its path only);
 - each schema file of the project and of printer, by path and content hash,
   and ``printer.toml``;
-- the game asked for, the folders read, printer's version, the cache
-  format and the modification times of printer's card-reading modules;
+- the game asked for, the folders read, printer's version, the installed
+  games (their name variants give the name keys), the cache format and the
+  modification times of printer's card-reading modules;
 - each art file the cards name, by path, size and modification time
   (checked again on every load: art is not in the card files).
 
@@ -101,8 +102,10 @@ def _key(project: Project, paths: list[Path], game: str | None) -> tuple[str, in
             digest.update(str(part).encode("utf-8", "surrogatepass") + b"\0")
 
     from printer import __version__
+    from printer.plugins import installed_games
 
     add("printer-card-cache", FORMAT, __version__, game, project.root.resolve())
+    add("games", *(f"{g.id} {g.source}" for g in installed_games().values()))  # their name variants key the names
     here = Path(__file__).resolve().parent
     for module in [
         *sorted(here.glob("*.py")),

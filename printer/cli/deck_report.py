@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import click
 
 from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, report, report_lines
+from printer.problems import counted
 
 
 def print_groups(result, strict: bool = False) -> None:
@@ -38,7 +39,7 @@ def card_problems_note(result, strict: bool) -> None:
     if n_bad:
         targets = " ".join(str(t) for t in result.card_sources)
         click.echo(
-            f"{'error' if strict else 'warning'}: {n_bad} problem{'s' * (n_bad != 1)} in the card files; "
+            f"{'error' if strict else 'warning'}: {counted(n_bad, 'problem')} in the card files; "
             f"those cards are left out (run printer validate {targets})",
             err=True,
         )
@@ -60,7 +61,7 @@ def print_one(result, as_json: bool, strict: bool) -> int:
             click.echo(line)
     if result.strict_failed(strict) and not as_json:
         n = len(result.report.warnings) + len(result.card_problems)
-        click.echo(f"--strict: not accepted: {n} warning{'s' * (n != 1)} count as errors")
+        click.echo(f"--strict: not accepted: {counted(n, 'warning')} count as errors")
     return EXIT_OK if result.accepted(strict) else EXIT_INVALID
 
 

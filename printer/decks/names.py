@@ -36,15 +36,32 @@ class NameParts:
         return f"{self.title} \u2022 {self.level}" if self.level else self.title
 
 
-@lru_cache(maxsize=1 << 16)  # the same names come back in every decklist and card set
 def split_name(name: str) -> NameParts:
     """Normalise ``name`` and split off its variant (see the module docstring)."""
+    _follow_games()
+    return _split_name(name)
+
+
+@lru_cache(maxsize=1 << 16)  # the same names come back in every decklist and card set
+def _split_name(name: str) -> NameParts:
     text = normalize_name(name).translate(_DASHES)
     for variant in name_variants():
         found = variant.parse(text)
         if found:
             return NameParts(*found)
     return NameParts(text)
+
+
+_GAMES: list[object] = [None]  # the name variants the remembered names were split with
+
+
+def _follow_games() -> None:
+    """Forget the remembered names when the installed games' name variants changed (plugins.refresh())."""
+    variants = name_variants()
+    if variants is not _GAMES[0]:
+        _split_name.cache_clear()
+        _loose_key.cache_clear()
+        _GAMES[0] = variants
 
 
 def name_key(name: str) -> str:
@@ -55,7 +72,6 @@ def name_key(name: str) -> str:
 _NOT_ALNUM = re.compile(r"[^0-9a-z\u00c0-\uffff]+")
 
 
-@lru_cache(maxsize=1 << 16)
 def loose_key(name: str) -> str:
     """A looser key: no leading "The", ``&`` as "and", punctuation, hyphens and spaces ignored.
 
@@ -63,7 +79,13 @@ def loose_key(name: str) -> str:
     Courtroom``, ``Utaku Liu Xeung`` and ``Utaku Liu-Xeung`` share it. The
     variant still counts.
     """
-    parts = split_name(name)
+    _follow_games()
+    return _loose_key(name)
+
+
+@lru_cache(maxsize=1 << 16)
+def _loose_key(name: str) -> str:
+    parts = _split_name(name)
     title = parts.title.replace("&", " and ")
     if title.startswith("the "):
         title = title[4:]

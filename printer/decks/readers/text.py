@@ -206,7 +206,7 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
         name = match["name"]
         if "#" in name or "//" in name:
             name = _INLINE_COMMENT.sub("", name)
-        if name.rstrip().endswith(")"):  # a .l5d count "(1)"
+        if name.rstrip().endswith(")"):  # a count after the name, "(1)", as some tools write it
             name = strip_count_suffix(name)
         name = name.strip()
         if not name:
