@@ -38,14 +38,14 @@ from pathlib import Path
 
 from printer.cards.load import MAX_FILE_BYTES, Record, card_files
 from printer.cards.model import Card, CardSet
-from printer.paths import is_inside, output_path, regular_file_problem
+from printer.paths import cache_folder, is_inside, output_path, regular_file_problem
 from printer.problems import Problem, Severity, UsageError
 from printer.project import Project, bundled_root
 
 #: bump when the entry's shape or the meaning of its key changes
 FORMAT = 1
-#: the folder under the project's build/ holding the entries
-FOLDER = (".cache", "cards")
+#: the folder under the project's build/.cache holding the entries
+FOLDER = "cards"
 #: an entry larger than this many times the card files it was made from (plus 1 MiB) is not read
 MAX_ENTRY_RATIO = 4
 
@@ -78,13 +78,12 @@ def load_cards_cached(
 
 
 def _entry_path(project: Project, paths: list[Path], game: str | None) -> Path | None:
-    """The entry's file: ``build/.cache/cards/<game>-<hash of the folders read>.json``; ``None`` when the build
-    folder (or the cache folder in it) is a symbolic link."""
-    folder = project.build_dir
-    for part in FOLDER:
-        if folder.is_symlink():
-            return None
-        folder = folder / part
+    """The entry's file: ``build/.cache/cards/<game>-<hash of the folders read>.json``; ``None`` when the cache
+    folder is not safe to write (:func:`printer.paths.cache_folder`: a build folder that is a link, or outside
+    the project)."""
+    folder = cache_folder(project.root, project.build_dir, FOLDER)
+    if folder is None:
+        return None
     targets = "\n".join(str(Path(p).resolve()) for p in paths)
     name = f"{game or 'all'}-{hashlib.sha256(targets.encode()).hexdigest()[:16]}.json"
     try:
