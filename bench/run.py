@@ -270,7 +270,7 @@ LOAD = textwrap.dedent(
     import sys, time
     from pathlib import Path
     from printer import api
-    from printer.cards.index_cache import load_cards_cached
+    from printer.decks.card_cache import load_cards_cached
     project = api.load_project(Path(sys.argv[1]))
     import printer.decks
     start = time.perf_counter()

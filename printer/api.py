@@ -40,6 +40,7 @@ from printer.project import load_project as _load_project
 
 if TYPE_CHECKING:
     from printer.cards.model import CardSet
+    from printer.cards.schema import SchemaStore
     from printer.decks.formats import Format
     from printer.decks.report import DeckReport
     from printer.sheets.cache import FaceCache
@@ -73,7 +74,9 @@ __all__ = [
 ]
 
 
-def load_cards(project: Project, paths: list[Path], game: str | None = None, store=None):
+def load_cards(
+    project: Project, paths: list[Path], game: str | None = None, store: SchemaStore | None = None
+) -> tuple[dict[str, CardSet], list[Problem]]:
     """:func:`printer.cards.catalog.load_cards`, imported when first called (``printer --help`` imports no validator)."""
     from printer.cards.catalog import load_cards as load
 
@@ -799,7 +802,7 @@ def check_decks(
     ``project`` (outside any project) formats are printer's bundled ones and
     cards are validated against the game's bundled schema. Cards are loaded
     once per game for all the decks, through the project's card cache
-    (:mod:`printer.cards.index_cache`: the card files are read again only
+    (:mod:`printer.decks.card_cache`: the card files are read again only
     when they, the schemas or printer.toml changed). Raises
     :class:`UsageError` when no format is given or found, the card data is
     missing, a folder holds no decklist or there are too many.
@@ -861,7 +864,7 @@ def _deck_cards(
     cached: bool = True,
 ) -> tuple[CardSet, list[Problem]]:
     """The cards of ``game_id`` the decks are checked with (loaded once per call; through the project's card
-    cache, :mod:`printer.cards.index_cache`, when ``cached``) and the errors in their files."""
+    cache, :mod:`printer.decks.card_cache`, when ``cached``) and the errors in their files."""
     if game_id not in project.games:
         raise usage_error(
             f"the project has no game {game_id!r}, which the format is for",
@@ -875,7 +878,7 @@ def _deck_cards(
         if missing:
             raise usage_error(f"card folder {missing[0]} not found", "pass --cards DIR with the game's card files")
         if cached:
-            from printer.cards.index_cache import load_cards_cached
+            from printer.decks.card_cache import load_cards_cached
 
             sets, card_problems, _ = load_cards_cached(project, list(targets), game_id)
         else:

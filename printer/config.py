@@ -137,7 +137,7 @@ def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
 
 
 def _schema_problems(path: Path, lines, schema: dict, data: dict) -> list[Problem]:
-    from printer.cards.fast_schema import compile_fast
+    from printer.fastschema import compile_fast
 
     fast = compile_fast(schema, None, _no_retrieval, check_formats=False)  # the verdict; python-jsonschema explains
     try:

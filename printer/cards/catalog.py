@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from printer.cards.load import Record, load_records
 from printer.cards.model import Card, CardSet
@@ -64,7 +64,8 @@ def load_cards(
             problems.append(Problem(where, what, hint, code="unknown-game"))
             continue
         if type(record) is not Record:  # a spreadsheet row (SheetRecord): type its cells by the schema, locate by cell
-            found = record.relocate(convert_cells(record, store, project.games[game_id].schema, sheet_types))
+            row = cast("SheetRecord", record)
+            found = row.relocate(convert_cells(row, store, project.games[game_id].schema, sheet_types))
         else:
             found = store.validate(record.data, project.games[game_id].schema, record.where())
         problems += found

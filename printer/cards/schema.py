@@ -22,7 +22,7 @@ from printer.paths import is_inside
 from printer.problems import Problem, UsageError, did_you_mean
 
 # python-jsonschema, referencing and regex are imported when a card must be explained (or a schema checked the slow
-# way): a project whose cards are valid is validated without them (printer.cards.fast_schema).
+# way): a project whose cards are valid is validated without them (printer.fastschema).
 if TYPE_CHECKING:
     import jsonschema
     from jsonschema.exceptions import ValidationError
@@ -113,7 +113,7 @@ class SchemaStore:
 
     def _contents_of(self, uri: str) -> object:
         """The contents of the schema at ``uri``: one of the store's, or retrieved as :meth:`_retrieve_contents`
-        allows (the retrieval of the fast validator, :mod:`printer.cards.fast_schema`)."""
+        allows (the retrieval of the fast validator, :mod:`printer.fastschema`)."""
         uri = urldefrag(uri).url
         if uri in self._by_uri:
             return self._by_uri[uri]
@@ -123,14 +123,14 @@ class SchemaStore:
         return _validator(self, schema_file.resolve())
 
     def fast_validator(self, schema_file: Path):
-        """The compiled verdict-only validator of ``schema_file`` (:mod:`printer.cards.fast_schema`), or ``None``.
+        """The compiled verdict-only validator of ``schema_file`` (:mod:`printer.fastschema`), or ``None``.
 
         ``None`` when jsonschema-rs cannot honour the schema; then every card
         goes through python-jsonschema. Raises :class:`UsageError` as
         :meth:`validator` does for a schema that is not valid.
         """
         if schema_file not in self._fast:
-            from printer.cards.fast_schema import compile_fast, schema_is_valid
+            from printer.fastschema import compile_fast, schema_is_valid
 
             resolved = schema_file.resolve()
             schema = self.schema(resolved)

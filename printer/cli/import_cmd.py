@@ -10,6 +10,7 @@ without ``--force``, ``--dry-run`` to see what would change.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from pathlib import Path
 
 import click
@@ -30,7 +31,7 @@ class _ImportGroup(click.Group):
     _loaded = False
 
     @property
-    def commands(self) -> dict[str, click.Command]:
+    def commands(self) -> MutableMapping[str, click.Command]:
         if not self._loaded:
             self._loaded = True
             from printer.plugins import importers
@@ -40,7 +41,7 @@ class _ImportGroup(click.Group):
         return self._commands
 
     @commands.setter
-    def commands(self, value: dict[str, click.Command]) -> None:
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:
         self._commands = value
 
 

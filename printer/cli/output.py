@@ -64,15 +64,15 @@ def _here() -> str | None:
     return None if here == "/" else here
 
 
-def relative(text: str, here: str | None | bool = False) -> str:
+def relative(text: str, here: str | None = "") -> str:
     """``text`` with paths inside the current folder shown relative to it (``cards/mygame/x.json``, not ``/home/...``).
 
-    ``here`` is the current folder when the caller already asked for it (:func:`_here`)."""
-    if here is False:
-        here = _here()
-    if not here:
+    ``here`` is the current folder when the caller already asked for it (:func:`_here`; ``None``: none to
+    strip)."""
+    folder = _here() if here == "" else here
+    if not folder:
         return text
-    return text.replace(here + "/", "")
+    return text.replace(folder + "/", "")
 
 
 def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:

@@ -93,9 +93,15 @@ class Context:
             self._groups = {}
             fmt = self.format
             for p in self.found():
-                key = (p.facts or fmt.facts(p.card)).key
+                key = facts_of(p, fmt).key
                 self._groups.setdefault(key, []).append(p)
         return self._groups
+
+
+def facts_of(placed: Placed, fmt: Format) -> _CardFacts:
+    """What a found entry's card is in ``fmt`` (set by :func:`check`, else asked of the format)."""
+    assert placed.card is not None, "only entries that found their card"
+    return placed.facts or fmt.facts(placed.card)
 
 
 Rule = Callable[[Context], list[Violation]]
@@ -272,7 +278,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
     found = []
     for group in groups.values():
         card = group[0].card
-        facts = group[0].facts or fmt.facts(card)
+        facts = facts_of(group[0], fmt)
         count = sum(p.count for p in group)
         lines = tuple(p.line for p in group)
         where = f" ({line_list(lines)})" if len(lines) > 1 else ""
@@ -332,7 +338,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
     found = []
     for group in ctx.by_name().values():
         card = group[0].card
-        facts = group[0].facts or fmt.facts(card)
+        facts = facts_of(group[0], fmt)
         lines = tuple(p.line for p in group)
         count = sum(p.count for p in group)
         ban = fmt.banned.get(facts.key)

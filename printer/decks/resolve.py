@@ -188,7 +188,7 @@ class NameIndex:
 
 def card_names(card: Card) -> tuple[str, str, str, list[str]]:
     """What :class:`NameIndex` files ``card`` under: its name key, title, loose key and translated title keys
-    (what ``names`` passes ready-made, e.g. from :mod:`printer.cards.index_cache`)."""
+    (what ``names`` passes ready-made, e.g. from :mod:`printer.decks.card_cache`)."""
     parts = split_name(card.name)
     translated = [split_name(t).key for t in _translated_titles(card)]
     return parts.key, parts.title, loose_key(card.name), translated

@@ -1,4 +1,4 @@
-"""The card cache of ``printer deck check`` (printer.cards.index_cache): right after any change, never trusted when
+"""The card cache of ``printer deck check`` (printer.decks.card_cache): right after any change, never trusted when
 damaged, safe when two commands write it at once."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from helpers import write_cards
 
 import printer.cards.catalog as catalog
-from printer.cards.index_cache import load_cards_cached
+from printer.decks.card_cache import load_cards_cached
 from printer.decks.resolve import name_index
 from printer.project import load_project
 
@@ -190,9 +190,7 @@ def test_a_read_only_cache_folder_still_loads(project, loads):
 
 def test_two_commands_writing_at_once(project):
     """Two processes loading the same project at the same moment both succeed, and the entry is whole."""
-    code = (
-        "import sys; from test_index_cache import _load; from pathlib import Path; print(_load(Path(sys.argv[1]))[2])"
-    )
+    code = "import sys; from test_card_cache import _load; from pathlib import Path; print(_load(Path(sys.argv[1]))[2])"
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(Path(__file__).parent), str(REPO / "tests"), str(REPO)]))
     procs = [
         subprocess.Popen([sys.executable, "-c", code, str(project)], stdout=subprocess.PIPE, text=True, env=env)

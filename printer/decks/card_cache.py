@@ -35,12 +35,17 @@ import hashlib
 import json
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from printer.cards.load import MAX_FILE_BYTES, Record, card_files
 from printer.cards.model import Card, CardSet
 from printer.paths import cache_folder, is_inside, output_path, regular_file_problem
 from printer.problems import Problem, Severity, UsageError
-from printer.project import Project, bundled_root
+
+if TYPE_CHECKING:
+    from printer.cards.spreadsheet import SheetRecord
+from printer.paths import bundled_root
+from printer.project import Project
 
 #: bump when the entry's shape or the meaning of its key changes
 FORMAT = 1
@@ -105,13 +110,10 @@ def _key(project: Project, paths: list[Path], game: str | None) -> tuple[str, in
 
     add("printer-card-cache", FORMAT, __version__, game, project.root.resolve())
     add("games", *(f"{g.id} {g.source}" for g in installed_games().values()))  # their name variants key the names
-    here = Path(__file__).resolve().parent
-    for module in [
-        *sorted(here.glob("*.py")),
-        here.parent / "decks" / "names.py",
-        here.parent / "decks" / "resolve.py",
-    ]:
-        add(module.name, module.stat().st_mtime_ns)  # a developer's change to the code reading cards and names
+    package = Path(__file__).resolve().parents[1]
+    code = [*sorted((package / "cards").glob("*.py")), *(package / "decks" / n for n in ("names.py", "resolve.py"))]
+    for module in [*code, Path(__file__).resolve()]:  # a developer's change to the code reading cards and names
+        add(module.name, module.stat().st_mtime_ns)
     toml = project.root / "printer.toml"
     add("printer.toml", _file_hash(toml) if toml.is_file() else "-")
     for root in (project.root, bundled_root()):
@@ -190,7 +192,8 @@ def _record_fields(record: Record) -> list[object]:
     """A record as JSON: ``[file, pointer, game, sheet fields or None]`` (a spreadsheet row keeps its place)."""
     sheet = None
     if type(record) is not Record:  # printer.cards.spreadsheet.SheetRecord: its cell references
-        sheet = {"sheet": record.sheet, "row": record.row, "columns": record.columns, "typed": record.typed}
+        row = cast("SheetRecord", record)
+        sheet = {"sheet": row.sheet, "row": row.row, "columns": row.columns, "typed": row.typed}
     return [str(record.file), record.pointer, record.game, sheet]
 
 
@@ -224,7 +227,6 @@ def _rebuild(payload: dict) -> tuple[dict[str, CardSet], list[Problem]] | None:
     sets: dict[str, CardSet] = {}
     names: dict[str, list[tuple[str, str, str, list[str]]]] = {}
     files: dict[str, Path] = {}
-    sheet_record = None
     for game_id, data, file, pointer, record_game, sheet, card_names in payload["cards"]:
         if not (isinstance(game_id, str) and isinstance(data, dict) and isinstance(data.get("id"), str)):
             return None
@@ -239,9 +241,9 @@ def _rebuild(payload: dict) -> tuple[dict[str, CardSet], list[Problem]] | None:
         if sheet is None:
             record = Record(data, path, pointer, record_game)
         else:
-            if sheet_record is None:
-                from printer.cards.spreadsheet import SheetRecord as sheet_record
-            record = sheet_record(data, path, pointer, record_game, converted=True, **sheet)
+            from printer.cards.spreadsheet import SheetRecord
+
+            record = SheetRecord(data, path, pointer, record_game, converted=True, **sheet)
         sets.setdefault(game_id, CardSet(game_id)).add(Card(game_id, data, record))
         names.setdefault(game_id, []).append((key, title, loose, translated))
     from printer.decks.resolve import remember_index

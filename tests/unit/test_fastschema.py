@@ -10,7 +10,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from printer.cards import fast_schema
+from printer import fastschema as fast_schema
 from printer.cards.schema import SchemaStore, _errors
 
 PATTERNS = [

@@ -122,7 +122,11 @@ def _python_formats() -> dict[str, Callable[[str], bool]]:
     import jsonschema
 
     checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    return {name: (lambda value, name=name: checker.conforms(value, name)) for name in checker.checkers}
+
+    def check(name: str) -> Callable[[str], bool]:
+        return lambda value: bool(checker.conforms(value, name))
+
+    return {name: check(name) for name in checker.checkers}
 
 
 def _python_only(schema: Any) -> bool:
