@@ -49,6 +49,7 @@ ORACLE = SHARED / "data" / "l5r" / "oracle"
 DECKS = SHARED / "data" / "l5r" / "decks"
 PLAIN = SHARED / "bench" / "plain_weasyprint.py"
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
+ENV.pop("PYTHONDONTWRITEBYTECODE", None)  # measure printer as installed: its modules compiled once, not at every start
 L5R_TOML = (
     '[games.l5r]\nname = "Legend of the Five Rings CCG"\ncard_size = "poker"\nback_field = "deck"\n'
     'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n'
@@ -457,6 +458,7 @@ def main() -> None:
     work = options.keep or Path(tempfile.mkdtemp(prefix="printer-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     load_before = os.getloadavg()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "printer")], env=ENV, check=False)
     try:
         real = ORACLE.is_dir() and not options.invented
         folder, cards, source = real_cards(work) if real else synthetic_cards(work)
