@@ -70,6 +70,8 @@ def portable(pattern: str) -> bool:
 
 
 _NOT_SCHEMAS = {"const", "enum", "examples", "default"}  # keys whose values are data, not subschemas
+#: keywords whose value maps names (data, whatever they are: a property may be called "pattern") to subschemas
+_SCHEMA_MAPS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
 
 
 def rewrite(schema: Any) -> Any:
@@ -84,7 +86,7 @@ def rewrite(schema: Any) -> Any:
             out[key] = value
         elif key == "pattern" and isinstance(value, str) and not portable(value):
             out[PY_PATTERN] = value
-        elif key == "properties" and isinstance(value, dict):  # property names are data: a property may be "pattern"
+        elif key in _SCHEMA_MAPS and isinstance(value, dict):
             out[key] = {name: rewrite(sub) for name, sub in value.items()}
         else:
             out[key] = rewrite(value)
@@ -138,7 +140,13 @@ def _python_only(schema: Any) -> bool:
     names = schema.get("patternProperties")
     if isinstance(names, dict) and not all(portable(n) for n in names):
         return True
-    return any(_python_only(v) for k, v in schema.items() if k not in _NOT_SCHEMAS)
+    for key, value in schema.items():
+        if key in _SCHEMA_MAPS and isinstance(value, dict):
+            if any(_python_only(sub) for sub in value.values()):
+                return True
+        elif key not in _NOT_SCHEMAS and _python_only(value):
+            return True
+    return False
 
 
 def _mentions_format(schema: Any) -> bool:
@@ -260,8 +268,9 @@ def _patterns(schema: Any):
                     continue
                 if key == "pattern" and isinstance(value, str):
                     yield value
-                elif key == "patternProperties" and isinstance(value, dict):
-                    yield from value
+                elif key in _SCHEMA_MAPS and isinstance(value, dict):
+                    if key == "patternProperties":
+                        yield from value
                     stack += value.values()
                 else:
                     stack.append(value)

@@ -62,6 +62,13 @@ def test_portable_patterns_are_left_to_the_linear_engine():
         assert not fast_schema.portable(pattern), pattern
 
 
+def test_names_in_maps_are_not_keywords():
+    schema = {"$defs": {"const": {"pattern": r"\S"}}, "properties": {"enum": {"patternProperties": {r"\s": {}}}}}
+    assert fast_schema.rewrite(schema)["$defs"]["const"] == {fast_schema.PY_PATTERN: r"\S"}
+    assert fast_schema._python_only(schema)
+    assert set(fast_schema._patterns(schema)) == {r"\S", r"\s"}
+
+
 def test_a_property_named_pattern_is_not_a_keyword():
     schema = {"properties": {"pattern": {"type": "string"}}, "const": {"pattern": r"\S"}, "pattern": r"\S"}
     out = fast_schema.rewrite(schema)
