@@ -241,14 +241,18 @@ def validate_figures(work: Path, folder: Path, n: int) -> list[Figure]:
     where = work / "all"
     (where / "printer.toml").write_text(L5R_TOML, encoding="utf-8")
     schema_only = checked(best(printer("validate", "--no-render", folder), where), "validate --no-render")
+    shutil.rmtree(where / "build" / ".cache" / "preflight", ignore_errors=True)
     rendered = checked(run(printer("validate", folder), where), "validate")
+    again = checked(best(printer("validate", folder), where), "validate again")
     rs = checked(best([sys.executable, "-c", REFERENCE_RS, REPO / "schema", folder], where), "jsonschema-rs")
     plain = checked(best([sys.executable, "-c", REFERENCE_JSON, folder], where), "reading the JSON")
     figures = [
         Figure(f"validate {n:,} cards (schema and files)", schema_only.seconds, reference="jsonschema-rs script",
                ref_value=rs.seconds, target="< 0.5 s", note="printer validate --no-render"),
         Figure(f"validate {n:,} cards, templates rendered", rendered.seconds, reference="reading the JSON alone",
-               ref_value=plain.seconds, note="printer validate (renders every card's template to HTML too)"),
+               ref_value=plain.seconds, note="printer validate, first run: every card's template rendered to HTML"),
+        Figure(f"validate {n:,} cards, templates rendered, again", again.seconds, target="< 0.5 s",
+               note="printer validate, nothing changed: only cards not seen rendering clean are rendered"),
     ]  # fmt: skip
     tool = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) or shutil.which("check-jsonschema")
     if tool:
@@ -361,7 +365,7 @@ def build_figures(work: Path, cards: list[dict]) -> list[Figure]:
         shutil.rmtree(root / "build", ignore_errors=True)
         one = checked(run(printer("build", "l5r", "--jobs", "1"), root), "build --jobs 1")
         figures.append(Figure(f"build {BUILD_CARDS} cards cold, --jobs 1", one.seconds, reference="plain WeasyPrint",
-                              ref_value=ref_s, target="<= 1.0x", note=f"peak {one.mib:.0f} MiB " + ref_note))  # fmt: skip
+                              ref_value=ref_s, target="<= 1.0x", note=f"peak {one.mib:.0f} MiB {ref_note}".strip()))  # fmt: skip
     else:
         figures.append(
             Figure(f"build {BUILD_CARDS} cards cold, --jobs 1", None, note="printer build has no --jobs yet")
@@ -438,7 +442,7 @@ def table(figures: list[Figure]) -> str:
     for f in figures:
         ratio = f"{f.value / f.ref_value:.2f}x" if f.value and f.ref_value else ""
         reference = f"{f.reference} {show(f.ref_value, 's')}" if f.reference else ""
-        rows.append((f.job, show(f.value, f.unit), reference, ratio, f.target, f.note))
+        rows.append((f.job, show(f.value, f.unit), reference, ratio, f.target, " ".join(f.note.split())))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
     lines = []
     for k, row in enumerate(rows):
