@@ -30,8 +30,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from printer.cards.catalog import load_cards
-from printer.cards.model import CardSet
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
@@ -42,6 +40,9 @@ from printer.project import load_project as _load_project
 
 if TYPE_CHECKING:
     from printer.cards.importing import ImportResult
+    from printer.cards.model import CardSet
+    from printer.cards.schema import SchemaStore
+    from printer.decks.formats import Format
     from printer.decks.report import DeckReport
     from printer.sheets.cache import FaceCache
     from printer.sheets.compose import PrintItem
@@ -67,10 +68,20 @@ __all__ = [
     "import_cards",
     "build_game",
     "check_decks",
+    "decks_summary",
     "load_project",
     "usage_error",
     "validate",
 ]
+
+
+def load_cards(
+    project: Project, paths: list[Path], game: str | None = None, store: SchemaStore | None = None
+) -> tuple[dict[str, CardSet], list[Problem]]:
+    """:func:`printer.cards.catalog.load_cards`, imported when first called (``printer --help`` imports no validator)."""
+    from printer.cards.catalog import load_cards as load
+
+    return load(project, paths, game, store)
 
 
 def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:
@@ -749,28 +760,74 @@ class DeckCheck:
     def legal(self) -> bool:
         return self.readable and self.report.is_legal()
 
+    def strict_failed(self, strict: bool) -> bool:
+        """Legal, but with warnings (or errors in the card files) that ``--strict`` counts as errors."""
+        return strict and self.legal and bool(self.report.warnings or self.card_problems)
+
+    def accepted(self, strict: bool = False) -> bool:
+        """Legal (and, with ``strict``, without a warning)."""
+        return self.legal and not self.strict_failed(strict)
+
+
+def decks_summary(checks: Sequence[DeckCheck], strict: bool = False) -> str:
+    """One line for many checks: ``319 decklists: 90 legal, 120 illegal, 106 not resolved, 3 unreadable``.
+
+    With ``strict`` a legal deck with warnings counts as ``not accepted (--strict)``.
+    """
+    counts = {"legal": 0, "not accepted (--strict)": 0, "illegal": 0, "not resolved": 0, "unreadable": 0}
+    for check in checks:
+        status = check.report.status if check.readable else "unreadable"
+        if status == "legal" and check.strict_failed(strict):
+            status = "not accepted (--strict)"
+        counts["not resolved" if status == "unresolved" else status] += 1
+    n = len(checks)
+    parts = [f"{count} {status}" for status, count in counts.items() if count or status == "legal"]
+    return f"{counted(n, 'decklist')}: " + ", ".join(parts)
+
 
 def check_decks(
-    project: Project | None, decks: Sequence[Path], format_ref: str | None = None, card_dirs: Sequence[Path] = ()
+    project: Project | None,
+    decks: Sequence[Path],
+    format_ref: str | None = None,
+    card_dirs: Sequence[Path] = (),
 ) -> list[DeckCheck]:
-    """Check each decklist (plain text, a game's text format or JSON) against a format.
+    """Check each decklist (plain text, a game's text format or JSON) against a format; one :class:`DeckCheck` per
+    decklist.
 
-    ``format_ref`` is a format id or file; without it each JSON deck's own
+    ``decks`` are decklist files and folders: a folder stands for every
+    ``*.txt`` and ``*.json`` file under it, and every file with a suffix a
+    game registers (:func:`printer.decks.readers.decklist_files`; at most the project's
+    ``limits.decklists_per_check``). ``format_ref`` is a format id or file; without it each JSON deck's own
     ``format`` is used. ``card_dirs`` are the card files to resolve names
     against (default: the format's game's card folder). With no
     ``project`` (outside any project) formats are printer's bundled ones and
     cards are validated against the game's bundled schema. Cards are loaded
-    once per game for all the decks. Raises :class:`UsageError` when no
-    format is given or found, or the card data is missing.
+    once per game for all the decks, through the project's card cache
+    (:mod:`printer.decks.card_cache`: the card files are read again only
+    when they, the schemas or printer.toml changed). Raises
+    :class:`UsageError` when no format is given or found, the card data is
+    missing, a folder holds no decklist or there are too many.
     """
     from printer.decks import available_formats, check, load_format, read_decklist
+    from printer.decks.readers import decklist_files
     from printer.decks.report import DeckReport
     from printer.decks.resolve import Resolution
 
+    limit = (project.limits if project is not None else DEFAULT_LIMITS).decklists_per_check
+    decks, found = decklist_files(decks, limit)
+    if found:
+        raise UsageError(found[0].message, found)
+
     roots = [project.root] if project is not None else []
     loaded: dict[tuple[str, tuple[Path, ...]], tuple[CardSet, list[Problem]]] = {}
-    results = []
-    for deck in decks:
+    formats: dict[str, Format] = {}  # each format read once for all the decks naming it
+
+    def format_named(ref: str | Path) -> Format:
+        if str(ref) not in formats:
+            formats[str(ref)] = load_format(ref, roots)
+        return formats[str(ref)]
+
+    def one(deck: Path) -> DeckCheck:
         decklist, read_problems = read_decklist(deck)
         ref = format_ref or decklist.format
         if not ref and errors(read_problems):  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
@@ -778,18 +835,18 @@ def check_decks(
         if not ref:
             known = ", ".join(sorted(available_formats(roots)))
             raise usage_error("no format given", f"pass --format FORMAT ({known})")
-        fmt = load_format(ref, roots)
+        fmt = format_named(ref)
         if errors(read_problems):
             warnings = [p for p in read_problems if not p.is_error]
             report = DeckReport(decklist, fmt, Resolution([], []), read_errors=errors(read_problems), warnings=warnings)
-            results.append(DeckCheck(deck, report, readable=False, read_problems=read_problems))
-            continue
+            return DeckCheck(deck, report, readable=False, read_problems=read_problems)
         owner = project or _bare_project(fmt.game)
-        cards, card_problems = _deck_cards(owner, fmt.game, card_dirs, loaded)
+        cards, card_problems = _deck_cards(owner, fmt.game, card_dirs, loaded, cached=project is not None)
         sources = list(card_dirs) or [owner.games[fmt.game].cards]
         verdict = check(decklist, cards, fmt, read_problems)
-        results.append(DeckCheck(deck, verdict, True, read_problems, card_problems, sources))
-    return results
+        return DeckCheck(deck, verdict, True, read_problems, card_problems, sources)
+
+    return [one(deck) for deck in decks]
 
 
 def _bare_project(game_id: str) -> Project:
@@ -805,7 +862,10 @@ def _deck_cards(
     game_id: str,
     card_dirs: Sequence[Path],
     loaded: dict[tuple[str, tuple[Path, ...]], tuple[CardSet, list[Problem]]],
+    cached: bool = True,
 ) -> tuple[CardSet, list[Problem]]:
+    """The cards of ``game_id`` the decks are checked with (loaded once per call; through the project's card
+    cache, :mod:`printer.decks.card_cache`, when ``cached``) and the errors in their files."""
     if game_id not in project.games:
         raise usage_error(
             f"the project has no game {game_id!r}, which the format is for",
@@ -818,7 +878,12 @@ def _deck_cards(
         missing = [t for t in targets if not t.exists()]
         if missing:
             raise usage_error(f"card folder {missing[0]} not found", "pass --cards DIR with the game's card files")
-        sets, card_problems = load_cards(project, list(targets), game_id)
+        if cached:
+            from printer.decks.card_cache import load_cards_cached
+
+            sets, card_problems, _ = load_cards_cached(project, list(targets), game_id)
+        else:
+            sets, card_problems = load_cards(project, list(targets), game_id)
         cards = sets.get(game_id)
         if cards is None or not len(cards):
             raise usage_error(

@@ -41,6 +41,8 @@ class Limits:
     layout_slots: int = 1_000
     #: nesting depth of Markdown (lists in quotes in lists...)
     markdown_nesting: int = 20
+    #: decklists one ``printer deck check`` reads (a folder's, or named)
+    decklists_per_check: int = 10_000
 
 
 DEFAULT = Limits()

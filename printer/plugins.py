@@ -120,13 +120,23 @@ def installed_games() -> dict[str, GameSupport]:
 
 def all_checks() -> dict[str, Callable[[Any], list[Any]]]:
     """Every registered check by its full name, ``<game>.<name>`` (``starfall.one-captain``)."""
-    return {f"{g.id}.{name}": rule for g in installed_games().values() for name, rule in g.checks.items()}
+    return dict(_all_checks())
+
+
+_CHECKS: list = [None, {}]  # the installed games the table was made from, and the table
+
+
+def _all_checks() -> dict[str, Callable[[Any], list[Any]]]:
+    games = installed_games()
+    if _CHECKS[0] is not games:  # made again when the games are looked up again (installed_games.cache_clear())
+        _CHECKS[:] = [games, {f"{g.id}.{name}": rule for g in games.values() for name, rule in g.checks.items()}]
+    return _CHECKS[1]
 
 
 def find_check(name: str, game: str | None = None) -> Callable[[Any], list[Any]] | None:
     """The check a format names: ``<game>.<name>``, or a bare ``<name>`` (or an older ``<game>-<name>``) of the
     format's own ``game``; ``None`` when no game registers it."""
-    checks = all_checks()
+    checks = _all_checks()  # asked for every deck checked: not copied
     if name in checks:
         return checks[name]
     if game:

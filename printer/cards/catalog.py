@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from printer.cards.load import Record, load_records
 from printer.cards.model import Card, CardSet
 from printer.cards.schema import SchemaStore
-from printer.cards.spreadsheet import SchemaTypes, SheetRecord, convert
+
+if TYPE_CHECKING:
+    from printer.cards.spreadsheet import SchemaTypes, SheetRecord
 from printer.problems import Problem, did_you_mean
 from printer.project import Project, bundled_root
 
@@ -60,8 +63,9 @@ def load_cards(
             )
             problems.append(Problem(where, what, hint, code="unknown-game"))
             continue
-        if isinstance(record, SheetRecord):  # a spreadsheet row: type its cells by the schema, locate by cell
-            found = record.relocate(convert_cells(record, store, project.games[game_id].schema, sheet_types))
+        if type(record) is not Record:  # a spreadsheet row (SheetRecord): type its cells by the schema, locate by cell
+            row = cast("SheetRecord", record)
+            found = row.relocate(convert_cells(row, store, project.games[game_id].schema, sheet_types))
         else:
             found = store.validate(record.data, project.games[game_id].schema, record.where())
         problems += found
@@ -94,6 +98,8 @@ def convert_cells(
     """Type a spreadsheet row's cells by ``schema`` (:func:`printer.cards.spreadsheet.convert`), then validate it.
 
     ``cache`` keeps the schema's field types between rows."""
+    from printer.cards.spreadsheet import SchemaTypes, convert
+
     cache = {} if cache is None else cache
     if schema not in cache:
         cache[schema] = SchemaTypes(store, schema)

@@ -12,7 +12,7 @@ from typing import Literal
 
 import click
 
-from printer.cli.output import EXIT_INVALID, EXIT_USAGE, report
+from printer.cli.output import EXIT_CODES, EXIT_INVALID, EXIT_USAGE, report
 from printer.problems import PrinterError
 
 
@@ -62,11 +62,11 @@ def _register() -> None:
 
 _register()
 
-EXIT_CODES = "Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error."
-
 
 def _epilogs(group: click.Group) -> None:
     """Every command's help ends with its exit codes (a command may state its own)."""
+    if getattr(group, "lazy_commands", False):  # its subcommands are made on first use, with their epilog
+        return
     for command in group.commands.values():
         if isinstance(command, click.Group):
             _epilogs(command)

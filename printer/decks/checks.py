@@ -26,11 +26,11 @@ the unresolved lines that could belong to the section cannot make it up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from printer.cards.model import Card, CardSet
-from printer.decks.formats import Format, Section, text_copy_limit
+from printer.decks.formats import Format, Section, _CardFacts
 from printer.decks.names import name_key, split_name
 from printer.decks.readers.text import Decklist, header_counts, read_decklist
 from printer.decks.report import DeckReport, SectionSummary, Violation, note
@@ -41,23 +41,22 @@ from printer.problems import Problem, counted
 
 @dataclass
 class Placed:
-    """A resolved entry with the ``section`` its card goes to and the ``declared`` sections its header names."""
+    """A resolved entry with the ``section`` its card goes to and the ``declared`` sections its header names.
+
+    ``card``, ``count`` and ``line`` are the entry's (read often: plain attributes).
+    """
 
     item: ResolvedEntry
     section: Section | None
     declared: list[Section]
+    card: Card | None = field(init=False, repr=False, compare=False)
+    count: int = field(init=False, repr=False, compare=False)
+    line: int = field(init=False, repr=False, compare=False)
+    #: what the card is in the format being checked (set by :func:`check`; ``None`` for an unresolved entry)
+    facts: _CardFacts | None = field(default=None, repr=False, compare=False)
 
-    @property
-    def card(self) -> Card | None:
-        return self.item.card
-
-    @property
-    def count(self) -> int:
-        return self.item.entry.count
-
-    @property
-    def line(self) -> int:
-        return self.item.entry.line
+    def __post_init__(self) -> None:
+        self.card, self.count, self.line = self.item.card, self.item.entry.count, self.item.entry.line
 
 
 class Found(Placed):
@@ -66,12 +65,7 @@ class Found(Placed):
     :func:`check` places every resolved entry as a ``Found``, so :meth:`Context.found` returns them as they are.
     """
 
-    @property
-    def card(self) -> Card:
-        card = self.item.card
-        if card is None:  # check() only makes a Found of a resolved entry
-            raise ValueError(f"line {self.line}: {self.item.entry.name!r} did not resolve to a card")
-        return card
+    card: Card
 
 
 @dataclass
@@ -82,14 +76,43 @@ class Context:
     format: Format
     placed: list[Placed]
     cards: CardSet | None = None
+    _found: list[Found] | None = field(default=None, init=False, repr=False, compare=False)
+    _groups: dict[str, list[Found]] | None = field(default=None, init=False, repr=False, compare=False)
+    _sections: dict[str, list[Found]] | None = field(default=None, init=False, repr=False, compare=False)
 
     def found(self) -> list[Found]:
         """The entries that resolved to a card, in decklist order."""
-        return [p for p in self.placed if isinstance(p, Found)]
+        if self._found is None:
+            self._found = [p for p in self.placed if isinstance(p, Found)]
+        return list(self._found)
 
     def in_section(self, name: str) -> list[Found]:
         """The resolved entries placed in the section ``name``."""
-        return [p for p in self.found() if p.section is not None and p.section.name == name]
+        if self._sections is None:
+            self._sections = {}
+            for p in self.found():
+                if p.section is not None:
+                    self._sections.setdefault(p.section.name, []).append(p)
+        return list(self._sections.get(name, ()))
+
+    def by_name(self) -> dict[str, list[Found]]:
+        """The found entries grouped by the full name of their card (:func:`name_key`), in decklist order.
+
+        Made once per check and shared by the rules: read it, do not change it.
+        """
+        if self._groups is None:
+            self._groups = {}
+            fmt = self.format
+            for p in self.found():
+                key = facts_of(p, fmt).key
+                self._groups.setdefault(key, []).append(p)
+        return self._groups
+
+
+def facts_of(placed: Placed, fmt: Format) -> _CardFacts:
+    """What a found entry's card is in ``fmt`` (set by :func:`check`, else asked of the format)."""
+    assert placed.card is not None, "only entries that found their card"
+    return placed.facts or fmt.facts(placed.card)
 
 
 Rule = Callable[[Context], list[Violation]]
@@ -110,6 +133,8 @@ def rule_placement(ctx: Context) -> list[Violation]:
     """``no-section`` and ``wrong-section`` (see the module docstring)."""
     found = []
     for p in ctx.found():
+        if p.section is not None and not (p.declared and p.section not in p.declared):
+            continue  # placed where it belongs
         card = p.card
         kind = f"{card.get('deck', '?')} {card.type}" if card.get("deck") else card.type
         if p.section is None:
@@ -257,19 +282,18 @@ def rule_copies(ctx: Context) -> list[Violation]:
     ``cards`` cap).
     """
     fmt = ctx.format
-    groups: dict[str, list[Found]] = {}
-    for p in ctx.found():
-        groups.setdefault(name_key(p.card.name), []).append(p)
+    groups = ctx.by_name()
     in_deck = set(groups)
     active = [a for a in fmt.allowances if name_key(a.granted_by) in in_deck]
     used: dict[int, list[str]] = {i: [] for i in range(len(active))}
     found = []
     for group in groups.values():
         card = group[0].card
+        facts = facts_of(group[0], fmt)
         count = sum(p.count for p in group)
         lines = tuple(p.line for p in group)
         where = f" ({line_list(lines)})" if len(lines) > 1 else ""
-        unique = fmt.is_unique(card)
+        unique = facts.unique
         if fmt.unique_limit is not None and unique:
             if count > fmt.unique_limit:
                 found.append(
@@ -287,7 +311,7 @@ def rule_copies(ctx: Context) -> list[Violation]:
         if fmt.copy_limit is None:
             continue
         limit, why = fmt.copy_limit, ""
-        own = text_copy_limit(card) if fmt.copy_limit_text else None
+        own = facts.own_limit
         if own is not None and own > limit:
             limit, why = own, " (its own text)"
         if count > limit:
@@ -323,14 +347,12 @@ def rule_legality(ctx: Context) -> list[Violation]:
     """``not-legal`` and ``banned``, one violation per card (all its lines)."""
     fmt = ctx.format
     found = []
-    seen: dict[str, list[Found]] = {}
-    for p in ctx.found():
-        seen.setdefault(name_key(p.card.name), []).append(p)
-    for group in seen.values():
+    for group in ctx.by_name().values():
         card = group[0].card
+        facts = facts_of(group[0], fmt)
         lines = tuple(p.line for p in group)
         count = sum(p.count for p in group)
-        ban = fmt.ban(card)
+        ban = fmt.banned.get(facts.key)
         if ban is not None:
             found.append(
                 Violation(
@@ -343,7 +365,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
                     hint="remove it",
                 )
             )
-        if not fmt.is_legal(card):
+        if not facts.legal:
             arcs = card.get("legality") or []
             has = f"legal in: {', '.join(arcs)}" if arcs else "its card data lists no legality"
             hint = f"{fmt.name} takes cards legal in {fmt.legal_description()}"
@@ -421,8 +443,11 @@ def check(
         declared = fmt.sections_for_header(item.entry.section)
         if item.entry.section and not declared:
             unknown_headers.setdefault(item.entry.section, item.entry.line)
-        section = fmt.section_of(item.card) if item.card else None
-        placed.append(Found(item, section, declared) if item.card is not None else Placed(item, section, declared))
+        facts = fmt.facts(item.card) if item.card else None
+        section = facts.section if facts else None
+        placed.append(
+            Found(item, section, declared, facts) if item.card is not None else Placed(item, section, declared, facts)
+        )
     for header, line in unknown_headers.items():
         warnings.append(
             note(

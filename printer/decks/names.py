@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from printer.cards.model import normalize_name
 from printer.plugins import name_variants
@@ -37,12 +38,30 @@ class NameParts:
 
 def split_name(name: str) -> NameParts:
     """Normalise ``name`` and split off its variant (see the module docstring)."""
+    _follow_games()
+    return _split_name(name)
+
+
+@lru_cache(maxsize=1 << 16)  # the same names come back in every decklist and card set
+def _split_name(name: str) -> NameParts:
     text = normalize_name(name).translate(_DASHES)
     for variant in name_variants():
         found = variant.parse(text)
         if found:
             return NameParts(*found)
     return NameParts(text)
+
+
+_GAMES: list[object] = [None]  # the name variants the remembered names were split with
+
+
+def _follow_games() -> None:
+    """Forget the remembered names when the installed games' name variants changed (plugins.refresh())."""
+    variants = name_variants()
+    if variants is not _GAMES[0]:
+        _split_name.cache_clear()
+        _loose_key.cache_clear()
+        _GAMES[0] = variants
 
 
 def name_key(name: str) -> str:
@@ -60,7 +79,13 @@ def loose_key(name: str) -> str:
     Courtroom``, ``Utaku Liu Xeung`` and ``Utaku Liu-Xeung`` share it. The
     variant still counts.
     """
-    parts = split_name(name)
+    _follow_games()
+    return _loose_key(name)
+
+
+@lru_cache(maxsize=1 << 16)
+def _loose_key(name: str) -> str:
+    parts = _split_name(name)
     title = parts.title.replace("&", " and ")
     if title.startswith("the "):
         title = title[4:]

@@ -33,7 +33,7 @@ from printer.decks.deck_errors import AmbiguousCardError, UnknownCardError
 from printer.decks.names import NameParts, loose_key, split_name, strip_tag
 from printer.decks.readers.text import Decklist, Entry
 from printer.plugins import name_variants
-from printer.problems import WARNING, Problem, closest
+from printer.problems import WARNING, Candidates, Problem, closest
 
 
 @dataclass
@@ -77,26 +77,48 @@ class Resolution:
         return not self.problems
 
 
-class NameIndex:
-    """Every card of a :class:`CardSet` by name key, and by title for the hints."""
+#: names remembered per index (what each name matched, its hint); past this the memory starts again
+MEMO_NAMES = 100_000
 
-    def __init__(self, cards: CardSet):
+
+class NameIndex:
+    """Every card of a :class:`CardSet` by name key, and by title for the hints.
+
+    What each decklist name matched is remembered (up to :data:`MEMO_NAMES`
+    names): checking many decklists resolves each distinct name once.
+    """
+
+    def __init__(self, cards: CardSet, names: list[tuple[str, str, str, list[str]]] | None = None):
+        self._memo: dict[tuple[str, str], object] = {}
+        self._candidates: dict[str, Candidates] = {}
         self.cards = cards
         self.by_key: dict[str, list[Card]] = {}
         self.by_title: dict[str, list[Card]] = {}
         self.by_loose: dict[str, list[Card]] = {}
-        for card in cards:
-            parts = split_name(card.name)
-            self.by_key.setdefault(parts.key, []).append(card)
-            self.by_title.setdefault(parts.title, []).append(card)
-            self.by_loose.setdefault(loose_key(card.name), []).append(card)
-            for translated in _translated_titles(card):  # "隠者" names The Hermit (title_ja)
-                key = split_name(translated).key
-                if card not in self.by_key.get(key, []):
-                    self.by_key.setdefault(key, []).append(card)
+        for card, (key, title, loose, translated) in zip(cards, names or map(card_names, cards)):
+            self.by_key.setdefault(key, []).append(card)
+            self.by_title.setdefault(title, []).append(card)
+            self.by_loose.setdefault(loose, []).append(card)
+            for other in translated:  # "隠者" names The Hermit (title_ja)
+                if card not in self.by_key.get(other, []):
+                    self.by_key.setdefault(other, []).append(card)
+
+    def _remembered(self, kind: str, name: str, find):
+        key = (kind, name)
+        if key not in self._memo:
+            if len(self._memo) >= MEMO_NAMES:
+                self._memo.clear()
+            self._memo[key] = find(name)
+        return self._memo[key]
 
     def lookup(self, name: str) -> list[Card]:
         """The cards ``name`` matches, after fallbacks 1 and 2 of the module docstring."""
+        return list(self._remembered("exact", name, self._lookup))
+
+    def _lookup(self, name: str) -> tuple[Card, ...]:
+        return tuple(self._find(name))
+
+    def _find(self, name: str) -> list[Card]:
         found = self._exact(split_name(name))
         if found:
             return found
@@ -109,12 +131,15 @@ class NameIndex:
 
     def lookup_loose(self, name: str) -> list[Card]:
         """Fallback 3: the one card whose :func:`loose_key` is ``name``'s (``[]`` unless exactly one)."""
+        return list(self._remembered("loose", name, self._lookup_loose))
+
+    def _lookup_loose(self, name: str) -> tuple[Card, ...]:
         tagged = strip_tag(name)
         for candidate in (name, tagged[0]) if tagged else (name,):
             found = self.by_loose.get(loose_key(candidate), [])
             if len(found) == 1:
-                return list(found)
-        return []
+                return tuple(found)
+        return ()
 
     def _exact(self, parts: NameParts) -> list[Card]:
         found = self.by_key.get(parts.key, [])
@@ -133,23 +158,40 @@ class NameIndex:
 
     def hint(self, name: str) -> tuple[str | None, list[str]]:
         """A hint for an unknown ``name`` and the suggested card names (closest first)."""
+        hint, names = self._remembered("hint", name, self._hint)
+        return hint, list(names)
+
+    def _prepared(self, kind: str, names) -> Candidates:
+        if kind not in self._candidates:
+            self._candidates[kind] = Candidates(names)
+        return self._candidates[kind]
+
+    def _hint(self, name: str) -> tuple[str | None, tuple[str, ...]]:
         tagged = strip_tag(name)
         parts = split_name(tagged[0] if tagged else name)
         same_title = self.by_title.get(parts.title, [])
         if same_title:
-            names = [c.name for c in same_title]
+            names = tuple(c.name for c in same_title)
             return "this title exists only as " + " or ".join(repr(n) for n in names), names
-        keys = closest(parts.key, list(self.by_key), n=3)
+        keys = closest(parts.key, self._prepared("key", self.by_key), n=3)
         if not keys:
             keys = [
                 k
-                for t in closest(parts.title, list(self.by_title), n=3)
+                for t in closest(parts.title, self._prepared("title", self.by_title), n=3)
                 for k in dict.fromkeys(split_name(c.name).key for c in self.by_title[t])
             ][:3]
-        names = [self.by_key[k][0].name for k in keys]
+        names = tuple(self.by_key[k][0].name for k in keys)
         if not names:
-            return "no card of that name in the card data (missing from the database?)", []
+            return "no card of that name in the card data (missing from the database?)", ()
         return "did you mean " + " or ".join(repr(n) for n in names) + "?", names
+
+
+def card_names(card: Card) -> tuple[str, str, str, list[str]]:
+    """What :class:`NameIndex` files ``card`` under: its name key, title, loose key and translated title keys
+    (what ``names`` passes ready-made, e.g. from :mod:`printer.decks.card_cache`)."""
+    parts = split_name(card.name)
+    translated = [split_name(t).key for t in _translated_titles(card)]
+    return parts.key, parts.title, loose_key(card.name), translated
 
 
 def _translated_titles(card: Card) -> list[str]:
@@ -163,6 +205,11 @@ def _translated_titles(card: Card) -> list[str]:
 
 
 _INDEXES: weakref.WeakKeyDictionary[CardSet, tuple[int, NameIndex]] = weakref.WeakKeyDictionary()
+
+
+def remember_index(cards: CardSet, names: list[tuple[str, str, str, list[str]]]) -> None:
+    """Make the :class:`NameIndex` of ``cards`` from ready-made :func:`card_names` (one per card, in order)."""
+    _INDEXES[cards] = (len(cards), NameIndex(cards, names))
 
 
 def name_index(cards: CardSet) -> NameIndex:
@@ -205,10 +252,11 @@ def resolve(deck: Decklist, cards: CardSet, prefer: Callable[[Card], bool] | Non
             preferred = [c for c in found if prefer(c)]
             if len(preferred) == 1:
                 found = preferred
-        where = deck.where(entry.line)
         if len(found) == 1:
             resolved.append(ResolvedEntry(entry, found[0]))
-        elif not found:
+            continue
+        where = deck.where(entry.line)
+        if not found:
             hint, suggestions = index.hint(entry.name)
             problems.append(Problem(where, f"unknown card {entry.name!r}", hint, code="unknown-card"))
             resolved.append(ResolvedEntry(entry, None, [], suggestions))

@@ -53,8 +53,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
+from stat import S_ISDIR
 
 from printer.decks.names import strip_count_suffix
 from printer.plugins import deck_labels, decklist_suffixes
@@ -127,6 +131,7 @@ def _is_word(word: str) -> bool:
     return all(c.isalnum() or c in _JOINERS or unicodedata.category(c).startswith("M") for c in word)
 
 
+@lru_cache(maxsize=4096)  # the same headers come back in every decklist
 def _header(text: str, bare: bool = False) -> str | None:
     """The section name of a header line (without its ``#``), or ``None`` when it is a comment.
 
@@ -156,8 +161,10 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
     problems: list[Problem] = []
     section: str | None = None
     counted: list[tuple[int, str, int | None]] = []  # every header: (line, section name, the count it states)
+    if "\ufeff" in text:  # byte-order marks, at the start or pasted in the middle
+        text = text.replace("\ufeff", "")
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.replace("\ufeff", "").strip()
+        line = raw.strip()
         if not line or line.startswith("//"):
             continue
         if line.startswith("#"):
@@ -194,9 +201,14 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
             continue
         digits = match["count"] or "1"
         count = int(digits) if len(digits) <= 9 else MAX_COUNT + 1
-        if match.groupdict().get("sign"):
+        if label is None and match["sign"]:
             count = -count
-        name = strip_count_suffix(_INLINE_COMMENT.sub("", match["name"])).strip()
+        name = match["name"]
+        if "#" in name or "//" in name:
+            name = _INLINE_COMMENT.sub("", name)
+        if name.rstrip().endswith(")"):  # a count after the name, "(1)", as some tools write it
+            name = strip_count_suffix(name)
+        name = name.strip()
         if not name:
             problems.append(
                 Problem(deck.where(number), "card line without a card name", severity=WARNING, code="deck-syntax")
@@ -263,11 +275,18 @@ def header_counts(deck: Decklist) -> list[Problem]:
     """
     problems = []
     headers = deck.stated_counts
+    by_line = sorted((e.line, e.count) for e in deck.entries)
+    lines = [line for line, _ in by_line]
+    running = [0, *accumulate(count for _, count in by_line)]  # running[k]: the cards of the first k lines
+
+    def between(start: int, end: float) -> int:  # the cards on lines after start and before end
+        return running[bisect_left(lines, end)] - running[bisect_right(lines, start)]
+
     for i, (line, name, stated) in enumerate(headers):
         if stated is None:
             continue
         boundaries = [h[0] for h in headers[i + 1 :]] + [float("inf")]
-        sums = [sum(e.count for e in deck.entries if line < e.line < end) for end in boundaries]
+        sums = [between(line, end) for end in boundaries]
         if stated in sums:
             continue
         held = next((n for n in sums if n), 0)
@@ -289,10 +308,16 @@ def _short(text: str, limit: int = 60) -> str:
 
 def _read_text(path: Path) -> tuple[str | None, list[Problem]]:
     where = str(path)
-    if path.is_dir():
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None, [Problem(where, "no such file", code="not-found")]
+    except OSError as exc:
+        return None, [Problem(where, f"cannot read: {exc.strerror or exc}", code="unreadable")]
+    if S_ISDIR(st.st_mode):
         return None, [Problem(where, "is a folder, not a decklist", code="not-a-file")]
     try:
-        size = path.stat().st_size
+        size = st.st_size
         if size > MAX_DECK_BYTES:
             return None, [
                 Problem(
