@@ -8,6 +8,7 @@ collected; a card with errors is left out of the returned sets.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -45,8 +46,34 @@ def load_cards(
     Returns ``({game id: CardSet}, problems)``; problems are located as
     ``file:line:col`` (syntax) or ``file::$.path`` (schema, cross-file).
     """
-    store = store or schema_store(project)
     records, problems = load_records(paths)
+    sets, found = check_records(project, records, paths, game, store)
+    return sets, problems + found
+
+
+#: what :func:`check_records` may remember between calls: a record's schema problems by its schema, place and data
+ValidationMemo = dict[tuple[str, str, str], list[Problem]]
+
+
+def check_records(
+    project: Project,
+    records: list[Record],
+    paths: list[Path],
+    game: str | None = None,
+    store: SchemaStore | None = None,
+    memo: ValidationMemo | None = None,
+) -> tuple[dict[str, CardSet], list[Problem]]:
+    """Validate records read from ``paths`` (:func:`printer.cards.load.load_records`) into card sets.
+
+    As :func:`load_cards`, for a caller that keeps the records (a preview
+    server showing invalid cards too). ``memo`` (a dict the caller keeps)
+    remembers each JSON record's schema problems by schema file, location
+    and data, so that validating the same project again after one card
+    changed validates that card only; it must be dropped when a schema
+    file changes. Returns ``({game id: CardSet}, problems)``.
+    """
+    store = store or schema_store(project)
+    problems: list[Problem] = []
     roots = art_roots(project, paths)
     art_seen: dict[Path, str | None] = {}
     sets: dict[str, CardSet] = {}
@@ -67,7 +94,7 @@ def load_cards(
             row = cast("SheetRecord", record)
             found = row.relocate(convert_cells(row, store, project.games[game_id].schema, sheet_types))
         else:
-            found = store.validate(record.data, project.games[game_id].schema, record.where())
+            found = _validate(store, record, project.games[game_id].schema, memo)
         problems += found
         if found:
             continue
@@ -90,6 +117,16 @@ def load_cards(
     for cards in sets.values():
         problems += _check_back_cards(cards)
     return sets, problems
+
+
+def _validate(store: SchemaStore, record: Record, schema: Path, memo: ValidationMemo | None) -> list[Problem]:
+    if memo is None:
+        return store.validate(record.data, schema, record.where())
+    key = (str(schema), record.where(), json.dumps(record.data, sort_keys=True, ensure_ascii=False, default=str))
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = store.validate(record.data, schema, record.where())
+    return list(found)
 
 
 def convert_cells(

@@ -346,8 +346,17 @@ def card_files(paths: list[Path]) -> Iterator[Path]:
             yield path
 
 
-def load_records(paths: list[Path]) -> tuple[list[Record], list[Problem]]:
-    """Read every card file under ``paths``; returns all records and all problems."""
+#: what :func:`load_records` may keep between calls: a JSON card file's records and problems by its size and time
+FileCache = dict[Path, tuple[tuple[int, ...] | None, list[Record], list[Problem]]]
+
+
+def load_records(paths: list[Path], cache: FileCache | None = None) -> tuple[list[Record], list[Problem]]:
+    """Read every card file under ``paths``; returns all records and all problems.
+
+    ``cache`` (a dict the caller keeps, e.g. a preview server reading the
+    same folders after each save) skips JSON files whose size, modification
+    time (of content and of status) and inode did not change since they were read into it.
+    """
     records: list[Record] = []
     problems: list[Problem] = []
     for folder in paths:
@@ -375,8 +384,29 @@ def load_records(paths: list[Path]) -> tuple[list[Record], list[Problem]]:
                     )
                 )
                 continue
-            _read_into(file, records, problems)
+            _read_cached(file, records, problems, cache)
     return records, problems
+
+
+def _read_cached(file: Path, records: list[Record], problems: list[Problem], cache: FileCache | None) -> None:
+    if cache is None or file.suffix.lower() != ".json":  # spreadsheet rows are typed in place later: read afresh
+        _read_into(file, records, problems)
+        return
+    try:
+        st = file.stat()
+        signature = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+    except OSError:
+        signature = None
+    kept = cache.get(file)
+    if signature is None or kept is None or kept[0] != signature:
+        more: list[Record] = []
+        found: list[Problem] = []
+        _read_into(file, more, found)
+        kept = (signature, more, found) if signature is not None else (None, more, found)
+        if signature is not None:
+            cache[file] = kept
+    records += kept[1]
+    problems += kept[2]
 
 
 def _read_into(file: Path, records: list[Record], problems: list[Problem]) -> None:

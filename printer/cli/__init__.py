@@ -40,6 +40,7 @@ def _register() -> None:
         games_cmd,
         import_cmd,
         init_cmd,
+        serve_cmd,
         validate_cmd,
     )
 
@@ -55,6 +56,7 @@ def _register() -> None:
         book_cmd,
         export_cmd,
         games_cmd,
+        serve_cmd,
     ):
         for command in module.COMMANDS:
             cli.add_command(command)

@@ -1,0 +1,241 @@
+"""Benchmark of ``printer serve`` on the real L5R cards: from a file save to the updated picture in the browser.
+
+Run from the repository: ``.venv/bin/python bench/serve_latency.py [--cards 900] [--edits 12] [--keep DIR]``.
+Needs ../shared/data, Playwright and Debian's Chromium (``/usr/bin/chromium``).
+
+The card files are the Oracle export imported by ``printer import oracle``; the first N cards (as
+``bench/l5r_real.py`` takes them) are written one file per card type. ``printer serve`` runs in its own
+process; Chromium opens the gallery and waits for the pictures in view. Then, one after the other, a card's
+title is changed in its file (written as an editor saves: the whole file at once) and the time is taken from
+just before the write to the ``load`` event of that card's new picture in the page (both clocks are the
+machine's). Reported: each save's latency, the median, 90th percentile and maximum (the target is under 1 s),
+how many pictures the server rendered for it (one: the card's front; its back is shared and unchanged), the
+server's refresh time, the time to start and to show the first screen of pictures, and the server's memory
+(resident set of the server and its render processes, from /proc).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+ORACLE = REPO.parent / "shared" / "data" / "l5r" / "oracle"
+TOML = """[project]
+paper = "A4"
+
+[games.l5r]
+name = "Legend of the Five Rings CCG"
+card_size = "poker"
+back_field = "deck"
+backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }
+"""
+WAIT_FOR_CHANGE = """([uid, before]) => ({done: new Promise(resolve => {
+  setTimeout(() => resolve(null), 60000);
+  const look = () => {
+    const img = document.querySelector(`figure.tile[data-uid="${uid}"] img`);
+    if (img && img.dataset.key !== before) {
+      const done = () => resolve({key: img.dataset.key, at: performance.timeOrigin + performance.now()});
+      if (img.complete && img.naturalWidth > 0 && !img.classList.contains('loading')) done();
+      else img.addEventListener('load', done, {once: true});
+      return;
+    }
+    requestAnimationFrame(look);
+  };
+  look();
+})})"""
+
+
+def make_project(root: Path, n: int) -> list[Path]:
+    """Import the Oracle export and write its first ``n`` cards into ``root``, one file per type."""
+    imported = root.parent / "imported"
+    files = sorted(str(p) for p in ORACLE.glob("*.json"))
+    printer = str(Path(sys.executable).parent / "printer")
+    subprocess.run(
+        [printer, "import", "oracle", *files, "--out", str(imported), "--force"], check=True, capture_output=True
+    )
+    cards = [c for f in sorted(imported.glob("*.json")) for c in json.loads(f.read_text())["cards"]][:n]
+    by_type: dict[str, list] = {}
+    for card in cards:
+        by_type.setdefault(card["type"], []).append(card)
+    (root / "cards" / "l5r").mkdir(parents=True, exist_ok=True)
+    (root / "printer.toml").write_text(TOML, encoding="utf-8")
+    out = []
+    for kind, group in by_type.items():
+        path = root / "cards" / "l5r" / f"{kind.lower()}.json"
+        path.write_text(
+            json.dumps({"game": "l5r", "cards": group}, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+        )
+        out.append(path)
+    return out
+
+
+def rss_mib(pid: int) -> float:
+    """Resident memory of ``pid`` and all its descendants, MiB (Linux /proc)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    total, todo = 0, [pid]
+    while todo:
+        current = todo.pop()
+        todo += children.get(current, [])
+        try:
+            status = Path(f"/proc/{current}/status").read_text()
+        except OSError:
+            continue
+        match = re.search(r"VmRSS:\s+(\d+) kB", status)
+        total += int(match.group(1)) if match else 0
+    return total / 1024
+
+
+class Server:
+    def __init__(self, root: Path, workers: int | None):
+        env = dict(os.environ, PYTHONPATH=str(REPO))
+        args = [sys.executable, "-m", "printer", "serve", str(root), "--port", "0"]
+        args += ["--workers", str(workers)] if workers is not None else []
+        self.started = time.perf_counter()
+        self.process = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
+        self.url = ""
+        self.log: list[str] = []
+        ready = threading.Event()
+
+        def read() -> None:
+            for line in self.process.stderr:
+                self.log.append(line)
+                found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+                if found and not self.url:
+                    self.url = found.group(1)
+                    ready.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(300):
+            self.process.kill()
+            sys.exit("printer serve did not start:\n" + "".join(self.log))
+        self.ready_seconds = time.perf_counter() - self.started
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cards", type=int, default=900, help="number of real cards in the project")
+    parser.add_argument("--edits", type=int, default=12, help="number of saves measured")
+    parser.add_argument("--workers", type=int, default=None, help="render processes (default: printer serve's)")
+    parser.add_argument("--keep", type=Path, help="make the project in this folder and keep it")
+    options = parser.parse_args()
+    if not ORACLE.is_dir():
+        sys.exit(f"no real data at {ORACLE}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = (options.keep or Path(tmp)) / "project"
+        files = make_project(root, options.cards)
+        server = Server(root, options.workers)
+        try:
+            run(server, files, options)
+        finally:
+            server.stop()
+
+
+def run(server: Server, files: list[Path], options) -> None:
+    from playwright.sync_api import sync_playwright
+
+    def stats() -> dict:
+        return page.request.get(server.url + "api/stats").json()
+
+    with sync_playwright() as p:
+        args = ["--no-sandbox"] if os.geteuid() == 0 else []
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=args)
+        page = browser.new_page(viewport={"width": 1440, "height": 1000})
+        opened = time.perf_counter()
+        page.goto(server.url)
+        page.wait_for_selector("figure.tile")
+        tiles = page.locator("figure.tile").count()
+        page.wait_for_function(
+            """() => [...document.querySelectorAll('figure.tile img')].filter(i => {
+                const r = i.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; })
+              .every(i => i.complete && i.naturalWidth > 0)""",
+            timeout=600_000,
+        )
+        first_screen = time.perf_counter() - opened
+        memory_loaded = rss_mib(server.process.pid)
+        print(f"first screen of pictures after {first_screen:.1f} s", flush=True)
+        page.select_option("#f-game", "l5r")
+        rows = []
+        for i in range(options.edits):
+            path = files[i % len(files)]
+            data = json.loads(path.read_text())
+            index = (i * 7) % len(data["cards"])
+            card = data["cards"][index]
+            uid = f"l5r/{card['id']}"
+            page.fill("#f-text", card["id"])  # show the card (as a designer would have it in view)
+            page.locator(f'figure.tile[data-uid="{uid}"]').scroll_into_view_if_needed()
+            before = page.wait_for_function(
+                """uid => { const i = document.querySelector(`figure.tile[data-uid="${uid}"] img`);
+                  return i && i.complete && i.naturalWidth > 0 && !i.classList.contains('loading') && i.dataset.key; }""",
+                arg=uid,
+                timeout=120_000,
+            ).json_value()
+            rendered = stats()["rendered"]
+            waiting = page.evaluate_handle(WAIT_FOR_CHANGE, [uid, before])
+            card["title"] = f"{card['title']} ({i + 1})"
+            text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+            saved = time.time()
+            path.write_text(text, encoding="utf-8")
+            shown = page.evaluate("waiting => waiting.done", waiting)
+            if shown is None:
+                sys.exit(f"save {i + 1}: the picture of {uid} did not change within 60 s\n" + "".join(server.log[-30:]))
+            latency = shown["at"] / 1000 - saved
+            after = stats()
+            rows.append(
+                {
+                    "file": path.name,
+                    "cards in file": len(data["cards"]),
+                    "latency s": latency,
+                    "rendered": after["rendered"] - rendered,
+                    "refresh s": after["last_change"].get("seconds", 0.0),
+                    "render s": after.get("last_urgent_render", 0.0),
+                }
+            )
+        memory = rss_mib(server.process.pid)
+        browser.close()
+    print(f"printer serve on {tiles} real L5R cards ({len(files)} files)")
+    print(
+        f"start (read, validate, render HTML): {server.ready_seconds:.1f} s; first screen of pictures: {first_screen:.1f} s"
+    )
+    print(f"{'save':<5}{'file':<18}{'cards':>6}{'save→picture s':>16}{'rendered':>10}{'refresh s':>11}{'render s':>10}")
+    for n, row in enumerate(rows, 1):
+        print(
+            f"{n:<5}{row['file']:<18}{row['cards in file']:>6}{row['latency s']:>16.3f}{row['rendered']:>10}"
+            f"{row['refresh s']:>11.3f}{row['render s']:>10.3f}"
+        )
+    latencies = sorted(r["latency s"] for r in rows)
+    p90 = latencies[min(len(latencies) - 1, round(0.9 * (len(latencies) - 1)))]
+    print(
+        f"save → updated picture: median {statistics.median(latencies):.3f} s, 90th percentile {p90:.3f} s, "
+        f"max {latencies[-1]:.3f} s (target < 1 s)"
+    )
+    print(
+        f"server memory (with its render processes): {memory_loaded:.0f} MiB after the first screen, {memory:.0f} MiB at the end"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,124 @@
+"""``printer serve``: a local web app to see every card as it will print, edit it, check decks, updated on save.
+
+The stage's parts: :mod:`.workspace` (the project's cards, faces and
+problems, refreshed incrementally), :mod:`.faces` (card pictures rendered
+by WeasyPrint in worker processes, cached by content hash), :mod:`.form`
+(the editor's form from the game's JSON Schema), :mod:`.edits` (what the
+editor may write), :mod:`.jobs` (decks, sheets, rules), :mod:`.security`
+(Host, Origin and CSRF checks), :mod:`.app` (the Starlette app). The pages
+are plain HTML, CSS and JavaScript in ``templates/`` and ``static/``.
+
+Needs the ``serve`` extra: ``pip install 'printer[serve]'`` (Starlette,
+uvicorn, watchfiles, sse-starlette, json-source-map).
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import threading
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+
+from printer.problems import WARNING, Problem, UsageError
+
+__all__ = ["bind", "host_problems", "run"]
+
+
+def host_problems(host: str) -> list[Problem]:
+    """Warnings about binding to ``host``: anything but a loopback address opens the server to the network."""
+    from printer.serve.security import is_loopback
+
+    if is_loopback(host):
+        return []
+    return [
+        Problem(
+            f"--host {host}",
+            "the server is reachable from other machines: anyone who can reach this port can read and change the "
+            "project's card files (with the page's token)",
+            "use --host 127.0.0.1 (the default) unless you trust the network",
+            WARNING,
+            "serve-host",
+        )
+    ]
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port`` (port 0: any free port); raises :class:`UsageError` when taken."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        message = f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+        raise UsageError(
+            message, [Problem("--port", message, "pass another --port (or --port 0)", code="usage")]
+        ) from None
+    sock.listen(128)
+    sock.set_inheritable(True)
+    return sock
+
+
+def run(
+    root: Path,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    open_browser: bool = False,
+    workers: int | None = None,
+    on_ready: Callable[[str], None] | None = None,
+) -> None:
+    """Serve the project at ``root`` until interrupted (Ctrl-C).
+
+    Reads and validates every card first (a :class:`UsageError` when the
+    project cannot be read), binds ``host``:``port``, then calls
+    ``on_ready`` with the address and, with ``open_browser``, opens it.
+    ``workers`` render processes (default: one per core, at most 4).
+    """
+    try:
+        import uvicorn
+    except ImportError:
+        raise UsageError(
+            "printer serve needs its extra packages",
+            [
+                Problem(
+                    "printer serve",
+                    "Starlette and uvicorn are not installed",
+                    "pip install 'printer[serve]'",
+                    code="usage",
+                )
+            ],
+        ) from None
+    from printer.serve.app import ServeConfig, create_app
+    from printer.serve.faces import default_workers
+    from printer.serve.workspace import Workspace
+
+    workspace = Workspace(Path(root))
+    sock = bind(host, port)
+    actual = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{actual}/"
+    config = ServeConfig(host, actual, default_workers() if workers is None else workers)
+    app = create_app(workspace, config)
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    logging.getLogger("watchfiles").setLevel(logging.WARNING)
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="warning", server_header=False, lifespan="on", timeout_graceful_shutdown=2)
+    )
+
+    def ready() -> None:
+        while not server.started and not server.should_exit:
+            threading.Event().wait(0.05)
+        if server.started:
+            if on_ready:
+                on_ready(address)
+            if open_browser:
+                webbrowser.open(address)
+
+    threading.Thread(target=ready, daemon=True).start()
+    try:
+        server.run(sockets=[sock])
+    finally:
+        sock.close()

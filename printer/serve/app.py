@@ -1,0 +1,500 @@
+"""The Starlette application of ``printer serve``: pages, a JSON API, card pictures and an event stream.
+
+Pages (plain HTML, CSS and JavaScript shipped in ``printer/serve/static``
+and ``templates``; no CDN, works offline): ``/`` the gallery with the
+problems panel, ``/edit`` the card editor, ``/decks``, ``/sheets``,
+``/rules``. The JSON API under ``/api/`` is what the pages call; state
+changes are POST requests guarded by :mod:`printer.serve.security`.
+``/face/<key>.png`` is a card picture (:mod:`printer.serve.faces`),
+``/api/events`` the server-sent event stream that tells the pages what
+changed: ``cards`` (entries changed or removed), ``problems``, ``rules``,
+``build``.
+
+Files are watched with ``watchfiles.awatch`` in the app's lifespan (a
+short debounce); a change refreshes the :class:`~printer.serve.workspace.Workspace`
+in a thread, the faces of changed cards are rendered at once (most urgent
+first) and the change is pushed to every open page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import jinja2
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from printer.problems import PrinterError
+from printer.serve import security
+from printer.serve.faces import KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
+from printer.serve.workspace import Changes, Workspace
+
+log = logging.getLogger("printer.serve")
+HERE = Path(__file__).resolve().parent
+#: the largest request body accepted (a card, a decklist), bytes
+MAX_BODY = 2 * 2**20
+#: how long the watcher waits for more changes before acting, milliseconds
+DEBOUNCE_MS = 40
+
+
+@dataclass
+class ServeConfig:
+    """How the server runs: bound ``host`` and ``port``, render ``workers`` (0: a thread, for tests)."""
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+    workers: int = 2
+    watch: bool = True
+
+
+class Hub:
+    """The open event streams; :meth:`publish` sends one event to each."""
+
+    def __init__(self) -> None:
+        self.queues: set[asyncio.Queue] = set()
+
+    def publish(self, event: str, data: dict) -> None:
+        text = json.dumps(data, ensure_ascii=False)
+        for queue in list(self.queues):
+            try:
+                queue.put_nowait((event, text))
+            except asyncio.QueueFull:  # a page that stopped reading: it reloads its state when it comes back
+                self.queues.discard(queue)
+
+    async def stream(self) -> AsyncIterator[dict]:
+        queue: asyncio.Queue = asyncio.Queue(maxsize=500)
+        self.queues.add(queue)
+        try:
+            yield {"event": "hello", "data": "{}"}
+            while True:
+                event, text = await queue.get()
+                yield {"event": event, "data": text}
+        finally:
+            self.queues.discard(queue)
+
+
+class Server:
+    """The app's state: the workspace, the face renderer, the event hub and the pages' templates."""
+
+    def __init__(self, workspace: Workspace, config: ServeConfig, sessions: security.Sessions):
+        self.workspace = workspace
+        self.config = config
+        self.hub = Hub()
+        self.sessions = sessions
+        self.executor, slots, self.urgent = make_executor(config.workers)
+        self.faces = FaceRenderer(workspace.project, self.executor, slots, workspace.face, urgent=self.urgent)
+        self.pages = jinja2.Environment(
+            loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True, undefined=jinja2.StrictUndefined
+        )
+        self.watch_task: asyncio.Task | None = None
+        self.stopping = asyncio.Event()
+        self.last_change: dict = {}
+        from printer.serve.jobs import Jobs
+
+        self.jobs = Jobs(self)
+
+    def warm_up(self) -> None:
+        """Lay out a few faces of each game in the urgent process, so that the first save is as quick as the next."""
+        if self.urgent is None:
+            return
+        from printer.serve.faces import prepare
+
+        loop = asyncio.get_running_loop()
+        seen: dict[str, set[str]] = {}
+        for entry in self.workspace.entries_of():
+            types = seen.setdefault(entry.game, set())
+            spec = (
+                self.workspace.face(entry.front) if entry.front and len(types) < 3 and entry.type not in types else None
+            )
+            if spec is not None:  # a few card types of each game: their fonts and styles are loaded once
+                types.add(entry.type)
+                root = str(self.workspace.root)
+                task = loop.run_in_executor(self.urgent, prepare, root, spec.game, spec.fingerprint, spec.html)
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
+
+    # -- changes --------------------------------------------------------------------------------------------------
+
+    async def apply(self, paths: list[Path]) -> Changes:
+        """Refresh the workspace after ``paths`` changed, render the changed faces first, tell the pages."""
+        started = time.perf_counter()
+        kinds = self.workspace.classify(paths)
+        self.faces.ahead(await asyncio.to_thread(self.workspace.first_faces, paths), URGENT)
+        try:
+            changes = await asyncio.to_thread(self.workspace.refresh, paths)
+        except PrinterError as exc:  # printer.toml or a schema that cannot be read: say so, keep showing the cards
+            problems = [self.workspace._problem(p) for p in exc.problems] or [{"where": "project", "message": str(exc)}]
+            for problem in problems:
+                problem.setdefault("severity", "error")
+            self.hub.publish("problems", {"version": self.workspace.version, "problems": problems})
+            log.error("%s", exc)
+            return Changes()
+        if changes.reloaded:
+            self.faces.project = self.workspace.project
+        urgent = [k for e in changes.changed for k in (e.front, e.back) if k]
+        self.faces.ahead(urgent, URGENT)
+        if changes.changed or changes.removed or changes.reloaded:
+            self.hub.publish(
+                "cards",
+                {
+                    "version": changes.version,
+                    "changed": [e.as_dict() for e in changes.changed],
+                    "removed": changes.removed,
+                    "reloaded": changes.reloaded,
+                },
+            )
+        if changes.problems or changes.reloaded:
+            problems = await asyncio.to_thread(self.workspace.problem_dicts)
+            self.hub.publish("problems", {"version": changes.version, "problems": problems})
+        if "rules" in kinds or changes.reloaded:
+            self.jobs.rules_changed()
+        self.last_change = {"seconds": time.perf_counter() - started, "changed": len(changes.changed)}
+        log.info(
+            "%d file(s) changed: %d card(s) updated, %d removed (%.0f ms)",
+            len(paths),
+            len(changes.changed),
+            len(changes.removed),
+            1000 * self.last_change["seconds"],
+        )
+        return changes
+
+    def watched(self) -> list[Path]:
+        """The folders and files watched: printer.toml, schema/, templates/, rules/, art/ and each card folder."""
+        root = self.workspace.root
+        project = self.workspace.project
+        paths = [root / "printer.toml", root / "schema", root / "templates", root / "rules", root / "art"]
+        paths += [g.cards for g in project.games.values()]
+        paths += [d for g in project.games.values() for d in g.template_dirs if d.is_relative_to(root)]
+        found = [p.resolve() for p in paths if p.exists()]
+        return [p for p in dict.fromkeys(found) if not any(p != q and p.is_relative_to(q) for q in found)]
+
+    async def watch(self) -> None:
+        from watchfiles import awatch
+
+        def wanted(change, path: str) -> bool:
+            name = Path(path).name
+            return not (name.startswith((".", "~$")) or name.endswith(("~", ".tmp", ".swp")) or "/build/" in path)
+
+        while not self.stopping.is_set():
+            paths = self.watched()
+            restart = False
+            async for batch in awatch(
+                *paths, watch_filter=wanted, debounce=1600, step=DEBOUNCE_MS, stop_event=self.stopping
+            ):
+                try:
+                    changes = await self.apply([Path(p) for _, p in batch])
+                except Exception:  # never let a bad file stop the watcher
+                    log.exception("refreshing after a change failed")
+                    continue
+                if changes.reloaded and self.watched() != paths:
+                    restart = True
+                    break
+            if not restart:
+                break
+
+
+def _watch_ended(task: asyncio.Task) -> None:
+    if not task.cancelled() and task.exception() is not None:
+        log.error("watching the project stopped: %s", task.exception(), exc_info=task.exception())
+
+
+def _json_error(status: int, message: str, problems: list | None = None) -> JSONResponse:
+    return JSONResponse({"error": message, "problems": problems or []}, status_code=status)
+
+
+async def _body(request: Request) -> dict:
+    size = int(request.headers.get("content-length") or 0)
+    if size > MAX_BODY:
+        raise HTTPException(413, f"request over {MAX_BODY // 2**20} MiB")
+    chunks, total = [], 0
+    async for chunk in request.stream():
+        total += len(chunk)
+        if total > MAX_BODY:
+            raise HTTPException(413, f"request over {MAX_BODY // 2**20} MiB")
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks) or b"{}")
+    except ValueError:
+        raise HTTPException(400, "the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise HTTPException(400, "the request is not a JSON object")
+    return data
+
+
+def _server(request: Request) -> Server:
+    return request.app.state.server
+
+
+# -- pages ------------------------------------------------------------------------------------------------------------
+
+
+def _page(name: str, title: str):
+    async def page(request: Request) -> Response:
+        server = _server(request)
+        session = request.scope.get("state", {}).get("session") or ""
+        project = server.workspace.project
+        html = server.pages.get_template(name).render(
+            title=title,
+            page=name.split(".")[0],
+            csrf=server.sessions.token(session) if session else "",
+            project=project.root.name,
+            games=[(g.id, g.name) for g in project.games.values()],
+        )
+        return HTMLResponse(html, headers={"cache-control": "no-store"})
+
+    return page
+
+
+# -- state and pictures -----------------------------------------------------------------------------------------------
+
+
+def _games(workspace: Workspace) -> list[dict]:
+    out = []
+    for game in workspace.project.games.values():
+        try:
+            opts = workspace._game(game.id).job.opts
+            size, bleed, safe = list(opts.card), opts.bleed, opts.safe
+        except Exception as exc:  # a game whose templates or options are broken still lists its cards
+            log.warning("%s: %s", game.id, exc)
+            size, bleed, safe = [63.0, 88.0], 3.0, 3.0
+        out.append({"id": game.id, "name": game.name, "card": size, "bleed": bleed, "safe": safe})
+    return out
+
+
+async def state(request: Request) -> Response:
+    workspace = _server(request).workspace
+    with workspace.lock:
+        body = {
+            "version": workspace.version,
+            "root": workspace.root.name,
+            "games": _games(workspace),
+            "entries": [e.as_dict() for e in workspace.entries.values()],
+        }
+    body["problems"] = await asyncio.to_thread(workspace.problem_dicts)
+    return JSONResponse(body, headers={"cache-control": "no-store"})
+
+
+async def stats(request: Request) -> Response:
+    """What the server has done: pictures rendered, the last refresh (for the benchmark and tests)."""
+    server = _server(request)
+    body = {
+        "rendered": server.faces.rendered,
+        "last_change": server.last_change,
+        "last_urgent_render": server.faces.last_urgent,
+        "version": server.workspace.version,
+    }
+    return JSONResponse(body, headers={"cache-control": "no-store"})
+
+
+async def events(request: Request) -> Response:
+    from sse_starlette.sse import EventSourceResponse
+
+    return EventSourceResponse(_server(request).hub.stream(), ping=15, headers={"cache-control": "no-store"})
+
+
+_FAILED_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="560" viewBox="0 0 400 560">'
+    '<rect width="400" height="560" fill="#fdecea"/><text x="20" y="60" font-family="sans-serif" font-size="22" '
+    'fill="#8a1c12">Cannot render this face</text><foreignObject x="20" y="80" width="360" height="460">'
+    '<div xmlns="http://www.w3.org/1999/xhtml" style="font:16px sans-serif;color:#5a1a12">{}</div>'
+    "</foreignObject></svg>"
+)
+
+
+async def face(request: Request) -> Response:
+    key = request.path_params["key"]
+    if not KEY.fullmatch(key):
+        return PlainTextResponse("not found", 404)
+    server = _server(request)
+    try:
+        path = await server.faces.picture(key, WANTED)
+    except KeyError:
+        return PlainTextResponse("no card has this face", 404)
+    except RenderFailed as exc:
+        from markupsafe import escape
+
+        return Response(
+            _FAILED_SVG.format(escape(str(exc))),
+            media_type="image/svg+xml",
+            headers={
+                "cache-control": "no-store",
+                "content-security-policy": "default-src 'none'; style-src 'unsafe-inline'",
+            },
+        )
+    return FileResponse(path, media_type="image/png", headers={"cache-control": "public, max-age=31536000, immutable"})
+
+
+async def icon(request: Request) -> Response:
+    """An icon of a game's template search path, by name (for the editor's palette)."""
+    import re
+
+    workspace = _server(request).workspace
+    game, name = request.path_params["game"], request.path_params["name"]
+    if game not in workspace.project.games or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
+        return PlainTextResponse("not found", 404)
+    path = workspace._game(game).renderer.find_file(f"icons/{name}.svg")
+    if path is None:
+        return PlainTextResponse("not found", 404)
+    return FileResponse(
+        path,
+        media_type="image/svg+xml",
+        headers={"content-security-policy": "default-src 'none'; style-src 'unsafe-inline'; sandbox"},
+    )
+
+
+# -- the card editor --------------------------------------------------------------------------------------------------
+
+
+async def card(request: Request) -> Response:
+    from printer.serve.edits import digest
+    from printer.serve.form import form_fields
+
+    workspace = _server(request).workspace
+    uid = request.query_params.get("uid")
+    game_id = request.query_params.get("game")
+    with workspace.lock:
+        entry = workspace.entries.get(uid) if uid else None
+        if uid and entry is None:
+            return _json_error(404, f"no card {uid}")
+        game_id = entry.game if entry else game_id
+        if game_id not in workspace.project.games:
+            return _json_error(404, f"no game {game_id!r}")
+        game = workspace.project.games[game_id]
+        data = workspace.data.get(uid, {}) if entry else {"id": "", "title": "", "type": ""}
+        renderer = workspace._game(game_id).renderer
+        files = sorted(
+            {
+                e.file
+                for e in workspace.entries.values()
+                if e.game == game_id and e.editable and not e.uid.endswith("#file")
+            }
+        )
+        body = {
+            "entry": entry.as_dict() if entry else None,
+            "game": game_id,
+            "data": data,
+            "base": digest(data) if entry else None,
+            "form": form_fields(workspace.store, game.schema),
+            "icons": renderer.icon_names(),
+            "files": files,
+            "games": _games(workspace),
+        }
+    return JSONResponse(body, headers={"cache-control": "no-store"})
+
+
+async def card_check(request: Request) -> Response:
+    from printer.serve.edits import check_card
+
+    body = await _body(request)
+    workspace = _server(request).workspace
+    try:
+        result = await asyncio.to_thread(check_card, workspace, body)
+    except LookupError as exc:
+        return _json_error(400, str(exc))
+    return JSONResponse(result)
+
+
+async def card_edit(request: Request) -> Response:
+    """POST /api/card/{action}: save, new or delete; the file is written atomically, then the workspace refreshed."""
+    from printer.serve.edits import EditRefused, edit_card
+
+    server = _server(request)
+    body = await _body(request)
+    action = request.path_params["action"]
+    try:
+        result, path = await asyncio.to_thread(edit_card, server.workspace, action, body)
+    except EditRefused as exc:
+        return _json_error(exc.status, str(exc), [exc.problem] if exc.problem else [])
+    await server.apply([path])
+    with server.workspace.lock:
+        found = [
+            e.uid
+            for e in server.workspace.entries.values()
+            if (e.file, e.pointer) == (result["file"], result["pointer"])
+        ]
+    result["uid"] = found[0] if found and action != "delete" else None
+    return JSONResponse(result)
+
+
+# -- the application --------------------------------------------------------------------------------------------------
+
+
+async def _http_error(request: Request, exc: HTTPException) -> Response:
+    if request.url.path.startswith("/api/"):
+        return _json_error(exc.status_code, str(exc.detail))
+    return PlainTextResponse(str(exc.detail), exc.status_code)
+
+
+async def _server_error(request: Request, exc: Exception) -> Response:
+    log.exception("error answering %s %s", request.method, request.url.path, exc_info=exc)
+    return PlainTextResponse("internal error: the terminal running printer serve says what went wrong", 500)
+
+
+def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starlette:
+    """The ASGI app over ``workspace``. The watcher runs in its lifespan when ``config.watch``."""
+    config = config or ServeConfig()
+    sessions = security.Sessions(config.port)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        server = Server(workspace, config, sessions)
+        app.state.server = server
+        server.warm_up()
+        if config.watch:
+            server.watch_task = asyncio.create_task(server.watch())
+            server.watch_task.add_done_callback(_watch_ended)
+        try:
+            yield
+        finally:
+            server.stopping.set()
+            if server.watch_task is not None:
+                server.watch_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await server.watch_task
+            server.jobs.close()
+            for executor in (server.executor, server.urgent):
+                if executor is not None:
+                    executor.shutdown(wait=False, cancel_futures=True)
+
+    from printer.serve import jobs
+
+    routes = [
+        Route("/", _page("gallery.html.j2", "Gallery")),
+        Route("/edit", _page("editor.html.j2", "Card editor")),
+        Route("/decks", _page("decks.html.j2", "Decks")),
+        Route("/sheets", _page("sheets.html.j2", "Sheets and exports")),
+        Route("/rules", _page("rules.html.j2", "Rules")),
+        Route("/api/state", state),
+        Route("/api/events", events),
+        Route("/api/stats", stats),
+        Route("/api/card", card),
+        Route("/api/card/check", card_check, methods=["POST"]),
+        Route("/api/card/{action:str}", card_edit, methods=["POST"]),
+        Route("/face/{key:str}.png", face),
+        Route("/icon/{game:str}/{name:str}.svg", icon),
+        *jobs.ROUTES,
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+    app = Starlette(
+        debug=False,
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[
+            Middleware(TrustedHostMiddleware, allowed_hosts=security.allowed_hosts(config.host)),
+            Middleware(security.Guard, sessions=sessions, port=config.port),
+        ],
+        exception_handlers={HTTPException: _http_error, Exception: _server_error},
+    )
+    return app

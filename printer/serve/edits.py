@@ -1,0 +1,185 @@
+"""What the card editor may do to files: check a draft, save a card, add one, delete one.
+
+Only JSON card files inside a game's card folder are written, each path
+resolved by the project's resolver (:meth:`printer.project.Project.contained`,
+:func:`printer.paths.is_inside`: no ``..``, no absolute path, no symbolic
+link out of the folder), atomically (:mod:`printer.fsutil`), changing only
+the card's text (:mod:`printer.cards.edit`). A save names the card's data
+as the editor loaded it (``base``, a hash): if the file changed on disk
+since, the save is refused (409) instead of overwriting someone's edit.
+Spreadsheet rows are shown but not written (a spreadsheet is edited in its
+own program).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from pathlib import Path
+
+from printer.cards.edit import CardEditError, card_at, delete_card, insert_card, replace_card
+from printer.fsutil import atomic_write_text
+from printer.paths import is_inside, read_text, regular_file_problem, safe_file_name
+from printer.problems import UsageError
+from printer.serve.workspace import Workspace
+
+_WRITING = threading.Lock()
+
+
+class EditRefused(Exception):
+    """An edit that is not made: ``status`` is the HTTP status, ``problem`` the located reason."""
+
+    def __init__(self, status: int, message: str, problem: dict | None = None):
+        super().__init__(message)
+        self.status = status
+        self.problem = problem
+
+
+def digest(data: object) -> str:
+    """The hash naming a card's data as the editor loaded it."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+def card_file(workspace: Workspace, game_id: str, name: object, must_exist: bool = True) -> Path:
+    """The card file ``name`` (relative to the project) of ``game_id``, checked; raises :class:`EditRefused`."""
+    project = workspace.project
+    if game_id not in project.games:
+        raise EditRefused(400, f"no game {game_id!r} in this project")
+    if not isinstance(name, str) or not name or "\0" in name:
+        raise EditRefused(400, "no card file named")
+    try:
+        path = project.contained(name, "file", "editor")
+    except UsageError as exc:
+        raise EditRefused(403, str(exc), exc.problems[0].as_dict() if exc.problems else None) from None
+    game = project.games[game_id]
+    if not is_inside(path, [game.cards]) or ".." in Path(name).parts:
+        raise EditRefused(403, f"{name} is not in the card folder of {game_id} ({game.cards.name}/)")
+    if path.suffix.lower() != ".json":
+        raise EditRefused(400, f"{name}: only JSON card files are edited here (edit a spreadsheet in its program)")
+    if path.is_symlink():
+        raise EditRefused(403, f"{name} is a symbolic link: not written")
+    if must_exist and not path.is_file():
+        raise EditRefused(404, f"{name} does not exist")
+    special = regular_file_problem(path)
+    if special is not None:
+        raise EditRefused(400, special.message)
+    return path
+
+
+def _text(path: Path) -> str:
+    text, problem = read_text(path)
+    if problem is not None:
+        raise EditRefused(400, problem.message, problem.as_dict())
+    return text
+
+
+def _data(body: dict) -> dict:
+    data = body.get("data")
+    if not isinstance(data, dict):
+        raise EditRefused(400, "the card must be a JSON object")
+    return data
+
+
+def check_card(workspace: Workspace, body: dict) -> dict:
+    """Validate and render a draft: ``{"problems", "front", "back", "error", "required"}`` (see Workspace.preview)."""
+    from printer.serve.form import required_fields
+
+    game_id = body.get("game")
+    if not isinstance(game_id, str) or game_id not in workspace.project.games:
+        raise LookupError(f"no game {game_id!r}")
+    data = body.get("data")
+    if not isinstance(data, dict):
+        raise LookupError("the card must be a JSON object")
+    game = workspace.project.games[game_id]
+    name = body.get("file")
+    try:
+        path = card_file(workspace, game_id, name, must_exist=False)
+    except EditRefused:
+        path = game.cards / "new.json"
+    pointer = body.get("pointer") if isinstance(body.get("pointer"), str) else "$.cards[0]"
+    uid = body.get("uid") if isinstance(body.get("uid"), str) else None
+    result = workspace.preview(game_id, path, pointer, data, uid)
+    result["required"] = required_fields(workspace.store, game.schema, data)
+    return result
+
+
+def edit_card(workspace: Workspace, action: str, body: dict) -> tuple[dict, Path]:
+    """Make one edit (``save``, ``new`` or ``delete``); returns ``({"file", "pointer"}, the file written)``."""
+    game_id = body.get("game")
+    if not isinstance(game_id, str):
+        raise EditRefused(400, "no game named")
+    with _WRITING:
+        if action == "save":
+            path = card_file(workspace, game_id, body.get("file"))
+            pointer, data = _pointer(body), _data(body)
+            text = _text(path)
+            current = card_at(text, pointer)
+            if current is None or digest(current) != body.get("base"):
+                raise EditRefused(409, "the card changed on disk since it was opened: reload it, then edit again")
+            new_text = _edit(lambda: replace_card(text, pointer, data))
+        elif action == "new":
+            data = _data(body)
+            path = card_file(workspace, game_id, _new_name(body, game_id, workspace), must_exist=False)
+            if path.is_file():
+                text = _text(path)
+                after = body.get("after") if isinstance(body.get("after"), str) else None
+                parsed = _parse(text)
+                list_pointer = "$.cards" if isinstance(parsed, dict) else "$"
+                new_text, pointer = _edit(lambda: insert_card(text, after, data, list_pointer))
+            else:
+                from printer.cards.importing import card_file_text
+
+                schema = workspace.project.games[game_id].schema.resolve().as_uri()
+                new_text, pointer = card_file_text(game_id, [data], schema), "$.cards[0]"
+        elif action == "delete":
+            path = card_file(workspace, game_id, body.get("file"))
+            pointer = _pointer(body)
+            text = _text(path)
+            current = card_at(text, pointer)
+            if current is None or digest(current) != body.get("base"):
+                raise EditRefused(409, "the card changed on disk since it was opened: reload, then delete again")
+            new_text = _edit(lambda: delete_card(text, pointer))
+        else:
+            raise EditRefused(404, f"no editor action {action!r}")
+        atomic_write_text(path, new_text)
+    return {"file": str(path.relative_to(workspace.root)), "pointer": pointer}, path
+
+
+def _pointer(body: dict) -> str:
+    pointer = body.get("pointer")
+    if not isinstance(pointer, str) or not pointer.startswith("$") or len(pointer) > 200:
+        raise EditRefused(400, "no card place named")
+    return pointer
+
+
+def _parse(text: str) -> object:
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise EditRefused(409, f"the file is not valid JSON now ({exc}): fix it first") from None
+
+
+def _edit(make):
+    try:
+        return make()
+    except CardEditError as exc:
+        raise EditRefused(409, exc.problem.message, exc.problem.as_dict()) from None
+    except ValueError as exc:
+        raise EditRefused(409, f"the file is not valid JSON now ({exc}): fix it first") from None
+
+
+def _new_name(body: dict, game_id: str, workspace: Workspace) -> str:
+    """The file a new card goes to: the one named, else ``<card folder>/<name>.json`` for a new file."""
+    name = body.get("file")
+    if isinstance(name, str) and name:
+        return name
+    new = body.get("new_file")
+    if not isinstance(new, str) or not new.strip():
+        raise EditRefused(400, "name the file the new card goes to")
+    stem = safe_file_name(new.strip().removesuffix(".json"))
+    folder = workspace.project.games[game_id].cards
+    return str((folder / f"{stem}.json").relative_to(workspace.root))
+
+
+__all__ = ["EditRefused", "card_file", "check_card", "digest", "edit_card"]

@@ -1,0 +1,406 @@
+"""Card faces as PNG pictures for the browser, rendered by the same engine that prints the PDF.
+
+A face is the HTML the game's template gives for one card front or back
+(:class:`printer.sheets.render.Renderer`); its picture is that HTML laid
+out by WeasyPrint on a page of the card's trim size plus the bleed on every
+side, text fitted as on the sheets (:mod:`printer.sheets.fit`), and turned
+into a PNG by pypdfium2 (:func:`printer.sheets.export.faces.face_images`,
+the path of ``printer build --export png``).
+
+Each picture is named by a **content hash** (:func:`face_key`): the face's
+HTML, the game's stylesheets and sheet template, the trim size, bleed, safe
+area and resolution, and the size and modification time of every file the
+HTML or the stylesheets point at (art, icons, fonts). Pictures are kept in
+``build/.cache/serve/`` under that name, so an unchanged card is never
+rendered twice, even across restarts, and a template, CSS or icon change
+gives new names only to the faces it changes.
+
+Pictures are rendered off the server's event loop in a pool of worker
+processes (:class:`FaceRenderer`), faces the designer is waiting for
+first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import heapq
+import itertools
+import logging
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+from printer.project import Game, Project
+
+log = logging.getLogger("printer.serve")
+
+#: pixels per inch of the pictures: a 63 x 88 mm card with 3 mm bleed is 407 x 555 px, sharp at print size on a
+#: screen of 96 CSS px per inch and still light enough for a gallery of 900 cards
+SCREEN_DPI = 150
+#: bump when the way pictures are made changes, so that old cached pictures are not used
+_VERSION = "serve-faces-1"
+_FILE_URI = re.compile(r"""file://[^"'()\s<>]+""")
+_CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")
+KEY = re.compile(r"[0-9a-f]{40}")
+
+
+def cache_dir(project: Project) -> Path:
+    """Where the pictures are kept: ``build/.cache/serve/faces`` of the project."""
+    return project.build_dir / ".cache" / "serve" / "faces"
+
+
+def picture_path(folder: Path, key: str) -> Path:
+    """The PNG file of the face ``key`` (40 hex digits) in ``folder``; raises ``ValueError`` for another key."""
+    if not KEY.fullmatch(key):
+        raise ValueError(f"not a face key: {key!r}")
+    return folder / key[:2] / f"{key}.png"
+
+
+def _stat(path: Path) -> str:
+    try:
+        st = path.stat()
+    except OSError:
+        return f"{path}:missing"
+    return f"{path}:{st.st_size}:{st.st_mtime_ns}"
+
+
+def _uri_path(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
+
+
+def game_job(project: Project, game: Game):
+    """A :class:`~printer.sheets.compose.PrintJob` of ``game`` with the project's print options (no command line)."""
+    from printer.sheets.compose import make_job
+    from printer.sheets.options import resolve_options
+
+    opts = resolve_options(project.settings, game.settings, game.card_size, {}, str(project.root / "printer.toml"))
+    job = make_job(project, game, opts, [game.cards.resolve()])
+    job.renderer.max_chars = project.limits.face_html_chars
+    return job
+
+
+def game_fingerprint(job, dpi: int = SCREEN_DPI) -> str:
+    """What every face of a game shares: print options, stylesheets, the sheet template and the files they use."""
+    digest = hashlib.sha256(_VERSION.encode())
+    opts = job.opts
+    digest.update(repr((opts.card, opts.bleed, opts.safe, dpi)).encode())
+    renderer = job.renderer
+    for name in ("card-common.css", "card.css", "sheet.html.j2"):
+        path = renderer.find_file(name)
+        if path is None:
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError:
+            data = b""
+        digest.update(str(path).encode() + b"\0" + data)
+        if name.endswith(".css"):
+            for ref in _CSS_URL.findall(data.decode("utf-8", "replace")):
+                target = _uri_path(ref) if ref.startswith("file:") else path.parent / ref
+                if target is not None:
+                    digest.update(_stat(target).encode())
+    return digest.hexdigest()
+
+
+def face_key(fingerprint: str, html: str) -> str:
+    """The content hash naming a face's picture: the game's ``fingerprint``, the HTML and the files it points at."""
+    digest = hashlib.sha256(fingerprint.encode() + b"\0" + html.encode("utf-8"))
+    for uri in sorted(set(_FILE_URI.findall(html))):
+        path = _uri_path(uri)
+        if path is not None:
+            digest.update(_stat(path).encode())
+    return digest.hexdigest()[:40]
+
+
+# -- rendering (runs in a worker process) ------------------------------------------------------------------------
+
+_JOBS: dict[tuple[str, str, str], object] = {}
+
+
+def render_faces(
+    root: str, game_id: str, fingerprint: str, faces: Sequence[tuple[str, str]], folder: str, dpi: int = SCREEN_DPI
+) -> dict[str, str | None]:
+    """Render ``faces`` (``(key, html)``) of one game to ``<folder>/<key[:2]>/<key>.png``.
+
+    Runs in a worker process: the project is read there once per
+    ``fingerprint``. Returns ``{key: None}`` for each picture written and
+    ``{key: message}`` for a face that could not be rendered.
+    """
+    from markupsafe import Markup
+
+    from printer.fsutil import atomic_write_bytes
+    from printer.project import load_project
+    from printer.sheets.export.faces import face_images, page_layout, png_bytes, px_of
+
+    ident = (root, game_id, fingerprint)
+    job = _JOBS.get(ident)
+    if job is None:
+        project = load_project(Path(root))
+        job = game_job(project, project.games[game_id])
+        for old in [k for k in _JOBS if k[:2] == ident[:2]]:  # a template change made the game's old job useless
+            del _JOBS[old]
+        _JOBS[ident] = job
+    layout = page_layout(job, with_bleed=True)
+    px = px_of(layout.page, dpi)
+    results: dict[str, str | None] = {}
+
+    def run(batch: Sequence[tuple[str, str]]) -> None:
+        for key, html in batch:
+            job.html[key] = Markup(html)
+        for key, image in face_images(job, [k for k, _ in batch], layout, px):
+            atomic_write_bytes(picture_path(Path(folder), key), png_bytes(image, dpi))
+            results[key] = None
+
+    try:
+        run(faces)
+    except Exception as exc:  # a face WeasyPrint cannot lay out: find which, render the others
+        if len(faces) == 1:
+            problems = getattr(exc, "problems", None)
+            results[faces[0][0]] = problems[0].message if problems else f"{type(exc).__name__}: {exc}"
+        else:
+            for face in faces:
+                if face[0] not in results:
+                    results.update(render_faces(root, game_id, fingerprint, [face], folder, dpi))
+    finally:
+        for key, _ in faces:
+            job.html.pop(key, None)
+    return results
+
+
+def prepare(root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCREEN_DPI) -> None:
+    """Read the project and lay out one face in a worker, writing nothing: the next face there is quick."""
+    from markupsafe import Markup
+
+    from printer.project import load_project
+    from printer.sheets.export.faces import face_images, page_layout, px_of
+
+    ident = (root, game_id, fingerprint)
+    job = _JOBS.get(ident)
+    if job is None:
+        project = load_project(Path(root))
+        job = _JOBS[ident] = game_job(project, project.games[game_id])
+    layout = page_layout(job, with_bleed=True)
+    job.html["warm-up"] = Markup(html)
+    try:
+        for _ in face_images(job, ["warm-up"], layout, px_of(layout.page, dpi)):
+            pass
+    finally:
+        job.html.pop("warm-up", None)
+
+
+def warm_up(niceness: int = 0) -> None:
+    """Import WeasyPrint in a worker before the first face is asked for; ``niceness`` lowers its CPU priority."""
+    import printer.sheets.export.faces  # noqa: F401
+
+    if niceness and hasattr(os, "nice"):
+        os.nice(niceness)
+
+
+# -- the queue ----------------------------------------------------------------------------------------------------
+
+#: how much lower the CPU priority of the gallery's render processes is than the urgent one's (``nice``)
+GALLERY_NICENESS = 10
+#: how soon a face is wanted: a card just edited, a picture the page asks for, a picture rendered ahead
+URGENT, WANTED, AHEAD = 0, 1, 2
+
+
+@dataclass(frozen=True)
+class FaceSpec:
+    """What a worker needs to render one face: its game, the game's fingerprint and the HTML."""
+
+    game: str
+    fingerprint: str
+    html: str
+
+
+class RenderFailed(Exception):
+    """A face could not be rendered; the message says why."""
+
+
+class FaceRenderer:
+    """Renders pictures in ``executor``, at most ``slots`` batches at a time, the most wanted faces first.
+
+    ``lookup(key)`` gives the :class:`FaceSpec` of a face key (``None``
+    for a key no card has). :meth:`picture` waits for one picture;
+    :meth:`ahead` asks for pictures without waiting. A face already being
+    rendered is not rendered again. Urgent faces go one per batch (lowest
+    latency); others up to ``batch`` at a time.
+    """
+
+    def __init__(
+        self,
+        project: Project,
+        executor: Executor,
+        slots: int,
+        lookup: Callable[[str], FaceSpec | None],
+        dpi: int = SCREEN_DPI,
+        batch: int = 6,
+        urgent: Executor | None = None,
+    ):
+        self.project = project
+        self.folder = cache_dir(project)
+        self.executor = executor
+        self.urgent = urgent
+        self._urgent_running = 0
+        self.slots = max(1, slots)
+        self.lookup = lookup
+        self.dpi = dpi
+        self.batch = batch
+        self._heap: list[tuple[int, int, str]] = []
+        self._queued: dict[str, int] = {}
+        self._futures: dict[str, asyncio.Future] = {}
+        self._running = 0
+        self._seq = itertools.count()
+        self.rendered = 0  # faces rendered since start (for tests and the bench)
+        self.last_urgent = 0.0  # seconds the last urgent face took, in its process
+
+    def path(self, key: str) -> Path:
+        return picture_path(self.folder, key)
+
+    def cached(self, key: str) -> Path | None:
+        path = self.path(key)
+        return path if path.is_file() else None
+
+    async def picture(self, key: str, priority: int = WANTED) -> Path:
+        """The PNG file of face ``key``, rendered first when needed. Raises :class:`RenderFailed` or ``KeyError``."""
+        found = self.cached(key)
+        if found is not None:
+            return found
+        future = self._want(key, priority)
+        if future is None:
+            raise KeyError(key)
+        await asyncio.shield(future)
+        return self.path(key)
+
+    def ahead(self, keys: Sequence[str], priority: int = AHEAD) -> None:
+        """Queue the pictures of ``keys`` that are not cached yet, without waiting."""
+        for key in keys:
+            if key not in self._futures and self.cached(key) is None:
+                self._want(key, priority)
+
+    def _want(self, key: str, priority: int) -> asyncio.Future | None:
+        loop = asyncio.get_running_loop()
+        future = self._futures.get(key)
+        if future is None:
+            if self.lookup(key) is None:
+                return None
+            future = self._futures[key] = loop.create_future()
+            future.add_done_callback(lambda f: f.exception() if not f.cancelled() else None)
+            self._queued[key] = priority
+            heapq.heappush(self._heap, (priority, next(self._seq), key))
+        elif key in self._queued and priority < self._queued[key]:  # queued: move it up; running: wait for it
+            self._queued[key] = priority
+            heapq.heappush(self._heap, (priority, next(self._seq), key))
+        self._dispatch()
+        return future
+
+    def _dispatch(self) -> None:
+        while self._heap:
+            priority, _, key = self._heap[0]
+            if self._queued.get(key) != priority:
+                heapq.heappop(self._heap)
+                continue  # a stale entry: the face was queued again more urgently, or already taken
+            lane = None
+            if priority == URGENT and self.urgent is not None and self._urgent_running == 0:
+                lane = "urgent"  # a process kept for the card just saved: it never waits behind a gallery batch
+            elif self._running < self.slots:
+                lane = "normal"
+            if lane is None:
+                break
+            heapq.heappop(self._heap)
+            spec = self.lookup(key)
+            del self._queued[key]
+            if spec is None:
+                self._finish({key: "no card has this face any more"})
+                continue
+            batch = [(key, spec.html)]
+            limit = 1 if priority == URGENT else self.batch
+            kept = []
+            while self._heap and len(batch) < limit:
+                item = heapq.heappop(self._heap)
+                other = item[2]
+                if self._queued.get(other) != item[0]:
+                    continue
+                other_spec = self.lookup(other)
+                if other_spec is None or (other_spec.game, other_spec.fingerprint) != (spec.game, spec.fingerprint):
+                    kept.append(item)
+                    continue
+                del self._queued[other]
+                batch.append((other, other_spec.html))
+            for item in kept:
+                heapq.heappush(self._heap, item)
+            self._start(spec, batch, lane)
+
+    def _start(self, spec: FaceSpec, batch: list[tuple[str, str]], lane: str = "normal") -> None:
+        loop = asyncio.get_running_loop()
+        if lane == "urgent":
+            self._urgent_running += 1
+        else:
+            self._running += 1
+        started = time.perf_counter()
+        call = loop.run_in_executor(
+            self.urgent if lane == "urgent" else self.executor,
+            render_faces,
+            str(self.project.root),
+            spec.game,
+            spec.fingerprint,
+            batch,
+            str(self.folder),
+            self.dpi,
+        )
+
+        def done(task: asyncio.Future) -> None:
+            if lane == "urgent":
+                self._urgent_running -= 1
+                self.last_urgent = time.perf_counter() - started
+            else:
+                self._running -= 1
+            try:
+                results = task.result()
+            except Exception as exc:  # the worker died (out of memory, killed): every face of the batch failed
+                log.error("rendering %d face(s) failed: %s", len(batch), exc)
+                results = {key: f"the renderer stopped: {exc}" for key, _ in batch}
+            self.rendered += sum(1 for v in results.values() if v is None)
+            self._finish(results)
+            self._dispatch()
+
+        call.add_done_callback(done)
+
+    def _finish(self, results: dict[str, str | None]) -> None:
+        for key, error in results.items():
+            future = self._futures.pop(key, None)
+            if future is None or future.done():
+                continue
+            if error is None:
+                future.set_result(None)
+            else:
+                future.set_exception(RenderFailed(error))
+
+
+def make_executor(workers: int) -> tuple[Executor, int, Executor | None]:
+    """``(executor, slots, urgent)``: a pool of ``workers`` processes and one more process for the faces of a card
+    just saved; with 0 workers, one thread in this process and no urgent process (tests)."""
+    if workers <= 0:
+        from concurrent.futures import ThreadPoolExecutor
+
+        return ThreadPoolExecutor(1, thread_name_prefix="printer-faces"), 1, None
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    context = multiprocessing.get_context("spawn")  # no fork of a process running an event loop and threads
+    # the gallery's workers yield the CPU to the one rendering a card just saved (two cores are often all there is)
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up, initargs=(GALLERY_NICENESS,))
+    urgent = ProcessPoolExecutor(1, mp_context=context, initializer=warm_up)
+    return executor, workers, urgent
+
+
+def default_workers() -> int:
+    """One worker per core, at most 4 (each holds WeasyPrint, about 150 MiB)."""
+    return max(1, min(4, os.cpu_count() or 1))

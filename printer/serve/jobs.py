@@ -1,0 +1,403 @@
+"""The longer jobs of the preview server: deck checks, proxies, card sheets and exports, rules references.
+
+Each is one call of :mod:`printer.api` (the same as the command line:
+``printer deck check``, ``printer build --deck``, ``printer build
+--export``, ``printer rules``), run in a thread, one build at a time (each
+uses both cores). A pasted decklist is kept under
+``build/.cache/serve/decks/`` by the hash of its text, so that its
+problems name it as ``<name>:<line>``. Built files are served from the
+project's ``build/`` folder only (:func:`build_file`); PDF pages are shown
+as PNG pictures (pypdfium2), cached by the PDF's size and time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import io
+import itertools
+import logging
+import re
+import threading
+import time
+import zipfile
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from printer import api
+from printer.fsutil import atomic_write_bytes, atomic_write_text
+from printer.paths import is_inside, output_path, safe_file_name
+from printer.problems import PrinterError
+
+log = logging.getLogger("printer.serve")
+#: decklist text accepted from the page, characters
+MAX_DECK_CHARS = 200_000
+#: the largest folder served as one zip (an export folder), bytes
+MAX_ZIP_BYTES = 500 * 2**20
+#: resolution of the PDF page pictures, pixels per inch
+PAGE_DPI = 60
+EXPORTS = ("png", "tts", "print-shop")
+
+
+def _serve_cache(project) -> Path:
+    return project.build_dir / ".cache" / "serve"
+
+
+def deck_file(project, text: str, name: str) -> Path:
+    """Write a pasted decklist under the serve cache (by its hash) keeping its file name; returns the file."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    clean = safe_file_name(Path(name or "decklist.txt").name) or "decklist.txt"
+    if Path(clean).suffix.lower() not in (".txt", ".l5d", ".json"):
+        clean += ".txt"
+    folder = output_path(_serve_cache(project) / "decks", digest)
+    target = output_path(folder, clean)
+    if not target.is_file():
+        atomic_write_text(target, text)
+    return target
+
+
+def _located(data: object, prefix: str, name: str) -> object:
+    """``data`` with the decklist's cache path replaced by its name in every string."""
+    if isinstance(data, str):
+        return data.replace(prefix, name)
+    if isinstance(data, list):
+        return [_located(v, prefix, name) for v in data]
+    if isinstance(data, dict):
+        return {k: _located(v, prefix, name) for k, v in data.items()}
+    return data
+
+
+def check_deck(workspace, text: str, name: str, format_id: str) -> dict:
+    """``printer deck check`` on pasted text: the report (``printer deck check --json``'s shape) plus the
+    problems in the CLI's three groups, the summary lines and each resolved card's picture key."""
+    project = workspace.project
+    known = api_formats(project)
+    if format_id not in known:
+        return {"error": f"unknown format {format_id!r}", "formats": sorted(known)}
+    path = deck_file(project, text, name)
+    shown = Path(name).name or path.name
+    try:
+        (result,) = api.check_decks(project, [path], format_id)
+    except PrinterError as exc:
+        problems = [p.as_dict() for p in exc.problems]
+        return _located({"error": str(exc), "problems": problems}, str(path), shown)
+    report = result.report
+    body = report.as_dict()
+    body["groups"] = [
+        {"title": "rules broken", "problems": [v.problem(report.deck).as_dict() for v in report.violations]},
+        {"title": "cards not found in the card data", "problems": [p.as_dict() for p in report.unresolved]},
+        {"title": "warnings", "problems": [p.as_dict() for p in report.warnings]},
+    ]
+    if not result.readable:
+        body["groups"].insert(0, {"title": "cannot be read", "problems": [p.as_dict() for p in result.read_problems]})
+    body["summary"] = report.summary_lines()
+    body["card_problems"] = len(result.card_problems)
+    body["token"] = path.parent.name
+    body["game"] = report.format.game
+    with workspace.lock:
+        for row in body["cards"]:
+            entry = workspace.entries.get(f"{report.format.game}/{row['card']['id']}") if row["card"] else None
+            row["front"] = entry.front if entry else None
+            row["uid"] = entry.uid if entry else None
+    return _located(body, str(path), shown)
+
+
+def api_formats(project) -> dict[str, dict]:
+    """The formats of the project's games: ``{id: {"id", "name", "game"}}``."""
+    from printer.decks import available_formats, load_format
+
+    out = {}
+    for format_id, file in sorted(available_formats([project.root]).items()):
+        try:
+            fmt = load_format(file, [project.root])
+        except PrinterError:
+            continue
+        if fmt.game in project.games:
+            out[format_id] = {"id": format_id, "name": fmt.name, "game": fmt.game}
+    return out
+
+
+def build_file(project, relative: str) -> Path | None:
+    """A file or folder of the project's ``build/`` named by ``relative``, or ``None`` (outside, missing, a link)."""
+    if not relative or "\0" in relative or Path(relative).is_absolute() or ".." in Path(relative).parts:
+        return None
+    path = project.build_dir / relative
+    if not path.exists() or path.is_symlink() or not is_inside(path, [project.build_dir]):
+        return None
+    return path
+
+
+def page_picture(project, pdf: Path, page: int, dpi: int = PAGE_DPI) -> Path:
+    """A PNG of page ``page`` (1-based) of ``pdf``, cached by the PDF's size and time; raises ``IndexError``."""
+    import pypdfium2
+
+    st = pdf.stat()
+    key = hashlib.sha256(f"{pdf.resolve()}:{st.st_size}:{st.st_mtime_ns}:{page}:{dpi}".encode()).hexdigest()[:40]
+    target = output_path(_serve_cache(project) / "pages", f"{key}.png")
+    if target.is_file():
+        return target
+    document = pypdfium2.PdfDocument(str(pdf))
+    try:
+        if not 1 <= page <= len(document):
+            raise IndexError(page)
+        image = document[page - 1].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
+        buffer = io.BytesIO()
+        image.convert("RGB").save(buffer, "PNG")
+    finally:
+        document.close()
+    atomic_write_bytes(target, buffer.getvalue())
+    return target
+
+
+def _pdf_pages(pdf: Path) -> int:
+    from pypdf import PdfReader
+
+    return len(PdfReader(pdf).pages)
+
+
+class Jobs:
+    """Builds started from the pages: their state, one running at a time, and rules rebuilt on save."""
+
+    def __init__(self, server):
+        self.server = server
+        self.builds: dict[str, dict] = {}
+        self.lock = threading.Lock()
+        self.ids = itertools.count(1)
+        self.rules_games: set[str] = set()  # games whose rules page was opened: rebuilt when a chapter changes
+        self.tasks: set[asyncio.Task] = set()
+
+    @property
+    def project(self):
+        return self.server.workspace.project
+
+    def start(self, kind: str, game: str, run, label: str) -> dict:
+        job = {"id": str(next(self.ids)), "kind": kind, "game": game, "label": label, "status": "queued"}
+        self.builds[job["id"]] = job
+        old = [k for k, v in self.builds.items() if v["kind"] == kind and v["game"] == game and k != job["id"]]
+        for k in old[:-4]:
+            self.builds.pop(k, None)
+
+        def work() -> None:
+            with self.lock:
+                job["status"] = "running"
+                started = time.perf_counter()
+                try:
+                    job.update(run())
+                    job["status"] = job.get("status_after", "done")
+                except PrinterError as exc:
+                    job.update(status="failed", error=str(exc), problems=[p.as_dict() for p in exc.problems])
+                except Exception as exc:  # logged in the terminal; the page says it failed
+                    log.exception("%s failed", label)
+                    job.update(status="failed", error=f"{type(exc).__name__}: {exc}")
+                job["seconds"] = round(time.perf_counter() - started, 1)
+
+        async def go() -> None:
+            self.server.hub.publish("build", {"job": job})
+            await asyncio.to_thread(work)
+            self.server.hub.publish("build", {"job": _relative(job, self.project.root)})
+
+        task = asyncio.create_task(go())
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+        return job
+
+    def close(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+
+    # -- the jobs ---------------------------------------------------------------------------------------------------
+
+    def sheets(self, game: str, exports: list[str]) -> dict:
+        project = self.project
+
+        def run() -> dict:
+            result = api.build(project, api.BuildRequest(games=(game,), exports=tuple(exports)))
+            outcome = result.games[0]
+            out = {"problems": [p.as_dict() for p in outcome.problems]}
+            if outcome.failure:
+                out.update(status_after="failed", error=outcome.failure)
+                return out
+            out["pdf"] = str(outcome.target.relative_to(project.build_dir))
+            out["pages"] = _pdf_pages(outcome.target)
+            out["outputs"] = [str(p.relative_to(project.build_dir)) for p in outcome.paths]
+            out["summary"] = [f"{outcome.cards} cards on {outcome.sheets} sheets ({outcome.grid}, {outcome.backs})"]
+            out["summary"] += outcome.exports
+            return out
+
+        return self.start("sheets", game, run, f"{game}: sheets" + "".join(f" + {e}" for e in exports))
+
+    def proxies(self, game: str, deck: Path) -> dict:
+        project = self.project
+
+        def run() -> dict:
+            request = api.BuildRequest(games=(game,), deck_file=deck)
+            outcome = api.build(project, request).games[0]
+            out = {"problems": [p.as_dict() for p in outcome.problems]}
+            if outcome.failure:
+                return {**out, "status_after": "failed", "error": outcome.failure}
+            return {
+                **out,
+                "pdf": str(outcome.target.relative_to(project.build_dir)),
+                "pages": _pdf_pages(outcome.target),
+            }
+
+        return self.start("proxies", game, run, f"{game}: proxies of {deck.name}")
+
+    def rules(self, game: str) -> dict:
+        project = self.project
+        self.rules_games.add(game)
+
+        def run() -> dict:
+            books = api.build_rules(project, game)
+            out: dict = {"books": []}
+            for book in books:
+                item = {"edition": book.edition or "main", "problems": [p.as_dict() for p in book.problems]}
+                if book.target is not None:
+                    item.update(pdf=str(book.target.relative_to(project.build_dir)), pages=book.pages)
+                out["books"].append(item)
+            if not any("pdf" in b for b in out["books"]):
+                out.update(status_after="failed", error="no rules reference was printed")
+            return out
+
+        return self.start("rules", game, run, f"{game}: rules reference")
+
+    def rules_changed(self) -> None:
+        for game in sorted(self.rules_games):
+            if game in self.project.games:
+                self.rules(game)
+
+
+def _relative(job: dict, root: Path) -> dict:
+    return _located(job, str(root) + "/", "")
+
+
+def _jobs(request: Request) -> Jobs:
+    return request.app.state.server.jobs
+
+
+async def _json(request: Request) -> dict:
+    from printer.serve.app import _body
+
+    return await _body(request)
+
+
+async def formats(request: Request) -> Response:
+    project = _jobs(request).project
+    return JSONResponse({"formats": list(api_formats(project).values())})
+
+
+async def deck_check(request: Request) -> Response:
+    body = await _json(request)
+    text, name, format_id = body.get("text"), body.get("name") or "decklist.txt", body.get("format")
+    if not isinstance(text, str) or not text.strip():
+        return JSONResponse({"error": "paste or upload a decklist"}, status_code=400)
+    if len(text) > MAX_DECK_CHARS:
+        return JSONResponse({"error": f"a decklist is at most {MAX_DECK_CHARS:,} characters"}, status_code=413)
+    if not isinstance(name, str) or not isinstance(format_id, str):
+        return JSONResponse({"error": "choose a format"}, status_code=400)
+    server = request.app.state.server
+    result = await asyncio.to_thread(check_deck, server.workspace, text, name, format_id)
+    return JSONResponse(result, status_code=400 if "error" in result and "status" not in result else 200)
+
+
+async def deck_proxies(request: Request) -> Response:
+    body = await _json(request)
+    jobs = _jobs(request)
+    token, game = body.get("token"), body.get("game")
+    if not isinstance(token, str) or not re.fullmatch(r"[0-9a-f]{16}", token) or game not in jobs.project.games:
+        return JSONResponse({"error": "check the deck first"}, status_code=400)
+    folder = _serve_cache(jobs.project) / "decks" / token
+    files = sorted(folder.glob("*")) if folder.is_dir() else []
+    if not files:
+        return JSONResponse({"error": "check the deck first"}, status_code=400)
+    return JSONResponse({"job": jobs.proxies(game, files[0])})
+
+
+async def sheets_build(request: Request) -> Response:
+    body = await _json(request)
+    jobs = _jobs(request)
+    game, exports = body.get("game"), body.get("exports") or []
+    if game not in jobs.project.games:
+        return JSONResponse({"error": f"no game {game!r}"}, status_code=400)
+    if not isinstance(exports, list) or any(e not in EXPORTS for e in exports):
+        return JSONResponse({"error": "exports are " + ", ".join(EXPORTS)}, status_code=400)
+    return JSONResponse({"job": jobs.sheets(game, list(dict.fromkeys(exports)))})
+
+
+async def rules_build(request: Request) -> Response:
+    body = await _json(request)
+    jobs = _jobs(request)
+    game = body.get("game")
+    if game not in jobs.project.games:
+        return JSONResponse({"error": f"no game {game!r}"}, status_code=400)
+    return JSONResponse({"job": jobs.rules(game)})
+
+
+async def builds(request: Request) -> Response:
+    jobs = _jobs(request)
+    items = [_relative(dict(j), jobs.project.root) for j in jobs.builds.values()]
+    outputs = []
+    build = jobs.project.build_dir
+    if build.is_dir() and not build.is_symlink():
+        for path in sorted(build.iterdir()):
+            if path.name.startswith(".") or path.is_symlink():
+                continue
+            outputs.append({"name": path.name, "folder": path.is_dir()})
+    return JSONResponse({"builds": items, "outputs": outputs}, headers={"cache-control": "no-store"})
+
+
+async def download(request: Request) -> Response:
+    """A file of ``build/`` as it is, or a folder of it (an export) as a zip."""
+    project = _jobs(request).project
+    path = build_file(project, request.path_params["path"])
+    if path is None:
+        return PlainTextResponse("not found", 404)
+    if path.is_file():
+        return FileResponse(path, filename=path.name)
+    files = [p for p in sorted(path.rglob("*")) if p.is_file() and not p.is_symlink() and not p.name.startswith(".")]
+    if sum(p.stat().st_size for p in files) > MAX_ZIP_BYTES:
+        return PlainTextResponse(f"the folder is over {MAX_ZIP_BYTES // 2**20} MiB: take it from build/", 413)
+
+    def pack() -> bytes:
+        buffer = io.BytesIO()
+        with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+            for p in files:
+                archive.write(p, str(p.relative_to(path.parent)))
+        return buffer.getvalue()
+
+    data = await asyncio.to_thread(pack)
+    name = f"{path.name}.zip"
+    return Response(
+        data, media_type="application/zip", headers={"content-disposition": f'attachment; filename="{name}"'}
+    )
+
+
+async def page(request: Request) -> Response:
+    project = _jobs(request).project
+    path = build_file(project, request.path_params["path"])
+    try:
+        number = int(request.query_params.get("page", "1"))
+    except ValueError:
+        number = 0
+    if path is None or not path.is_file() or path.suffix.lower() != ".pdf" or number < 1:
+        return PlainTextResponse("not found", 404)
+    try:
+        picture = await asyncio.to_thread(page_picture, project, path, number)
+    except IndexError:
+        return PlainTextResponse("no such page", 404)
+    return FileResponse(picture, media_type="image/png", headers={"cache-control": "no-cache"})
+
+
+ROUTES = [
+    Route("/api/formats", formats),
+    Route("/api/deck/check", deck_check, methods=["POST"]),
+    Route("/api/deck/proxies", deck_proxies, methods=["POST"]),
+    Route("/api/sheets/build", sheets_build, methods=["POST"]),
+    Route("/api/rules/build", rules_build, methods=["POST"]),
+    Route("/api/builds", builds),
+    Route("/file/{path:path}", download),
+    Route("/page/{path:path}", page),
+]

@@ -1,0 +1,560 @@
+"""The project as the preview server sees it: every card record, its faces and problems, kept up to date.
+
+:class:`Workspace` reads the project like ``printer validate`` (the same
+reader, schema validation and cross-file checks, :mod:`printer.cards.catalog`)
+and renders each valid card's front and back HTML like ``printer build``
+(:mod:`printer.sheets.render`). :meth:`Workspace.refresh` does it again after
+files changed and returns only what changed, cheaply:
+
+- a card whose data did not change keeps its validation result (the
+  catalog's validation memo) and its HTML (a memo per game);
+- a template, stylesheet or icon change drops the game's HTML memo and
+  renderer, so every card is rendered to HTML again, but only the faces
+  whose HTML (or the files it uses) changed get a new picture key
+  (:func:`printer.serve.faces.face_key`);
+- a schema change drops the validation memo; ``printer.toml`` reloads the project.
+
+Every record is an :class:`Entry`, invalid ones too: a card that fails
+validation or rendering carries its problems and an ``error`` instead of a
+picture, and the rest of the gallery is unaffected.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from printer.cards.catalog import ValidationMemo, check_records, schema_store
+from printer.cards.load import CARD_SUFFIXES, FileCache, Record, load_records, read_json, records_from_data
+from printer.cards.model import Card, CardSet
+from printer.paths import is_inside
+from printer.problems import PrinterError, Problem
+from printer.project import Project, load_project
+from printer.serve.faces import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
+
+#: what a problem's place looks like when it is inside one card: ``file::$.cards[3]`` (or ``$[3]``, ``$``)
+_CARD_PLACE = re.compile(r"^(?P<card>.*?::\$(?:\.cards)?(?:\[\d+\])?)(?=$|[.\[])")
+#: pictures of unsaved editor drafts kept for the browser to fetch
+MAX_DRAFTS = 200
+
+
+@dataclass
+class Entry:
+    """One card record as the gallery shows it.
+
+    ``uid`` is stable while the card keeps its id (``game/id``; a record
+    without a valid id is ``game/file#pointer``); ``front`` and ``back``
+    are picture keys (``None`` when the card cannot be shown: ``error``
+    says why); ``problems`` are the card's own problems.
+    """
+
+    uid: str
+    game: str
+    file: str
+    pointer: str
+    id: str | None = None
+    title: str = ""
+    type: str = ""
+    set: str = ""
+    copies: int = 1
+    search: str = ""
+    front: str | None = None
+    back: str | None = None
+    error: str | None = None
+    problems: list[dict] = field(default_factory=list)
+    editable: bool = True
+
+    def as_dict(self) -> dict:
+        return dict(self.__dict__)
+
+
+@dataclass
+class Changes:
+    """What :meth:`Workspace.refresh` changed: entries new or different, uids gone, and whether problems changed."""
+
+    changed: list[Entry] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    problems: bool = False
+    reloaded: bool = False
+    version: int = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.changed or self.removed or self.problems or self.reloaded)
+
+
+class _GameState:
+    """One game's renderer, its fingerprint and the HTML memo."""
+
+    def __init__(self, project: Project, game_id: str, dpi: int):
+        self.job = game_job(project, project.games[game_id])
+        self.renderer = self.job.renderer
+        self.fingerprint = game_fingerprint(self.job, dpi)
+        self.html: dict[str, tuple[str | None, str | None, list[Problem], str | None]] = {}
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def _text_of(data: dict) -> str:
+    """Every string on a card, lower-case, for the gallery's text filter."""
+    out: list[str] = []
+    stack: list[object] = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, str):
+            out.append(value)
+        elif isinstance(value, dict):
+            stack += list(value.values())
+        elif isinstance(value, list):
+            stack += value
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            out.append(str(value))
+    return " ".join(out).casefold()
+
+
+class Workspace:
+    """A project's cards, faces and problems for the preview server (see the module docstring).
+
+    Thread-safe: :meth:`refresh` and :meth:`preview` take a lock (they run
+    in worker threads of the server). Raises :class:`UsageError` when the
+    project cannot be read at all.
+    """
+
+    def __init__(self, root: Path, dpi: int = SCREEN_DPI):
+        self.root = Path(root).resolve()
+        self.dpi = dpi
+        self.lock = threading.RLock()
+        self.version = 0
+        self.entries: dict[str, Entry] = {}
+        self.problems: list[Problem] = []
+        self.faces: dict[str, FaceSpec] = {}
+        self.drafts: OrderedDict[str, FaceSpec] = OrderedDict()
+        self.data: dict[str, dict] = {}  # uid -> the record's data as read
+        self.cards: dict[str, CardSet] = {}
+        self._html: dict[str, tuple[str, str]] = {}  # picture key -> (game, HTML) of the current cards
+        self._maps: dict[tuple, dict] = {}  # JSON source maps of card files with problems, by size and time
+        self._load_project()
+        self.refresh()
+
+    # -- loading ------------------------------------------------------------------------------------------------
+
+    def _load_project(self) -> None:
+        self.project = load_project(self.root)
+        self.store = schema_store(self.project)
+        self.memo: ValidationMemo = {}
+        self.files: FileCache = {}
+        self.games: dict[str, _GameState] = {}
+        self._entry_memo: dict[tuple, tuple[Entry, list[Problem], dict[str, tuple[str, str]]]] = {}
+
+    def _game(self, game_id: str) -> _GameState:
+        state = self.games.get(game_id)
+        if state is None:
+            state = self.games[game_id] = _GameState(self.project, game_id, self.dpi)
+        return state
+
+    def targets(self) -> list[Path]:
+        """The card folders read: each game's that exists."""
+        return [g.cards for g in self.project.games.values() if g.cards.is_dir()]
+
+    def classify(self, paths: Iterable[Path]) -> set[str]:
+        """What kinds of file ``paths`` are: ``project``, ``schema``, ``template:<game>``, ``cards``, ``rules``."""
+        kinds: set[str] = set()
+        for raw in paths:
+            path = Path(raw)
+            if path.name == "printer.toml" and path.parent.resolve() == self.root:
+                kinds.add("project")
+            elif path.name.endswith(".json") and is_inside(path, [self.root / "schema"]):
+                kinds.add("schema")
+            elif is_inside(path, [self.root / "rules"]):
+                kinds.add("rules")
+            else:
+                games = [g for g in self.project.games.values() if any(is_inside(path, [d]) for d in g.template_dirs)]
+                kinds |= {f"template:{g.id}" for g in games}
+                if not games and is_inside(path, [self.root / "templates"]):
+                    kinds.add("project")  # a new template folder: the games' search paths change
+                if path.suffix.lower() in CARD_SUFFIXES:
+                    kinds.add("cards")
+        return kinds
+
+    def first_faces(self, changed: Iterable[Path]) -> list[str]:
+        """The picture keys of the cards that changed in the JSON card files ``changed``, found before
+        :meth:`refresh` (which reads and checks the whole project): the server starts rendering them at once.
+
+        Only a card whose data changed, that is valid and renders, counts; anything unusual (a new file, a
+        template change, an error) gives nothing here, and :meth:`refresh` sees to it.
+        """
+        keys: list[str] = []
+        with self.lock:
+            paths = list(changed)
+            if self.classify(paths) - {"cards"}:
+                return []
+            for path in paths:
+                kept = self.files.get(Path(path))
+                if kept is None or Path(path).suffix.lower() != ".json":
+                    continue
+                game = self.project.game_for_path(Path(path))
+                data, _ = read_json(Path(path))
+                if game is None or data is None:
+                    continue
+                records, _ = records_from_data(data, Path(path))
+                before = {r.pointer: r.data for r in kept[1]}
+                for record in records:
+                    if before.get(record.pointer) == record.data or record.game not in (None, game.id):
+                        continue
+                    if self.store.validate(record.data, game.schema, record.where()):
+                        continue
+                    if record.data.get("back_card"):
+                        continue  # its back is another card: left to refresh
+                    found = self._draft_faces(game.id, Card(game.id, record.data, record))
+                    keys += [k for k in found if k]
+        return keys
+
+    def _draft_faces(self, game_id: str, card: Card) -> tuple[str | None, str | None]:
+        """Render a card's faces to HTML and register them as drafts; ``(front key, back key)`` or ``(None, None)``."""
+        state = self._game(game_id)
+        renderer = state.renderer
+        before = len(renderer.problems)
+        try:
+            front = str(renderer.front(card))
+            back = str(renderer.back(renderer.back_name(card)))
+        except PrinterError:
+            return None, None
+        finally:
+            del renderer.problems[before:]
+        keys = []
+        for html in (front, back):
+            key = face_key(state.fingerprint, html)
+            self.drafts[key] = FaceSpec(game_id, state.fingerprint, html)
+            self.drafts.move_to_end(key)
+            keys.append(key)
+        while len(self.drafts) > MAX_DRAFTS:
+            self.drafts.popitem(last=False)
+        return keys[0], keys[1]
+
+    def refresh(self, changed: Iterable[Path] = ()) -> Changes:
+        """Read the project again after ``changed`` files changed (everything when empty); returns the changes."""
+        with self.lock:
+            kinds = self.classify(changed)
+            reloaded = "project" in kinds
+            if reloaded:
+                self._load_project()
+            if "schema" in kinds:
+                self.store = schema_store(self.project)
+                self.memo.clear()
+            for kind in kinds:
+                if kind.startswith("template:"):
+                    self.games.pop(kind.split(":", 1)[1], None)
+            if len(self.memo) > 20_000:
+                self.memo.clear()
+            if kinds != {"cards"} or len(self._entry_memo) > 20_000:
+                # art, templates, schemas, anything but card files: every card is rendered to HTML again (its
+                # art's prepared copy or an icon may differ); only faces whose HTML or files changed get new keys
+                self._entry_memo.clear()
+                for state in self.games.values():
+                    state.html.clear()
+            return self._rebuild(reloaded)
+
+    def _rebuild(self, reloaded: bool) -> Changes:
+        targets = self.targets()
+        self._html = {}
+        records, problems = load_records(targets, self.files)
+        sets, found = check_records(self.project, records, targets, None, self.store, self.memo)
+        problems += found
+        valid = {id(card.record): card for cards in sets.values() for card in cards}
+        by_place: dict[str, list[Problem]] = {}
+        for problem in problems:
+            match = _CARD_PLACE.match(problem.where)
+            by_place.setdefault(match.group("card") if match else problem.where, []).append(problem)
+        entries: dict[str, Entry] = {}
+        data: dict[str, dict] = {}
+        render_problems: list[Problem] = []
+        files: dict[Path, str] = {}
+        for record in records:
+            game_id = self._record_game(record)
+            card = valid.get(id(record))
+            own = by_place.pop(record.where(), [])
+            back_card = None
+            if card is not None and card.get("back_card") and game_id in sets:
+                back_card = sets[game_id].by_id(card["back_card"])
+            memo_key = (
+                record.where(),
+                game_id,
+                card is not None,
+                json.dumps([record.data, back_card.data if back_card else None], sort_keys=True, default=str),
+                tuple((p.where, p.message, p.hint, p.severity, p.code) for p in own),
+            )
+            hit = self._entry_memo.get(memo_key)
+            if hit is None:
+                before = len(render_problems)
+                entry = self._entry(record, game_id, card, own, sets, render_problems, files)
+                faces = {k: self._html[k] for k in (entry.front, entry.back) if k}
+                self._entry_memo[memo_key] = (replace(entry), render_problems[before:], faces)
+            else:
+                entry = replace(hit[0])
+                render_problems += hit[1]
+                self._html.update(hit[2])
+            if entry.uid in entries:  # a duplicate id: the second record shows under its place
+                entry.uid = f"{game_id}/{entry.file}#{record.pointer}"
+            entries[entry.uid] = entry
+            data[entry.uid] = record.data
+        for place, rest in by_place.items():  # a file that cannot be read at all: one tile saying why
+            file = place.split("::")[0].split(":")[0]
+            if Path(file).suffix.lower() not in CARD_SUFFIXES:
+                continue
+            game = self.project.game_for_path(Path(file))
+            uid = f"{game.id if game else '?'}/{_relative(Path(file), self.root)}#file"
+            entries[uid] = Entry(
+                uid,
+                game.id if game else "",
+                _relative(Path(file), self.root),
+                "$",
+                title=Path(file).name,
+                error=rest[0].message,
+                problems=[self._problem(p) for p in rest],
+                editable=False,
+            )
+        all_problems = problems + _merge_repeats(render_problems)
+        changes = Changes(reloaded=reloaded)
+        for uid, entry in entries.items():
+            if self.entries.get(uid) != entry:
+                changes.changed.append(entry)
+        changes.removed = [uid for uid in self.entries if uid not in entries]
+        changes.problems = [p.as_dict() for p in all_problems] != [p.as_dict() for p in self.problems]
+        self.entries, self.data, self.problems, self.cards = entries, data, all_problems, sets
+        self.faces = {}
+        for entry in entries.values():
+            for key in (entry.front, entry.back):
+                if key and key not in self.faces:
+                    self.faces[key] = self._spec(entry.game, key)
+        if changes:
+            self.version += 1
+        changes.version = self.version
+        return changes
+
+    def _record_game(self, record: Record) -> str:
+        if record.game:
+            return record.game
+        game = self.project.game_for_path(record.file)
+        return game.id if game else "?"
+
+    def _entry(
+        self,
+        record: Record,
+        game_id: str,
+        card: Card | None,
+        own: list[Problem],
+        sets: dict[str, CardSet],
+        render_problems: list[Problem],
+        files: dict[Path, str] | None = None,
+    ) -> Entry:
+        data = record.data
+        files = {} if files is None else files
+        rel = files.get(record.file)
+        if rel is None:
+            rel = files[record.file] = _relative(record.file, self.root)
+        card_id = data.get("id") if isinstance(data.get("id"), str) else None
+        uid = f"{game_id}/{card_id}" if card_id else f"{game_id}/{rel}#{record.pointer}"
+        copies = data.get("copies", 1)
+        entry = Entry(
+            uid,
+            game_id,
+            rel,
+            record.pointer,
+            id=card_id,
+            title=str(data.get("title") or card_id or record.pointer),
+            type=str(data.get("type") or ""),
+            set=str(data.get("set") or ""),
+            copies=copies if isinstance(copies, int) and not isinstance(copies, bool) else 1,
+            search=_text_of(data),
+            editable=record.file.suffix.lower() == ".json",
+        )
+        problems = list(own)
+        if card is None:
+            errors = [p for p in own if p.is_error]
+            entry.error = errors[0].message if errors else "not a valid card"
+        elif game_id in self.project.games:
+            front, back, found, error = self._faces(card, sets.get(game_id))
+            problems += found
+            render_problems += found
+            entry.error = error
+            state = self._game(game_id)
+            entry.front = face_key(state.fingerprint, front) if front is not None else None
+            entry.back = face_key(state.fingerprint, back) if back is not None else None
+            if front is not None:
+                self._html[entry.front] = (game_id, front)
+            if back is not None:
+                self._html[entry.back] = (game_id, back)
+        entry.problems = [self._problem(p) for p in problems]
+        return entry
+
+    def _spec(self, game_id: str, key: str) -> FaceSpec:
+        _, html = self._html[key]
+        return FaceSpec(game_id, self._game(game_id).fingerprint, html)
+
+    def _faces(self, card: Card, cards: CardSet | None) -> tuple[str | None, str | None, list[Problem], str | None]:
+        """``(front html, back html, problems, error)`` of ``card``, from the game's memo when its data is unchanged."""
+        state = self._game(card.game)
+        renderer = state.renderer
+        back_card = cards.by_id(card["back_card"]) if cards is not None and card.get("back_card") else None
+        memo_key = json.dumps(
+            [card.data, back_card.data if back_card else None, card.where], sort_keys=True, default=str
+        )
+        found = state.html.get(memo_key)
+        if found is not None:
+            return found
+        before = len(renderer.problems)
+        front = back = error = None
+        problems: list[Problem] = []
+        try:
+            front = str(renderer.front(card))
+            back = str(renderer.front(back_card) if back_card else renderer.back(renderer.back_name(card)))
+        except PrinterError as exc:
+            problems += exc.problems or [Problem(card.where, str(exc), code="template")]
+            error = problems[0].message
+        except Exception as exc:  # never let one card stop the gallery
+            problems.append(Problem(card.where, f"cannot render this card: {exc}", code="template"))
+            error = problems[-1].message
+        problems += renderer.problems[before:]
+        del renderer.problems[before:]
+        result = (front, back, problems, error)
+        state.html[memo_key] = result
+        return result
+
+    def _problem(self, problem: Problem) -> dict:
+        out = problem.as_dict()
+        out["where"] = problem.where.replace(str(self.root) + "/", "")
+        return out
+
+    # -- lookups --------------------------------------------------------------------------------------------------
+
+    def face(self, key: str) -> FaceSpec | None:
+        """The :class:`FaceSpec` of a picture key of a card or of a recent editor draft, else ``None``."""
+        with self.lock:
+            return self.faces.get(key) or self.drafts.get(key)
+
+    def entries_of(self, game: str | None = None) -> list[Entry]:
+        with self.lock:
+            return [e for e in self.entries.values() if game is None or e.game == game]
+
+    def problem_dicts(self, lines: bool = True) -> list[dict]:
+        """Every problem as a dict (``Problem.as_dict``, paths relative to the project); with ``lines`` a problem
+        at ``file::$.path`` also gets its ``line`` and ``col`` in the file and ``at`` = ``file:line:col``."""
+        with self.lock:
+            out = [self._problem(p) for p in self.problems]
+            problems = list(self.problems)
+        if lines:
+            for problem, item in zip(problems, out):
+                found = self._line_of(problem.where)
+                if found is not None:
+                    file, line, col = found
+                    item.update(line=line, col=col, at=f"{file}:{line}:{col}")
+        return out
+
+    def _line_of(self, where: str) -> tuple[str, int, int] | None:
+        """``(file, line, column)`` (1-based) of a problem located ``file::$.json.path``, or ``None``."""
+        if "::$" not in where:
+            return None
+        name, path = where.split("::", 1)
+        file = Path(name)
+        if file.suffix.lower() != ".json" or not file.is_file():
+            return None
+        try:
+            st = file.stat()
+            key = (file, st.st_mtime_ns, st.st_size)
+            smap = self._maps.get(key)
+            if smap is None:
+                from json_source_map import calculate
+
+                smap = calculate(file.read_text(encoding="utf-8"))
+                self._maps = {k: v for k, v in self._maps.items() if k[0] != file}
+                self._maps[key] = smap
+        except Exception:  # a file that changed or does not parse: its place stays a JSON path
+            return None
+        pointer = "".join(
+            "/" + (index or key).replace("~", "~0").replace("/", "~1")
+            for key, index in re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]", path[1:])
+        )
+        while pointer not in smap and pointer:
+            pointer = pointer.rsplit("/", 1)[0]
+        entry = smap.get(pointer)
+        if entry is None:
+            return None
+        at = entry.key_start or entry.value_start
+        return _relative(file, self.root), at.line + 1, at.column + 1
+
+    # -- editor drafts --------------------------------------------------------------------------------------------
+
+    def preview(self, game_id: str, file: Path, pointer: str, data: dict, uid: str | None = None) -> dict:
+        """Validate and render an unsaved card: ``{"problems", "front", "back", "error"}`` (picture keys).
+
+        ``file`` and ``pointer`` say where the card will be saved (for the
+        problems' places and the art's folder); ``uid`` is the card being
+        edited (its own id is not a duplicate). Raises ``KeyError`` for an
+        unknown game.
+        """
+        with self.lock:
+            game = self.project.games[game_id]
+            record = Record(data, file, pointer, game_id)
+            problems = self.store.validate(data, game.schema, record.where())
+            card_id = data.get("id")
+            if isinstance(card_id, str):
+                other = self.entries.get(f"{game_id}/{card_id}")
+                if other is not None and other.uid != uid:
+                    problems.append(
+                        Problem(
+                            record.where(".id"),
+                            f"duplicate id {card_id!r}, already used in {other.file}",
+                            "give every card of a game its own id",
+                            code="duplicate-id",
+                        )
+                    )
+            result = {"front": None, "back": None, "error": None}
+            if not [p for p in problems if p.is_error]:
+                state = self._game(game_id)
+                card = Card(game_id, data, record)
+                renderer = state.renderer
+                before = len(renderer.problems)
+                try:
+                    renderer.front(card)
+                    renderer.back(renderer.back_name(card))
+                except PrinterError as exc:
+                    problems += exc.problems or [Problem(card.where, str(exc), code="template")]
+                    result["error"] = problems[-1].message
+                else:
+                    problems += renderer.problems[before:]
+                    result["front"], result["back"] = self._draft_faces(game_id, card)
+                del renderer.problems[before:]
+            result["problems"] = [self._problem(p) for p in problems]
+            return result
+
+
+def _merge_repeats(problems: list[Problem]) -> list[Problem]:
+    """The same template error met by many cards, once, with the number of other cards it hits (as ``validate``)."""
+    seen: dict[tuple[str, str], list] = {}
+    for problem in problems:
+        key = (problem.where, problem.message)
+        if key in seen:
+            seen[key][1] += 1
+        else:
+            seen[key] = [problem, 0]
+    out = []
+    for problem, more in seen.values():
+        if more:
+            problem = Problem(
+                problem.where,
+                f"{problem.message} (and {more} more card{'s' * (more != 1)})",
+                problem.hint,
+                problem.severity,
+                problem.code,
+            )
+        out.append(problem)
+    return out

@@ -1,0 +1,109 @@
+"""The workspace refreshes only what changed: one card's picture key after its edit, all after a CSS change."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from printer.serve.workspace import Workspace  # noqa: E402
+
+
+def _keys(workspace):
+    return {uid: (e.front, e.back) for uid, e in workspace.entries.items()}
+
+
+def test_an_edit_changes_that_cards_picture_and_no_other(project):
+    workspace = Workspace(project)
+    before = _keys(workspace)
+    path = project / "cards/l5r/fate.json"
+    data = json.loads(path.read_text())
+    data["cards"][1]["title"] += " Again"
+    path.write_text(json.dumps(data, indent=2))
+    changes = workspace.refresh([path])
+    uid = f"l5r/{data['cards'][1]['id']}"
+    assert [e.uid for e in changes.changed] == [uid]
+    after = _keys(workspace)
+    assert after[uid][0] != before[uid][0] and after[uid][1] == before[uid][1]
+    assert {k: v for k, v in after.items() if k != uid} == {k: v for k, v in before.items() if k != uid}
+    assert not workspace.refresh([path])  # nothing new
+
+
+def test_an_invalid_card_shows_its_error_and_the_others_stay(project):
+    workspace = Workspace(project)
+    path = project / "cards/l5r/fate.json"
+    data = json.loads(path.read_text())
+    data["cards"][0]["focus"] = "many"
+    path.write_text(json.dumps(data, indent=2))
+    changes = workspace.refresh([path])
+    (entry,) = changes.changed
+    assert entry.front is None and "should be of type integer" in entry.error
+    assert entry.problems[0]["where"] == "cards/l5r/fate.json::$.cards[0].focus"
+    assert [p.where for p in workspace.problems] == [str(path) + "::$.cards[0].focus"]
+    (shown,) = workspace.problem_dicts()
+    line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if '"focus": "many"' in text)
+    assert shown["at"] == f"cards/l5r/fate.json:{line}:7" and shown["line"] == line
+    assert sum(1 for e in workspace.entries.values() if e.front) == len(workspace.entries) - 1
+    data["cards"][0]["focus"] = 2
+    path.write_text(json.dumps(data, indent=2))
+    changes = workspace.refresh([path])
+    assert changes.problems and workspace.problems == [] and changes.changed[0].front
+
+
+def test_a_file_that_does_not_parse_is_one_tile_with_its_location(project):
+    workspace = Workspace(project)
+    path = project / "cards/l5r/fate.json"
+    path.write_text(path.read_text().replace('"focus"', '"focus" "', 1))
+    changes = workspace.refresh([path])
+    tile = workspace.entries["l5r/cards/l5r/fate.json#file"]
+    assert "invalid JSON" in tile.error and tile.problems[0]["where"].startswith("cards/l5r/fate.json:")
+    assert len(changes.removed) == 5  # the file's cards are gone from the gallery until it parses again
+    assert workspace.entries["l5r/ex-personality-tetsuya"].front  # other files still show
+
+
+def test_a_stylesheet_change_gives_every_face_of_the_game_a_new_picture(project):
+    workspace = Workspace(project)
+    before = _keys(workspace)
+    css = project / "templates" / "l5r" / "card.css"
+    css.parent.mkdir(parents=True)
+    from printer.project import bundled_root
+
+    css.write_text((bundled_root() / "templates/l5r/card.css").read_text() + "\n.card { outline: 0; }\n")
+    changes = workspace.refresh([css])
+    assert len(changes.changed) == len(before)
+    assert all(workspace.entries[uid].front != keys[0] for uid, keys in before.items())
+
+
+def test_a_template_change_renders_only_the_cards_whose_html_changes(project):
+    from printer.project import bundled_root
+
+    workspace = Workspace(project)
+    before = _keys(workspace)
+    folder = project / "templates" / "l5r"
+    folder.mkdir(parents=True)
+    back = (bundled_root() / "templates/l5r/back.html.j2").read_text()
+    (folder / "back.html.j2").write_text(back.replace("</div>", "</div><!-- new -->", 1))
+    changes = workspace.refresh([folder / "back.html.j2"])
+    assert changes.changed
+    assert all(workspace.entries[uid].front == keys[0] for uid, keys in before.items())  # fronts untouched
+    assert all(workspace.entries[uid].back != keys[1] for uid, keys in before.items())
+
+
+def test_new_art_gives_that_card_a_new_picture(project):
+    from PIL import Image
+
+    path = project / "cards/l5r/fate.json"
+    data = json.loads(path.read_text())
+    art = project / "cards/l5r/art.png"
+    Image.new("RGB", (800, 1100), "red").save(art)
+    data["cards"][0]["art"] = "art.png"
+    path.write_text(json.dumps(data, indent=2))
+    workspace = Workspace(project)
+    uid = f"l5r/{data['cards'][0]['id']}"
+    before = _keys(workspace)
+    Image.new("RGB", (800, 1100), "blue").save(art)
+    changes = workspace.refresh([art])
+    assert [e.uid for e in changes.changed] == [uid]
+    assert _keys(workspace)[uid][0] != before[uid][0]
