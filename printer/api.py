@@ -10,10 +10,10 @@ script::
     project = api.load_project("my-game")
     report = api.validate(project)
     if report.ok:
-        result = api.build(project, api.BuildRequest(games=("l5r",)))
+        result = api.build(project, api.BuildRequest(games=("starfall",)))
         for game in result.games:
             print(game.target, game.cards, "cards on", game.sheets, "sheets")
-    decks = api.check_decks(project, [Path("crab.txt")], "l5r-ivory-extended")
+    decks = api.check_decks(project, [Path("storm.txt")], "starfall-standard")
 
 Problems are :class:`~printer.problems.Problem` records with a
 :class:`~printer.problems.Severity`; nothing here prints or exits. Usage
@@ -23,28 +23,38 @@ mistakes (an unknown game, a missing folder) raise
 
 from __future__ import annotations
 
+import hashlib
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from printer.cards.catalog import load_cards
-from printer.cards.model import CardSet
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
-from printer.paths import output_path, safe_file_name
-from printer.problems import ERROR, WARNING, Problem, UsageError, errors
+from printer.paths import cache_folder, output_path, safe_file_name
+from printer.problems import ERROR, WARNING, PrinterError, Problem, UsageError, counted, errors
 from printer.project import Game, Project
 from printer.project import load_project as _load_project
 
 if TYPE_CHECKING:
+    from printer.cards.importing import ImportResult
+    from printer.cards.model import CardSet
+    from printer.cards.schema import SchemaStore
+    from printer.decks.formats import Format
     from printer.decks.report import DeckReport
+    from printer.sheets.cache import FaceCache
     from printer.sheets.compose import PrintItem
+    from printer.sheets.parallel import Workers
 
 __all__ = [
+    "watch",
     "AlignResult",
+    "CleanResult",
+    "clean",
     "BookBuild",
+    "BoxBuild",
     "BuildRequest",
     "BuildResult",
     "DeckCheck",
@@ -53,16 +63,25 @@ __all__ = [
     "ValidationReport",
     "align",
     "build",
+    "build_box",
     "build_rules",
     "import_cards",
     "build_game",
     "check_decks",
+    "decks_summary",
     "load_project",
-    "serve",
-    "serve_problems",
     "usage_error",
     "validate",
 ]
+
+
+def load_cards(
+    project: Project, paths: list[Path], game: str | None = None, store: SchemaStore | None = None
+) -> tuple[dict[str, CardSet], list[Problem]]:
+    """:func:`printer.cards.catalog.load_cards`, imported when first called (``printer --help`` imports no validator)."""
+    from printer.cards.catalog import load_cards as load
+
+    return load(project, paths, game, store)
 
 
 def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:
@@ -105,7 +124,7 @@ def validate(
     ``game`` is the game of cards whose file and folder do not say. With
     ``render`` every card's template is also rendered to HTML (no PDF), so
     that a template error, an unknown icon or missing art is reported here
-    rather than at build time (:func:`printer.cards.preflight.preflight`).
+    rather than at build time (:func:`printer.sheets.preflight.preflight`).
     Raises :class:`UsageError` for an unknown ``game`` or when there is
     nothing to validate.
     """
@@ -116,7 +135,7 @@ def validate(
         raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")
     sets, problems = load_cards(project, targets, game)
     if render:
-        from printer.cards.preflight import preflight
+        from printer.sheets.preflight import preflight
 
         problems += preflight(project, sets, targets, problems)
     return ValidationReport(sets, problems)
@@ -139,7 +158,20 @@ class BuildRequest:
     names from :data:`printer.sheets.export.EXPORTERS`; ``dpi`` (px per inch)
     and ``png_bleed`` configure them. ``icc`` is a CMYK output profile for
     PDF/X-4. ``strict`` makes every warning an error (nothing is written).
-    ``aids`` prints the player aids after a whole game's cards.
+    ``aids`` prints the player aids after a whole game's cards. ``preset``
+    names a print-on-demand vendor (:mod:`printer.sheets.export.presets`:
+    ``mpc``, ``drivethrucards``, ``thegamecrafter``, ``printplaygames``,
+    ``mbprint``) whose files are written beside the PDF; with ``icc`` its
+    CMYK files are converted through that profile. ``jobs`` is the number of
+    processes that lay faces out (default: the cores this process may use;
+    1 lays out in this process); ``scheduler`` the address of a Dask
+    ``distributed`` scheduler (``tcp://HOST:PORT``) to send them to instead.
+    ``cache`` keeps laid-out faces in the project's ``build/.cache/faces``
+    and takes unchanged ones from there (:mod:`printer.sheets.cache`).
+    ``cut_files`` are cut-file formats (``svg``, ``dxf``: one file per
+    sheet, the ``cut-svg`` / ``cut-dxf`` exports); ``image_url_base`` is
+    where the player hosts the Tabletop Simulator images (``tts-save``;
+    default ``file:///`` URLs, for local play only).
     """
 
     games: Sequence[str] = ()
@@ -154,6 +186,12 @@ class BuildRequest:
     icc: Path | None = None
     strict: bool = False
     aids: bool = True
+    preset: str | None = None
+    jobs: int | None = None
+    scheduler: str | None = None
+    cache: bool = True
+    cut_files: Sequence[str] = ()
+    image_url_base: str | None = None
 
 
 @dataclass
@@ -164,7 +202,11 @@ class GameBuild:
     of sheets, ``grid`` the slots per sheet (``3x3`` or ``7 slots``),
     ``backs`` how backs print; ``exports`` one line per export written, with
     ``paths`` every file and folder written; ``failure`` says why nothing
-    was printed (``None`` when printed).
+    was printed (``None`` when printed); ``notes`` what the user must know
+    to use the output (print at 100 % scale for registration marks).
+    ``stats`` counts the work done (``faces laid out``, ``faces from cache``,
+    WeasyPrint ``layouts`` and ``pages``, seconds); ``up_to_date`` is true
+    when nothing changed since the last build and nothing was done.
     """
 
     game: str
@@ -177,6 +219,9 @@ class GameBuild:
     exports: list[str] = field(default_factory=list)
     paths: list[Path] = field(default_factory=list)
     failure: str | None = None
+    notes: list[str] = field(default_factory=list)
+    stats: dict[str, float] = field(default_factory=dict)
+    up_to_date: bool = False
 
     @property
     def ok(self) -> bool:
@@ -223,25 +268,114 @@ def build(
     if not chosen:
         raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
     if (request.cards_dir or request.deck_file or request.only) and len(chosen) != 1:
-        raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build l5r --deck FILE")
+        raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build GAME --deck FILE")
     if request.icc:
         from printer.sheets.export.pdfx import check_profile
 
         check_profile(request.icc)
+    if request.image_url_base is not None:
+        from printer.sheets.export.tts_save import check_url_base
+
+        check_url_base(request.image_url_base)
+    if request.preset:
+        from printer.sheets.export.presets import get_preset, plan
+        from printer.sheets.layout import CARD_SIZES, parse_size
+
+        preset = get_preset(request.preset)
+        for game in chosen:  # a card size the vendor does not print is a usage error before anything is built
+            plan(preset, parse_size(game.card_size, CARD_SIZES, "card size"), game.id)
+    if request.jobs is not None and request.jobs < 1:
+        raise usage_error(f"--jobs {request.jobs}: at least 1 process is needed", "e.g. --jobs 2")
+    from printer.sheets.parallel import Workers
+
     result = BuildResult()
-    for game in chosen:
-        outcome = build_game(project, game, request, progress)
-        result.games.append(outcome)
-        if on_game:
-            on_game(outcome)
+    cache = None
+    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
+    if folder is not None:
+        from printer.sheets.cache import FaceCache
+
+        cache = FaceCache(folder)
+    try:
+        with Workers(request.jobs, request.scheduler) as workers:
+            for game in chosen:
+                outcome = build_game(project, game, request, progress, workers, cache)
+                result.games.append(outcome)
+                if on_game:
+                    on_game(outcome)
+    finally:
+        if cache is not None:
+            cache.close()
     return result
 
 
-def build_game(project: Project, game: Game, request: BuildRequest, progress: Progress | None = None) -> GameBuild:
-    """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data."""
+def build_game(
+    project: Project,
+    game: Game,
+    request: BuildRequest,
+    progress: Progress | None = None,
+    workers: Workers | None = None,
+    cache: FaceCache | None = None,
+) -> GameBuild:
+    """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data.
+
+    ``workers`` lay the faces out (:class:`printer.sheets.parallel.Workers`; default: this process);
+    ``cache`` holds faces laid out before (:class:`printer.sheets.cache.FaceCache`; default: none).
+    """
+    from printer.sheets.uptodate import recall, remember
+
+    key, digest = (
+        (_build_key(project, game, request), _build_signature(project, game, request)) if cache else ("", None)
+    )
+    if cache is not None:
+        remembered: GameBuild | None = recall(cache.store, key, digest)
+        if remembered is not None:
+            remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
+            remembered.stats, remembered.up_to_date = {}, True
+            return remembered
+    outcome = _build_game(project, game, request, progress, workers, cache)
+    if cache is not None and not outcome.failure and outcome.target is not None:
+        remember(cache.store, key, digest, outcome, outcome.paths)
+    return outcome
+
+
+def _build_key(project: Project, game: Game, request: BuildRequest) -> str:
+    """Which build this is: the project, the game and every field of the request that changes the output."""
+    from dataclasses import fields
+
+    skip = {"games", "jobs", "scheduler", "cache"}
+    asked = [(f.name, getattr(request, f.name)) for f in fields(request) if f.name not in skip]
+    return hashlib.sha256(repr((str(project.root), game.id, asked)).encode()).hexdigest()
+
+
+def _build_signature(project: Project, game: Game, request: BuildRequest) -> str | None:
+    """The inputs' signature (:func:`printer.sheets.uptodate.signature`) for a build of ``game``."""
+    from printer import __version__
+    from printer.paths import bundled_root
+    from printer.sheets.uptodate import signature
+
+    files = [project.root / "printer.toml", game.schema]
+    files += [p for p in (request.deck_file, request.icc) if p is not None]
+    layout_file = request.options.get("sheet_layout") or game.settings.get("sheet_layout")
+    layout_file = layout_file or project.settings.get("sheet_layout")
+    if layout_file:
+        files.append(project.root / str(layout_file))
+    folders = [request.cards_dir or game.cards, *game.template_dirs, game.schema.parent, bundled_root() / "schema"]
+    folders += [project.root / "rules" / game.id / "aids", *project.read_also]
+    return signature([__version__, _build_key(project, game, request)], files, folders)
+
+
+def _build_game(
+    project: Project,
+    game: Game,
+    request: BuildRequest,
+    progress: Progress | None = None,
+    workers: Workers | None = None,
+    cache: FaceCache | None = None,
+) -> GameBuild:
     from printer.sheets import compose
     from printer.sheets.export import EXPORTERS, ExportRequest
-    from printer.sheets.options import resolve_options, sheet_layout
+    from printer.sheets.options import layout_report, resolve_options, sheet_layout
+    from printer.sheets.parallel import JobSpec
 
     outcome = GameBuild(game.id)
     opts = resolve_options(
@@ -250,6 +384,8 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
     if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
         project.contained(opts.sheet_layout, "sheet_layout", str(project.root / "printer.toml"))
     layout = sheet_layout(opts, project.root)
+    where = "command line" if request.options.get("registration") else str(project.root / "printer.toml")
+    layout_problems, outcome.notes = layout_report(opts, layout, where)
     out_dir = request.out_dir or project.build_dir
     source = request.cards_dir or game.cards
     sets, problems = load_cards(project, [source], game.id)
@@ -284,7 +420,7 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
             aids, aid_problems = aid_items(project, game, compose.allowed_roots(project, [source.resolve()]))
             items, problems = items + aids, problems + aid_problems
         target = output_path(out_dir, f"{game.id}.pdf")
-    problems += found
+    problems += found + layout_problems
     if errors(problems) or (request.strict and problems):
         outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
         return outcome
@@ -295,16 +431,40 @@ def build_game(project: Project, game: Game, request: BuildRequest, progress: Pr
         return outcome
     extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
     job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
-    label = f"{game.id}: {len(items)} card{'s' * (len(items) != 1)}"
+    label = f"{game.id}: {counted(len(items), 'card')}"
     update = progress(label, n_sheets) if progress else None
-    found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict)
+    spec = JobSpec(
+        str(project.root), game.id, opts, tuple(str(r) for r in extra), str(request.icc) if request.icc else None
+    )
+    found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec, cache)
+    outcome.stats = dict(job.stats)
     if not (request.strict and found):
-        export_request = ExportRequest(out_dir, target.stem, request.dpi, request.png_bleed, request.strict)
-        for kind in dict.fromkeys(request.exports):
+        export_request = ExportRequest(
+            out_dir,
+            target.stem,
+            request.dpi,
+            request.png_bleed,
+            request.strict,
+            layout=layout,
+            title=game.name,
+            deck=request.deck_file.stem if request.deck_file else None,
+            image_url_base=request.image_url_base,
+        )
+        kinds = dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)])
+        if "tts-save" in kinds:  # it writes the tts sheets too
+            kinds.pop("tts", None)
+        for kind in kinds:
             exported = EXPORTERS[kind](job, items, export_request)
             outcome.exports.append(exported.summary)
             outcome.paths += exported.paths
             found += exported.problems
+        if request.preset:
+            from printer.sheets.export.presets import export_preset
+
+            made = export_preset(request.preset, job, items, out_dir, target.stem, request.icc, request.strict)
+            outcome.exports += made.summary
+            outcome.paths += made.paths
+            found += made.problems
     problems += _unique(found, problems)
     outcome.problems = _strictly(problems, request.strict)
     if errors(outcome.problems):
@@ -429,8 +589,8 @@ class ImportOutcome:
 def import_cards(
     project: Project | None,
     game: str,
-    result: Any,
-    summary: Callable[[list[dict]], str],
+    result: ImportResult,
+    summary: Callable[[list[dict[str, Any]]], str],
     out: Path,
     force: bool = False,
     dry_run: bool = False,
@@ -443,12 +603,12 @@ def import_cards(
     (see :func:`write_card_files`).
     """
     from printer.cards.importing import card_file_text
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
     if project is not None and game in project.games:
         schema = project.games[game].schema
     else:
-        schema = bundled_root() / "schema" / game / "card.schema.json"
+        schema = bundled_schema(game, "card.schema.json")
     files = result.by_file()
     uri = schema.resolve().as_uri()
     texts = {name: card_file_text(game, cards, uri) for name, cards in files.items()}
@@ -478,8 +638,7 @@ def write_card_files(texts: dict[str, str], out: Path, force: bool, dry_run: boo
     conflicts = [name for name, st in status.items() if st == "changed" and not force]
     if conflicts and not dry_run:
         raise usage_error(
-            f"{len(conflicts)} file{'s' * (len(conflicts) != 1)} in {out} would be overwritten: "
-            + ", ".join(conflicts),
+            f"{counted(len(conflicts), 'file')} in {out} would be overwritten: " + ", ".join(conflicts),
             "pass --force to overwrite them, or --dry-run to see the changes",
         )
     if not dry_run:
@@ -543,7 +702,7 @@ def build_rules(
     else:
         games = [project.game(game)]
     if paths and len(games) != 1:
-        raise usage_error("PATHS need a game", "e.g. printer rules l5r my-rules/")
+        raise usage_error("PATHS need a game", "e.g. printer rules GAME my-rules/")
     page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
     out_dir = out_dir or project.build_dir
     books: list[BookBuild] = []
@@ -601,28 +760,74 @@ class DeckCheck:
     def legal(self) -> bool:
         return self.readable and self.report.is_legal()
 
+    def strict_failed(self, strict: bool) -> bool:
+        """Legal, but with warnings (or errors in the card files) that ``--strict`` counts as errors."""
+        return strict and self.legal and bool(self.report.warnings or self.card_problems)
+
+    def accepted(self, strict: bool = False) -> bool:
+        """Legal (and, with ``strict``, without a warning)."""
+        return self.legal and not self.strict_failed(strict)
+
+
+def decks_summary(checks: Sequence[DeckCheck], strict: bool = False) -> str:
+    """One line for many checks: ``319 decklists: 90 legal, 120 illegal, 106 not resolved, 3 unreadable``.
+
+    With ``strict`` a legal deck with warnings counts as ``not accepted (--strict)``.
+    """
+    counts = {"legal": 0, "not accepted (--strict)": 0, "illegal": 0, "not resolved": 0, "unreadable": 0}
+    for check in checks:
+        status = check.report.status if check.readable else "unreadable"
+        if status == "legal" and check.strict_failed(strict):
+            status = "not accepted (--strict)"
+        counts["not resolved" if status == "unresolved" else status] += 1
+    n = len(checks)
+    parts = [f"{count} {status}" for status, count in counts.items() if count or status == "legal"]
+    return f"{counted(n, 'decklist')}: " + ", ".join(parts)
+
 
 def check_decks(
-    project: Project | None, decks: Sequence[Path], format_ref: str | None = None, card_dirs: Sequence[Path] = ()
+    project: Project | None,
+    decks: Sequence[Path],
+    format_ref: str | None = None,
+    card_dirs: Sequence[Path] = (),
 ) -> list[DeckCheck]:
-    """Check each decklist (plain text, .l5d or JSON) against a format.
+    """Check each decklist (plain text, a game's text format or JSON) against a format; one :class:`DeckCheck` per
+    decklist.
 
-    ``format_ref`` is a format id or file; without it each JSON deck's own
+    ``decks`` are decklist files and folders: a folder stands for every
+    ``*.txt`` and ``*.json`` file under it, and every file with a suffix a
+    game registers (:func:`printer.decks.readers.decklist_files`; at most the project's
+    ``limits.decklists_per_check``). ``format_ref`` is a format id or file; without it each JSON deck's own
     ``format`` is used. ``card_dirs`` are the card files to resolve names
     against (default: the format's game's card folder). With no
     ``project`` (outside any project) formats are printer's bundled ones and
     cards are validated against the game's bundled schema. Cards are loaded
-    once per game for all the decks. Raises :class:`UsageError` when no
-    format is given or found, or the card data is missing.
+    once per game for all the decks, through the project's card cache
+    (:mod:`printer.decks.card_cache`: the card files are read again only
+    when they, the schemas or printer.toml changed). Raises
+    :class:`UsageError` when no format is given or found, the card data is
+    missing, a folder holds no decklist or there are too many.
     """
     from printer.decks import available_formats, check, load_format, read_decklist
+    from printer.decks.readers import decklist_files
     from printer.decks.report import DeckReport
     from printer.decks.resolve import Resolution
 
+    limit = (project.limits if project is not None else DEFAULT_LIMITS).decklists_per_check
+    decks, found = decklist_files(decks, limit)
+    if found:
+        raise UsageError(found[0].message, found)
+
     roots = [project.root] if project is not None else []
     loaded: dict[tuple[str, tuple[Path, ...]], tuple[CardSet, list[Problem]]] = {}
-    results = []
-    for deck in decks:
+    formats: dict[str, Format] = {}  # each format read once for all the decks naming it
+
+    def format_named(ref: str | Path) -> Format:
+        if str(ref) not in formats:
+            formats[str(ref)] = load_format(ref, roots)
+        return formats[str(ref)]
+
+    def one(deck: Path) -> DeckCheck:
         decklist, read_problems = read_decklist(deck)
         ref = format_ref or decklist.format
         if not ref and errors(read_problems):  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
@@ -630,25 +835,25 @@ def check_decks(
         if not ref:
             known = ", ".join(sorted(available_formats(roots)))
             raise usage_error("no format given", f"pass --format FORMAT ({known})")
-        fmt = load_format(ref, roots)
+        fmt = format_named(ref)
         if errors(read_problems):
             warnings = [p for p in read_problems if not p.is_error]
             report = DeckReport(decklist, fmt, Resolution([], []), read_errors=errors(read_problems), warnings=warnings)
-            results.append(DeckCheck(deck, report, readable=False, read_problems=read_problems))
-            continue
+            return DeckCheck(deck, report, readable=False, read_problems=read_problems)
         owner = project or _bare_project(fmt.game)
-        cards, card_problems = _deck_cards(owner, fmt.game, card_dirs, loaded)
+        cards, card_problems = _deck_cards(owner, fmt.game, card_dirs, loaded, cached=project is not None)
         sources = list(card_dirs) or [owner.games[fmt.game].cards]
         verdict = check(decklist, cards, fmt, read_problems)
-        results.append(DeckCheck(deck, verdict, True, read_problems, card_problems, sources))
-    return results
+        return DeckCheck(deck, verdict, True, read_problems, card_problems, sources)
+
+    return [one(deck) for deck in decks]
 
 
 def _bare_project(game_id: str) -> Project:
     """Outside any project: one holding just ``game_id``, with printer's bundled schema, rooted at the current folder."""
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
-    schema = bundled_root() / "schema" / game_id / "card.schema.json"
+    schema = bundled_schema(game_id, "card.schema.json")
     return Project(Path.cwd(), {game_id: Game(game_id, game_id, schema, Path.cwd() / "cards" / game_id, [])})
 
 
@@ -657,7 +862,10 @@ def _deck_cards(
     game_id: str,
     card_dirs: Sequence[Path],
     loaded: dict[tuple[str, tuple[Path, ...]], tuple[CardSet, list[Problem]]],
+    cached: bool = True,
 ) -> tuple[CardSet, list[Problem]]:
+    """The cards of ``game_id`` the decks are checked with (loaded once per call; through the project's card
+    cache, :mod:`printer.decks.card_cache`, when ``cached``) and the errors in their files."""
     if game_id not in project.games:
         raise usage_error(
             f"the project has no game {game_id!r}, which the format is for",
@@ -670,7 +878,12 @@ def _deck_cards(
         missing = [t for t in targets if not t.exists()]
         if missing:
             raise usage_error(f"card folder {missing[0]} not found", "pass --cards DIR with the game's card files")
-        sets, card_problems = load_cards(project, list(targets), game_id)
+        if cached:
+            from printer.decks.card_cache import load_cards_cached
+
+            sets, card_problems, _ = load_cards_cached(project, list(targets), game_id)
+        else:
+            sets, card_problems = load_cards(project, list(targets), game_id)
         cards = sets.get(game_id)
         if cards is None or not len(cards):
             raise usage_error(
@@ -681,31 +894,182 @@ def _deck_cards(
     return loaded[key]
 
 
-# -- the preview server -----------------------------------------------------------------------------------------------
+# -- tuck box -------------------------------------------------------------------------------------------------------
 
 
-def serve_problems(host: str) -> list[Problem]:
-    """Warnings about serving on ``host`` (an address other machines can reach), before :func:`serve`."""
-    from printer.serve import host_problems
+@dataclass
+class BoxBuild:
+    """A tuck box written (``target``; ``None`` when not): the deck it holds and the box's measures (mm).
 
-    return host_problems(host)
-
-
-def serve(
-    project: Project,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    open_browser: bool = False,
-    workers: int | None = None,
-    on_ready: Callable[[str], None] | None = None,
-) -> None:
-    """Serve ``project`` in the browser until interrupted: gallery, problems, editor, decks, sheets, rules.
-
-    Blocks. ``port`` 0 takes any free port; ``on_ready`` is called with the
-    address once the server listens; ``workers`` is the number of processes
-    rendering card pictures. Raises :class:`UsageError` when the port is
-    taken or the ``serve`` extra is not installed (see :mod:`printer.serve`).
+    ``cards`` is the number of cards counted (``None`` when ``thickness``
+    was given), ``depth`` the deck's thickness, ``inside`` the room the box
+    leaves (width, height, depth: the deck plus the clearance), ``panel``
+    the front panel and side (width, height, depth, fold to fold), ``pieces``
+    the pieces to cut, ``pages`` the pages printed, ``notes`` what the user
+    should know (a split net).
     """
-    from printer.serve import run
 
-    run(project.root, host, port, open_browser, workers, on_ready)
+    game: str
+    target: Path | None
+    cards: int | None
+    depth: float
+    inside: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    panel: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    pieces: int = 0
+    pages: int = 0
+    page: tuple[float, float] = (0.0, 0.0)
+    notes: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.target is not None
+
+
+def build_box(
+    project: Project,
+    game: str,
+    deck_file: Path | None = None,
+    thickness: float | None = None,
+    card_thickness: float | None = None,
+    paper: str | None = None,
+    out_dir: Path | None = None,
+) -> BoxBuild:
+    """Write ``<out_dir>/<game>-box.pdf``, a tuck box for the game's cards (or a decklist's), and return its measures.
+
+    The deck's thickness is ``thickness`` (mm) when given, else the number
+    of cards (the game's cards with their copies, or the decklist's) times
+    ``card_thickness`` (default :data:`printer.box.net.CARD_THICKNESS`);
+    the card size is the game's. ``paper`` is A4, Letter or ``WxHmm``
+    (default: printer.toml's, else A4). See :mod:`printer.box.net` for the
+    net and where each proportion comes from. Raises :class:`UsageError` for
+    an unknown game or a bad length; a deck too deep for the paper is an
+    error in the result (nothing written).
+    """
+    from printer.box import BoxSpec, back_art, write_box
+    from printer.box.net import CARD_THICKNESS, deck_depth
+    from printer.sheets import compose
+    from printer.sheets.layout import PAPER_SIZES, parse_size
+    from printer.sheets.options import resolve_options
+
+    chosen = project.game(game)
+    opts = resolve_options(project.settings, chosen.settings, chosen.card_size, {}, str(project.root / "printer.toml"))
+    page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
+    sets, problems = load_cards(project, [chosen.cards], chosen.id)
+    problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
+    cards = sets.get(chosen.id)
+    if deck_file is not None:
+        items, found = deck_items(deck_file, cards, project.limits) if cards is not None else ([], [])
+        problems += found
+        name = safe_file_name(f"{chosen.id}-{compose.slug(deck_file.stem)}-box") + ".pdf"
+    else:
+        items = compose.items_for_cards(cards, cards) if cards is not None else []
+        name = f"{chosen.id}-box.pdf"
+    count = len(items)
+    depth = thickness if thickness is not None else deck_depth(count, card_thickness or CARD_THICKNESS)
+    result = BoxBuild(chosen.id, None, None if thickness is not None else count, depth, problems=problems)
+    if errors(problems):
+        return result
+    if count > project.limits.cards_per_build:
+        result.problems.append(
+            limit_over("cards_per_build", count, project.limits.cards_per_build, str(chosen.cards), "cards in the box")
+        )
+        return result
+    target = output_path(out_dir or project.build_dir, name)
+    spec = BoxSpec(opts.card, depth)
+    job = compose.make_job(project, chosen, opts, [chosen.cards.resolve()])
+    art = back_art(job, items)
+    what = f"{count} cards" if thickness is None else f"{depth:g} mm of cards"
+    details = f"{what} · {opts.card[0]:g} x {opts.card[1]:g} mm"
+    written = write_box(job, spec, page, target, chosen.name, details, art)
+    result.problems += list(job.renderer.problems) + written.problems
+    if written.net is None or errors(result.problems):
+        return result
+    net = written.net
+    result.target, result.inside = target, spec.inside
+    result.panel = (net.panel_width, net.panel_height, net.panel_depth)
+    result.pieces, result.pages, result.page = len(net.pieces), len(written.sheets), written.page
+    result.notes = list(net.notes)
+    return result
+
+
+@dataclass
+class CleanResult:
+    """What :func:`clean` removed: ``removed`` folders and the ``bytes`` they held."""
+
+    removed: list[Path] = field(default_factory=list)
+    bytes: int = 0
+
+
+def clean(project: Project) -> CleanResult:
+    """Remove the project's caches (``build/.cache``: laid-out faces, prepared art); outputs stay.
+
+    A ``build/.cache`` that is a symbolic link is unlinked, never followed.
+    Raises ``OSError`` when a file cannot be removed.
+    """
+    import shutil
+
+    result = CleanResult()
+    folder = project.build_dir / ".cache"
+    if folder.is_symlink():
+        folder.unlink()
+        result.removed.append(folder)
+    elif folder.is_dir():
+        result.bytes = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+        shutil.rmtree(folder)
+        result.removed.append(folder)
+    return result
+
+
+def watch(
+    root: Path | str,
+    request: BuildRequest,
+    on_game: Callable[[GameBuild], None],
+    on_error: Callable[[list[Problem]], object] | None = None,
+    stop: threading.Event | None = None,
+    debounce_ms: int = 50,
+) -> None:
+    """Build as ``request`` says, then again each time a file of the project changes, until ``stop`` is set.
+
+    One process stays warm: the worker pool, the face cache and the loaded
+    modules are kept between builds, so a one-card edit lays out one face.
+    The build folder and ``request.out_dir`` are not watched. A change to
+    printer.toml reloads the project. Problems (a broken card, a template
+    error, a broken printer.toml) go to ``on_game`` or ``on_error`` and the
+    watch goes on. Changes are gathered for ``debounce_ms`` milliseconds
+    before building. Ctrl-C ends it (``KeyboardInterrupt`` is not caught here).
+    """
+    from watchfiles import DefaultFilter
+    from watchfiles import watch as watch_files
+
+    from printer.sheets.cache import FaceCache
+    from printer.sheets.parallel import Workers
+
+    root = Path(root).resolve()
+    project = load_project(root)
+    ignored = [project.build_dir.resolve()] + ([request.out_dir.resolve()] if request.out_dir else [])
+
+    class _Filter(DefaultFilter):
+        def __call__(self, change: Any, path: str) -> bool:
+            return super().__call__(change, path) and not any(Path(path).is_relative_to(i) for i in ignored)
+
+    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
+    cache = FaceCache(folder) if folder is not None else None
+    try:
+        with Workers(request.jobs, request.scheduler) as workers:
+            while stop is None or not stop.is_set():
+                try:
+                    project = load_project(root)
+                    chosen = [project.game(g) for g in request.games] if request.games else list(project.games.values())
+                    for game in chosen:
+                        on_game(build_game(project, game, request, None, workers, cache))
+                except PrinterError as exc:
+                    if on_error:
+                        on_error(exc.problems)
+                for _ in watch_files(
+                    root, watch_filter=_Filter(), debounce=debounce_ms, step=25, stop_event=stop, raise_interrupt=True
+                ):
+                    break
+    finally:
+        if cache is not None:
+            cache.close()

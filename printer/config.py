@@ -17,19 +17,23 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
-import jsonschema
-
-from printer.problems import ERROR, Problem, UsageError, did_you_mean
+from printer.problems import ERROR, Problem, UsageError, counted, did_you_mean
 
 SCHEMA_NAME = "config/printer-toml.schema.json"
 _KEY = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|[A-Za-z0-9_-]+')
 
 
 def _schema(name: str) -> dict:
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
-    return json.loads((bundled_root() / "schema" / name).read_text(encoding="utf-8"))
+    return json.loads(bundled_schema(name).read_text(encoding="utf-8"))
+
+
+def _no_retrieval(uri: str) -> object:
+    """printer.toml's schema refers to no other schema."""
+    raise LookupError(uri)
 
 
 def _unquote(token: str) -> str:
@@ -61,7 +65,7 @@ def _dotted(text: str) -> tuple[list[str], int] | None:
 
 
 def key_lines(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
-    """``{("games", "l5r", "back_field"): (line, column)}`` for every table header and ``key =`` line.
+    """``{("games", "mygame", "back_field"): (line, column)}`` for every table header and ``key =`` line.
 
     Keys of inline tables are not listed: a problem inside one is at its key's line.
     """
@@ -103,7 +107,7 @@ def locate(path: Path | str, lines: dict[tuple[str, ...], tuple[int, int]], keys
 
 def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
     """Every problem of ``printer.toml`` (its ``text`` and parsed ``data``) against its schema and value parsers."""
-    from printer.sheets.layout import CARD_SIZES, PAPER_SIZES, parse_length, parse_offset, parse_size
+    from printer.units import CARD_SIZES, PAPER_SIZES, parse_length, parse_offset, parse_size
 
     lines = key_lines(text)
     schema = _schema(SCHEMA_NAME)
@@ -118,14 +122,14 @@ def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
             for problem in exc.problems or [Problem(str(path), str(exc))]:
                 problems.append(Problem(locate(path, lines, keys), problem.message, problem.hint, code="config"))
 
-    tables = [(("project",), data.get("project") or {})]
+    tables: list[tuple[tuple[str, ...], Any]] = [(("project",), data.get("project") or {})]
     tables += [(("games", gid), table) for gid, table in (data.get("games") or {}).items()]
     for keys, table in tables:
         if "card_size" in table:
             checked(keys + ("card_size",), lambda t=table: parse_size(t["card_size"], CARD_SIZES, "card size"))
         if "paper" in table:
             checked(keys + ("paper",), lambda t=table: parse_size(t["paper"], PAPER_SIZES, "paper size"))
-        for key in ("margin", "gutter", "bleed", "safe", "mark_length", "mark_offset"):
+        for key in ("margin", "gutter", "bleed", "safe", "mark_length", "mark_offset", "corner_radius"):
             if key in table:
                 checked(keys + (key,), lambda t=table, k=key: parse_length(t[k], k, "printer.toml"))
         if "back_offset" in table:
@@ -134,6 +138,16 @@ def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
 
 
 def _schema_problems(path: Path, lines, schema: dict, data: dict) -> list[Problem]:
+    from printer.fastschema import compile_fast
+
+    fast = compile_fast(schema, None, _no_retrieval, check_formats=False)  # the verdict; python-jsonschema explains
+    try:
+        if fast is not None and fast.is_valid(data):
+            return []
+    except Exception:  # noqa: BLE001 - data jsonschema-rs cannot take is checked the slow way
+        pass
+    import jsonschema
+
     problems = []
     validator = jsonschema.Draft202012Validator(schema)
     for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
@@ -175,9 +189,9 @@ def check_game_files(path: Path, text: str, data: dict, project) -> list[Problem
     its template path, its ``sheet_layout`` file, and the ``cards``/``rules``/``templates`` folders it sets."""
     lines = key_lines(text)
     problems: list[Problem] = []
-    layouts = [(("project",), project.settings.get("sheet_layout"))]
+    layouts: list[tuple[tuple[str, ...], object]] = [(("project",), project.settings.get("sheet_layout"))]
     for game in project.games.values():
-        keys = ("games", game.id)
+        keys: tuple[str, ...] = ("games", game.id)
         if not game.schema.is_file():
             problems.append(
                 Problem(
@@ -255,4 +269,4 @@ def raise_if_errors(problems: list[Problem], path: Path) -> None:
     """Raise :class:`UsageError` (exit 2) listing ``problems`` when any is an error."""
     bad = [p for p in problems if p.severity == ERROR]
     if bad:
-        raise UsageError(f"{path}: {len(bad)} problem{'s' * (len(bad) != 1)}", problems)
+        raise UsageError(f"{path}: {counted(len(bad), 'problem')}", problems)

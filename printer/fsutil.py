@@ -59,7 +59,7 @@ def remove_stale_temps(path: Path) -> list[Path]:
     for tmp in path.parent.glob(f"{glob.escape(prefix)}*.tmp"):
         match = _TEMP.match(tmp.name[len(prefix) :])
         if match is None or (match["pid"] and _running(int(match["pid"]))):
-            continue  # another file's temporary file (``.l5r.pdf.bak....``), or a write still going on
+            continue  # another file's temporary file (``.mygame.pdf.bak....``), or a write still going on
         with contextlib.suppress(OSError):
             tmp.unlink()
             removed.append(tmp)

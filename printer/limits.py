@@ -9,8 +9,8 @@ printer.toml's ``[limits]`` table, for instance::
     [limits]
     cards_per_build = 50000      # a publisher's whole catalogue in one PDF
 
-The defaults are far above any real game (a 40/40 L5R deck is 80 cards; the
-largest bundled game prints 90).
+The defaults are far above any real game (a constructed deck of two 40-card decks is 80
+cards; the largest bundled game prints 90).
 """
 
 from __future__ import annotations
@@ -41,6 +41,8 @@ class Limits:
     layout_slots: int = 1_000
     #: nesting depth of Markdown (lists in quotes in lists...)
     markdown_nesting: int = 20
+    #: decklists one ``printer deck check`` reads (a folder's, or named)
+    decklists_per_check: int = 10_000
 
 
 DEFAULT = Limits()

@@ -185,3 +185,36 @@ def read_text(
             code="encoding",
         )
     return text.replace("\r\n", "\n"), None
+
+
+def bundled_root() -> Path:
+    """The folder holding printer's bundled ``schema/`` and ``templates/``.
+
+    In an installed wheel they live in ``printer/_bundled``; in a source
+    checkout (``pip install -e .``) they are the repository's own folders.
+    """
+    here = Path(__file__).resolve().parent
+    packaged = here / "_bundled"
+    if packaged.is_dir():
+        return packaged
+    return here.parent
+
+
+def bundled_schema(*parts: str) -> Path:
+    """A file of printer's bundled ``schema/`` folder: ``bundled_schema("deck.schema.json")``."""
+    return bundled_root().joinpath("schema", *parts)
+
+
+def cache_folder(root: Path, build_dir: Path, name: str) -> Path | None:
+    """``build_dir/.cache/name`` when it is safe to write there, else ``None`` (build without that cache).
+
+    Safe: ``build_dir`` and ``build_dir/.cache`` are real folders (or not there yet), not symbolic links,
+    and ``build_dir`` lies inside the project ``root``; a project could otherwise ship ``build`` as a link
+    to anywhere.
+    """
+    build_dir, cache = Path(build_dir), Path(build_dir) / ".cache"
+    if build_dir.is_symlink() or cache.is_symlink() or (cache / name).is_symlink():
+        return None
+    if not Path(os.path.abspath(build_dir)).is_relative_to(Path(os.path.abspath(root))):
+        return None
+    return cache / name

@@ -23,7 +23,7 @@ format may name, from ``printer import`` and from nothing else.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -57,6 +57,25 @@ class Importer:
 
 
 @dataclass(frozen=True)
+class NameVariant:
+    """A game's notation for versions of one card that count as different cards.
+
+    ``parse(text)`` gets a name already normalised by
+    :func:`printer.cards.model.normalize_name` (lower case, dashes as ``-``)
+    and returns ``(title, variant)`` when the name carries the notation, or
+    ``None``; ``variant`` is lower case (``"veteran 2"``). ``field`` is
+    the card-data field that holds a card's variant: such a card's full name
+    is ``title • variant``. ``plain`` is the variant that a name without one
+    may stand for, and the reverse, when that gives a single card (``""``:
+    none).
+    """
+
+    field: str
+    parse: Callable[[str], tuple[str, str] | None]
+    plain: str = ""
+
+
+@dataclass(frozen=True)
 class GameSupport:
     """What one game adds to printer; every field but ``id`` and ``name`` is optional.
 
@@ -66,7 +85,12 @@ class GameSupport:
     subcommands. ``data`` is a folder holding ``schema/<id>/`` (with
     ``formats/``) and ``templates/<id>/`` for games shipped outside printer
     (``None``: printer's bundled folders). ``labels`` maps a language to the
-    words the rules book prints for this game (``{"en": {...}}``).
+    words the rules book prints for this game (``{"en": {...}}``), over
+    printer's own. ``name_variant`` is the game's :class:`NameVariant`
+    notation, if any. ``deck_labels`` are the words a plain-text decklist
+    may put before a single card (``Leader: Name``); ``decklist_suffixes``
+    maps a file suffix to the decklist format it names (read as plain
+    text: a count in parentheses after a name is dropped).
     """
 
     id: str
@@ -75,6 +99,9 @@ class GameSupport:
     importers: tuple[Importer, ...] = ()
     data: Path | None = None
     labels: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    name_variant: NameVariant | None = None
+    deck_labels: tuple[str, ...] = ()
+    decklist_suffixes: Mapping[str, str] = field(default_factory=dict)
     source: str = ""
 
 
@@ -87,21 +114,29 @@ def installed_games() -> dict[str, GameSupport]:
         if isinstance(support, GameSupport):
             dist = getattr(point, "dist", None)
             source = f"{dist.name} {dist.version}" if dist is not None else point.value
-            games[support.id] = GameSupport(
-                support.id, support.name, support.checks, support.importers, support.data, support.labels, source
-            )
+            games[support.id] = replace(support, source=source)
     return games
 
 
 def all_checks() -> dict[str, Callable[[Any], list[Any]]]:
-    """Every registered check by its full name, ``<game>.<name>`` (``l5r.sensei-clan``)."""
-    return {f"{g.id}.{name}": rule for g in installed_games().values() for name, rule in g.checks.items()}
+    """Every registered check by its full name, ``<game>.<name>`` (``starfall.one-captain``)."""
+    return dict(_all_checks())
+
+
+_CHECKS: list = [None, {}]  # the installed games the table was made from, and the table
+
+
+def _all_checks() -> dict[str, Callable[[Any], list[Any]]]:
+    games = installed_games()
+    if _CHECKS[0] is not games:  # made again when the games are looked up again (installed_games.cache_clear())
+        _CHECKS[:] = [games, {f"{g.id}.{name}": rule for g in games.values() for name, rule in g.checks.items()}]
+    return _CHECKS[1]
 
 
 def find_check(name: str, game: str | None = None) -> Callable[[Any], list[Any]] | None:
     """The check a format names: ``<game>.<name>``, or a bare ``<name>`` (or an older ``<game>-<name>``) of the
     format's own ``game``; ``None`` when no game registers it."""
-    checks = all_checks()
+    checks = _all_checks()  # asked for every deck checked: not copied
     if name in checks:
         return checks[name]
     if game:
@@ -132,3 +167,27 @@ def unknown_check(name: str, where: str) -> Problem:
         did_you_mean(name, known) or "known checks: " + ", ".join(known),
         code="format",
     )
+
+
+@cache
+def name_variants() -> tuple[NameVariant, ...]:
+    """The name-variant notations of every installed game."""
+    return tuple(g.name_variant for g in installed_games().values() if g.name_variant is not None)
+
+
+@cache
+def deck_labels() -> frozenset[str]:
+    """Every single-card label a plain-text decklist may use (lower case), from every installed game."""
+    return frozenset(label.lower() for g in installed_games().values() for label in g.deck_labels)
+
+
+@cache
+def decklist_suffixes() -> dict[str, str]:
+    """File suffixes (lower case, with the dot) that installed games register as decklist formats."""
+    return {suffix.lower(): kind for g in installed_games().values() for suffix, kind in g.decklist_suffixes.items()}
+
+
+def refresh() -> None:
+    """Forget what was found, so that the next call looks at the entry points again (after an install)."""
+    for found in (installed_games, name_variants, deck_labels, decklist_suffixes):
+        found.cache_clear()

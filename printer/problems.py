@@ -11,6 +11,7 @@ Exit codes used by the CLI: 0 ok, 1 invalid data or illegal deck,
 from __future__ import annotations
 
 import difflib
+import heapq
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
@@ -67,7 +68,7 @@ class Problem:
     def is_error(self) -> bool:
         return self.severity == ERROR
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, str | None]:
         return {
             "where": self.where,
             "severity": self.severity,
@@ -85,11 +86,63 @@ def warnings(problems: Iterable[Problem]) -> list[Problem]:
     return [p for p in problems if not p.is_error]
 
 
-def closest(word: str, candidates: Sequence[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
-    """Return up to ``n`` of ``candidates`` closest to ``word`` (case-insensitive)."""
-    lowered = {c.lower(): c for c in candidates}
-    found = difflib.get_close_matches(word.lower(), list(lowered), n=n, cutoff=cutoff)
+class Candidates:
+    """Names prepared once for many :func:`closest` look-ups (their lower-case forms)."""
+
+    def __init__(self, names: Iterable[str]):
+        self.lowered = {c.lower(): c for c in names}
+        self.keys = list(self.lowered)
+
+
+def closest(word: str, candidates: Sequence[str] | Candidates, n: int = 3, cutoff: float = 0.6) -> list[str]:
+    """Return up to ``n`` of ``candidates`` closest to ``word`` (case-insensitive).
+
+    Closeness is :func:`difflib.get_close_matches`'s (Ratcliff/Obershelp
+    ratio, at least ``cutoff``). Among many candidates those that cannot
+    reach ``cutoff`` are first set aside by rapidfuzz's Indel ratio,
+    ``2 * LCS / (len(a) + len(b))``, which is never below difflib's (its
+    matching blocks are a common subsequence): the same names, found in
+    about a millisecond among 3,500 instead of a tenth of a second.
+    """
+    prepared = candidates if isinstance(candidates, Candidates) else Candidates(candidates)
+    lowered, keys = prepared.lowered, prepared.keys
+    word = word.lower()
+    if len(keys) > _PREFILTER_FROM:
+        try:
+            from rapidfuzz import fuzz, process
+        except ImportError:  # pragma: no cover - a core dependency; difflib alone gives the same answer, slower
+            pass
+        else:
+            kept = process.extract(word, keys, scorer=fuzz.ratio, score_cutoff=cutoff * 100 - 1e-6, limit=None)
+            return [lowered[f] for f in _best_of(word, kept, n, cutoff)]
+    found = difflib.get_close_matches(word, keys, n=n, cutoff=cutoff)
     return [lowered[f] for f in found]
+
+
+def _best_of(word: str, kept: list[tuple[str, float, int]], n: int, cutoff: float) -> list[str]:
+    """:func:`difflib.get_close_matches` over ``kept`` (names with their Indel ratio, highest first).
+
+    The same tests and order as difflib's; a name whose Indel ratio is below
+    the ``n``-th best ratio found so far cannot enter (nor can any after it),
+    so the search stops there.
+    """
+    matcher = difflib.SequenceMatcher()
+    matcher.set_seq2(word)
+    best: list[tuple[float, str]] = []
+    for name, upper, _ in kept:
+        if len(best) >= n and upper / 100 < heapq.nsmallest(1, best)[0][0] - 1e-9:
+            break
+        matcher.set_seq1(name)
+        if matcher.real_quick_ratio() >= cutoff and matcher.quick_ratio() >= cutoff:
+            ratio = matcher.ratio()
+            if ratio >= cutoff:
+                best.append((ratio, name))
+                best = heapq.nlargest(n, best)
+    return [name for _, name in heapq.nlargest(n, best)]
+
+
+#: below this many candidates difflib alone is quick enough
+_PREFILTER_FROM = 200
 
 
 def did_you_mean(word: str, candidates: Sequence[str]) -> str | None:
@@ -98,6 +151,11 @@ def did_you_mean(word: str, candidates: Sequence[str]) -> str | None:
     if not found:
         return None
     return "did you mean " + " or ".join(repr(f) for f in found) + "?"
+
+
+def counted(n: int, word: str, plural: str | None = None) -> str:
+    """``"1 card"``, ``"3 cards"``: ``n`` and ``word``, in the plural (``plural``, default ``word + "s"``) unless 1."""
+    return f"{n} {word if n == 1 else (plural or word + 's')}"
 
 
 class PrinterError(Exception):

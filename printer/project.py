@@ -7,8 +7,8 @@ names the games and their settings::
     [project]
     paper = "A4"                # default sheet size for `printer build`
 
-    [games.l5r]
-    name = "Legend of the Five Rings CCG"
+    [games.starfall]
+    name = "Starfall"
     card_size = "poker"         # a named trim size or "63x88mm"
 
 Every path of a game (``schema``, ``cards``, ``templates``) defaults to the
@@ -22,27 +22,16 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import from_settings as limits_from_settings
 from printer.paths import GAME_ID, contained, contained_or_raise, is_inside
+from printer.paths import bundled_root as bundled_root  # re-exported: the stages import it with Project
 from printer.problems import Problem, UsageError, did_you_mean
 
 PROJECT_FILE = "printer.toml"
-
-
-def bundled_root() -> Path:
-    """The folder holding printer's bundled ``schema/`` and ``templates/``.
-
-    In an installed wheel they live in ``printer/_bundled``; in a source
-    checkout (``pip install -e .``) they are the repository's own folders.
-    """
-    here = Path(__file__).resolve().parent
-    packaged = here / "_bundled"
-    if packaged.is_dir():
-        return packaged
-    return here.parent
 
 
 @dataclass
@@ -60,9 +49,9 @@ class Game:
     cards: Path
     template_dirs: list[Path]
     card_size: str = "poker"
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
 
-    def template_view(self) -> dict:
+    def template_view(self) -> dict[str, Any]:
         """What templates see as ``game``: ``id``, ``name``, ``card_size`` and the other ``settings`` (no paths)."""
         return {"id": self.id, "name": self.name, "card_size": self.card_size, "settings": dict(self.settings)}
 
@@ -73,7 +62,7 @@ class Project:
 
     root: Path
     games: dict[str, Game]
-    settings: dict = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
     #: read-only folders outside the root that the project may read (printer.toml ``[project] read_also``)
     read_also: list[Path] = field(default_factory=list)
     #: what one build may ask for (printer.toml ``[limits]``, :mod:`printer.limits`)
@@ -169,8 +158,9 @@ def load_project(root: Path | None = None) -> Project:
 
     where = str(path)
     problems: list[Problem] = []
-    settings = data.get("project") if isinstance(data.get("project"), dict) else {}
-    read_also = []
+    project_table = data.get("project")
+    settings: dict[str, Any] = project_table if isinstance(project_table, dict) else {}
+    read_also: list[Path] = []
     for i, folder in enumerate(settings.get("read_also") or []):
         if not isinstance(folder, str):
             problems.append(Problem(where, f"[project] read_also[{i}] must be a folder name", code="config"))

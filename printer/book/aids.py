@@ -24,7 +24,7 @@ from markupsafe import Markup
 from printer.book.context import RulesContext
 from printer.book.markdown import locate
 from printer.book.source import RULES_FILE, find_editions, read_settings
-from printer.cards.markup import RenderEnv
+from printer.cards.markup import RenderEnv, unknown_icon
 from printer.limits import over as limit_over
 from printer.paths import contained, is_inside, read_text
 from printer.problems import WARNING, Problem, did_you_mean
@@ -48,11 +48,13 @@ def load_aids(ctx: RulesContext, folder: Path) -> list[Aid]:
     for file in sorted(folder.glob("*.md")) if folder.is_dir() else []:
         if not is_inside(file, [folder]):  # a link out of the aids folder is never followed
             _, outside = contained(folder, file, file.name, str(file))
-            ctx.problems.append(outside)
+            if outside is not None:
+                ctx.problems.append(outside)
             continue
         text, problem = read_text(file)
-        if text is None:
+        if problem is not None:
             ctx.problems.append(problem)
+        if text is None:
             continue
         tokens = ctx.md.parse(text, {})
         lines = text.split("\n")
@@ -124,15 +126,7 @@ def _body(ctx: RulesContext, aid: Aid, text: str) -> Markup:
     names = ctx.renderer.icon_names()
     for name in dict.fromkeys(icons.unknown_icons):
         line, col = locate(aid.file.read_text(encoding="utf-8"), "{" + name)
-        ctx.problems.append(
-            Problem(
-                f"{aid.file}:{line}:{col}",
-                f"unknown icon {{{name}}}",
-                did_you_mean(name, names) or ("icons: " + ", ".join(names) if names else None),
-                WARNING,
-                "unknown-icon",
-            )
-        )
+        ctx.problems.append(unknown_icon(f"{aid.file}:{line}:{col}", name, names))
     return html
 
 

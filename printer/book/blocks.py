@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from markupsafe import Markup
 
 from printer.book.context import RulesContext
-from printer.cards.markup import escape_text
+from printer.cards.markup import escape_text, unknown_icon
 from printer.cards.model import Card, normalize_name
 from printer.problems import WARNING, Problem, did_you_mean
 
@@ -141,7 +141,7 @@ class _NoBlocks:
 
 
 @dataclass
-class Face:
+class EmbeddedFace:
     """A rendered card face of ``w`` x ``h`` mm."""
 
     html: Markup
@@ -165,21 +165,22 @@ def _choice(ctx: RulesContext, block: Block, key: str, choices: tuple[str, ...],
     return value
 
 
-def card_faces(ctx: RulesContext, refs: list[str], where: str) -> list[Face]:
+def card_faces(ctx: RulesContext, refs: list[str], where: str) -> list[EmbeddedFace]:
     """The fronts of the cards ``refs`` (ids or names; ``back:NAME`` for a back), each at the card's trim size.
 
     Their text fits its boxes as on card sheets (:meth:`RulesContext.fit_faces`).
     """
     w, h = ctx.card_size
-    faces, cards = [], []
+    faces: list[EmbeddedFace] = []
+    cards: list[Card | None] = []
     for ref in refs:
         if ref.startswith("back:"):
-            faces.append(Face(ctx.renderer.back(ref[5:]), w, h, ref))
+            faces.append(EmbeddedFace(ctx.renderer.back(ref[5:]), w, h, ref))
             cards.append(None)
             continue
         card = ctx.find_card(ref, where)
         html = ctx.renderer.front(card) if card else ctx.renderer.placeholder(ref, "not in the card database")
-        faces.append(Face(html, w, h, card.name if card else ref))
+        faces.append(EmbeddedFace(html, w, h, card.name if card else ref))
         cards.append(card)
     # Text that would overflow shrinks as on card sheets (printer.sheets.fit), or is reported.
     for face, html in zip(faces, ctx.fit_faces([(f.html, c) for f, c in zip(faces, cards)])):
@@ -221,7 +222,7 @@ def block_aid(ctx: RulesContext, block: Block) -> Markup:
         return _error_box(f"no player aid {block.args[0]}")
     front, back = render_aid(ctx, aid)
     w, h = ctx.card_size
-    faces = [Face(front, w, h, aid.title)] + ([Face(back, w, h, aid.title)] if aid.back else [])
+    faces = [EmbeddedFace(front, w, h, aid.title)] + ([EmbeddedFace(back, w, h, aid.title)] if aid.back else [])
     align = _choice(ctx, block, "align", ("center", "left", "right"), "center")
     return ctx.render("blocks/cards.html.j2", faces=faces, caption=_caption(ctx, block), align=align, kind="aid")
 
@@ -256,15 +257,7 @@ def block_icon_legend(ctx: RulesContext, block: Block) -> Markup:
         wanted = [n for n in block.options["icons"].split(",") if n]
         for name in wanted:
             if name not in names:
-                ctx.problems.append(
-                    Problem(
-                        block.where,
-                        f"unknown icon {name!r} in icon-legend",
-                        did_you_mean(name, names),
-                        WARNING,
-                        "unknown-icon",
-                    )
-                )
+                ctx.problems.append(unknown_icon(block.where, name, names, f"unknown icon {name!r} in icon-legend"))
         names = [n for n in wanted if n in names]
     where = f"{ctx.edition.folder / 'rules.toml'}::$.icons" if ctx.edition else block.where
     rows = [
@@ -361,7 +354,8 @@ def block_card_index(ctx: RulesContext, block: Block) -> Markup:
     else:  # any card field, numbers in numeric order
         cards.sort(key=lambda c: (_number_key(c.get(sort)), *title_key(c)))
         group = None
-    rows, last = [], object()
+    rows: list[dict[str, object]] = []
+    last: object = object()
     for card in cards:
         if group is not None and group(card) != last:
             last = group(card)

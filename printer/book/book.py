@@ -69,8 +69,9 @@ def render_chapters(ctx: RulesContext, edition: Edition) -> list[Chapter]:
     for file in edition.files:
         ctx.file = file
         text, problem = read_text(file)
-        if text is None:
+        if problem is not None:
             ctx.problems.append(problem)
+        if text is None:
             continue
 
         def block(info: str, body: str, line: int, file=file) -> Markup:

@@ -10,6 +10,7 @@ card faces render through the game's :class:`printer.sheets.render.Renderer`.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import jinja2
 from markupsafe import Markup
@@ -17,15 +18,20 @@ from markupsafe import Markup
 from printer.book.markdown import rules_markdown
 from printer.book.source import Edition
 from printer.cards.catalog import load_cards
-from printer.cards.markup import RenderEnv
-from printer.cards.model import CardSet
+from printer.cards.markup import RenderEnv, unknown_icon
+from printer.cards.model import Card, CardSet
+from printer.plugins import installed_games
 from printer.problems import WARNING, PrinterError, Problem, RenderError, did_you_mean
 from printer.project import Game, Project
 from printer.sheets.layout import CARD_SIZES, parse_size
 from printer.sheets.render import Renderer
-from printer.sheets.sandbox import ContainedLoader, TemplateSandbox, template_context, template_problem
+from printer.sheets.sandbox import TemplateSandbox, template_context, template_problem
 
-#: Words the book prints, per language; ``labels`` in ``rules.toml`` overrides them.
+if TYPE_CHECKING:
+    from printer.sheets.compose import PrintJob
+
+#: Words the book prints, per language; a game's ``GameSupport.labels`` override them, and ``labels`` in
+#: ``rules.toml`` override both.
 LABELS: dict[str, dict[str, str]] = {
     "en": {
         "contents": "Contents",
@@ -115,18 +121,14 @@ class RulesContext:
         self.renderer = Renderer(game, roots)
         self.card_size = parse_size(game.card_size, CARD_SIZES, "card size")
         lang = edition.lang if edition else "en"
-        base = LABELS["ja" if lang.startswith("ja") else "en"]
-        self.labels = {**base, **((edition.settings.get("labels") or {}) if edition else {})}
+        key = "ja" if lang.startswith("ja") else "en"
+        support = installed_games().get(game.id)
+        game_labels = dict(support.labels.get(key, {})) if support else {}
+        self.labels = {**LABELS[key], **game_labels, **((edition.settings.get("labels") or {}) if edition else {})}
         self.md = rules_markdown(lang, self.labels)
-        self.env = TemplateSandbox(
-            loader=ContainedLoader([str(d) for d in game.template_dirs], roots),
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-        )
+        self.env = TemplateSandbox.for_templates(game.template_dirs, roots)
         self._cards: CardSet | None = None
-        self._fit_job = None
+        self._fit_job: PrintJob | None = None
 
     # -- cards ---------------------------------------------------------------
 
@@ -170,7 +172,7 @@ class RulesContext:
             )
         return card
 
-    def fit_faces(self, faces: list[tuple[Markup, object]]) -> list[Markup]:
+    def fit_faces(self, faces: list[tuple[Markup, Card | None]]) -> list[Markup]:
         """Card faces ``(html, card or None)`` with their text fitted as on card sheets (:mod:`printer.sheets.fit`).
 
         A fit box that overflows is shrunk down to its template's minimum
@@ -201,10 +203,7 @@ class RulesContext:
     def _unknown_icons(self, icons: RenderEnv, where: str) -> None:
         names = self.renderer.icon_names()
         for name in dict.fromkeys(icons.unknown_icons):
-            hint = did_you_mean(name, names) or (
-                "icons: " + ", ".join(names) if names else "this game has no icons yet"
-            )
-            self.problems.append(Problem(where, f"unknown icon {{{name}}}", hint, WARNING, "unknown-icon"))
+            self.problems.append(unknown_icon(where, name, names))
 
     # -- templates ---------------------------------------------------------------
 

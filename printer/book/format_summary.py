@@ -36,7 +36,7 @@ _SOURCE_NOTE = re.compile(r"\s*\((?:seed|source|issue)\b[^)]*\)", re.I)
 
 
 def _first_sentence(text: str | None) -> str:
-    """The first sentence, without the data's source notes ("(seed 事前準備)") that players need not read."""
+    """The first sentence, without the data's source notes ("(source: ...)") that players need not read."""
     text = _SOURCE_NOTE.sub("", " ".join((text or "").split()))
     end = text.find(". ")
     return text if end < 0 else text[: end + 1]

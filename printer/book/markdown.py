@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -33,7 +34,7 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from printer.cards.markup import RenderEnv, direction_plugin, icon_plugin
+from printer.cards.markup import RenderEnv, direction_plugin, icon_plugin, unknown_icon
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.problems import WARNING, Problem, did_you_mean
 
@@ -209,8 +210,17 @@ def _take_footnotes(md: MarkdownIt, tokens: list[Token], env: dict, state: _Stat
             current = None
         elif token.type == "inline" and current is not None:
             children = [c for c in token.children or [] if c.type != "footnote_anchor"]
-            parts.append(md.renderer.renderInline(children, md.options, env).strip())
+            parts.append(_render_inline(md, children, env).strip())
     return out
+
+
+def _render_inline(md: MarkdownIt, children: list[Token], env: dict) -> str:
+    """``children`` (inline tokens) as HTML by ``md``'s renderer.
+
+    The renderer is markdown-it's :class:`RendererHTML` (``rules_markdown`` sets no other); markdown-it types
+    ``MarkdownIt.renderer`` as a protocol without ``renderInline``, hence the cast.
+    """
+    return cast(RendererHTML, md.renderer).renderInline(children, md.options, env)
 
 
 def _plain(children: list[Token]) -> str:
@@ -237,7 +247,7 @@ def _name_headings(md: MarkdownIt, tokens: list[Token], env: dict, used_ids: set
             ident, n = f"{base}-{n}", n + 1
         used_ids.add(ident)
         token.attrSet("id", ident)
-        html = Markup(md.renderer.renderInline([c for c in children if c.type != "footnote_ref"], md.options, env))
+        html = Markup(_render_inline(md, [c for c in children if c.type != "footnote_ref"], env))
         headings.append(Heading(int(token.tag[1]), ident, html, text))
     return headings
 
@@ -271,9 +281,7 @@ def _icon_problems(path: Path, text: str, unknown: list[str], icon_names: Callab
     problems = []
     for name in dict.fromkeys(unknown):
         line, col = locate(text, "{" + name)
-        names = icon_names()
-        hint = did_you_mean(name, names) or ("icons: " + ", ".join(names) if names else "this game has no icons yet")
-        problems.append(Problem(f"{path}:{line}:{col}", f"unknown icon {{{name}}}", hint, WARNING, "unknown-icon"))
+        problems.append(unknown_icon(f"{path}:{line}:{col}", name, icon_names()))
     return problems
 
 

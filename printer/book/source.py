@@ -2,7 +2,7 @@
 
 A game's rules live in ``rules/<game>/`` of the project. That folder is the
 main *edition*; every sub-folder holding a ``rules.toml`` is another edition
-(a translation, say ``rules/edelweiss/ja/``). An edition is:
+(a translation, say ``rules/<game>/ja/``). An edition is:
 
 - ``rules.toml`` (optional in the main edition): the book's settings, see
   :data:`SETTINGS`;
@@ -159,7 +159,8 @@ def read_edition(edition: Edition) -> list[Problem]:
             if edition.root is not None:
                 for file in [f for f in edition.files if not is_inside(f, [edition.root])]:
                     _, outside = contained(edition.root, file, file.name, str(file))
-                    problems.append(outside)
+                    if outside is not None:
+                        problems.append(outside)
                     edition.files.remove(file)
     if not edition.files and not problems:
         problems.append(
@@ -177,7 +178,7 @@ def read_settings(path: Path) -> tuple[dict, list[Problem]]:
     """The settings of one ``rules.toml`` and the problems in it (syntax, unknown keys, wrong types)."""
     text, problem = read_text(path)
     if text is None:
-        return {}, [problem]
+        return {}, [problem] if problem is not None else []
     try:
         data = tomllib.loads(text)
     except RecursionError:
@@ -208,10 +209,10 @@ def read_settings(path: Path) -> tuple[dict, list[Problem]]:
         if not isinstance(value, kind) or isinstance(value, bool):
             problems.append(Problem(at(key), f"{key} should be {_kind_name(kind)}", meaning, code="schema"))
             continue
-        if key == "toc_depth" and not 1 <= value <= 3:
+        if key == "toc_depth" and isinstance(value, int) and not 1 <= value <= 3:
             problems.append(Problem(at(key), "toc_depth should be 1, 2 or 3", meaning, code="schema"))
             continue
-        if key == "accent" and not _HEX.match(value):
+        if key == "accent" and isinstance(value, str) and not _HEX.match(value):
             problems.append(
                 Problem(
                     at(key),
@@ -221,12 +222,12 @@ def read_settings(path: Path) -> tuple[dict, list[Problem]]:
                 )
             )
             continue
-        if key in ("glossary", "icons", "labels", "aid_font_size"):
+        if isinstance(value, dict):  # glossary, icons, labels, aid_font_size
             bad = [k for k, v in value.items() if not isinstance(v, str)]
             if bad:
                 problems.append(Problem(at(key, bad[0]), f"{key} values should be text", meaning, code="schema"))
                 continue
-        if key in ("cover_cards", "files") and not all(isinstance(v, str) for v in value):
+        if isinstance(value, list) and not all(isinstance(v, str) for v in value):
             problems.append(Problem(at(key), f"{key} should be a list of text", meaning, code="schema"))
             continue
         settings[key] = value

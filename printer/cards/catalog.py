@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
 
 from printer.cards.load import Record, load_records
 from printer.cards.model import Card, CardSet
 from printer.cards.schema import SchemaStore
-from printer.cards.spreadsheet import SchemaTypes, SheetRecord, convert
+
+if TYPE_CHECKING:
+    from printer.cards.spreadsheet import SchemaTypes, SheetRecord
 from printer.problems import Problem, did_you_mean
 from printer.project import Project, bundled_root
 
@@ -87,8 +90,9 @@ def check_records(
             )
             problems.append(Problem(where, what, hint, code="unknown-game"))
             continue
-        if isinstance(record, SheetRecord):  # a spreadsheet row: type its cells by the schema, locate by cell
-            found = record.relocate(convert_cells(record, store, project.games[game_id].schema, sheet_types))
+        if type(record) is not Record:  # a spreadsheet row (SheetRecord): type its cells by the schema, locate by cell
+            row = cast("SheetRecord", record)
+            found = row.relocate(convert_cells(row, store, project.games[game_id].schema, sheet_types))
         else:
             found = _validate(store, record, project.games[game_id].schema, memo)
         problems += found
@@ -131,6 +135,8 @@ def convert_cells(
     """Type a spreadsheet row's cells by ``schema`` (:func:`printer.cards.spreadsheet.convert`), then validate it.
 
     ``cache`` keeps the schema's field types between rows."""
+    from printer.cards.spreadsheet import SchemaTypes, convert
+
     cache = {} if cache is None else cache
     if schema not in cache:
         cache[schema] = SchemaTypes(store, schema)
@@ -142,12 +148,14 @@ def convert_cells(
 
 def _check_back_cards(cards: CardSet) -> list[Problem]:
     """Every ``back_card`` names a card of the same game, and no card is the back of two cards."""
-    problems, used = [], {}
+    problems: list[Problem] = []
+    used: dict[str, str] = {}  # back card id -> the id of the card it is the back of
     for card in cards:
         ref = card.get("back_card")
         if ref is None:
             continue
-        if cards.by_id(ref) is None:
+        back = cards.by_id(ref)
+        if back is None:
             hint = did_you_mean(ref, [c.id for c in cards])
             problems.append(
                 Problem(
@@ -165,7 +173,7 @@ def _check_back_cards(cards: CardSet) -> list[Problem]:
                     code="duplicate-back-card",
                 )
             )
-        elif ref == card.id or cards.by_id(ref).get("back_card"):
+        elif ref == card.id or back.get("back_card"):
             problems.append(
                 Problem(
                     card.record.where(".back_card"),
@@ -201,7 +209,8 @@ def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | Non
     check of each file.
     """
     text = card.get("art")
-    if not text:
+    art = card.art_path()
+    if not text or art is None:
         return []
     where = card.record.where(".art")
     if _URL.match(text):
@@ -213,7 +222,6 @@ def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | Non
                 code="art-url",
             )
         ]
-    art = card.art_path()
     if not art.is_file():
         kind = "is a folder, not an image file" if art.is_dir() else "not found"
         return [Problem(where, f"art file {kind}: {art}", _art_hint(art), code="missing-art")]
@@ -239,7 +247,7 @@ def _unreadable_image(path: Path) -> str | None:
     """Why the image at ``path`` cannot be opened (header only), or ``None``; SVG files are not opened."""
     if path.suffix.lower() == ".svg":
         return None
-    from printer.sheets.images import open_image
+    from printer.cards.art import open_image
 
     try:
         with open_image(path):

@@ -23,6 +23,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from printer.cards.model import Card
@@ -210,7 +211,8 @@ def _ods(cards: list[Card], names: list[str], types: SchemaTypes) -> bytes:
     doc = OpenDocumentSpreadsheet()
     for name, group, headers in tables(cards, names):
         table = Table(name=name)
-        for row in [headers, *_rows(group, headers, types, True)]:
+        rows: list[Sequence[object]] = [headers, *_rows(group, headers, types, True)]
+        for row in rows:
             tr = TableRow()
             for value in row:
                 if value is None:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import ClassVar
 
 from printer.cards.load import read_json
-from printer.problems import WARNING, Problem
+from printer.problems import WARNING, Problem, counted
 
 #: ``{field name: (records that had it, where it was first seen)}``: the fields an importer left out.
 Skipped = dict[str, tuple[int, str]]
@@ -32,7 +32,7 @@ class ImportResult:
     ``origins``, where each card was read (``file::$...``) when the importer records it.
 
     Each importer subclasses it, naming its output files in ``type_files``
-    (card type -> file name) and, for types beyond them, ``file_of``.
+    (card type -> file name) and, for types beyond them, overriding ``file_of``.
     """
 
     cards: list[dict] = field(default_factory=list)
@@ -40,11 +40,14 @@ class ImportResult:
     origins: list[str] = field(default_factory=list)
 
     type_files: ClassVar[dict[str, str]] = {}
-    file_of: ClassVar[Callable[[str], str] | None] = None
+
+    def file_of(self, card_type: str) -> str:
+        """The output file name of ``card_type``: ``type_files[card_type]`` (``KeyError`` for another type)."""
+        return self.type_files[card_type]
 
     def by_file(self) -> dict[str, list[dict]]:
         """The cards grouped by output file name (:func:`group_by_file`)."""
-        return group_by_file(self.cards, self.type_files, type(self).file_of)
+        return group_by_file(self.cards, self.type_files, self.file_of)
 
 
 def convert_files(paths: Iterable[Path], convert: Converter, result) -> Skipped:
@@ -107,7 +110,7 @@ def skipped_warnings(skipped: Skipped, known: dict[str, str], one: str, many: st
     """
     problems = []
     for name, (count, where) in sorted(skipped.items()):
-        n = f"{count} {one if count == 1 else many}"
+        n = counted(count, one, many)
         if name in known:
             message, code = f"field {name!r} is not imported: {known[name]} ({n})", "not-imported"
         else:
@@ -132,7 +135,7 @@ def group_by_file(
 
 
 def type_counts(cards: list[dict], type_files: dict[str, str], file_of: Callable[[str], str] | None = None) -> str:
-    """``Artifact 6, Mage 2``: the cards per output file, named by its type, in :func:`group_by_file` order.
+    """``Spell 6, Creature 2``: the cards per output file, named by its type, in :func:`group_by_file` order.
 
     ``""`` for no cards.
     """

@@ -4,7 +4,7 @@ A card file is UTF-8 JSON in one of three shapes:
 
 - one card: ``{"id": ..., "title": ..., ...}``;
 - a list of cards: ``[{...}, {...}]``;
-- a card list with file-wide fields: ``{"$schema": ..., "game": "l5r", "cards": [...]}``.
+- a card list with file-wide fields: ``{"$schema": ..., "game": "starfall", "cards": [...]}``.
 
 Each card becomes a :class:`Record` whose ``pointer`` is its JSON path in
 the file (``$``, ``$[3]`` or ``$.cards[3]``), so that later stages report
@@ -52,18 +52,42 @@ def _position(text: str, offset: int) -> tuple[int, int]:
 
 
 class _DuplicateKeys:
-    """``object_pairs_hook`` that records duplicate keys instead of losing them."""
+    """``object_pairs_hook`` that records duplicate keys instead of losing them.
+
+    Also the number hooks: ``suspect`` becomes true when the text holds a
+    number :func:`_bad_numbers` may refuse (NaN, Infinity, an integer of 16
+    digits or more, a float that overflows), so that the walk over the data
+    is made only then.
+    """
 
     def __init__(self) -> None:
         self.duplicates: list[str] = []
+        self.suspect = False
 
     def __call__(self, pairs: list[tuple[str, object]]) -> dict:
-        result: dict = {}
-        for key, value in pairs:
-            if key in result:
-                self.duplicates.append(key)
-            result[key] = value
+        result = dict(pairs)
+        if len(result) != len(pairs):
+            seen: set[str] = set()
+            for key, _ in pairs:
+                if key in seen:
+                    self.duplicates.append(key)
+                seen.add(key)
         return result
+
+    def integer(self, text: str) -> int:
+        if len(text) > 15:
+            self.suspect = True
+        return int(text)
+
+    def real(self, text: str) -> float:
+        value = float(text)
+        if math.isinf(value):
+            self.suspect = True
+        return value
+
+    def constant(self, name: str) -> float:
+        self.suspect = True
+        return float(name.replace("Infinity", "inf"))
 
 
 def read_json(path: Path) -> tuple[object | None, list[Problem]]:
@@ -135,7 +159,9 @@ def read_json(path: Path) -> tuple[object | None, list[Problem]]:
         ]
     hook = _DuplicateKeys()
     try:
-        data = json.loads(text, object_pairs_hook=hook)
+        data = json.loads(
+            text, object_pairs_hook=hook, parse_int=hook.integer, parse_float=hook.real, parse_constant=hook.constant
+        )
     except json.JSONDecodeError as exc:
         return None, [
             Problem(
@@ -167,7 +193,7 @@ def read_json(path: Path) -> tuple[object | None, list[Problem]]:
         return None, problems + [
             Problem(f"{where}::$", "the file holds null, not a JSON object or array", code="schema")
         ]
-    bad = _bad_numbers(data)
+    bad = _bad_numbers(data) if hook.suspect else []  # the walk costs as much as parsing: only when needed
     if bad:
         return None, problems + [
             Problem(f"{where}::{path}", message, hint, code="json-number") for path, message, hint in bad
@@ -291,7 +317,7 @@ def json_type(value: object) -> str:
 
 
 def _game_from_schema(ref: object) -> str | None:
-    """The game folder named in a ``$schema`` reference such as ``.../schema/l5r/card.schema.json``."""
+    """The game folder named in a ``$schema`` reference such as ``.../schema/starfall/card.schema.json``."""
     if not isinstance(ref, str):
         return None
     parts = ref.replace("\\", "/").split("/")
@@ -389,8 +415,8 @@ def _read_into(file: Path, records: list[Record], problems: list[Problem]) -> No
         from printer.cards.spreadsheet import read_records
 
         special = regular_file_problem(file)
-        more, found = ([], [special]) if special else read_records(file)
-        records += more
+        rows, found = ([], [special]) if special else read_records(file)
+        records += rows
         problems += found
         return
     data, found = read_json(file)

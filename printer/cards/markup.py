@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
 from markupsafe import Markup, escape
+
+from printer.problems import WARNING, Problem, did_you_mean
 
 ICON = re.compile(r"\{([a-z0-9][a-z0-9-]*)(?::([^{}\s]{1,4}))?\}")
 
@@ -177,3 +179,13 @@ def escape_text(text: str) -> str:
     backslash-escaped; everything else, HTML included, already prints as itself.
     """
     return _ESCAPE.sub(r"\\\1", text)
+
+
+def unknown_icon(where: str, name: str, known: Sequence[str], message: str | None = None) -> Problem:
+    """The ``unknown-icon`` warning for the icon ``name`` at ``where``.
+
+    The hint names the closest of the ``known`` icon names, or lists them all
+    when none is close. ``message`` replaces the default ``unknown icon {name}``.
+    """
+    hint = did_you_mean(name, known) or ("icons: " + ", ".join(known) if known else "this game has no icons yet")
+    return Problem(where, message or f"unknown icon {{{name}}}", hint, WARNING, "unknown-icon")

@@ -13,9 +13,11 @@ import re
 import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from printer.cards.load import Record
+from printer.plugins import name_variants
 from printer.problems import closest
 
 _QUOTES = str.maketrans(
@@ -37,6 +39,7 @@ _BULLETS = re.compile(r"\s*[\u2022\u00b7\u2027\u2219]\s*")
 _SPACE = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=1 << 16)  # names recur: in every decklist, and between cards and decklists
 def normalize_name(name: str) -> str:
     """The form in which card names are compared.
 
@@ -80,11 +83,22 @@ class Card:
     def name(self) -> str:
         """The full card name a player writes in a decklist.
 
-        It is the title, followed by `` • Experienced N`` when the card has
-        an Experienced level (L5R: different levels are different cards).
+        It is the title, followed by `` • <variant>`` when the card has a
+        variant of a notation its game registers
+        (:class:`printer.plugins.NameVariant`: versions that count as
+        different cards).
         """
-        level = self.data.get("experienced")
+        level = self.variant
         return f"{self.title} \u2022 {level}" if level else self.title
+
+    @property
+    def variant(self) -> str:
+        """The card's name variant (the value of a registered variant field), or ``""``."""
+        for variant in name_variants():
+            value = self.data.get(variant.field)
+            if value:
+                return str(value)
+        return ""
 
     @property
     def where(self) -> str:
@@ -115,14 +129,23 @@ class CardSet:
         self.game = game
         self._cards: list[Card] = []
         self._by_id: dict[str, Card] = {}
-        self._by_name: dict[str, list[Card]] = {}
+        self._names: dict[str, list[Card]] | None = None  # by normalised name, made when first asked for
         for card in cards:
             self.add(card)
 
     def add(self, card: Card) -> None:
         self._cards.append(card)
         self._by_id.setdefault(card.id, card)
-        self._by_name.setdefault(normalize_name(card.name), []).append(card)
+        if self._names is not None:
+            self._names.setdefault(normalize_name(card.name), []).append(card)
+
+    @property
+    def _by_name(self) -> dict[str, list[Card]]:
+        if self._names is None:
+            self._names = {}
+            for card in self._cards:
+                self._names.setdefault(normalize_name(card.name), []).append(card)
+        return self._names
 
     def __iter__(self) -> Iterator[Card]:
         return iter(self._cards)

@@ -12,24 +12,30 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterable
+from functools import cached_property
 from pathlib import Path
-from urllib.parse import unquote, urlparse
-
-import jsonschema
-import regex
-from jsonschema.exceptions import ValidationError, best_match
-from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource, Unresolvable
-from referencing.jsonschema import DRAFT202012
+from typing import TYPE_CHECKING
+from urllib.parse import unquote, urldefrag, urlparse
 
 from printer.cards.load import json_key as _key
 from printer.paths import is_inside
 from printer.problems import Problem, UsageError, did_you_mean
 
+# python-jsonschema, referencing and regex are imported when a card must be explained (or a schema checked the slow
+# way): a project whose cards are valid is validated without them (printer.fastschema).
+if TYPE_CHECKING:
+    import jsonschema
+    from jsonschema.exceptions import ValidationError
+    from referencing import Registry, Resource
+
 
 def _schema_files(root: Path) -> Iterable[Path]:
     folder = root / "schema"
     return sorted(folder.rglob("*.json")) if folder.is_dir() else []
+
+
+class _NotRetrievable(LookupError):
+    """A ``$ref`` to a schema :meth:`SchemaStore._retrieve_contents` will not read."""
 
 
 class SchemaStore:
@@ -42,9 +48,10 @@ class SchemaStore:
 
     def __init__(self, roots: Iterable[Path]):
         self.roots = [Path(r).resolve() for r in roots]
-        resources: dict[str, Resource] = {}
+        self._by_uri: dict[str, object] = {}  # each schema's contents under its file URI and its $id
         self._contents: dict[Path, dict] = {}
         self._validators: dict[Path, jsonschema.protocols.Validator] = {}
+        self._fast: dict[Path, object | None] = {}  # by the schema file as given (resolving a path costs a stat a step)
         for root in reversed(self.roots):  # the project's files override the bundled ones
             for file in _schema_files(root):
                 try:
@@ -54,22 +61,42 @@ class SchemaStore:
                         f"schema {file} is not valid JSON: {exc}",
                         [Problem(str(file), f"schema is not valid JSON: {exc}", code="schema-file")],
                     ) from None
-                resource = Resource.from_contents(contents, default_specification=DRAFT202012)
-                resources[file.as_uri()] = resource
+                self._by_uri[file.as_uri()] = contents
                 if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
-                    resources[contents["$id"]] = resource
+                    self._by_uri[contents["$id"]] = contents
                 self._contents[file.resolve()] = contents
-        self.registry = Registry(retrieve=self._retrieve).with_resources(resources.items())
+
+    @cached_property
+    def registry(self) -> Registry:
+        """The schemas as a :class:`referencing.Registry` for python-jsonschema, retrieving as :meth:`_retrieve`."""
+        from referencing import Registry, Resource
+        from referencing.jsonschema import DRAFT202012
+
+        resources = {
+            uri: Resource.from_contents(c, default_specification=DRAFT202012) for uri, c in self._by_uri.items()
+        }
+        return Registry(retrieve=self._retrieve).with_resources(resources.items())  # type: ignore[call-arg]  # referencing's attrs classes: mypy reads no keywords
 
     def _retrieve(self, uri: str) -> Resource:
+        """:meth:`_retrieve_contents` as a :class:`referencing.Resource`; raises ``NoSuchResource`` instead."""
+        from referencing import Resource
+        from referencing.exceptions import NoSuchResource
+        from referencing.jsonschema import DRAFT202012
+
+        try:
+            return Resource.from_contents(self._retrieve_contents(uri), default_specification=DRAFT202012)
+        except _NotRetrievable:
+            raise NoSuchResource(ref=uri) from None  # type: ignore[call-arg]  # referencing's attrs classes: mypy reads no keywords
+
+    def _retrieve_contents(self, uri: str) -> object:
         """Resolve ``file:`` URIs of schemas that the project does not have from the bundled copies.
 
         Only local ``file:`` URIs whose real path lies in one of the roots'
         ``schema/`` folders are read; ``http:``, ``https:``, ``file://host/``
         and paths that leave the roots (``..``, links) raise
-        :class:`~referencing.exceptions.NoSuchResource`, reported as a problem
-        by :meth:`validate`: a schema never makes printer read another file or
-        reach the network.
+        :class:`_NotRetrievable` (``NoSuchResource`` through :meth:`_retrieve`),
+        reported as a problem by :meth:`validate`: a schema never makes printer
+        read another file or reach the network.
         """
         parsed = urlparse(uri)
         if parsed.scheme == "file" and parsed.netloc in ("", "localhost"):
@@ -81,13 +108,40 @@ class SchemaStore:
                 for other in self.roots:
                     candidate = other / relative
                     if candidate.is_file() and is_inside(candidate, [other / "schema"]):
-                        return Resource.from_contents(
-                            json.loads(candidate.read_text(encoding="utf-8")), default_specification=DRAFT202012
-                        )
-        raise NoSuchResource(ref=uri)
+                        return json.loads(candidate.read_text(encoding="utf-8"))
+        raise _NotRetrievable(uri)
+
+    def _contents_of(self, uri: str) -> object:
+        """The contents of the schema at ``uri``: one of the store's, or retrieved as :meth:`_retrieve_contents`
+        allows (the retrieval of the fast validator, :mod:`printer.fastschema`)."""
+        uri = urldefrag(uri).url
+        if uri in self._by_uri:
+            return self._by_uri[uri]
+        return self._retrieve_contents(uri)
 
     def validator(self, schema_file: Path) -> jsonschema.protocols.Validator:
         return _validator(self, schema_file.resolve())
+
+    def fast_validator(self, schema_file: Path):
+        """The compiled verdict-only validator of ``schema_file`` (:mod:`printer.fastschema`), or ``None``.
+
+        ``None`` when jsonschema-rs cannot honour the schema; then every card
+        goes through python-jsonschema. Raises :class:`UsageError` as
+        :meth:`validator` does for a schema that is not valid.
+        """
+        if schema_file not in self._fast:
+            from printer.fastschema import compile_fast, schema_is_valid
+
+            resolved = schema_file.resolve()
+            schema = self.schema(resolved)
+            if not schema_is_valid(schema):
+                self.validator(resolved)  # python-jsonschema checks the schema: a UsageError with its located message
+            base = schema.get("$id") if isinstance(schema, dict) and isinstance(schema.get("$id"), str) else None
+            fast = None
+            if isinstance(schema, dict):
+                fast = compile_fast(schema, base or resolved.as_uri(), self._contents_of, PATTERN_SECONDS)
+            self._fast[schema_file] = fast
+        return self._fast[schema_file]
 
     def schema(self, schema_file: Path) -> dict:
         schema_file = schema_file.resolve()
@@ -117,19 +171,29 @@ class SchemaStore:
                     walk(part, resolver)
 
         root = self.schema(schema_file)
-        base = root.get("$id") if isinstance(root.get("$id"), str) else schema_file.resolve().as_uri()
+        root_id = root.get("$id")
+        base = root_id if isinstance(root_id, str) else schema_file.resolve().as_uri()
         walk(root, self.registry.resolver(base_uri=base))
         return list(dict.fromkeys(names))
 
     def validate(self, data: object, schema_file: Path, where: str) -> list[Problem]:
         """Validate ``data``; ``where`` is the location prefix (``file::$.cards[3]``).
 
-        Returns one problem per error, sorted by location.
+        Returns one problem per error, sorted by location. The verdict comes
+        from the compiled validator (:meth:`fast_validator`); only data it
+        refuses is explained by python-jsonschema.
         """
+        fast = self.fast_validator(schema_file)
+        if fast is not None:
+            try:
+                if fast.is_valid(data):
+                    return []
+            except Exception:  # noqa: BLE001 - data jsonschema-rs cannot take is explained the slow way
+                pass
         validator = self.validator(schema_file)
         known = None
-        problems = []
-        cascade = []  # known fields reported as "unevaluated" only because their own subschema failed
+        problems: list[Problem] = []
+        cascade: list[Problem] = []  # known fields reported as "unevaluated" only because their own subschema failed
         for error in _errors(validator, data, schema_file):
             if error.validator == "unevaluatedProperties" or (error.validator == "additionalProperties"):
                 if known is None:
@@ -157,6 +221,8 @@ class SchemaStore:
 
 def _errors(validator, data: object, schema_file: Path):
     """``validator.iter_errors(data)``; a ``$ref`` that resolves to nothing is a :class:`UsageError` at the schema."""
+    from referencing.exceptions import Unresolvable
+
     try:
         yield from validator.iter_errors(data)
     except Unresolvable as exc:
@@ -175,7 +241,7 @@ def _ref_path(schema: object, ref: str, path: str = "$") -> str | None:
     if isinstance(schema, dict):
         if schema.get("$ref") == ref:
             return path + ".$ref"
-        items = schema.items()
+        items: Iterable[tuple[object, object]] = schema.items()
     elif isinstance(schema, list):
         items = enumerate(schema)
     else:
@@ -190,6 +256,10 @@ def _ref_path(schema: object, ref: str, path: str = "$") -> str | None:
 def _validator(store: SchemaStore, schema_file: Path):
     cache = store._validators
     if schema_file not in cache:
+        import jsonschema
+        from referencing import Resource
+        from referencing.jsonschema import DRAFT202012
+
         schema = store.schema(schema_file)
         try:
             jsonschema.Draft202012Validator.check_schema(schema)
@@ -206,8 +276,9 @@ def _validator(store: SchemaStore, schema_file: Path):
             ) from None
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         cls = jsonschema.validators.extend(cls, {"pattern": _pattern})
-        base = schema.get("$id") if isinstance(schema.get("$id"), str) else schema_file.as_uri()
-        if not isinstance(schema.get("$id"), str):  # no $id: relative $refs resolve against the schema's own file
+        schema_id = schema.get("$id")
+        base = schema_id if isinstance(schema_id, str) else schema_file.as_uri()
+        if not isinstance(schema_id, str):  # no $id: relative $refs resolve against the schema's own file
             schema = {**schema, "$id": base}
         registry = store.registry.with_resource(base, Resource.from_contents(schema, default_specification=DRAFT202012))
         cache[schema_file] = cls(schema, registry=registry, format_checker=cls.FORMAT_CHECKER)
@@ -221,6 +292,9 @@ PATTERN_SECONDS = 0.5
 
 def _pattern(validator, pattern: str, instance: object, schema: dict):
     """The ``pattern`` keyword, matched by the ``regex`` module with a time limit (:data:`PATTERN_SECONDS`)."""
+    import regex
+    from jsonschema.exceptions import ValidationError
+
     if not validator.is_type(instance, "string"):
         return
     try:
@@ -256,6 +330,8 @@ def _short(value: object, limit: int = 60) -> str:
 
 def _problem(error: ValidationError, where: str, root: dict) -> Problem:
     """Turn one jsonschema error into a located problem with a hint."""
+    from jsonschema.exceptions import best_match
+
     while error.context:  # oneOf/anyOf: report the branch that came closest, not "no branch matched"
         error = best_match([e for e in error.context if e.validator != "type"] or error.context)
     path = where + _json_path(error.absolute_path)

@@ -16,7 +16,7 @@ number in every row: a blank or non-numeric cell is an error, never zero
 copies.
 
 Problems are located by cell in the spreadsheet's own notation:
-``cards/l5r/personalities.xlsx:Sheet1!C7 ($.force)``; a sheet name with
+``cards/starfall/crew.xlsx:Sheet1!C7 ($.force)``; a sheet name with
 characters other than letters, digits and ``_`` is quoted
 (``'Card List'!C7``); a CSV file has no sheet name (``cards.csv:C7``); a
 problem with a whole row is at the row (``Sheet1!7:7``). Row and column
@@ -38,6 +38,7 @@ import io
 import json
 import re
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree import ElementTree
@@ -50,6 +51,9 @@ SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
 #: rows read from one sheet at most
 MAX_ROWS = 100_000
 LIST_SEPARATOR = ";"
+
+#: the cells of one sheet, row by row (``str`` from CSV; numbers, dates, booleans too from a workbook)
+Rows = Sequence[Sequence[object]]
 
 
 def is_spreadsheet(path: Path) -> bool:
@@ -170,7 +174,7 @@ def read_records(path: Path) -> tuple[list[SheetRecord], list[Problem]]:
     return records, problems
 
 
-def _read_csv(path: Path) -> tuple[list[tuple[str | None, list[list[object]]]], list[Problem]]:
+def _read_csv(path: Path) -> tuple[list[tuple[str | None, Rows]], list[Problem]]:
     raw = path.read_bytes()
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         return [], [Problem(f"{path}:1:1", "file is UTF-16, not UTF-8", "save the CSV as UTF-8", code="encoding")]
@@ -199,7 +203,7 @@ def _read_csv(path: Path) -> tuple[list[tuple[str | None, list[list[object]]]], 
     return [(None, rows)], []
 
 
-def _read_workbook(path: Path) -> tuple[list[tuple[str | None, list[list[object]]]], list[Problem]]:
+def _read_workbook(path: Path) -> tuple[list[tuple[str | None, Rows]], list[Problem]]:
     import python_calamine
 
     try:
@@ -213,7 +217,7 @@ def _read_workbook(path: Path) -> tuple[list[tuple[str | None, list[list[object]
                 code="spreadsheet",
             )
         ]
-    sheets = []
+    sheets: list[tuple[str | None, Rows]] = []
     with book:
         for meta in book.sheets_metadata:
             if str(meta.visible).rsplit(".", 1)[-1] != "Visible" or str(meta.typ).rsplit(".", 1)[-1] != "WorkSheet":
@@ -232,9 +236,7 @@ def _blank(value: object) -> bool:
     return value is None or (isinstance(value, str) and not value.strip())
 
 
-def _records(
-    path: Path, sheet: str | None, rows: list[list[object]], typed: bool
-) -> tuple[list[SheetRecord], list[Problem]]:
+def _records(path: Path, sheet: str | None, rows: Rows, typed: bool) -> tuple[list[SheetRecord], list[Problem]]:
     problems: list[Problem] = []
     prefix = sheet_prefix(sheet)
     header_at = next((i for i, row in enumerate(rows) if not all(_blank(v) for v in row)), None)
@@ -284,12 +286,13 @@ def _records(
                     code="no-header",
                 )
             )
-        cells = {}
+        cells: dict[str, object] = {}
         for name, col in columns.items():
             value = row[col] if col < len(row) else None
             if name == "copies" or not _blank(value):
                 cells[name] = value
-        game = cells.get("game") if isinstance(cells.get("game"), str) else None
+        game_cell = cells.get("game")
+        game = game_cell if isinstance(game_cell, str) else None
         records.append(
             SheetRecord({}, path, "$", game, sheet=sheet, row=number, columns=dict(columns), cells=cells, typed=typed)
         )
@@ -611,6 +614,7 @@ def convert(record: SheetRecord, types: SchemaTypes) -> list[Problem]:
                 )
             )
             continue
+        converted: object
         try:
             if header == "copies":
                 converted = _whole(value)

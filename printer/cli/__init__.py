@@ -8,10 +8,11 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from typing import Literal
 
 import click
 
-from printer.cli.output import EXIT_INVALID, EXIT_USAGE, report
+from printer.cli.output import EXIT_CODES, EXIT_INVALID, EXIT_USAGE, report
 from printer.problems import PrinterError
 
 
@@ -31,7 +32,9 @@ def _register() -> None:
     from printer.cli import (
         align_cmd,
         book_cmd,
+        box_cmd,
         build_cmd,
+        clean_cmd,
         deck_cmd,
         export_cmd,
         games_cmd,
@@ -41,19 +44,31 @@ def _register() -> None:
         validate_cmd,
     )
 
-    modules = (init_cmd, validate_cmd, build_cmd, align_cmd, import_cmd, deck_cmd, book_cmd, export_cmd, games_cmd)
-    for module in (*modules, serve_cmd):
+    for module in (
+        init_cmd,
+        validate_cmd,
+        build_cmd,
+        clean_cmd,
+        align_cmd,
+        box_cmd,
+        import_cmd,
+        deck_cmd,
+        book_cmd,
+        export_cmd,
+        games_cmd,
+        serve_cmd,
+    ):
         for command in module.COMMANDS:
             cli.add_command(command)
 
 
 _register()
 
-EXIT_CODES = "Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error."
-
 
 def _epilogs(group: click.Group) -> None:
     """Every command's help ends with its exit codes (a command may state its own)."""
+    if getattr(group, "lazy_commands", False):  # its subcommands are made on first use, with their epilog
+        return
     for command in group.commands.values():
         if isinstance(command, click.Group):
             _epilogs(command)
@@ -63,7 +78,7 @@ def _epilogs(group: click.Group) -> None:
 
 @cli.command()
 @click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
-def completion(shell: str) -> None:
+def completion(shell: Literal["bash", "zsh", "fish"]) -> None:
     """Print the shell completion script for SHELL (click's shell completion).
 
     bash: eval "$(printer completion bash)" in ~/.bashrc; zsh: the same in

@@ -9,11 +9,11 @@ from pathlib import Path
 import click
 
 from printer import api
-from printer.api import BuildRequest, GameBuild
+from printer.api import GameBuild
+from printer.cli.build_options import output_options, request_from, run_options
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
-from printer.cli.sheet_options import cli_values, print_options
-
-EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not imported here: it loads WeasyPrint)
+from printer.cli.sheet_options import print_options
+from printer.problems import counted
 
 
 @click.command()
@@ -47,33 +47,10 @@ EXPORTS = ("png", "tts", "print-shop")  # printer.sheets.export.EXPORTERS (not i
     metavar="FIELDS",
     help="Order of the fronts: 'listed' (default) or card fields, e.g. set,type,title.",
 )
-@click.option(
-    "--export",
-    "exports",
-    multiple=True,
-    type=click.Choice(EXPORTS),
-    help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), print-shop (one card per page). Repeatable.",
-)
-@click.option("--dpi", default=300, show_default=True, type=click.IntRange(36, 1200), help="Resolution of PNG exports.")
-@click.option("--png-bleed", is_flag=True, help="PNG export: include the bleed (default: cut at the trim).")
-@click.option(
-    "--icc",
-    "icc",
-    default=None,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    metavar="PROFILE.icc",
-    help="Write PDF/X-4 (CMYK) with this CMYK output profile; art is converted through it.",
-)
-@click.option(
-    "--strict", is_flag=True, help="Treat warnings (missing cards, missing art, text that does not fit) as errors."
-)
-@click.option(
-    "--no-aids", is_flag=True, help="Leave out the player aids (rules/<game>/aids/*.md) printed after the cards."
-)
+@output_options
+@run_options
 @click.pass_context
-def build(
-    ctx, games, cards_dir, only, deck_file, out_dir, exports, dpi, png_bleed, icc, strict, no_aids, **params
-) -> None:
+def build(ctx, games, cards_dir, only, deck_file, out_dir, **params) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
 
     With no GAMES, prints every game of the project. Each game gives
@@ -82,20 +59,15 @@ def build(
     """
 
     project = project_from(ctx)
-    request = BuildRequest(
-        games,
-        cards_dir,
-        only,
-        deck_file,
-        out_dir,
-        cli_values(params),
-        exports,
-        dpi,
-        png_bleed,
-        icc,
-        strict,
-        not no_aids,
-    )
+    request = request_from(games, cards_dir, only, deck_file, out_dir, params)
+    strict = request.strict
+    if params["watch"]:
+        click.echo(f"watching {project.root} (Ctrl-C to stop)", err=True)
+        try:
+            api.watch(project.root, request, partial(_print_game, strict=strict), partial(report, strict=strict))
+        except KeyboardInterrupt:
+            pass
+        ctx.exit(EXIT_OK)
     result = api.build(project, request, progress=_progress_bar, on_game=partial(_print_game, strict=strict))
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)
 
@@ -124,9 +96,9 @@ def _print_game(outcome: GameBuild, strict: bool) -> None:
         return
     n, s = outcome.cards, outcome.sheets
     click.echo(
-        f"{outcome.target}: {n} card{'s' * (n != 1)} on {s} sheet{'s' * (s != 1)} ({outcome.grid} per sheet, {outcome.backs})"
+        f"{outcome.target}: {counted(n, 'card')} on {counted(s, 'sheet')} ({outcome.grid} per sheet, {outcome.backs})"
     )
-    for line in outcome.exports:
+    for line in outcome.exports + outcome.notes:
         click.echo(line)
 
 

@@ -1,23 +1,20 @@
 """``printer deck``: check decklists against a format (see the README section "Checking a deck").
 
-``printer deck check DECK --format FORMAT [--cards DIR] [--json]`` exits 0
-when the deck is legal, 1 when it is illegal or names cards the card data
-lacks, 2 on a usage error or an unreadable decklist.
+``printer deck check DECK... --format FORMAT [--cards DIR] [--json]`` exits 0
+when every deck is legal, 1 when one is illegal or names cards the card data
+lacks, 2 on a usage error or (a single deck) an unreadable decklist.
 """
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import click
 
 from printer import api
-from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
-from printer.decks import available_formats, load_format
-from printer.decks.report import DeckReport
+from printer.cli.deck_report import print_many, print_one
+from printer.cli.output import project_from
 from printer.problems import UsageError
-from printer.project import find_root
 
 
 @click.group(name="deck")
@@ -27,31 +24,20 @@ def deck_group() -> None:
 
 def _roots(ctx: click.Context) -> list[Path]:
     """Where project formats are looked up: ``--project`` or the project above the current folder."""
+    from printer.project import find_root
+
     root = ctx.find_root().params.get("project")
     found = Path(root) if root else find_root()
     return [found] if found else []
 
 
-def _print_groups(result: DeckReport, strict: bool = False) -> None:
-    """Problems on stderr, in three groups: rule violations, unresolved names, warnings (errors with ``strict``)."""
-    groups = [
-        ("rules broken:", [v.problem(result.deck) for v in result.violations]),
-        ("cards not found in the card data (not counted in the rules above):", result.unresolved),
-        ("warnings (errors with --strict):" if strict else "warnings:", result.warnings),
-    ]
-    for title, problems in groups:
-        if problems:
-            click.echo(title, err=True)
-            report(problems, strict)
-
-
 @deck_group.command(name="check")
-@click.argument("deck", type=click.Path(path_type=Path, dir_okay=True))
+@click.argument("decks", metavar="DECK...", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option(
     "--format",
     "format_ref",
     metavar="FORMAT",
-    help="Format id (l5r-ivory-extended) or format file; default: the JSON deck's 'format'.",
+    help="Format id (such as l5r-ivory-extended) or format file; default: the JSON deck's 'format'.",
 )
 @click.option(
     "--cards",
@@ -70,14 +56,24 @@ def _print_groups(result: DeckReport, strict: bool = False) -> None:
 )
 @click.pass_context
 def check_command(
-    ctx: click.Context, deck: Path, format_ref: str | None, card_dirs: tuple[Path, ...], as_json: bool, strict: bool
+    ctx: click.Context,
+    decks: tuple[Path, ...],
+    format_ref: str | None,
+    card_dirs: tuple[Path, ...],
+    as_json: bool,
+    strict: bool,
 ) -> None:
-    """Check DECK (plain text, .l5d or JSON) against FORMAT.
+    """Check each DECK (plain text, a text format a game registers such as .l5d, or JSON; a folder: every decklist in
+    it) against FORMAT.
 
-    Lists every broken rule with its decklist line, then the names that
-    match no card, then a summary with the section sizes. Exit 0 legal,
-    1 illegal or not fully resolved (with --strict: or any warning),
-    2 usage error or unreadable deck.
+    One deck: every broken rule with its decklist line, then the names that
+    match no card, then a summary with the section sizes. Several decks (or
+    a folder): each deck's problems, then its verdict on one line, then a
+    summary line; --json prints one array of reports. The cards are loaded
+    once and kept in build/.cache/cards/ for the next check. Exit 0 every
+    deck legal, 1 any deck illegal, not fully resolved or (several decks)
+    unreadable (with --strict: or any warning), 2 usage error or (one deck)
+    an unreadable deck.
     """
     try:
         project = project_from(ctx)
@@ -85,37 +81,18 @@ def check_command(
         if not any(p.code == "no-project" for p in exc.problems) or ctx.find_root().params.get("project"):
             raise
         project = None
-    (result,) = api.check_decks(project, [deck], format_ref, card_dirs)
-    if not result.readable:
-        if as_json:
-            click.echo(json.dumps(result.report.as_dict(), indent=2, ensure_ascii=False))
-        report(result.read_problems, strict)
-        ctx.exit(EXIT_USAGE)
-    n_bad = len(result.card_problems)
-    if n_bad:
-        targets = " ".join(str(t) for t in result.card_sources)
-        click.echo(
-            f"{'error' if strict else 'warning'}: {n_bad} problem{'s' * (n_bad != 1)} in the card files; "
-            f"those cards are left out (run printer validate {targets})",
-            err=True,
-        )
-    if as_json:
-        click.echo(json.dumps(result.report.as_dict(), indent=2, ensure_ascii=False))
-    else:
-        _print_groups(result.report, strict)
-        for line in result.report.summary_lines():
-            click.echo(line)
-    strict_failed = strict and result.legal and bool(result.report.warnings or n_bad)
-    if strict_failed and not as_json:
-        n = len(result.report.warnings) + n_bad
-        click.echo(f"--strict: not accepted: {n} warning{'s' * (n != 1)} count as errors")
-    ctx.exit(EXIT_INVALID if not result.legal or strict_failed else EXIT_OK)
+    results = api.check_decks(project, list(decks), format_ref, card_dirs)
+    if len(decks) == 1 and not decks[0].is_dir():
+        ctx.exit(print_one(results[0], as_json, strict))
+    ctx.exit(print_many(results, as_json, strict))
 
 
 @deck_group.command(name="formats")
 @click.pass_context
 def formats_command(ctx: click.Context) -> None:
     """List the formats --format accepts (the project's, then printer's bundled ones)."""
+    from printer.decks import available_formats, load_format
+
     for format_id, file in sorted(available_formats(_roots(ctx)).items()):
         try:
             name = load_format(file).name

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import click
 
-from printer.cards.catalog import load_cards, schema_store
-from printer.cards.export import FORMATS, export_cards
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error
+from printer.problems import counted
 
 
 @click.group()
@@ -39,6 +38,9 @@ def export_cards_cmd(ctx: click.Context, game: str, out: Path, cards_dir: Path |
     types have different fields. The file reads back to the same cards when
     put in cards/GAME/.
     """
+    from printer.cards.catalog import load_cards, schema_store
+    from printer.cards.export import FORMATS, export_cards
+
     if out.suffix.lower() not in FORMATS:
         raise usage_error(f"cannot export to {out.name}", "write a file ending in .xlsx, .csv or .ods")
     project = project_from(ctx)
@@ -50,7 +52,7 @@ def export_cards_cmd(ctx: click.Context, game: str, out: Path, cards_dir: Path |
         ctx.exit(EXIT_INVALID)
     cards = list(sets.get(game, []))
     count = export_cards(cards, store, spec.schema, out)
-    click.echo(f"{count} card{'s' * (count != 1)} written to {out}")
+    click.echo(f"{counted(count, 'card')} written to {out}")
     ctx.exit(EXIT_OK)
 
 

@@ -10,17 +10,42 @@ without ``--force``, ``--dry-run`` to see what would change.
 
 from __future__ import annotations
 
+from collections.abc import MutableMapping
 from pathlib import Path
 
 import click
 
 from printer import api
-from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
-from printer.plugins import Importer, importers
-from printer.problems import UsageError
+from printer.cli.output import EXIT_CODES, EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
+from printer.problems import UsageError, counted
 
 
-@click.group(name="import")
+class _ImportGroup(click.Group):
+    """The ``import`` group, whose subcommands (one per registered importer) are made on first use.
+
+    Finding the importers loads every installed game (:func:`printer.plugins.importers`): ``printer --help`` and the
+    other commands do without it.
+    """
+
+    lazy_commands = True  # printer.cli's epilogs leave it alone: each subcommand is made with its own
+    _loaded = False
+
+    @property
+    def commands(self) -> MutableMapping[str, click.Command]:
+        if not self._loaded:
+            self._loaded = True
+            from printer.plugins import importers
+
+            for importer in importers().values():
+                _command(importer)
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: MutableMapping[str, click.Command]) -> None:
+        self._commands = value
+
+
+@click.group(name="import", cls=_ImportGroup)
 def import_group() -> None:
     """Convert another tool's card database into printer card files."""
 
@@ -43,12 +68,11 @@ def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dr
     outcome = api.import_cards(project, module.game, result, module.summary, out, force, dry_run)
     for name, (status, n) in outcome.files.items():
         note = " (needs --force)" if name in outcome.needs_force else ""
-        click.echo(f"{out / name}: {status}, {n} card{'s' * (n != 1)}{note}")
+        click.echo(f"{out / name}: {status}, {counted(n, 'card')}{note}")
     written = outcome.written
     unchanged = f", {len(outcome.files) - written} unchanged" if written < len(outcome.files) else ""
     click.echo(
-        f"{outcome.summary}; {'would write' if dry_run else 'wrote'} "
-        f"{written} file{'s' * (written != 1)} to {out}{unchanged}"
+        f"{outcome.summary}; {'would write' if dry_run else 'wrote'} {counted(written, 'file')} to {out}{unchanged}"
     )
     ctx.exit(EXIT_USAGE if outcome.needs_force else EXIT_INVALID if n_errors else EXIT_OK)
 
@@ -89,19 +113,15 @@ def _import_arguments(out_help: str, folders: bool = True, one_file: bool = Fals
     return apply
 
 
-def _command(importer: Importer) -> click.Command:
-    """The ``printer import NAME`` subcommand of one registered importer."""
+def _command(importer) -> click.Command:
+    """The ``printer import NAME`` subcommand of one registered :class:`printer.plugins.Importer`."""
 
     def run(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
         _write_import(ctx, importer, importer.read(list(paths)), out, force, dry_run)
 
     run.__doc__ = importer.help
     arguments = _import_arguments(importer.out_help, folders=importer.folders, one_file=importer.one_file)
-    return import_group.command(name=importer.name)(arguments(run))
-
-
-for _importer in importers().values():
-    _command(_importer)
+    return import_group.command(name=importer.name, epilog=EXIT_CODES)(arguments(run))
 
 
 COMMANDS = [import_group]

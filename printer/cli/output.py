@@ -5,17 +5,24 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from printer.problems import ERROR, Problem, UsageError
-from printer.project import Project, load_project
+from printer.problems import ERROR, Problem, UsageError, counted
+
+if TYPE_CHECKING:
+    from printer.project import Project
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: the end of every command's help, unless the command states its own
+EXIT_CODES = "Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error."
 
 
 def project_from(ctx: click.Context) -> Project:
     """The project named by ``--project`` or found above the current folder."""
+    from printer.project import load_project
+
     root = ctx.find_root().params.get("project")
     return load_project(Path(root) if root else None)
 
@@ -25,30 +32,47 @@ def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple
 
     With ``strict`` warnings count as errors (and are printed as such).
     """
-    out = out or sys.stderr
+    lines, n_errors, n_warnings = report_lines(problems, strict)
+    if lines:
+        click.echo("\n".join(lines), file=out or sys.stderr)
+    return n_errors, n_warnings
+
+
+def report_lines(problems: Iterable[Problem], strict: bool = False) -> tuple[list[str], int, int]:
+    """What :func:`report` prints, as lines: each problem (paths relative to the current folder), then the count."""
+    lines: list[str] = []
     n_errors = n_warnings = 0
+    here = _here()
     for problem in problems:
         if strict and not problem.is_error:
             problem = problem.with_severity(ERROR)
-        click.echo(relative(str(problem)), file=out)
+        lines.append(relative(str(problem), here))
         if problem.is_error:
             n_errors += 1
         else:
             n_warnings += 1
     if n_errors or n_warnings:
-        click.echo(f"{n_errors} error{'s' * (n_errors != 1)}, {n_warnings} warning{'s' * (n_warnings != 1)}", file=out)
-    return n_errors, n_warnings
+        lines.append(f"{counted(n_errors, 'error')}, {counted(n_warnings, 'warning')}")
+    return lines, n_errors, n_warnings
 
 
-def relative(text: str) -> str:
-    """``text`` with paths inside the current folder shown relative to it (``cards/l5r/x.json``, not ``/home/...``)."""
+def _here() -> str | None:
     try:
         here = str(Path.cwd())
     except OSError:  # the current folder was removed
+        return None
+    return None if here == "/" else here
+
+
+def relative(text: str, here: str | None = "") -> str:
+    """``text`` with paths inside the current folder shown relative to it (``cards/mygame/x.json``, not ``/home/...``).
+
+    ``here`` is the current folder when the caller already asked for it (:func:`_here`; ``None``: none to
+    strip)."""
+    folder = _here() if here == "" else here
+    if not folder:
         return text
-    if here == "/":
-        return text
-    return text.replace(here + "/", "")
+    return text.replace(folder + "/", "")
 
 
 def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:

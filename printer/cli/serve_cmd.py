@@ -43,15 +43,17 @@ def serve(ctx, project_dir, port, host, open_browser, workers) -> None:
     Binds 127.0.0.1 unless --host says otherwise. Stop it with Ctrl-C.
     """
     project = api.load_project(project_dir) if project_dir else project_from(ctx)
-    report(api.serve_problems(host))
+    from printer.serve import host_problems, run
+
+    report(host_problems(host))
     click.echo(f"printer serve: reading {project.root} ...", err=True)
-    api.serve(
-        project,
-        host=host,
-        port=port,
-        open_browser=open_browser,
-        workers=workers,
-        on_ready=lambda url: click.echo(f"printer serve: {url} (Ctrl-C to stop)", err=True),
+    run(
+        project.root,
+        host,
+        port,
+        open_browser,
+        workers,
+        lambda url: click.echo(f"printer serve: {url} (Ctrl-C to stop)", err=True),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import click
 
+from printer.sheets.cutting import REGISTRATIONS
 from printer.sheets.layout import FLIPS, ORIENTATIONS
 from printer.sheets.options import DUPLEX, MARKS
 
@@ -60,6 +61,18 @@ def print_options(f):
             help="Move every back by X,Y mm: the reading of the alignment page.",
         ),
         click.option(
+            "--corner-radius",
+            default=None,
+            metavar="MM",
+            help="Round the card corners (3mm is usual on poker cards): drawn with --marks cut, in cut files and PNG exports (default none).",
+        ),
+        click.option(
+            "--registration",
+            type=click.Choice(REGISTRATIONS),
+            default=None,
+            help="Print-then-cut registration marks for a Silhouette or Cricut cutting machine; cards keep clear of them (default none).",
+        ),
+        click.option(
             "--sheet-layout",
             "sheet_layout",
             default=None,
@@ -89,6 +102,8 @@ def cli_values(params: dict) -> dict:
             "back_offset",
             "sheet_layout",
             "sort",
+            "corner_radius",
+            "registration",
         )
     }
     if params.get("flip") and not params.get("duplex"):

@@ -8,6 +8,7 @@ import click
 
 from printer import api
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
+from printer.problems import counted
 
 
 @click.command(epilog="Exit codes: 0 valid, 1 invalid (with --strict: or any warning), 2 usage error.")
@@ -30,9 +31,9 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, stri
     n_errors, n_warnings = report(problems, strict)
     total = result.cards
     summary = ", ".join(f"{gid}: {len(s)}" for gid, s in sorted(result.sets.items()))
-    counted = n_errors + (n_warnings if strict else 0)
-    if counted:
-        click.echo(f"{total} card{'s' * (total != 1)}, {counted} problem{'s' * (counted != 1)}")
+    failing = n_errors + (n_warnings if strict else 0)
+    if failing:
+        click.echo(f"{counted(total, 'card')}, {counted(failing, 'problem')}")
     else:
         click.echo(f"{total} valid card{'s' * (total != 1)}" + (f" ({summary})" if summary else ""))
     ctx.exit(EXIT_INVALID if n_errors else EXIT_OK)

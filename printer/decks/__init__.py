@@ -4,9 +4,9 @@ Reading and checking never raise on bad input; they return problems::
 
     from printer.decks import read_decklist, resolve, load_format, check
 
-    deck, problems = read_decklist(Path("lion.txt"))   # (Decklist, [Problem]); errors = unreadable
+    deck, problems = read_decklist(Path("storm.txt"))   # (Decklist, [Problem]); errors = unreadable
     resolution = resolve(deck, cards)                    # cards: printer.cards.model.CardSet
-    report = check(deck, cards, load_format("l5r-ivory-extended"), problems)
+    report = check(deck, cards, load_format("mygame-standard"), problems)
     report.is_legal()        # the shortcut; report.status: legal/illegal/unresolved/unreadable
     report.violations        # every broken rule, each with lines, cards, counts
     report.unresolved        # unknown/ambiguous names, apart from the rules
@@ -17,7 +17,7 @@ For code that prefers exceptions: :func:`load_decklist` raises
 or :class:`AmbiguousCardError`, ``report.raise_for_status()`` raises
 :class:`IllegalDeckError`, :func:`load_format` raises :class:`FormatError`.
 
-Modules: :mod:`.parse` (text and ``.l5d``), :mod:`.jsondeck`, :mod:`.names`,
+Modules: :mod:`.readers.text`, :mod:`.readers.json_deck`, :mod:`.names`,
 :mod:`.resolve`, :mod:`.formats`, :mod:`.checks`, :mod:`.report`.
 """
 

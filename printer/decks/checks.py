@@ -26,38 +26,46 @@ the unresolved lines that could belong to the section cannot make it up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from printer.cards.model import Card, CardSet
-from printer.decks.formats import Format, Section, text_copy_limit
+from printer.decks.formats import Format, Section, _CardFacts
 from printer.decks.names import name_key, split_name
 from printer.decks.readers.text import Decklist, header_counts, read_decklist
 from printer.decks.report import DeckReport, SectionSummary, Violation, note
 from printer.decks.resolve import Resolution, ResolvedEntry, name_index, resolve
 from printer.plugins import find_check
-from printer.problems import Problem
+from printer.problems import Problem, counted
 
 
 @dataclass
 class Placed:
-    """A resolved entry with the ``section`` its card goes to and the ``declared`` sections its header names."""
+    """A resolved entry with the ``section`` its card goes to and the ``declared`` sections its header names.
+
+    ``card``, ``count`` and ``line`` are the entry's (read often: plain attributes).
+    """
 
     item: ResolvedEntry
     section: Section | None
     declared: list[Section]
+    card: Card | None = field(init=False, repr=False, compare=False)
+    count: int = field(init=False, repr=False, compare=False)
+    line: int = field(init=False, repr=False, compare=False)
+    #: what the card is in the format being checked (set by :func:`check`; ``None`` for an unresolved entry)
+    facts: _CardFacts | None = field(default=None, repr=False, compare=False)
 
-    @property
-    def card(self) -> Card | None:
-        return self.item.card
+    def __post_init__(self) -> None:
+        self.card, self.count, self.line = self.item.card, self.item.entry.count, self.item.entry.line
 
-    @property
-    def count(self) -> int:
-        return self.item.entry.count
 
-    @property
-    def line(self) -> int:
-        return self.item.entry.line
+class Found(Placed):
+    """A :class:`Placed` entry whose name resolved to one card: ``card`` is never ``None``.
+
+    :func:`check` places every resolved entry as a ``Found``, so :meth:`Context.found` returns them as they are.
+    """
+
+    card: Card
 
 
 @dataclass
@@ -68,12 +76,43 @@ class Context:
     format: Format
     placed: list[Placed]
     cards: CardSet | None = None
+    _found: list[Found] | None = field(default=None, init=False, repr=False, compare=False)
+    _groups: dict[str, list[Found]] | None = field(default=None, init=False, repr=False, compare=False)
+    _sections: dict[str, list[Found]] | None = field(default=None, init=False, repr=False, compare=False)
 
-    def found(self) -> list[Placed]:
-        return [p for p in self.placed if p.card is not None]
+    def found(self) -> list[Found]:
+        """The entries that resolved to a card, in decklist order."""
+        if self._found is None:
+            self._found = [p for p in self.placed if isinstance(p, Found)]
+        return list(self._found)
 
-    def in_section(self, name: str) -> list[Placed]:
-        return [p for p in self.placed if p.card is not None and p.section is not None and p.section.name == name]
+    def in_section(self, name: str) -> list[Found]:
+        """The resolved entries placed in the section ``name``."""
+        if self._sections is None:
+            self._sections = {}
+            for p in self.found():
+                if p.section is not None:
+                    self._sections.setdefault(p.section.name, []).append(p)
+        return list(self._sections.get(name, ()))
+
+    def by_name(self) -> dict[str, list[Found]]:
+        """The found entries grouped by the full name of their card (:func:`name_key`), in decklist order.
+
+        Made once per check and shared by the rules: read it, do not change it.
+        """
+        if self._groups is None:
+            self._groups = {}
+            fmt = self.format
+            for p in self.found():
+                key = facts_of(p, fmt).key
+                self._groups.setdefault(key, []).append(p)
+        return self._groups
+
+
+def facts_of(placed: Placed, fmt: Format) -> _CardFacts:
+    """What a found entry's card is in ``fmt`` (set by :func:`check`, else asked of the format)."""
+    assert placed.card is not None, "only entries that found their card"
+    return placed.facts or fmt.facts(placed.card)
 
 
 Rule = Callable[[Context], list[Violation]]
@@ -94,6 +133,8 @@ def rule_placement(ctx: Context) -> list[Violation]:
     """``no-section`` and ``wrong-section`` (see the module docstring)."""
     found = []
     for p in ctx.found():
+        if p.section is not None and not (p.declared and p.section not in p.declared):
+            continue  # placed where it belongs
         card = p.card
         kind = f"{card.get('deck', '?')} {card.type}" if card.get("deck") else card.type
         if p.section is None:
@@ -148,7 +189,7 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
                     tuple(dict.fromkeys(p.card.name for p in members)),
                     count,
                     section.max,
-                    hint=f"remove {count - section.max} card{'s' * (count - section.max != 1)}",
+                    hint=f"remove {counted(count - section.max, 'card')}",
                 )
             )
         if section.min and count < section.min:
@@ -163,7 +204,7 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
                     )
                 )
             else:
-                what = f"{section.name}: {count} card{'s' * (count != 1)}"
+                what = f"{section.name}: {counted(count, 'card')}"
                 if maybe:
                     what += f" (and {maybe} unresolved)"
                 violations.append(
@@ -174,7 +215,7 @@ def section_sizes(ctx: Context) -> tuple[list[SectionSummary], list[Violation], 
                         (),
                         count,
                         section.min,
-                        hint=f"add {section.min - count - maybe} card{'s' * (section.min - count - maybe != 1)}"
+                        hint=f"add {counted(section.min - count - maybe, 'card')}"
                         + (f" of type {', '.join(section.types)}" if section.types else ""),
                     )
                 )
@@ -202,7 +243,7 @@ def deck_size(ctx: Context) -> tuple[list[Violation], list[Problem]]:
                 (),
                 count,
                 fmt.deck_max,
-                hint=f"remove {extra} card{'s' * (extra != 1)}",
+                hint=f"remove {counted(extra, 'card')}",
             )
         ], []
     if fmt.deck_min is not None and count < fmt.deck_min:
@@ -218,7 +259,7 @@ def deck_size(ctx: Context) -> tuple[list[Violation], list[Problem]]:
                 (),
                 count,
                 fmt.deck_min,
-                hint=f"add {short} card{'s' * (short != 1)}",
+                hint=f"add {counted(short, 'card')}",
             )
         ], []
     return [], []
@@ -241,19 +282,18 @@ def rule_copies(ctx: Context) -> list[Violation]:
     ``cards`` cap).
     """
     fmt = ctx.format
-    groups: dict[str, list[Placed]] = {}
-    for p in ctx.found():
-        groups.setdefault(name_key(p.card.name), []).append(p)
+    groups = ctx.by_name()
     in_deck = set(groups)
     active = [a for a in fmt.allowances if name_key(a.granted_by) in in_deck]
     used: dict[int, list[str]] = {i: [] for i in range(len(active))}
     found = []
     for group in groups.values():
         card = group[0].card
+        facts = facts_of(group[0], fmt)
         count = sum(p.count for p in group)
         lines = tuple(p.line for p in group)
         where = f" ({line_list(lines)})" if len(lines) > 1 else ""
-        unique = fmt.is_unique(card)
+        unique = facts.unique
         if fmt.unique_limit is not None and unique:
             if count > fmt.unique_limit:
                 found.append(
@@ -264,14 +304,14 @@ def rule_copies(ctx: Context) -> list[Violation]:
                         (card.name,),
                         count,
                         fmt.unique_limit,
-                        hint=f"keep {fmt.unique_limit}; other Experienced levels are different cards",
+                        hint=f"keep {fmt.unique_limit}; other versions of its title are different cards",
                     )
                 )
             continue
         if fmt.copy_limit is None:
             continue
         limit, why = fmt.copy_limit, ""
-        own = text_copy_limit(card) if fmt.copy_limit_text else None
+        own = facts.own_limit
         if own is not None and own > limit:
             limit, why = own, " (its own text)"
         if count > limit:
@@ -307,14 +347,12 @@ def rule_legality(ctx: Context) -> list[Violation]:
     """``not-legal`` and ``banned``, one violation per card (all its lines)."""
     fmt = ctx.format
     found = []
-    seen: dict[str, list[Placed]] = {}
-    for p in ctx.found():
-        seen.setdefault(name_key(p.card.name), []).append(p)
-    for group in seen.values():
+    for group in ctx.by_name().values():
         card = group[0].card
+        facts = facts_of(group[0], fmt)
         lines = tuple(p.line for p in group)
         count = sum(p.count for p in group)
-        ban = fmt.ban(card)
+        ban = fmt.banned.get(facts.key)
         if ban is not None:
             found.append(
                 Violation(
@@ -327,7 +365,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
                     hint="remove it",
                 )
             )
-        if not fmt.is_legal(card):
+        if not facts.legal:
             arcs = card.get("legality") or []
             has = f"legal in: {', '.join(arcs)}" if arcs else "its card data lists no legality"
             hint = f"{fmt.name} takes cards legal in {fmt.legal_description()}"
@@ -344,8 +382,8 @@ def rule_legality(ctx: Context) -> list[Violation]:
                     hint=hint,
                 )
             )
-    for p in ctx.placed:  # a banned name is banned even when the card data lacks the card
-        ban = fmt.ban_for_name(p.item.entry.name) if p.card is None and not p.item.candidates else None
+    for placed in ctx.placed:  # a banned name is banned even when the card data lacks the card
+        ban = fmt.ban_for_name(placed.item.entry.name) if placed.card is None and not placed.item.candidates else None
         if ban is not None:
             found.append(
                 Violation(
@@ -353,9 +391,9 @@ def rule_legality(ctx: Context) -> list[Violation]:
                     f"{ban.name!r} is banned in {fmt.name}"
                     + (f": {ban.note}" if ban.note else "")
                     + " (the card data lacks the card)",
-                    (p.line,),
+                    (placed.line,),
                     (ban.name,),
-                    p.count,
+                    placed.count,
                     0,
                     hint="remove it",
                 )
@@ -364,7 +402,7 @@ def rule_legality(ctx: Context) -> list[Violation]:
 
 
 def _legal_levels(ctx: Context, card: Card) -> list[str]:
-    """Other Experienced levels of ``card``'s title that are legal in the format (players often omit the level)."""
+    """Other variants of ``card``'s title that are legal in the format (players often omit the variant)."""
     if ctx.cards is None:
         return []
     title = split_name(card.name).title
@@ -398,15 +436,18 @@ def check(
     if resolution is None:
         resolution = resolve(deck, cards, prefer=fmt.is_legal)
     warnings += resolution.notes
-    warnings += header_counts(deck)  # '# Dynasty (40)' over 39 cards
-    placed = []
+    warnings += header_counts(deck)  # '# Main deck (40)' over 39 cards
+    placed: list[Placed] = []
     unknown_headers: dict[str, int] = {}
     for item in resolution.entries:
         declared = fmt.sections_for_header(item.entry.section)
         if item.entry.section and not declared:
             unknown_headers.setdefault(item.entry.section, item.entry.line)
-        section = fmt.section_of(item.card) if item.card else None
-        placed.append(Placed(item, section, declared))
+        facts = fmt.facts(item.card) if item.card else None
+        section = facts.section if facts else None
+        placed.append(
+            Found(item, section, declared, facts) if item.card is not None else Placed(item, section, declared, facts)
+        )
     for header, line in unknown_headers.items():
         warnings.append(
             note(
@@ -424,9 +465,9 @@ def check(
     for rule in DATA_RULES:
         violations += rule(ctx)
     for name in fmt.checks:
-        rule = find_check(name, fmt.game)
-        if rule is not None:  # load_format_file refuses unknown names; a check from an uninstalled game is skipped
-            violations += rule(ctx)
+        game_rule = find_check(name, fmt.game)
+        if game_rule is not None:  # load_format_file refuses unknown names; a check from an uninstalled game is skipped
+            violations += game_rule(ctx)
     if read_errors:  # an unreadable deck has no verdict on the rules
         violations, notes = [], []
     violations.sort(key=lambda v: (v.lines[0] if v.lines else 0, v.rule))

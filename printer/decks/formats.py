@@ -31,8 +31,8 @@ from pathlib import Path
 from printer.cards.model import Card
 from printer.decks.deck_errors import FormatError
 from printer.decks.names import loose_key, name_key, strip_tag
+from printer.paths import bundled_root
 from printer.problems import Problem, did_you_mean
-from printer.project import bundled_root
 
 FORMAT_SCHEMA = "format.schema.json"
 _TAGS = re.compile(r"<[^>]+>")
@@ -178,23 +178,46 @@ class Format:
     source: str | None = None
     deck_min: int | None = None  # the whole deck's size, every section together (format file: deck_size)
     deck_max: int | None = None
+    # what each card is in this format (section, Unique, legal, name key, own copy limit), worked out once: checking
+    # many decklists asks again and again; by id(card), the entry keeping the card (so that the id stays its own)
+    _per_card: dict[int, _CardFacts] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _headers: dict[str, list[Section]] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def facts(self, card: Card) -> _CardFacts:
+        """What ``card`` is in this format (computed on first use, then remembered)."""
+        found = self._per_card.get(id(card))
+        if found is None or found.card is not card:
+            if len(self._per_card) >= 200_000:
+                self._per_card.clear()
+            found = self._per_card[id(card)] = _CardFacts(self, card)
+        return found
 
     def section_of(self, card: Card) -> Section | None:
         """The first section that accepts ``card``, or ``None`` when the format has no place for it."""
-        return next((s for s in self.sections if s.accepts(card)), None)
+        return self.facts(card).section
+
+    def own_copy_limit(self, card: Card) -> int | None:
+        """:func:`text_copy_limit` of ``card`` (remembered)."""
+        return self.facts(card).own_limit
 
     def sections_for_header(self, header: str | None) -> list[Section]:
         """The sections a decklist header names (``[]`` for no or an unknown header)."""
         if not header:
             return []
-        wanted = header.strip().casefold()
-        return [s for s in self.sections if wanted in s.headers]
+        found = self._headers.get(header)
+        if found is None:
+            wanted = header.strip().casefold()
+            found = self._headers[header] = [s for s in self.sections if wanted in s.headers]
+        return list(found)
 
     def section(self, name: str) -> Section | None:
         return next((s for s in self.sections if s.name == name), None)
 
     def is_unique(self, card: Card) -> bool:
         """Unique cards: the ``unique`` field, or the ``unique_keyword`` among the card's keywords."""
+        return self.facts(card).unique
+
+    def _is_unique(self, card: Card) -> bool:
         if card.get("unique") is True:
             return True
         if not self.unique_keyword:
@@ -204,6 +227,9 @@ class Format:
 
     def is_legal(self, card: Card) -> bool:
         """Whether ``card`` names one of the format's arcs or sets (always true without a ``legal`` rule)."""
+        return self.facts(card).legal
+
+    def _is_legal(self, card: Card) -> bool:
         if self.legal_arcs is None and self.legal_sets is None:
             return True
         arcs = set(card.get("legality") or [])
@@ -211,8 +237,12 @@ class Format:
         return bool(arcs & set(self.legal_arcs or ())) or bool(sets & set(self.legal_sets or ()))
 
     def ban(self, card: Card) -> Ban | None:
-        """The ban on ``card`` (matched by full name, Experienced level included), if any."""
-        return self.banned.get(name_key(card.name))
+        """The ban on ``card`` (matched by full name, name variant included), if any."""
+        return self.banned.get(self.name_key_of(card))
+
+    def name_key_of(self, card: Card) -> str:
+        """:func:`name_key` of the card's full name (remembered)."""
+        return self.facts(card).key
 
     def ban_for_name(self, name: str) -> Ban | None:
         """The ban on a card written ``name`` that the card data lacks (matched as names resolve, loosely too)."""
@@ -228,6 +258,21 @@ class Format:
     def legal_description(self) -> str:
         parts = list(self.legal_arcs or ()) + list(self.legal_sets or ())
         return ", ".join(parts) if parts else "any card"
+
+
+class _CardFacts:
+    """One card as a :class:`Format` sees it: ``section``, ``unique``, ``legal``, ``key`` (its :func:`name_key`),
+    ``own_limit`` (:func:`text_copy_limit`, only when the format reads it)."""
+
+    __slots__ = ("card", "section", "unique", "legal", "key", "own_limit")
+
+    def __init__(self, fmt: Format, card: Card):
+        self.card = card
+        self.section = next((s for s in fmt.sections if s.accepts(card)), None)
+        self.unique = fmt._is_unique(card)
+        self.legal = fmt._is_legal(card)
+        self.key = name_key(card.name)
+        self.own_limit = text_copy_limit(card) if fmt.copy_limit_text else None
 
 
 def format_dirs(roots: Iterable[Path]) -> list[Path]:
@@ -267,7 +312,7 @@ def available_formats(roots: Iterable[Path] | None = None) -> dict[str, Path]:
 
 
 def load_format(ref: str | Path, roots: Iterable[Path] | None = None) -> Format:
-    """The format ``ref`` names: a format id (``l5r-ivory-extended``) or a path to a format file.
+    """The format ``ref`` names: a format id (``starfall-standard``) or a path to a format file.
 
     ``roots`` are project folders searched before printer's bundled formats.
     Raises :class:`FormatError` (exit code 2) when no format has that id

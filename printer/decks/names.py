@@ -1,48 +1,32 @@
 """Card names the way players write them, reduced to one comparable key.
 
 :func:`name_key` extends :func:`printer.cards.model.normalize_name` (case, HTML
-entities such as ``&#149;`` and ``&amp;``, curly quotes, white space) with
-the Experienced notations of L5R decklists, so that all of these give the
-same key::
-
-    Akodo Kano • Experienced 2       (plain-text lists, the Oracle's title)
-    Akodo Kano &#149; Experienced 2  (HTML export)
-    Akodo Kano - exp2                (Egg of P'an Ku .l5d files)
-    akodo kano – Experienced2        (en dash, no space)
-
-``Experienced 1`` is ``Experienced``; ``- inexp`` is ``• Inexperienced``;
-a trailing set tag such as ``CW`` in ``Experienced 2CW`` is kept (it names
-a different card). Different levels give different keys: the seed (section
-"手練れ (Experienced)") says cards of different Experienced levels are
-different cards for deck construction.
+entities such as ``&#149;`` and ``&amp;``, curly quotes, white space, dashes)
+with the name variants installed games register
+(:class:`printer.plugins.NameVariant`): a game whose versions of one card
+count as different cards says how players write the version, and names
+written in any of its notations give the same key, ``title • variant``.
+Different variants give different keys.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from printer.cards.model import normalize_name
+from printer.plugins import name_variants
 
 _DASHES = str.maketrans({"\u2013": "-", "\u2014": "-", "\u2012": "-", "\u2212": "-", "\u2010": "-", "\u2011": "-"})
 
-# "<title> • experienced 2cw", "<title> - exp2", "<title> - inexp" (after normalize_name).
-_LEVEL = re.compile(
-    r"^(?P<title>.*?\S)\s*(?:\u2022|-)\s*"
-    r"(?:(?P<inexp>inexp(?:erienced)?)|exp(?:erienced)?\s*(?P<level>\d+(?:\.\d+)?)?\s*(?P<tag>[a-z]{1,4})?)\s*$"
-)
 _PAREN = re.compile(r"^(?P<name>.*?\S)\s*\((?P<tag>[^()]*)\)\s*$")
 _COUNT_SUFFIX = re.compile(r"\s*\(\s*\d+\s*\)\s*$")
 
 
 @dataclass(frozen=True)
 class NameParts:
-    """A name split into its ``title`` and Experienced ``level``.
-
-    ``level`` is ``""`` (no level), ``"inexperienced"``, ``"experienced"``,
-    ``"experienced 2"``, ``"experienced 2cw"``, ``"experienced com"``...
-    always lower case.
-    """
+    """A name split into its ``title`` and variant ``level`` (lower case; ``""``: none)."""
 
     title: str
     level: str = ""
@@ -53,23 +37,35 @@ class NameParts:
 
 
 def split_name(name: str) -> NameParts:
-    """Normalise ``name`` and split off its Experienced level (see the module docstring)."""
+    """Normalise ``name`` and split off its variant (see the module docstring)."""
+    _follow_games()
+    return _split_name(name)
+
+
+@lru_cache(maxsize=1 << 16)  # the same names come back in every decklist and card set
+def _split_name(name: str) -> NameParts:
     text = normalize_name(name).translate(_DASHES)
-    match = _LEVEL.match(text)
-    if not match:
-        return NameParts(text)
-    title = match["title"].strip()
-    if match["inexp"]:
-        return NameParts(title, "inexperienced")
-    level, tag = match["level"], match["tag"] or ""
-    if level in ("1", "1.0"):
-        level = None
-    parts = "experienced" + (f" {level}" if level else "") + (f" {tag}" if tag else "")
-    return NameParts(title, parts)
+    for variant in name_variants():
+        found = variant.parse(text)
+        if found:
+            return NameParts(*found)
+    return NameParts(text)
+
+
+_GAMES: list[object] = [None]  # the name variants the remembered names were split with
+
+
+def _follow_games() -> None:
+    """Forget the remembered names when the installed games' name variants changed (plugins.refresh())."""
+    variants = name_variants()
+    if variants is not _GAMES[0]:
+        _split_name.cache_clear()
+        _loose_key.cache_clear()
+        _GAMES[0] = variants
 
 
 def name_key(name: str) -> str:
-    """The key under which ``name`` is looked up: title and Experienced level, normalised."""
+    """The key under which ``name`` is looked up: title and variant, normalised."""
     return split_name(name).key
 
 
@@ -81,9 +77,15 @@ def loose_key(name: str) -> str:
 
     ``Fall Back`` and ``Fall Back!``, ``Ivory Courtroom`` and ``The Ivory
     Courtroom``, ``Utaku Liu Xeung`` and ``Utaku Liu-Xeung`` share it. The
-    Experienced level still counts.
+    variant still counts.
     """
-    parts = split_name(name)
+    _follow_games()
+    return _loose_key(name)
+
+
+@lru_cache(maxsize=1 << 16)
+def _loose_key(name: str) -> str:
+    parts = _split_name(name)
     title = parts.title.replace("&", " and ")
     if title.startswith("the "):
         title = title[4:]
@@ -103,5 +105,5 @@ def strip_tag(name: str) -> tuple[str, str] | None:
 
 
 def strip_count_suffix(name: str) -> str:
-    """``"The Impregnable Fortress of the Crab"`` for ``"... of the Crab (1)"`` (a ``.l5d`` count)."""
+    """``"Gold Mine"`` for ``"Gold Mine (1)"``: a count some decklist formats write after the name."""
     return _COUNT_SUFFIX.sub("", name)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from printer.decks.deck_errors import IllegalDeckError
-from printer.problems import WARNING, Problem
+from printer.problems import WARNING, Problem, counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from printer.decks.formats import Format
@@ -38,7 +38,7 @@ class Violation:
 
     ``rule`` is its id (``section-size``, ``wrong-section``, ``no-section``,
     ``copy-limit``, ``unique-limit``, ``not-legal``, ``banned`` or a named
-    check such as ``sensei-clan``); ``lines`` the decklist lines involved
+    check such as ``one-captain``); ``lines`` the decklist lines involved
     (empty when the rule is about a missing card); ``cards`` the card names;
     ``count``/``limit`` the numbers compared, when there are numbers.
     """
@@ -174,7 +174,7 @@ class DeckReport:
         if status == "unresolved":
             return f"no rule broken by the cards found, but {missing}: cannot tell whether the deck is legal"
         n = len(self.violations)
-        text = f"illegal: {n} problem{'s' * (n != 1)} ({', '.join(self.rules_broken)})"
+        text = f"illegal: {counted(n, 'problem')} ({', '.join(self.rules_broken)})"
         return text + (f"; also {missing}" if self.unresolved else "")
 
     def as_dict(self) -> dict:

@@ -1,8 +1,9 @@
 """Resolving decklist names to cards.
 
 A name matches a card when both give the same :func:`~printer.decks.names.name_key`
-(case, HTML entities, curly quotes, white space and the Experienced
-notations ``•``/``&#149;``/`` - exp``/``exp2`` do not matter; the level does).
+(case, HTML entities, curly quotes, white space and the way a game's name
+variants are written do not matter; the variant does: see
+:class:`printer.plugins.NameVariant`).
 A card's title in another language (its ``title_<lang>`` field, such as
 ``title_ja``: ``隠者`` for The Hermit) matches it too.
 When nothing matches, these fallbacks are tried in order, each only if it
@@ -10,8 +11,8 @@ gives exactly one card:
 
 1. without a trailing tag in parentheses: ``Gold Mine (Emperor)``,
    ``Creating Order (FL)``, ``Asako Karachu (basic)``;
-2. ``X - inexp`` as the plain ``X``, and a plain ``X`` as ``X • Inexperienced``
-   (both are Experienced level 0);
+2. a name with the game's ``plain`` variant as the name without a variant,
+   and the reverse;
 3. the :func:`~printer.decks.names.loose_key` (no leading "The", punctuation
    and hyphens ignored: ``Fall Back`` is ``Fall Back!``); such a match is
    reported as a ``loose-name`` warning in ``Resolution.notes``.
@@ -31,7 +32,8 @@ from printer.cards.model import Card, CardSet
 from printer.decks.deck_errors import AmbiguousCardError, UnknownCardError
 from printer.decks.names import NameParts, loose_key, split_name, strip_tag
 from printer.decks.readers.text import Decklist, Entry
-from printer.problems import WARNING, Problem, closest
+from printer.plugins import name_variants
+from printer.problems import WARNING, Candidates, Problem, closest
 
 
 @dataclass
@@ -75,26 +77,48 @@ class Resolution:
         return not self.problems
 
 
-class NameIndex:
-    """Every card of a :class:`CardSet` by name key, and by title for the hints."""
+#: names remembered per index (what each name matched, its hint); past this the memory starts again
+MEMO_NAMES = 100_000
 
-    def __init__(self, cards: CardSet):
+
+class NameIndex:
+    """Every card of a :class:`CardSet` by name key, and by title for the hints.
+
+    What each decklist name matched is remembered (up to :data:`MEMO_NAMES`
+    names): checking many decklists resolves each distinct name once.
+    """
+
+    def __init__(self, cards: CardSet, names: list[tuple[str, str, str, list[str]]] | None = None):
+        self._memo: dict[tuple[str, str], object] = {}
+        self._candidates: dict[str, Candidates] = {}
         self.cards = cards
         self.by_key: dict[str, list[Card]] = {}
         self.by_title: dict[str, list[Card]] = {}
         self.by_loose: dict[str, list[Card]] = {}
-        for card in cards:
-            parts = split_name(card.name)
-            self.by_key.setdefault(parts.key, []).append(card)
-            self.by_title.setdefault(parts.title, []).append(card)
-            self.by_loose.setdefault(loose_key(card.name), []).append(card)
-            for translated in _translated_titles(card):  # "隠者" names The Hermit (title_ja)
-                key = split_name(translated).key
-                if card not in self.by_key.get(key, []):
-                    self.by_key.setdefault(key, []).append(card)
+        for card, (key, title, loose, translated) in zip(cards, names or map(card_names, cards)):
+            self.by_key.setdefault(key, []).append(card)
+            self.by_title.setdefault(title, []).append(card)
+            self.by_loose.setdefault(loose, []).append(card)
+            for other in translated:  # "隠者" names The Hermit (title_ja)
+                if card not in self.by_key.get(other, []):
+                    self.by_key.setdefault(other, []).append(card)
+
+    def _remembered(self, kind: str, name: str, find):
+        key = (kind, name)
+        if key not in self._memo:
+            if len(self._memo) >= MEMO_NAMES:
+                self._memo.clear()
+            self._memo[key] = find(name)
+        return self._memo[key]
 
     def lookup(self, name: str) -> list[Card]:
         """The cards ``name`` matches, after fallbacks 1 and 2 of the module docstring."""
+        return list(self._remembered("exact", name, self._lookup))
+
+    def _lookup(self, name: str) -> tuple[Card, ...]:
+        return tuple(self._find(name))
+
+    def _find(self, name: str) -> list[Card]:
         found = self._exact(split_name(name))
         if found:
             return found
@@ -107,49 +131,72 @@ class NameIndex:
 
     def lookup_loose(self, name: str) -> list[Card]:
         """Fallback 3: the one card whose :func:`loose_key` is ``name``'s (``[]`` unless exactly one)."""
+        return list(self._remembered("loose", name, self._lookup_loose))
+
+    def _lookup_loose(self, name: str) -> tuple[Card, ...]:
         tagged = strip_tag(name)
         for candidate in (name, tagged[0]) if tagged else (name,):
             found = self.by_loose.get(loose_key(candidate), [])
             if len(found) == 1:
-                return list(found)
-        return []
+                return tuple(found)
+        return ()
 
     def _exact(self, parts: NameParts) -> list[Card]:
         found = self.by_key.get(parts.key, [])
         if found:
             return list(found)
-        if parts.level == "inexperienced":
-            plain = self.by_key.get(parts.title, [])
-            return list(plain) if len(plain) == 1 else []
+        plains = [v.plain for v in name_variants() if v.plain]
+        if parts.level and parts.level in plains:
+            found = self.by_key.get(parts.title, [])
+            return list(found) if len(found) == 1 else []
         if parts.level == "":
-            inexp = self.by_key.get(NameParts(parts.title, "inexperienced").key, [])
-            return list(inexp) if len(inexp) == 1 else []
+            for plain in plains:
+                found = self.by_key.get(NameParts(parts.title, plain).key, [])
+                if len(found) == 1:
+                    return list(found)
         return []
 
     def hint(self, name: str) -> tuple[str | None, list[str]]:
         """A hint for an unknown ``name`` and the suggested card names (closest first)."""
+        hint, names = self._remembered("hint", name, self._hint)
+        return hint, list(names)
+
+    def _prepared(self, kind: str, names) -> Candidates:
+        if kind not in self._candidates:
+            self._candidates[kind] = Candidates(names)
+        return self._candidates[kind]
+
+    def _hint(self, name: str) -> tuple[str | None, tuple[str, ...]]:
         tagged = strip_tag(name)
         parts = split_name(tagged[0] if tagged else name)
         same_title = self.by_title.get(parts.title, [])
         if same_title:
-            names = [c.name for c in same_title]
+            names = tuple(c.name for c in same_title)
             return "this title exists only as " + " or ".join(repr(n) for n in names), names
-        keys = closest(parts.key, list(self.by_key), n=3)
+        keys = closest(parts.key, self._prepared("key", self.by_key), n=3)
         if not keys:
             keys = [
                 k
-                for t in closest(parts.title, list(self.by_title), n=3)
+                for t in closest(parts.title, self._prepared("title", self.by_title), n=3)
                 for k in dict.fromkeys(split_name(c.name).key for c in self.by_title[t])
             ][:3]
-        names = [self.by_key[k][0].name for k in keys]
+        names = tuple(self.by_key[k][0].name for k in keys)
         if not names:
-            return "no card of that name in the card data (missing from the database?)", []
+            return "no card of that name in the card data (missing from the database?)", ()
         return "did you mean " + " or ".join(repr(n) for n in names) + "?", names
 
 
+def card_names(card: Card) -> tuple[str, str, str, list[str]]:
+    """What :class:`NameIndex` files ``card`` under: its name key, title, loose key and translated title keys
+    (what ``names`` passes ready-made, e.g. from :mod:`printer.decks.card_cache`)."""
+    parts = split_name(card.name)
+    translated = [split_name(t).key for t in _translated_titles(card)]
+    return parts.key, parts.title, loose_key(card.name), translated
+
+
 def _translated_titles(card: Card) -> list[str]:
-    """The card's title in other languages: its ``title_<lang>`` fields (``title_ja``), with its Experienced level."""
-    level = card.get("experienced")
+    """The card's title in other languages: its ``title_<lang>`` fields (``title_ja``), with its variant."""
+    level = card.variant
     return [
         f"{value} \u2022 {level}" if level else value
         for key, value in card.data.items()
@@ -158,6 +205,11 @@ def _translated_titles(card: Card) -> list[str]:
 
 
 _INDEXES: weakref.WeakKeyDictionary[CardSet, tuple[int, NameIndex]] = weakref.WeakKeyDictionary()
+
+
+def remember_index(cards: CardSet, names: list[tuple[str, str, str, list[str]]]) -> None:
+    """Make the :class:`NameIndex` of ``cards`` from ready-made :func:`card_names` (one per card, in order)."""
+    _INDEXES[cards] = (len(cards), NameIndex(cards, names))
 
 
 def name_index(cards: CardSet) -> NameIndex:
@@ -200,10 +252,11 @@ def resolve(deck: Decklist, cards: CardSet, prefer: Callable[[Card], bool] | Non
             preferred = [c for c in found if prefer(c)]
             if len(preferred) == 1:
                 found = preferred
-        where = deck.where(entry.line)
         if len(found) == 1:
             resolved.append(ResolvedEntry(entry, found[0]))
-        elif not found:
+            continue
+        where = deck.where(entry.line)
+        if not found:
             hint, suggestions = index.hint(entry.name)
             problems.append(Problem(where, f"unknown card {entry.name!r}", hint, code="unknown-card"))
             resolved.append(ResolvedEntry(entry, None, [], suggestions))

@@ -33,7 +33,7 @@ def alignment_points(opts: PrintOptions) -> tuple[SheetLayout, list[tuple[float,
     """
     if opts.duplex == "fold":
         layout = fold_layout(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
-        x0, y0, x1, y1 = layout.area
+        x0, y0, x1, y1 = layout.area or (0.0, 0.0, *layout.page)  # a fold layout always has its area
     else:
         layout = fit_grid(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
         x0, y0, x1, y1 = 0.0, 0.0, *layout.page

@@ -8,7 +8,7 @@ callback) while the PDF is written, one chunk in memory at a time
 (:func:`printer.sheets.pdf.stream_pdf`). Each chunk is laid out once; text boxes
 that overflow are shrunk on small one-face-per-page documents
 (:mod:`printer.sheets.fit`) and only the sheets holding them laid out again. Art is
-prepared once (:mod:`printer.sheets.images`). ``bench/l5r_real.py`` measures it.
+prepared once (:mod:`printer.sheets.images`). ``bench/`` measures it.
 
 The stages: :func:`items_for_cards` / :func:`items_for_counts` (what, how
 many), :func:`sort_items` (in which order), :class:`PrintJob` (faces
@@ -18,13 +18,18 @@ rendered once per distinct card, sheets planned from a
 
 from __future__ import annotations
 
+import hashlib
+import json
+import pickle
 import re
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
 
 from markupsafe import Markup
 
@@ -32,14 +37,19 @@ from printer.cards.model import Card, CardSet
 from printer.fsutil import atomic_open
 from printer.problems import WARNING, Problem
 from printer.project import Game, Project, bundled_root
+from printer.sheets.cache import FaceCache, referenced_files
+from printer.sheets.cutting import outline_path, registration_marks
 from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
-from printer.sheets.layout import Segment, SheetLayout, single_card_layout
+from printer.sheets.layout import Box, Segment, SheetLayout, Slot, single_card_layout
 from printer.sheets.options import PrintOptions
+from printer.sheets.parallel import JobSpec, Workers
 from printer.sheets.pdf import render_documents, stream_pdf
 from printer.sheets.render import Face, Renderer, Sheet, card_bleed
 
 SHEETS_PER_CHUNK = 8
+#: sheets per WeasyPrint document of the sheets' chrome (marks, guides, labels: light pages)
+CHROME_PER_CHUNK = 64
 FIT_ROUNDS = 10
 
 
@@ -131,12 +141,33 @@ def allowed_roots(project: Project, extra: Iterable[Path] = ()) -> list[Path]:
 
 
 def marks_for(layout: SheetLayout, opts: PrintOptions) -> list[Segment]:
-    """The crop marks or cut lines ``opts.marks`` asks for on ``layout``."""
+    """The crop marks or cut lines ``opts.marks`` asks for on ``layout``.
+
+    Full-length cut lines give way to one outline per card
+    (:func:`outlines_for`) when corners are rounded or registration marks
+    are printed; crop marks near registration marks are left out.
+    """
+    reg = registration_marks(opts.registration, layout.page)
     if opts.marks == "crop":
-        return layout.crop_marks(opts.mark_length, opts.mark_offset)
-    if opts.marks == "cut":
+        marks = layout.crop_marks(opts.mark_length, opts.mark_offset)
+        if reg is not None:
+            marks = [
+                m for m in marks if reg.clear(Box(min(m.x1, m.x2), min(m.y1, m.y2), max(m.x1, m.x2), max(m.y1, m.y2)))
+            ]
+        return marks
+    if opts.marks == "cut" and opts.corner_radius <= 0 and reg is None:
         return layout.cut_line_segments()
     return []
+
+
+def outlines_for(layout: SheetLayout, opts: PrintOptions, slots: Sequence[Slot] | None = None) -> list[str]:
+    """With ``--marks cut`` and rounded corners or registration marks: each card's closed cut line (SVG path, mm).
+
+    ``slots`` are the cards to outline (default: every slot of ``layout``).
+    """
+    if opts.marks != "cut" or (opts.corner_radius <= 0 and opts.registration == "none"):
+        return []
+    return [outline_path(layout.trim_box(slot), opts.corner_radius) for slot in (slots or layout.slots())]
 
 
 def layout_sheets(
@@ -231,9 +262,13 @@ def layout_sheets(
             vertical = layout.fold == "vertical"
             front.marks = [m for m in marks if (min(m.x1, m.x2) < W / 2 if vertical else min(m.y1, m.y2) < H / 2)]
             front.guides = [Segment(W / 2, 0, W / 2, H) if layout.fold == "vertical" else Segment(0, H / 2, W, H / 2)]
+            front.outlines = outlines_for(layout, opts, used)
             sheets.append(front)
         else:
             front.marks = marks
+            front.outlines = outlines_for(full, opts)
+            reg = registration_marks(opts.registration, layout.page)
+            front.fills = list(reg.ink) if reg is not None else []
             sheets += [front] + ([back] if opts.duplex != "none" else [])
     return sheets
 
@@ -264,8 +299,18 @@ class PrintJob:
         self.render_options: dict = {}
         self.write_options: dict = {}
         #: what the job cost: layouts and pages laid out (sheets, again after text fit, text-fit pages), seconds
-        self.stats: Counter = Counter()
+        self.stats: dict[str, float] = defaultdict(int)  # counts, and seconds spent
         self._measured: set[str] = set()  # faces fitted by fit_faces
+        self.cache_keys: dict[str, str] = {}  # face key -> its key in the face cache (printer.sheets.cache)
+        #: the face cache, also keeping each card's front HTML (set by the build when it uses the cache)
+        self.face_cache: FaceCache | None = None
+        self._templates: str | None = None  # the signature of the game's templates and options
+
+    def fresh(self) -> PrintJob:
+        """A new job on the same renderer, options and output settings (a worker's job for one batch of faces)."""
+        job = PrintJob(self.renderer, self.opts, self.base)
+        job.extra_css, job.render_options, job.write_options = self.extra_css, self.render_options, self.write_options
+        return job
 
     def _key(self, html: Markup, owner: tuple[str, str, Card | None]) -> str:
         text = str(html)
@@ -288,12 +333,44 @@ class PrintJob:
             if item.front_html is not None:
                 html = item.front_html
             elif item.card is not None:
-                html = self.renderer.front(item.card)
+                html = self._rendered_front(item.card)
             else:
                 html = self.renderer.placeholder(item.name, item.reason)
             owner = (item.card.where if item.card else item.name, item.name, item.card)
             self._fronts[ident] = (html, self._key(html, owner))
         return self._fronts[ident]
+
+    def _rendered_front(self, card: Card) -> Markup:
+        """The card's front HTML: from the face cache's HTML store when the card's data, the game's templates,
+        the options and the card's art are as when it was rendered (the renderer's warnings come back too)."""
+        cache = self.face_cache
+        if cache is None:
+            return self.renderer.front(card)
+        if self._templates is None:
+            from printer import __version__
+            from printer.sheets.uptodate import signature
+
+            dirs = self.renderer.game.template_dirs
+            game = self.renderer.game
+            parts = [__version__, game.id, game.settings, self.renderer.bleed, self.renderer.card_size, self.opts]
+            self._templates = signature(parts, [], dirs) or ""
+        art = card.art_path()
+        stat: tuple[int, int] | str | None = None
+        if art is not None:
+            try:
+                stat = (art.stat().st_size, art.stat().st_mtime_ns)
+            except OSError:
+                stat = "missing"
+        data = json.dumps(card.data, sort_keys=True, ensure_ascii=False, default=str)
+        key = hashlib.sha256(f"{self._templates}\0{card.where}\0{stat}\0{data}".encode()).hexdigest()
+        found = cache.get_html(key)
+        if found is not None and all(p.exists() for p in referenced_files(found[0], self.base.as_uri() + "/")):
+            self.renderer.problems.extend(p for p in found[1] if p not in self.renderer.problems)
+            return Markup(found[0])
+        before = len(self.renderer.problems)
+        html = self.renderer.front(card)
+        cache.put_html(key, str(html), self.renderer.problems[before:])
+        return html
 
     def back_ident(self, item: PrintItem) -> tuple:
         if item.back_html is not None:
@@ -305,6 +382,7 @@ class PrintJob:
     def back(self, item: PrintItem) -> tuple[Markup, str]:
         ident = self.back_ident(item)
         if ident not in self._backs:
+            owner: tuple[str, str, Card | None]
             if item.back_html is not None:
                 html, owner = item.back_html, (item.name, item.name, None)
             elif item.back_card is not None:
@@ -425,6 +503,7 @@ class PrintJob:
         title: str = "",
         label: bool = True,
         progress: Callable[[int], None] | None = None,
+        fit_problems: bool = True,
         **options,
     ) -> tuple[bytes, list[Problem]]:
         """The PDF of ``chunks`` of sheets (one page per sheet), text fitted; returns ``(pdf bytes, problems)``.
@@ -432,7 +511,8 @@ class PrintJob:
         Chunks are laid out one at a time while the PDF is written
         (:func:`printer.sheets.pdf.stream_pdf`), so memory holds one chunk's pages,
         not the whole job's. ``progress`` is called with the index of each
-        chunk laid out. ``options`` go to WeasyPrint's ``render``.
+        chunk laid out. ``fit_problems`` adds :meth:`fit_problems` to the
+        problems. ``options`` go to WeasyPrint's ``render``.
         """
         problems: list[Problem] = []
 
@@ -450,7 +530,7 @@ class PrintJob:
             **self.write_options,
         )
         self.stats["pdf seconds"] += time.perf_counter() - started
-        return data, problems + more + self.fit_problems()
+        return data, problems + more + (self.fit_problems() if fit_problems else [])
 
     def fit_problems(self) -> list[Problem]:
         """A warning for each fit box that overflows even at its minimum size, naming each card and field."""
@@ -479,25 +559,77 @@ def build_sheets(
     title: str = "",
     progress: Callable[[int], None] | None = None,
     strict: bool = False,
+    workers: Workers | None = None,
+    spec: JobSpec | None = None,
+    cache: FaceCache | None = None,
 ) -> list[Problem]:
     """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
 
-    With ``strict``, any warning (text that does not fit, missing art...)
-    leaves ``target`` unwritten. Raises :class:`~printer.problems.RenderError`
-    when a template fails or a resource is blocked.
+    Each distinct face is laid out once, on a page of its own at the trim
+    size plus the bleed (text fitted there), and imposed on the sheets as a
+    form XObject (:mod:`printer.sheets.impose`); the marks, guides and labels
+    of every sheet are laid out in one document without the faces. Faces are
+    laid out in batches on ``workers`` when given (they rebuild the job from
+    ``spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
+    found in ``cache`` (:mod:`printer.sheets.cache`) are not laid out again,
+    and those laid out are stored there. With ``strict``, any warning (text that does not
+    fit, missing art...) leaves ``target`` unwritten. Raises
+    :class:`~printer.problems.RenderError` when a template fails or a
+    resource is blocked.
     """
+    from printer.sheets.export.faces import distinct_faces, page_layout
+    from printer.sheets.impose import impose
+    from printer.sheets.parallel import lay_out_faces
+
+    job.face_cache = cache
     sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
-    step = SHEETS_PER_CHUNK * per_page
-    chunks = [sheets[i : i + step] for i in range(0, len(sheets), step)]
     n_sheets = len(sheets) // per_page
-    on_chunk = (lambda i: progress(min(SHEETS_PER_CHUNK, n_sheets - i * SHEETS_PER_CHUNK))) if progress else None
-    data, problems = job.pdf(chunks, layout, title, progress=on_chunk)
+    keys = [face.key for face in distinct_faces(job, items)]
+    done = [0]
+
+    def on_batch(finished: int, total: int) -> None:
+        if progress:
+            reached = n_sheets * finished // total
+            progress(reached - done[0])
+            done[0] = reached
+
+    faces, problems = _cached_faces(job, keys, cache) if cache is not None else ({}, [])
+    todo = [k for k in keys if k not in faces]
+    laid_out, more = lay_out_faces(job, todo, title, workers, spec, on_batch)
+    problems += [p for p in more if p not in problems]
+    if cache is not None and laid_out:
+        _store_faces(job, laid_out, more, cache)
+    faces.update(laid_out)
+    job.stats["faces from cache"] += len(keys) - len(todo)
+    job.stats["faces laid out"] += len(todo)
+    started = time.perf_counter()
+    chrome = [replace(sheet, faces=[]) for sheet in sheets]
+    parts = [chrome[i : i + CHROME_PER_CHUNK] for i in range(0, len(chrome), CHROME_PER_CHUNK)]
+    htmls = [job.renderer.document(part, layout, marks=False, title=title, css=job.extra_css) for part in parts]
+    chrome_key = _face_keys(job, [], cache, "".join(htmls)) if cache is not None else None
+    chrome_data = cache.get_blob(chrome_key) if cache is not None and chrome_key else None
+    if chrome_data is None:
+        chrome_data, more = _chrome_pdf(job, htmls, [len(part) for part in parts], title or "build")
+        problems += [p for p in more if p not in problems]
+        if cache is not None and chrome_key and not more:
+            cache.put_blob(chrome_key, chrome_data)
+    problems += [p for p in job.fit_problems() if p not in problems]
+    face_layout = page_layout(job, with_bleed=True)
+    slot = face_layout.slots()[0]
+    names = {k: "/F" + job.cache_keys[k][:24] for k in keys} if cache is not None else None
+    previous = _previous_output(cache, target, chrome_key) if cache is not None else None
+    data, drawing = impose(
+        chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, previous
+    )
+    job.stats["impose seconds"] += time.perf_counter() - started
     problems = list(job.renderer.problems) + problems
     if strict and problems:
         return problems
     with atomic_open(target) as handle:
         handle.write(data)
+    if cache is not None and chrome_key:
+        cache.put_blob("impose:" + str(target), pickle.dumps((hashlib.sha256(data).hexdigest(), chrome_key, drawing)))
     job.stats["pdf bytes"] = len(data)
     if job.write_options.get("pdf_variant"):
         from printer.sheets.export.pdfx import rgb_report
@@ -506,29 +638,84 @@ def build_sheets(
     return problems
 
 
-def build_game(
-    project: Project,
-    game: Game,
-    items: Sequence[PrintItem],
-    target: Path,
-    layout: SheetLayout,
-    extra_roots: Iterable[Path] = (),
-    flip: str = "long-edge",
-    progress: Callable[[int], None] | None = None,
-    opts: PrintOptions | None = None,
-    strict: bool = False,
-) -> list[Problem]:
-    """Print ``items`` of ``game`` to the PDF ``target``; returns the warnings found.
+def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> tuple[bytes, list] | None:
+    """The PDF last written to ``target`` from the same sheets' chrome, with its plan, if it is there unchanged."""
+    stored = cache.get_blob("impose:" + str(target)) if chrome_key else None
+    if stored is None:
+        return None
+    try:
+        digest, key, drawing = pickle.loads(stored)
+        data = target.read_bytes()
+    except Exception:  # no such file, or a damaged entry
+        return None
+    if key != chrome_key or hashlib.sha256(data).hexdigest() != digest:
+        return None
+    return data, drawing
 
-    ``opts`` are the print settings (default: bleed and crop marks as
-    ``layout`` and ``flip`` say). ``progress`` is called with a number of
-    printed sheets each time that many are laid out. Raises
-    :class:`~printer.problems.RenderError` when a template fails or a
-    resource is blocked.
-    """
-    opts = opts or PrintOptions(card=layout.card, bleed=layout.bleed, duplex=flip)
-    job = make_job(project, game, opts, extra_roots)
-    return build_sheets(job, items, layout, target, game.name, progress, strict)
+
+def _chrome_pdf(job: PrintJob, htmls: list[str], pages: list[int], where: str) -> tuple[bytes, list[Problem]]:
+    """The sheets without their faces (marks, guides, labels), laid out a chunk at a time while written."""
+    roots = job.renderer.allowed_roots
+
+    def make(html: str):
+        documents, warnings = render_documents([html], roots, job.base, where, **job.render_options)
+        found.extend(w for w in warnings if w not in found)
+        return documents[0]
+
+    found: list[Problem] = []
+    data, more = stream_pdf([(n, partial(make, html)) for n, html in zip(pages, htmls)], where, **job.write_options)
+    return data, found + [p for p in more if p not in found]
+
+
+def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str | None = None):
+    """Each face's cache key (:meth:`FaceCache.key`) in this job's context; with ``chrome`` (the sheets'
+    HTML without faces), that document's key instead."""
+    import weasyprint
+
+    from printer import __version__
+    from printer.sheets.export.faces import page_layout
+
+    base_url = job.base.resolve().as_uri() + "/"
+    face_layout = page_layout(job, with_bleed=True)
+    sheets = [Path(url2pathname(unquote(urlparse(u).path))) for u in job.renderer.stylesheets()]
+    parts: tuple = (__version__, weasyprint.__version__, face_layout.page, face_layout.slots()[0], job.opts.card)
+    parts += (job.opts.bleed, job.opts.safe, job.extra_css, repr(job.render_options), repr(job.write_options))
+    context = cache.context(parts, sheets, base_url)
+    if chrome is not None:
+        return cache.key(chrome, context, base_url)
+    return {k: cache.key(str(job.html[k]), context, base_url) for k in keys}
+
+
+def _cached_faces(
+    job: PrintJob, keys: Sequence[str], cache: FaceCache
+) -> tuple[dict[str, tuple[bytes, int]], list[Problem]]:
+    """The faces of ``keys`` found in ``cache``, with their text-fit sizes put back into ``job.fitter``."""
+    job.cache_keys = _face_keys(job, keys, cache)
+    found: dict[str, tuple[bytes, int]] = {}
+    problems: list[Problem] = []
+    for key in keys:
+        hit = cache.get(job.cache_keys[key])
+        if hit is None:
+            continue
+        data, index, sizes, unfit, warnings = hit
+        found[key] = (data, index)
+        problems += [p for p in warnings if p not in problems]
+        job.fitter.sizes.update({(key, name): size for name, size in sizes.items()})
+        job.fitter.unfit.update({(key, name): replace(over, face=key) for name, over in unfit.items()})
+    return found, problems
+
+
+def _store_faces(
+    job: PrintJob, laid_out: dict[str, tuple[bytes, int]], problems: list[Problem], cache: FaceCache
+) -> None:
+    """Store each batch that was laid out, with each face's text-fit sizes and unfit boxes."""
+    batches: dict[int, tuple[bytes, dict]] = {}
+    for key, (data, index) in laid_out.items():
+        sizes = {name: size for (face, name), size in job.fitter.sizes.items() if face == key}
+        unfit = {name: over for (face, name), over in job.fitter.unfit.items() if face == key}
+        batches.setdefault(id(data), (data, {}))[1][job.cache_keys[key]] = (index, sizes, unfit)
+    for data, faces in batches.values():
+        cache.put(data, faces, problems)
 
 
 def make_job(
@@ -545,17 +732,6 @@ def make_job(
 
         use_cmyk_profile(job, cmyk_profile)
     return job
-
-
-def placeholders(items: Iterable[PrintItem], where: str) -> list[Problem]:
-    """A warning for each distinct name printed as a placeholder."""
-    seen = dict.fromkeys(i.name for i in items if i.card is None and i.front_html is None)
-    return [
-        Problem(
-            where, f"{name!r} is not in the card database; printing a placeholder", severity=WARNING, code="placeholder"
-        )
-        for name in seen
-    ]
 
 
 def select(cards: CardSet, only: Sequence[str]) -> tuple[list[Card], list[Problem]]:

@@ -24,7 +24,7 @@ matching selectors.
 A box is shrunk to about ``size * sqrt(room / content)`` (text grows with
 the square of its size: more lines, each taller), then checked again, the
 next guesses halving the gap between the largest size seen to fit and the
-smallest seen to overflow (a real L5R build needs 3.3 layouts per shrunk
+smallest seen to overflow (a real 900-card build needs 3.3 layouts per shrunk
 box on average, the first being the sheet itself); once it is at its
 minimum and still overflows it is reported.
 """
@@ -65,6 +65,7 @@ class Overflow:
 def parse_min(text: str | None, size_pt: float) -> float:
     """``data-fit-min`` in pt (``em`` is relative to the box's own size); the default when absent or bad."""
     match = _LENGTH.match(text or DEFAULT_MIN) or _LENGTH.match(DEFAULT_MIN)
+    assert match is not None  # DEFAULT_MIN matches
     value, unit = float(match.group(1)), match.group(2) or "pt"
     return {"pt": value, "px": value / PX_PER_PT, "mm": value * PX_PER_MM / PX_PER_PT, "em": value * size_pt}[unit]
 
@@ -232,7 +233,7 @@ class Fitter:
             if style is None:
                 end = len(text) - (2 if text.endswith("/>") else 1)
                 return f'{text[:end].rstrip()} style="{declaration}"{text[end:]}'
-            value = _unquote(style.group(2) or "").strip().rstrip(";")
+            value = (_unquote(style.group(2)) or "").strip().rstrip(";")
             value = f"{value}; {declaration}" if value else declaration
             return f'{text[: style.start()]} style="{value.replace(chr(34), "&quot;")}"{text[style.end() :]}'
 

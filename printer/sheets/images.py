@@ -22,17 +22,15 @@ warning naming the card, with the pixel size it would need.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import io
 import struct
-import warnings
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from PIL import Image, ImageCms, ImageFile, ImageOps
+from PIL import Image, ImageCms, ImageOps
 
+from printer.cards.art import open_image
 from printer.fsutil import atomic_write_bytes
 from printer.sheets.layout import MM_PER_IN
 
@@ -138,40 +136,6 @@ class ArtCache:
         return PreparedArt(path, effective_dpi(source_px, box_mm, fit), source_px)
 
 
-@contextlib.contextmanager
-def open_image(source: Path) -> Iterator[Image.Image]:
-    """``Image.open(source)`` that raises only ``OSError`` with a readable message.
-
-    A file that is not an image Pillow knows, and an image over Pillow's
-    decompression-bomb limit (``Image.MAX_IMAGE_PIXELS``, about 89 million
-    pixels: Pillow warns above it and refuses above twice it; printer
-    refuses both), raise ``OSError``. Truncated data shows up later, when
-    the pixels are decoded inside the ``with`` block (``image file is
-    truncated``, an ``OSError``): WeasyPrint's setting that loads cut-short
-    files anyway is switched off meanwhile.
-    """
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
-        try:
-            image = Image.open(source)
-        except (Image.DecompressionBombError, Image.DecompressionBombWarning):
-            limit = Image.MAX_IMAGE_PIXELS or 0
-            raise OSError(
-                f"image is over Pillow's limit of {limit / 1e6:.0f} million pixels (a possible decompression bomb)"
-            ) from None
-        except Image.UnidentifiedImageError:
-            raise OSError("not an image file Pillow can read (JPEG, PNG, WebP, TIFF...)") from None
-        except (SyntaxError, struct.error, EOFError, ValueError) as exc:
-            raise OSError(f"image header is broken: {exc}") from None
-    truncated = ImageFile.LOAD_TRUNCATED_IMAGES
-    ImageFile.LOAD_TRUNCATED_IMAGES = False  # WeasyPrint sets it to True on import: a cut-short file would print grey
-    try:
-        with image:
-            yield image
-    finally:
-        ImageFile.LOAD_TRUNCATED_IMAGES = truncated
-
-
 def effective_dpi(source_px: tuple[int, int], box_mm: tuple[float, float], fit: str = "cover") -> float:
     """The dpi an image of ``source_px`` prints at when it covers (or fits in) a box of ``box_mm``."""
     w, h = source_px
@@ -198,7 +162,9 @@ def to_cmyk(image: Image.Image, profile: Path) -> Image.Image:
             renderingIntent=ImageCms.Intent.RELATIVE_COLORIMETRIC,
         )
         _transforms[str(profile)] = transform
-    return ImageCms.applyTransform(image, transform)
+    converted = ImageCms.applyTransform(image, transform)
+    assert converted is not None  # None only for a transform in place
+    return converted
 
 
 def profile_colour_space(profile: Path) -> str:
@@ -209,4 +175,4 @@ def profile_colour_space(profile: Path) -> str:
         raise OSError(str(exc)) from None
 
 
-_transforms: dict[str, object] = {}
+_transforms: dict[str, ImageCms.ImageCmsTransform] = {}

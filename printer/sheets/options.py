@@ -20,7 +20,13 @@ key                default                      meaning
 ``back_offset``    ``"0,0"``                    X,Y mm added to every back (printer correction)
 ``sort``           ``"listed"``                 ``listed``, or card fields, e.g. ``"set,type,title"``
 ``sheet_layout``   none                         a sheet layout file with explicit card slots
+``corner_radius``  0                            rounded card corners (3 mm on poker cards): the
+                                                cut line drawn, cut files, PNG exports
+``registration``   ``"none"``                   print-then-cut marks: ``silhouette``, ``cricut``
 =================  ===========================  =========================================
+
+With ``registration`` the grid keeps clear of the marks and may hold
+fewer cards (:mod:`printer.sheets.cutting`); :func:`layout_report` says so.
 
 A *sheet layout file* (TOML) lists explicit card slots, as print-shop
 sheets and odd shapes need (Squib calls them sprues)::
@@ -38,12 +44,13 @@ Problems in it are reported as ``file::$.slot[2].x``.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import over as limit_over
-from printer.problems import Problem, UsageError, did_you_mean
+from printer.problems import WARNING, Problem, UsageError, did_you_mean
+from printer.sheets.cutting import CLEARANCE, REGISTRATIONS, fit_registered, layout_clear, registration_marks
 from printer.sheets.layout import (
     CARD_SIZES,
     EPS,
@@ -75,6 +82,8 @@ KEYS = (
     "back_offset",
     "sort",
     "sheet_layout",
+    "corner_radius",
+    "registration",
 )
 
 
@@ -96,6 +105,8 @@ class PrintOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     sort: list[str] = field(default_factory=list)
     sheet_layout: Path | None = None
+    corner_radius: float = 0.0
+    registration: str = "none"
 
     @property
     def flip(self) -> str:
@@ -153,6 +164,7 @@ def resolve_options(
         ("safe", 0.0),
         ("mark_length", 0.0),
         ("mark_offset", 0.0),
+        ("corner_radius", 0.0),
     ):
         value, place = get(key)
         if value is not None:
@@ -173,14 +185,43 @@ def resolve_options(
     value, place = get("sheet_layout")
     if value is not None:
         opts.sheet_layout = Path(value)
+    value, place = get("registration")
+    if value is not None:
+        opts.registration = _choice(value, REGISTRATIONS, "registration", place)
+    if opts.corner_radius > min(opts.card) / 2 + EPS:
+        _, place = get("corner_radius")
+        message = (
+            f"corner-radius: {opts.corner_radius:g} mm is more than half the "
+            f"{opts.card[0]:g} x {opts.card[1]:g} mm card"
+        )
+        raise UsageError(message, [Problem(place, message, "3mm is usual on poker cards", code="usage")])
     return opts
 
 
 def sheet_layout(opts: PrintOptions, root: Path | None = None) -> SheetLayout:
-    """The layout the options ask for: a layout file's slots, a fold-over layout or a centred grid."""
+    """The layout the options ask for: a layout file's slots, a fold-over layout or a centred grid.
+
+    With ``registration`` the grid keeps clear of the marks
+    (:func:`printer.sheets.cutting.fit_registered`); a layout file's slots
+    must, else :class:`UsageError`; fold-over sheets take no marks.
+    """
+    if opts.registration != "none" and opts.duplex == "fold":
+        message = f"--registration {opts.registration} cannot be used with fold-over backs (--duplex fold)"
+        raise UsageError(message, [Problem("command line", message, "print duplex, or --duplex none", code="usage")])
     if opts.sheet_layout is not None:
         path = opts.sheet_layout if opts.sheet_layout.is_absolute() or root is None else root / opts.sheet_layout
-        return read_sheet_layout(path, opts)
+        layout = read_sheet_layout(path, opts)
+        reg = registration_marks(opts.registration, layout.page)
+        if reg is not None and not layout_clear(layout, reg):
+            message = f"a card of the sheet layout comes within {CLEARANCE:g} mm of the {opts.registration} registration marks"
+            raise UsageError(
+                message, [Problem(str(path), message, "move the slots away from the sheet corners", code="usage")]
+            )
+        return layout
+    if opts.registration != "none":
+        return fit_registered(
+            opts.paper, opts.card, opts.registration, opts.gutter, opts.margin, opts.bleed, opts.orientation
+        )
     if opts.duplex == "fold":
         return fold_layout(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
     return fit_grid(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
@@ -289,3 +330,32 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
     if problems:
         raise UsageError(f"{path}: invalid sheet layout", problems)
     return layout
+
+
+def layout_report(opts: PrintOptions, layout: SheetLayout, where: str = "build") -> tuple[list[Problem], list[str]]:
+    """What a build should say about its layout: ``(warnings, notes)``.
+
+    With registration marks: a warning when the marks cost cards per sheet
+    (the same options without marks fit more), and a note to print at
+    100 % scale.
+    """
+    problems: list[Problem] = []
+    notes: list[str] = []
+    if opts.registration != "none":
+        plain = sheet_layout(replace(opts, registration="none", sheet_layout=None))
+        if opts.sheet_layout is None and plain.per_sheet > layout.per_sheet:
+            problems.append(
+                Problem(
+                    where,
+                    f"the {opts.registration} registration marks need room: {layout.per_sheet} cards per sheet "
+                    f"({layout.cols}x{layout.rows}) instead of {plain.per_sheet} ({plain.cols}x{plain.rows})",
+                    "cards are kept clear of the marks so the machine's sensor does not misread them",
+                    WARNING,
+                    "registration-grid",
+                )
+            )
+        notes.append(
+            f"{opts.registration} registration marks on every front sheet: print at 100 % scale (actual size, "
+            "no 'fit to page'), or the cut will miss the cards"
+        )
+    return problems, notes

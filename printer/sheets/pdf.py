@@ -13,13 +13,14 @@ import contextlib
 import logging
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from types import FrameType
 from urllib.parse import unquote, urljoin, urlparse
 from urllib.request import url2pathname
 
 from PIL import Image
-from weasyprint import HTML
+from weasyprint import HTML, Document
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
@@ -107,7 +108,7 @@ def _referrer(url: str, files: list[Path]) -> Path | None:
     return None
 
 
-def _template_referrer(url: str, html: str, base_url: str, roots: list[Path]) -> str | None:
+def _template_referrer(url: str, html: str, base_url: str, roots: Sequence[Path]) -> str | None:
     """For a URL written in the HTML itself: the template (``*.j2`` under ``roots``) that writes it, else where it came from."""
     ref = _refers_to(html, base_url, url)
     if ref is None:
@@ -132,7 +133,9 @@ def _template_referrer(url: str, html: str, base_url: str, roots: list[Path]) ->
     return "a card field or a template's output"
 
 
-def _check_blocked(fetchers, where: str, html: str | None = None, base_url: str = "", roots: list[Path] = ()) -> None:
+def _check_blocked(
+    fetchers, where: str, html: str | None = None, base_url: str = "", roots: Sequence[Path] = ()
+) -> None:
     """Raise :class:`RenderError` naming every URL the ``fetchers`` blocked (WeasyPrint may have swallowed them).
 
     Each blocked URL is one problem located at ``where``, naming the file
@@ -178,7 +181,7 @@ def _stylesheet_being_read() -> Path | None:
     parser has the file's URL in a local ``base_url``. Anything else (a
     ``<style>`` in the document, no such frame) gives ``None``.
     """
-    frame = sys._getframe(2)
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None:
         if frame.f_code.co_filename.replace("\\", "/").find("/weasyprint/css/") >= 0:
             url = frame.f_locals.get("base_url")
@@ -315,7 +318,7 @@ class _Restart(Exception):
 class _Chunk:
     """``count`` pages that ``make()`` lays out (a WeasyPrint document), kept only until they are painted."""
 
-    def __init__(self, make: Callable[[], object], count: int, document=None):
+    def __init__(self, make: Callable[[], Document], count: int, document: Document | None = None):
         self.make = make
         self.count = count
         self.pages = list(document.pages) if document is not None else None
@@ -388,7 +391,7 @@ class LazyPage:
 
 
 def stream_pdf(
-    parts: list[tuple[int, Callable[[], object]]], where: str = "", **options
+    parts: list[tuple[int, Callable[[], Document]]], where: str = "", **options
 ) -> tuple[bytes, list[Problem]]:
     """One PDF of many documents laid out one at a time while it is written; ``(bytes, warnings)``.
 

@@ -58,21 +58,21 @@ every game; the README section "Writing templates for print" has it with example
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
 from markupsafe import Markup, escape
 
-from printer.cards.markup import RenderEnv, to_html
+from printer.cards.markup import RenderEnv, to_html, unknown_icon
 from printer.cards.model import Card
 from printer.limits import DEFAULT as DEFAULT_LIMITS
-from printer.problems import WARNING, PrinterError, Problem, RenderError, did_you_mean
+from printer.problems import WARNING, PrinterError, Problem, RenderError
 from printer.project import Game
 from printer.sheets.images import MIN_DPI, ArtCache, needed_px
-from printer.sheets.layout import Segment, SheetLayout
+from printer.sheets.layout import Box, Segment, SheetLayout
 from printer.sheets.sandbox import (
-    ContainedLoader,
     TemplateHelper,
     TemplateSandbox,
     render_limited,
@@ -128,13 +128,20 @@ def card_bleed(extents: tuple[float, float, float, float], rotate: int) -> tuple
 
 @dataclass
 class Sheet:
-    """One page of faces; ``side`` is ``front`` or ``back``; ``marks`` the crop marks or cut lines to draw."""
+    """One page of faces; ``side`` is ``front`` or ``back``; ``marks`` the crop marks or cut lines to draw.
+
+    ``outlines`` are closed cut lines drawn as SVG path data in mm (one per
+    card: rounded corners, cutting machines); ``fills`` filled rectangles
+    (registration marks, :mod:`printer.sheets.cutting`).
+    """
 
     side: str
     faces: list[Face] = field(default_factory=list)
     number: int = 1
     marks: list[Segment] = field(default_factory=list)
     guides: list[Segment] = field(default_factory=list)
+    outlines: list[str] = field(default_factory=list)
+    fills: list[Box] = field(default_factory=list)
 
 
 class Renderer:
@@ -160,13 +167,7 @@ class Renderer:
         self.bleed = bleed
         self.card_size = card_size
         self.problems: list[Problem] = []
-        self.env = TemplateSandbox(
-            loader=ContainedLoader([str(d) for d in game.template_dirs], allowed_roots),
-            autoescape=True,
-            undefined=jinja2.StrictUndefined,
-            trim_blocks=True,
-            lstrip_blocks=True,
-        )
+        self.env = TemplateSandbox.for_templates(game.template_dirs, allowed_roots)
         self.env.filters["markup"] = self._markup_filter
         self.env.filters["spaceless"] = spaceless
         self.env.globals["icon_url"] = self.icon_url
@@ -207,15 +208,7 @@ class Renderer:
         env = RenderEnv(icon_url=self.icon_url)
         html = to_html(text, env)
         for name in dict.fromkeys(env.unknown_icons):
-            self.problems.append(
-                Problem(
-                    where,
-                    f"unknown icon {{{name}}}",
-                    did_you_mean(name, self.icon_names()) or "icons: " + ", ".join(self.icon_names()),
-                    WARNING,
-                    "unknown-icon",
-                )
-            )
+            self.problems.append(unknown_icon(where, name, self.icon_names()))
         return html
 
     def _markup_filter(self, text: object, field: str | None = None) -> Markup:
@@ -363,13 +356,13 @@ class Renderer:
         """The template function ``art_for(width_mm, height_mm, fit="cover")`` for ``card``."""
 
         def art_for(width_mm: float, height_mm: float, fit: str = "cover") -> str | None:
-            url = self._art_url(card)
-            if url is None or self.art_cache is None:
+            url, art = self._art_url(card), card.art_path()
+            if url is None or art is None or self.art_cache is None:
                 return url
             try:
-                prepared = self.art_cache.prepare(card.art_path(), (float(width_mm), float(height_mm)), fit)
+                prepared = self.art_cache.prepare(art, (float(width_mm), float(height_mm)), fit)
             except (OSError, ValueError) as exc:
-                self._unreadable_art.add(card.art_path())
+                self._unreadable_art.add(art)
                 problem = Problem(
                     card.record.where(".art"),
                     f"art cannot be read: {exc}; printing a placeholder",
@@ -379,7 +372,7 @@ class Renderer:
                 if problem not in self.problems:
                     self.problems.append(problem)
                 return None
-            if prepared.dpi is not None and prepared.dpi < MIN_DPI - 0.5:
+            if prepared.dpi is not None and prepared.source_px is not None and prepared.dpi < MIN_DPI - 0.5:
                 need = needed_px((float(width_mm), float(height_mm)))
                 problem = Problem(
                     card.record.where(".art"),
@@ -465,11 +458,41 @@ class Renderer:
             )
         )
 
+    def box_document(
+        self,
+        pages: list[dict],
+        page: tuple[float, float],
+        art: str | None,
+        title: str,
+        details: str,
+        notch: float,
+    ) -> str:
+        """A tuck box net (``box.html.j2``): ``pages`` of pieces (offset, cut outline, folds, panels, all mm).
+
+        ``art`` is a ``data:`` URL of the card back drawn on the front and back
+        panels (or ``None``); ``title`` the game's name; ``details`` a line
+        for the back panel. See :mod:`printer.box`.
+        """
+        template = self._template(["box.html.j2"])
+        return str(
+            self._render(
+                template,
+                "box",
+                pages=pages,
+                page=page,
+                art=art,
+                title=title,
+                details=details,
+                notch=notch,
+                game=self.game.template_view(),
+            )
+        )
+
 
 class _LazyArt(TemplateHelper):
     """``art_url`` for templates: the art is prepared (and its dpi checked) only if the template uses it."""
 
-    def __init__(self, make):
+    def __init__(self, make: Callable[[], str | None]) -> None:
         self._make = make
         self._done = False
         self._url: str | None = None
@@ -499,7 +522,7 @@ def spaceless(html: object) -> Markup:
     Drops the white space between two tags when one of them is a
     block-level tag (``div``, ``p``, ``header``, ``footer``, ``li``...):
     the layout drops such white space anyway, but WeasyPrint pays for every
-    text node it holds (8 % of the time of an L5R card front). Space between
+    text node it holds (8 % of the time of a text-heavy card front). Space between
     inline tags (``</strong> <em>``) stays. Use it only where those tags are
     blocks: where CSS makes a ``p`` or ``div`` inline, the space beside it
     would be lost.

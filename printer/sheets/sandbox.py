@@ -23,7 +23,7 @@ import dataclasses
 import datetime
 import operator
 import types
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path, PurePath
 from typing import Any
 
@@ -98,6 +98,16 @@ class TemplateSandbox(SandboxedEnvironment):
         options.setdefault("undefined", jinja2.StrictUndefined)
         super().__init__(**options)
 
+    @classmethod
+    def for_templates(cls, template_dirs: Iterable[Path], allowed_roots: Iterable[Path]) -> TemplateSandbox:
+        """The environment every template kind renders in: templates found on ``template_dirs`` (first wins),
+        includes kept inside ``allowed_roots``, autoescaped, strict undefined, block tags trimmed."""
+        return cls(
+            loader=ContainedLoader([str(d) for d in template_dirs], list(allowed_roots)),
+            trim_blocks=True,
+            lstrip_blocks=True,
+        )
+
     def call(self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N807 (Jinja2's own signature)
         """Calls from templates, with the string methods that could allocate gigabytes bounded."""
         name = getattr(__obj, "__name__", "")
@@ -132,7 +142,7 @@ class ContainedLoader(jinja2.FileSystemLoader):
     """
 
     def __init__(self, searchpath, roots, **options: Any):
-        from printer.project import bundled_root
+        from printer.paths import bundled_root
 
         super().__init__(searchpath, **options)
         self.roots = [Path(r).resolve() for r in [*roots, bundled_root() / "templates"]]

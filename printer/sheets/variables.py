@@ -16,8 +16,8 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "nested fields are dicts, `card.cost.gold`). `copies` is always there (default 1). A field a card may "
             "lack is read with `card.get('field')`: templates run with strict undefined variables, so "
             "`card.field` on a card without it is an error at `printer validate`.",
-            "name": "The full card name a player writes in a decklist: the title, plus ` • Experienced N` for an "
-            "L5R card with an Experienced level.",
+            "name": "The full card name a player writes in a decklist: the title, plus ` • <variant>` for a card "
+            "of a game whose versions of a title are different cards (such as ` • Veteran 2`).",
             "text": "The card's `text` field as HTML: card-text markup (`**bold**`, `*italic*`, line breaks, "
             "`{icon}`) already converted; print it with `{{ text }}`. Empty when the card has none.",
             "flavor": "The card's `flavor` field as HTML, like `text`.",

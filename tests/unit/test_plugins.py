@@ -27,9 +27,9 @@ def starfall(tmp_path: Path, monkeypatch):
     (dist / "entry_points.txt").write_text("[printer.games]\nstarfall = printer_starfall:SUPPORT\n", encoding="utf-8")
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.syspath_prepend(str(PLUGIN))
-    plugins.installed_games.cache_clear()
+    plugins.refresh()
     yield
-    plugins.installed_games.cache_clear()
+    plugins.refresh()
 
 
 def test_the_five_games_load_through_the_entry_points() -> None:
@@ -86,3 +86,27 @@ def test_deck_checks_name_no_game_outside_the_games_package() -> None:
     """The deck stage's checks are the core's; each game's checks live in printer/games/<id>/."""
     text = (REPO / "printer" / "decks" / "checks.py").read_text(encoding="utf-8")
     assert not re.search(r"sensei|significator|arcana|via.magica|edelweiss|res.arcana", text, re.IGNORECASE)
+
+
+def test_a_sixth_game_adds_name_variants_labels_and_a_decklist_format(starfall, tmp_path: Path) -> None:
+    from printer.decks.names import split_name
+    from printer.decks.readers.text import read_decklist
+
+    assert split_name("Captain Ardent - vet2").key == split_name("captain ardent \u2022 Veteran 2").key
+    assert split_name("Captain Ardent - vet2").key != split_name("Captain Ardent").key
+    assert split_name("Akodo Kano - exp2").key == "akodo kano \u2022 experienced 2"  # L5R's still there
+    deck_file = tmp_path / "fleet.sfd"
+    deck_file.write_text("Leader: Captain Ardent\n# Fleet\n2 Gold Runner (2)\n", encoding="utf-8")
+    deck, problems = read_decklist(deck_file)
+    assert not problems and deck.syntax == "starfall"
+    assert [(e.count, e.name, e.section) for e in deck.entries] == [
+        (1, "Captain Ardent", "Leader"),
+        (2, "Gold Runner", "Fleet"),
+    ]
+
+
+def test_without_the_game_its_label_is_not_a_label(tmp_path: Path) -> None:
+    from printer.decks.readers.text import parse_text
+
+    deck, problems = parse_text("Leader: Captain Ardent\n", tmp_path / "x.txt")
+    assert deck.entries == [] or deck.entries[0].section != "Leader"

@@ -4,12 +4,12 @@ Shape::
 
     {
       "$schema": "https://printer.invalid/schema/deck.schema.json",
-      "name": "Lion honour",            (optional)
-      "game": "l5r",                    (optional)
-      "format": "l5r-ivory-extended",   (optional: the default for --format)
+      "name": "Storm",                  (optional)
+      "game": "starfall",               (optional)
+      "format": "starfall-standard",    (optional: the default for --format)
       "cards": [
-        {"count": 1, "name": "The Grand Halls of the Lion", "section": "Stronghold"},
-        {"count": 3, "name": "Kitsu Suki • Experienced", "section": "Dynasty"}
+        {"count": 1, "name": "The Tower of Winds", "section": "Leader"},
+        {"count": 3, "name": "Captain Ardent", "section": "Main deck"}
       ]
     }
 
@@ -26,6 +26,7 @@ import json.decoder
 import json.scanner
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from printer.decks.readers.text import Decklist, Entry
 from printer.problems import Problem
@@ -37,7 +38,7 @@ class _LineDict(dict):
     line = 0
 
 
-def _loads_with_lines(text: str) -> object:
+def _loads_with_lines(text: str) -> Any:
     """``json.loads`` whose objects are :class:`_LineDict` with their line number."""
     newlines = [i for i, ch in enumerate(text) if ch == "\n"]
     decoder = json.JSONDecoder()
@@ -51,8 +52,9 @@ def _loads_with_lines(text: str) -> object:
         result.line = bisect.bisect_right(newlines, start) + 1
         return result, end
 
-    decoder.parse_object = parse_object
-    decoder.scan_once = json.scanner.py_make_scanner(decoder)
+    # the pure-Python decoder's hooks: real attributes, which typeshed's json stubs leave undeclared
+    decoder.parse_object = parse_object  # type: ignore[attr-defined]
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
     return decoder.decode(text)
 
 
@@ -60,9 +62,9 @@ def _loads_with_lines(text: str) -> object:
 def _deck_schema_validator():
     """A validator for ``deck.schema.json`` (``None`` when the schema cannot be loaded)."""
     from printer.cards.schema import SchemaStore
-    from printer.project import bundled_root
+    from printer.paths import bundled_root, bundled_schema
 
-    schema_file = bundled_root() / "schema" / "deck.schema.json"
+    schema_file = bundled_schema("deck.schema.json")
     try:
         store = SchemaStore([bundled_root()])
         store.validator(schema_file)

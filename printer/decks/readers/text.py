@@ -1,45 +1,46 @@
-"""Reading decklists: plain text, Egg of P'an Ku ``.l5d`` and JSON deck files.
+"""Reading decklists: plain text, the text formats games register and JSON deck files.
 
 :func:`read_decklist` picks the reader from the file: ``.json`` (or text
 starting with ``{``) is a JSON deck file (see :mod:`printer.decks.readers.json_deck`),
-``.l5d`` is an Egg of P'an Ku file, anything else plain text. It never
+a suffix a game registers (``GameSupport.decklist_suffixes``) names that
+game's text format, anything else is plain text. It never
 raises on bad content: it returns ``(Decklist, problems)``, where an
 *error* means the file could not be read as a decklist (exit code 2) and a
 *warning* a line that was skipped.
 
-Text syntax (plain text and ``.l5d`` share it)::
+Text syntax (plain text and the registered text formats share it)::
 
-    # Kitsu honour deck – Kotei 2014      <- comment (see the rule below)
-    1 The Grand Halls of the Lion          <- "N Name", "Nx Name", "N x Name"
-    Sensei: Kagako Sensei                  <- "Stronghold:" / "Sensei:" label, count 1
-    # Dynasty (40):                        <- section header: '#' + one word,
-    # Holdings (18)                           or up to 3 words + "(N)", ": N", "– N" or ":"
+    # Storm deck – regional final 2014    <- comment (see the rule below)
+    1 The Tower of Winds                   <- "N Name", "Nx Name", "N x Name"
+    Leader: Captain Ardent                 <- a label a game registers
+                                              (GameSupport.deck_labels), count 1
+    # Main deck (40):                      <- section header: '#' + one word,
+    # Spells (18)                             or up to 3 words + "(N)", ": N", "– N" or ":"
     # 先攻                                  <- one word in any script; "# Player 1" (a word
     # Round 1:                                and a number); words + ":" may hold numbers
-    3 Kitsu Suki • Experienced             <- Experienced notations kept as written
-    1 Ancestral Armor of the Crab Clan - exp
-    1 The Impregnable Fortress of the Crab (1)   <- ".l5d" count suffix dropped
+    3 Captain Ardent • Veteran             <- name variants kept as written
+    1 Gold Mine (1)                        <- a count after the name is dropped
     // comment                             <- always a comment; "1 Name  # note" too
 
 **Header or comment.** After the ``#`` (full-width forms are read as
 their ASCII twins), a line is a *section header* when it is
 
-- one word: ``# Dynasty``, ``# 先攻``, ``# シグニフィケータ``, ``# 1巡目``;
+- one word: ``# Spells``, ``# 先攻``, ``# シグニフィケータ``, ``# 1巡目``;
 - a word and a number: ``# Player 1``, ``# Round 2``;
-- one to three words followed by a count or a colon: ``# Dynasty (40)``,
-  ``# Fate: 40``, ``# Dynasty – 40``, ``# Round 1:``, ``# First player:``,
+- one to three words followed by a count or a colon: ``# Main deck (40)``,
+  ``# Spells: 18``, ``# Sideboard – 15``, ``# Round 1:``, ``# First player:``,
   ``# 先攻（20）：``.
 
 Words are letters and digits of any script (with their combining marks)
 and ``' & / . _ + -``, ``・``, ``ー``, and a header holds at least one letter.
 Anything else is a *comment*: several words without a count or colon
-(``# Greg Wong``, ``# Top 4 Kotei``), other punctuation (``# Player –
+(``# Greg Wong``, ``# Top 4 regional``), other punctuation (``# Player –
 Event``, ``# Note: swap later``), a number alone (``# 2023``), or a
 ``//`` line. So a header of two or three words needs its colon:
 ``# Dealt hand:``.
 
 Blank lines only separate groups. A header without ``#`` is accepted when
-it ends in ``:``, ``: N`` or ``(N)`` (``Dynasty (40):``, ``Fate: 40``). A line that is none of
+it ends in ``:``, ``: N`` or ``(N)`` (``Main deck (40):``, ``Spells: 18``). A line that is none of
 these is skipped with a warning naming its line.
 
 **Counts** are 1 to :data:`MAX_COUNT` (full-width digits too). A count of 0
@@ -52,11 +53,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
+from stat import S_ISDIR
 
 from printer.decks.names import strip_count_suffix
-from printer.problems import WARNING, Problem
+from printer.plugins import deck_labels, decklist_suffixes
+from printer.problems import WARNING, Problem, counted
 
 MAX_DECK_BYTES = 1024 * 1024
 MAX_COUNT = 999
@@ -66,10 +72,10 @@ MAX_COUNT = 999
 class Entry:
     """One decklist line: ``count`` copies of the card written ``name``.
 
-    ``name`` is as written (Experienced notation, case and typos kept; only
-    the count prefix, a ``.l5d`` ``(1)`` suffix and a trailing comment are
-    removed). ``section`` is the innermost section header in effect
-    (``"Stronghold"``, ``"Dynasty"``, ``"Holdings"``...) or ``None`` before
+    ``name`` is as written (variant notation, case and typos kept; only
+    the count prefix, a ``(1)`` count suffix and a trailing comment are
+    removed). ``section`` is the innermost section header in effect, or the
+    label of a labelled line (``"Main deck"``, ``"Spells"``...), or ``None`` before
     any header. ``line`` is the 1-based line in the file.
     """
 
@@ -84,7 +90,7 @@ class Decklist:
     """A decklist as read.
 
     ``source`` is the file; ``entries`` its card lines in order; ``syntax``
-    is ``"text"``, ``"l5d"`` or ``"json"``. ``headers`` maps each section
+    is ``"text"``, ``"json"`` or the kind a game registers for the file's suffix. ``headers`` maps each section
     name to the line of its first header. ``name`` and ``format`` are the
     JSON deck file's fields (``None`` for text lists).
     """
@@ -109,10 +115,8 @@ class Decklist:
 
 
 _CARD = re.compile(r"^(?P<sign>[-\u2212])?(?P<count>\d+)\s*[x\u00d7X]?\s+(?P<name>\S.*)$")
-_LABEL = re.compile(
-    r"^(?P<label>stronghold|sensei|wind|pre-game)\s*:\s*(?:(?P<count>\d+)\s*[x\u00d7X]?\s+)?(?P<name>\S.*)$",
-    re.IGNORECASE,
-)
+# "<label>: [N] Name" where <label> is one a game registers (printer.plugins.deck_labels)
+_LABEL = re.compile(r"^(?P<label>[^\W\d_][\w-]*)\s*:\s*(?:(?P<count>\d+)\s*[x\u00d7X]?\s+)?(?P<name>\S.*)$")
 _COUNTED = re.compile(
     r"^(?P<name>.*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|[:\u2013\u2014-]\s*(?P<n2>\d+)|(?P<colon>:))\s*$"
 )
@@ -127,6 +131,7 @@ def _is_word(word: str) -> bool:
     return all(c.isalnum() or c in _JOINERS or unicodedata.category(c).startswith("M") for c in word)
 
 
+@lru_cache(maxsize=4096)  # the same headers come back in every decklist
 def _header(text: str, bare: bool = False) -> str | None:
     """The section name of a header line (without its ``#``), or ``None`` when it is a comment.
 
@@ -140,7 +145,7 @@ def _header(text: str, bare: bool = False) -> str | None:
     text = unicodedata.normalize("NFKC", text).strip()
     match = (_BARE_COUNTED if bare else _COUNTED).match(text)
     counted = bool(match and match["name"].strip())
-    words = (match["name"] if counted else text).split()
+    words = (match["name"] if match and counted else text).split()
     if not words or not all(_is_word(w) for w in words) or not any(c.isalpha() for w in words for c in w):
         return None
     if counted:
@@ -151,13 +156,15 @@ def _header(text: str, bare: bool = False) -> str | None:
 
 
 def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist, list[Problem]]:
-    """Parse a plain-text or ``.l5d`` decklist (syntax in the module docstring)."""
+    """Parse a plain-text decklist (syntax in the module docstring)."""
     deck = Decklist(Path(source), syntax=syntax)
     problems: list[Problem] = []
     section: str | None = None
     counted: list[tuple[int, str, int | None]] = []  # every header: (line, section name, the count it states)
+    if "\ufeff" in text:  # byte-order marks, at the start or pasted in the middle
+        text = text.replace("\ufeff", "")
     for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.replace("\ufeff", "").strip()
+        line = raw.strip()
         if not line or line.startswith("//"):
             continue
         if line.startswith("#"):
@@ -171,8 +178,10 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
         label = None
         if not match:
             match = _LABEL.match(line)
-            if match:
+            if match and match["label"].lower() in deck_labels():
                 label = match["label"].capitalize()
+            else:
+                match = None
         if not match:
             name = _header(line, bare=True)
             if name is not None:
@@ -192,9 +201,14 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
             continue
         digits = match["count"] or "1"
         count = int(digits) if len(digits) <= 9 else MAX_COUNT + 1
-        if match.groupdict().get("sign"):
+        if label is None and match["sign"]:
             count = -count
-        name = strip_count_suffix(_INLINE_COMMENT.sub("", match["name"])).strip()
+        name = match["name"]
+        if "#" in name or "//" in name:
+            name = _INLINE_COMMENT.sub("", name)
+        if name.rstrip().endswith(")"):  # a count after the name, "(1)", as some tools write it
+            name = strip_count_suffix(name)
+        name = name.strip()
         if not name:
             problems.append(
                 Problem(deck.where(number), "card line without a card name", severity=WARNING, code="deck-syntax")
@@ -244,7 +258,7 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
 
 
 def _stated_count(text: str, bare: bool = False) -> int | None:
-    """The count a header states (``Dynasty (40)``, ``Fate: 40``, ``Fate – 40``), or ``None``."""
+    """The count a header states (``Main deck (40)``, ``Spells: 18``, ``Spells – 18``), or ``None``."""
     match = (_BARE_COUNTED if bare else _COUNTED).match(unicodedata.normalize("NFKC", text).strip())
     if not match:
         return None
@@ -255,24 +269,31 @@ def _stated_count(text: str, bare: bool = False) -> int | None:
 def header_counts(deck: Decklist) -> list[Problem]:
     """A warning for each header whose stated count differs from the cards listed under it (``deck check``).
 
-    The cards under a header run to the next header; when the header groups sub-headers (``# Dynasty (40)``
-    above ``# Holdings (10)`` and ``# Personalities (30)``), its count may instead match the cards up to a later
+    The cards under a header run to the next header; when the header groups sub-headers (``# Main deck (40)``
+    above ``# Spells (10)`` and ``# Creatures (30)``), its count may instead match the cards up to a later
     header, and then it is right.
     """
     problems = []
     headers = deck.stated_counts
+    by_line = sorted((e.line, e.count) for e in deck.entries)
+    lines = [line for line, _ in by_line]
+    running = [0, *accumulate(count for _, count in by_line)]  # running[k]: the cards of the first k lines
+
+    def between(start: int, end: float) -> int:  # the cards on lines after start and before end
+        return running[bisect_left(lines, end)] - running[bisect_right(lines, start)]
+
     for i, (line, name, stated) in enumerate(headers):
         if stated is None:
             continue
         boundaries = [h[0] for h in headers[i + 1 :]] + [float("inf")]
-        sums = [sum(e.count for e in deck.entries if line < e.line < end) for end in boundaries]
+        sums = [between(line, end) for end in boundaries]
         if stated in sums:
             continue
         held = next((n for n in sums if n), 0)
         problems.append(
             Problem(
                 deck.where(line),
-                f"header '{name}' says {stated} card{'s' * (stated != 1)}; the lines under it hold {held}",
+                f"header '{name}' says {counted(stated, 'card')}; the lines under it hold {held}",
                 "fix the count in the header, or the card lines under it",
                 severity=WARNING,
                 code="header-count",
@@ -287,10 +308,16 @@ def _short(text: str, limit: int = 60) -> str:
 
 def _read_text(path: Path) -> tuple[str | None, list[Problem]]:
     where = str(path)
-    if path.is_dir():
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        return None, [Problem(where, "no such file", code="not-found")]
+    except OSError as exc:
+        return None, [Problem(where, f"cannot read: {exc.strerror or exc}", code="unreadable")]
+    if S_ISDIR(st.st_mode):
         return None, [Problem(where, "is a folder, not a decklist", code="not-a-file")]
     try:
-        size = path.stat().st_size
+        size = st.st_size
         if size > MAX_DECK_BYTES:
             return None, [
                 Problem(
@@ -359,6 +386,7 @@ def read_decklist(path: Path) -> tuple[Decklist, list[Problem]]:
 
 def _syntax_of(path: Path, text: str) -> str:
     suffix = path.suffix.lower()
-    if suffix == ".json" or (suffix not in (".l5d", ".txt") and text.lstrip().startswith("{")):
+    registered = decklist_suffixes()
+    if suffix == ".json" or (suffix not in registered and suffix != ".txt" and text.lstrip().startswith("{")):
         return "json"
-    return "l5d" if suffix == ".l5d" else "text"
+    return registered.get(suffix, "text")

@@ -6,15 +6,15 @@
 
 from __future__ import annotations
 
-from printer.decks.checks import Context, Placed, quote_names
+from printer.decks.checks import Context, Found, quote_names
 from printer.decks.report import Violation
 
 _SIGNIFICATOR_HEADERS = {"significator", "シグニフィケータ"}
 
 
 def check_arcana_distinct(ctx: Context) -> list[Violation]:
-    """ARCANDUCTOR: no two cards share a Major Arcana number (``arcanum``): a set is 0-21, each once (seed 001)."""
-    by_number: dict[int, list[Placed]] = {}
+    """ARCANDUCTOR: no two cards share a Major Arcana number (``arcanum``): a set is 0-21, each once (ARCANDUCTOR play manual, 2022-09-24)."""
+    by_number: dict[int, list[Found]] = {}
     for p in ctx.found():
         if isinstance(p.card.get("arcanum"), int):
             by_number.setdefault(p.card["arcanum"], []).append(p)
@@ -37,7 +37,7 @@ def check_arcana_distinct(ctx: Context) -> list[Violation]:
 
 
 def check_significator(ctx: Context) -> list[Violation]:
-    """ARCANDUCTOR: exactly one card of a dealt hand is listed under a ``Significator`` header (seed 001: シグニフィケータを1枚選出)."""
+    """ARCANDUCTOR: exactly one card of a dealt hand is listed under a ``Significator`` header (ARCANDUCTOR play manual, 2022-09-24: シグニフィケータを1枚選出)."""
     chosen = [p for p in ctx.placed if (p.item.entry.section or "").strip().casefold() in _SIGNIFICATOR_HEADERS]
     count = sum(p.count for p in chosen)
     if count == 1:

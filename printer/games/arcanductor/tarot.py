@@ -2,11 +2,10 @@
 
 The source is a JSON object whose ``tarot_interpretations`` list holds one
 object per tarot card with ``name``, ``rank`` and ``suit`` (the shape of
-``tarot/tarot_interpretations.json`` in ``../shared/data``, from
-dariusk/corpora); a bare list of such objects is read too. The 22 cards of
+``tarot_interpretations.json`` in the public corpus https://github.com/dariusk/corpora); a bare list of such objects is read too. The 22 cards of
 suit ``major`` are the Major Arcana, ranked 0 (The Fool) to 21 (The World);
 the 56 minor arcana are left out (ARCANDUCTOR uses the Major Arcana only:
-GAMES.md section 3, seed 001), and so are the source's keywords and
+ARCANDUCTOR play manual, 2022-09-24), and so are the source's keywords and
 meanings, which are fortune-telling prose and not game text.
 
 Each Major Arcana card becomes one card of
@@ -84,7 +83,7 @@ JAPANESE_NAMES = {
 }
 
 
-class ImportResult(common.ImportResult):
+class TarotImport(common.ImportResult):
     """The imported ``cards`` (card objects, by arcanum) and every ``problem`` found."""
 
     def by_file(self) -> dict[str, list[dict]]:
@@ -108,7 +107,7 @@ def slugify(text: str) -> str:
 
 def card_for(rank: int, name: str) -> dict:
     """The ARCANDUCTOR card of arcanum ``rank`` named ``name``, with its power and effects left open."""
-    card = {"id": f"arcana-{rank:02d}-{slugify(name.split('/')[0])}", "title": name}
+    card: dict[str, object] = {"id": f"arcana-{rank:02d}-{slugify(name.split('/')[0])}", "title": name}
     ja = japanese_name(name)
     if ja:
         card["title_ja"] = ja
@@ -118,9 +117,9 @@ def card_for(rank: int, name: str) -> dict:
     return card
 
 
-def convert(data: object, where: str) -> ImportResult:
+def convert(data: object, where: str) -> TarotImport:
     """Convert one parsed source (see the module docstring); ``where`` is the file name for problems."""
-    result = ImportResult()
+    result = TarotImport()
     if isinstance(data, dict) and isinstance(data.get("tarot_interpretations"), list):
         items, base = data["tarot_interpretations"], "$.tarot_interpretations"
     elif isinstance(data, list):
@@ -204,14 +203,14 @@ def convert(data: object, where: str) -> ImportResult:
     return result
 
 
-def import_tarot(paths: Iterable[Path]) -> ImportResult:
+def import_tarot(paths: Iterable[Path]) -> TarotImport:
     """Read every tarot JSON file in ``paths`` and convert it; problems of every file are collected.
 
     Cards of several files are merged; a number given twice across files is
     an error like within one file, and so is a number 0-21 that no file has.
     """
     paths = list(paths)
-    total = ImportResult()
+    total = TarotImport()
     seen: dict[int, str] = {}
     for path in paths:
         data, problems = read_json(Path(path))

@@ -6,7 +6,7 @@ card under each player's header (the game's setup rules).
 
 from __future__ import annotations
 
-from printer.decks.checks import Context, Placed, quote_names
+from printer.decks.checks import Context, Found, quote_names
 from printer.decks.formats import Format
 from printer.decks.report import Violation
 
@@ -17,11 +17,11 @@ def _standard_deck(fmt: Format) -> dict | None:
     """``standard-deck.json`` beside the format's folder (``schema/<game>/``), else printer's bundled one."""
     import json
 
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
     for candidate in (
         fmt.file.parent.parent / "standard-deck.json",
-        bundled_root() / "schema" / "edelweiss" / "standard-deck.json",
+        bundled_schema("edelweiss", "standard-deck.json"),
     ):
         try:
             return json.loads(candidate.read_text(encoding="utf-8"))
@@ -31,7 +31,7 @@ def _standard_deck(fmt: Format) -> dict | None:
 
 
 def check_standard_deck(ctx: Context) -> list[Violation]:
-    """Edelweiss: each of the 52 standard cards once, by suit and rank (seed 003: 52枚のトランプのみ).
+    """Edelweiss: each of the 52 standard cards once, by suit and rank (Arcana Fight! Edelweiss rules: 52枚のトランプのみ).
 
     Suits, ranks and the card names come from ``schema/edelweiss/standard-deck.json``.
     """
@@ -44,7 +44,7 @@ def check_standard_deck(ctx: Context) -> list[Violation]:
         for s in data["suits"]
         for r, name in ranks.items()
     }
-    have: dict[tuple, list[Placed]] = {}
+    have: dict[tuple, list[Found]] = {}
     for p in ctx.found():
         key = (p.card.get("suit"), p.card.get("rank"))
         if key in expected:
@@ -82,11 +82,11 @@ def check_standard_deck(ctx: Context) -> list[Violation]:
 
 
 def check_class_per_player(ctx: Context) -> list[Violation]:
-    """Edelweiss: at most one Class card under each player's header (``# Player 1``, ``# 先攻``, a name) (seed 003, クラスについて).
+    """Edelweiss: at most one Class card under each player's header (``# Player 1``, ``# 先攻``, a name) (Arcana Fight! Edelweiss rules, クラスについて).
 
     Classes under ``# Class`` or no header count only towards the Class section's size (two players).
     """
-    players: dict[str, list[Placed]] = {}
+    players: dict[str, list[Found]] = {}
     for p in ctx.found():
         header = (p.item.entry.section or "").strip()
         if (

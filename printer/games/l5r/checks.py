@@ -58,7 +58,7 @@ def card_clans(card: Card) -> set[str] | None:
 
 
 def check_sensei_clan(ctx: Context) -> list[Violation]:
-    """A Sensei's clan must be the Stronghold's, or the Sensei clanless / for all clans (seed 事前準備)."""
+    """A Sensei's clan must be the Stronghold's, or the Sensei clanless / for all clans (Juggernauts TCG catalogue, L5R rules, 事前準備)."""
     strongholds = [p for p in ctx.found() if p.card.type == "Stronghold"]
     senseis = [p for p in ctx.found() if p.card.type == "Sensei"]
     if len(strongholds) != 1 or not senseis:

@@ -1,6 +1,6 @@
 """The Oracle of the Void L5R CCG export to printer's L5R cards.
 
-The export (``../shared/data/README.md``) is a JSON list of card objects per
+The export (the card database of the Oracle of the Void, the L5R CCG community card search) is a JSON list of card objects per
 file. Nearly every field is a list of strings; ``formattedtitle``,
 ``printingprimary``, ``imagehash`` and ``puretexttitle`` are strings,
 ``cardid`` an integer, ``printing`` a list of printing objects. Text fields
@@ -56,7 +56,7 @@ from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from printer.cards import importing as common
 from printer.cards.importing import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 from printer.cards.markup import escape_text
-from printer.problems import WARNING, Problem
+from printer.problems import WARNING, Problem, counted
 
 GAME = "l5r"
 
@@ -76,7 +76,7 @@ TYPE_FILES = {
     "Sensei": "senseis.json",
 }
 
-#: Oracle stat field -> printer field (GAMES.md section 1).
+#: Oracle stat field -> printer field.
 STATS = {
     "cost": "cost",
     "force": "force",
@@ -210,7 +210,7 @@ _DIGITS = re.compile(r"\d+")
 _MOJIBAKE = re.compile("[\u00c2-\u00c5\u00e2][\u0080-\u00bf\u0152-\u2122]")
 
 
-class ImportResult(common.ImportResult):
+class OracleImport(common.ImportResult):
     """What :func:`import_oracle` found.
 
     ``cards`` are printer L5R cards (dicts in schema field order), in input
@@ -222,8 +222,7 @@ class ImportResult(common.ImportResult):
 
     type_files = TYPE_FILES
 
-    @staticmethod
-    def file_of(card_type: str) -> str:
+    def file_of(self, card_type: str) -> str:
         """The output file of a card type (:func:`type_file`, defined below)."""
         return type_file(card_type)
 
@@ -414,15 +413,26 @@ def html_to_markup(text: str, *, italic: bool = False) -> str:
     return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
 
 
+class _PlainParser(HTMLParser):
+    """The text of Oracle HTML, a line break for each ``<br>``, every other tag dropped (:func:`html_to_plain`)."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.chunks: list[str] = []
+
+    def handle_data(self, data: str) -> None:
+        self.chunks.append(data)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.chunks.append("\n" if tag == "br" else "")
+
+
 def html_to_plain(text: str) -> str:
     """Oracle HTML to plain text: tags dropped, entities decoded, white space collapsed, icons as ``:bow:``."""
-    parser = HTMLParser(convert_charrefs=True)
-    chunks: list[str] = []
-    parser.handle_data = chunks.append  # type: ignore[method-assign]
-    parser.handle_starttag = lambda tag, attrs: chunks.append("\n" if tag == "br" else "")  # type: ignore[method-assign]
+    parser = _PlainParser()
     parser.feed(fix_mojibake(text))
     parser.close()
-    plain = "".join(chunks).replace("\x95", "\u2022").replace("\xa0", " ")
+    plain = "".join(parser.chunks).replace("\x95", "\u2022").replace("\xa0", " ")
     return "\n".join(re.sub(r"[ \t\r\f]+", " ", line).strip() for line in plain.split("\n")).strip()
 
 
@@ -665,7 +675,7 @@ class _Card:
         primary = next(
             (i for i, p in enumerate(printings) if p.get("printingid") == primary_id), 0 if printings else None
         )
-        if printings and primary_id is not None and printings[primary].get("printingid") != primary_id:
+        if primary is not None and primary_id is not None and printings[primary].get("printingid") != primary_id:
             self.warn(".printingprimary", f"no printing has id {primary_id!r}; the first printing is used")
         sets: list[str] = []
         for i, printing in enumerate(printings):
@@ -751,7 +761,7 @@ def assign_ids(cards: list[dict], origins: list[str] | None = None) -> list[Prob
     return problems
 
 
-def import_oracle(paths: Iterable[Path]) -> ImportResult:
+def import_oracle(paths: Iterable[Path]) -> OracleImport:
     """Read Oracle export files and convert every card (:func:`convert_records`, :func:`assign_ids`).
 
     Files that cannot be read or parsed are errors located as
@@ -759,7 +769,7 @@ def import_oracle(paths: Iterable[Path]) -> ImportResult:
     still import. Ends with one warning per field not imported, naming the
     number of cards that had it and located at its first occurrence.
     """
-    result = ImportResult()
+    result = OracleImport()
     skipped = convert_files(paths, convert_records, result)
     result.problems += assign_ids(result.cards, result.origins)
     result.problems += skipped_warnings(skipped, NOT_IMPORTED, "card", "cards")
@@ -768,6 +778,4 @@ def import_oracle(paths: Iterable[Path]) -> ImportResult:
 
 def summary(cards: list[dict]) -> str:
     """The import's one-line count: ``15 cards imported (Personality 3, Holding 1, ...)``, types in file order."""
-    return (
-        f"{len(cards)} card{'s' * (len(cards) != 1)} imported ({type_counts(cards, TYPE_FILES, type_file) or 'none'})"
-    )
+    return f"{counted(len(cards), 'card')} imported ({type_counts(cards, TYPE_FILES, type_file) or 'none'})"

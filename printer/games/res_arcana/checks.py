@@ -6,10 +6,11 @@ suggested first-game hands (Res Arcana rulebook, "Setup" and "Drafting Variant")
 
 from __future__ import annotations
 
-from printer.decks.checks import Context, Placed, quote_names
+from printer.decks.checks import Context, Found, Placed, quote_names
 from printer.decks.formats import Format
 from printer.decks.names import name_key
 from printer.decks.report import Violation
+from printer.problems import counted
 
 _KEPT_HEADERS = {"kept", "kept mage", "chosen", "選んだメイジ"}
 _DRAFT_ROUNDS = {"first draft": 1, "first": 1, "1巡目": 1, "second draft": 2, "second": 2, "2巡目": 2}
@@ -20,7 +21,7 @@ def _header(p: Placed) -> str:
 
 
 def check_kept_mage(ctx: Context) -> list[Violation]:
-    """Res Arcana: of the two Mages dealt, exactly one is listed under ``Kept`` (seed 000, 準備 8: 2枚のうちから1枚だけ選ぶ)."""
+    """Res Arcana: of the two Mages dealt, exactly one is listed under ``Kept`` (Res Arcana rulebook, Japanese edition, 準備 8: 2枚のうちから1枚だけ選ぶ)."""
     kept = [p for p in ctx.placed if _header(p) in _KEPT_HEADERS and (p.card is None or p.card.type == "Mage")]
     count = sum(p.count for p in kept)
     if count == 1:
@@ -52,9 +53,9 @@ def check_kept_mage(ctx: Context) -> list[Violation]:
 
 
 def check_draft_rounds(ctx: Context) -> list[Violation]:
-    """Res Arcana draft: four Artifacts picked in each of two rounds, under ``First draft`` and ``Second draft`` (seed 000, ドラフトルール 2-3)."""
-    rounds: dict[int, list[Placed]] = {1: [], 2: []}
-    loose = []
+    """Res Arcana draft: four Artifacts picked in each of two rounds, under ``First draft`` and ``Second draft`` (Res Arcana rulebook, Japanese edition, ドラフトルール 2-3)."""
+    rounds: dict[int, list[Found]] = {1: [], 2: []}
+    loose: list[Found] = []
     for p in ctx.found():
         if p.card.type == "Artifact":
             (rounds[_DRAFT_ROUNDS[_header(p)]] if _header(p) in _DRAFT_ROUNDS else loose).append(p)
@@ -64,7 +65,7 @@ def check_draft_rounds(ctx: Context) -> list[Violation]:
         found.append(
             Violation(
                 "res-arcana-draft-rounds",
-                f"{len(names)} Artifact{'s' * (len(names) != 1)} under no draft round: {quote_names(names)}",
+                f"{counted(len(names), 'Artifact')} under no draft round: {quote_names(names)}",
                 tuple(p.line for p in loose),
                 names,
                 sum(p.count for p in loose),
@@ -78,7 +79,7 @@ def check_draft_rounds(ctx: Context) -> list[Violation]:
             found.append(
                 Violation(
                     "res-arcana-draft-rounds",
-                    f"round {number}: {count} Artifact{'s' * (count != 1)} picked, 4 in each round",
+                    f"round {number}: {counted(count, 'Artifact')} picked, 4 in each round",
                     tuple(p.line for p in group),
                     tuple(dict.fromkeys(p.card.name for p in group)),
                     count,
@@ -93,9 +94,9 @@ def _game_data(fmt: Format, name: str) -> dict | None:
     """``schema/<game>/<name>`` beside the format's folder, else printer's bundled one."""
     import json
 
-    from printer.project import bundled_root
+    from printer.paths import bundled_schema
 
-    for candidate in (fmt.file.parent.parent / name, bundled_root() / "schema" / fmt.game / name):
+    for candidate in (fmt.file.parent.parent / name, bundled_schema(fmt.game, name)):
         try:
             return json.loads(candidate.read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -104,7 +105,7 @@ def _game_data(fmt: Format, name: str) -> dict | None:
 
 
 def check_first_game(ctx: Context) -> list[Violation]:
-    """Res Arcana first game: the Mage is a set's Mage and the set's three Artifacts are among the eight (seed 000, 最初のゲーム).
+    """Res Arcana first game: the Mage is a set's Mage and the set's three Artifacts are among the eight (Res Arcana rulebook, Japanese edition, 最初のゲーム).
 
     The four sets, English and Japanese names, are ``schema/res-arcana/first-game-sets.json``.
     """

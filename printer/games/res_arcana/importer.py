@@ -1,4 +1,4 @@
-"""Res Arcana component data (``../shared/data/res-arcana/*.json``) to printer's Res Arcana cards.
+"""Res Arcana component data (``path/to/*.json``) to printer's Res Arcana cards.
 
 Each source file is ``{"schema_version", "essence_types", "cards": [...]}``;
 every component has ``id``, ``type``, ``name_en``, costs as
@@ -62,7 +62,7 @@ from pathlib import Path
 from printer.cards import importing as common
 from printer.cards.importing import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 from printer.cards.markup import escape_text
-from printer.problems import WARNING, Problem
+from printer.problems import WARNING, Problem, counted
 
 GAME = "res-arcana"
 ESSENCES = ("elan", "life", "calm", "death", "gold")
@@ -133,16 +133,16 @@ NOT_IMPORTED = {
     "status": "the source project's review status",
     "side": "the source's label of a tile side; the other side of the tile is not in the data",
     "power.power_index": "the power's position, which printer keeps by order",
-    "power.requires_action": "follows from the power being a reaction or not (seed 000, 対応パワー)",
+    "power.requires_action": "follows from the power being a reaction or not (Res Arcana rulebook, Japanese edition, 対応パワー)",
     "power.requires_turn": "repeats the cost's turn_self",
     "power.limit": "a use limit; only null is known (another value is reported)",
 }
 
-#: Every Monument costs 4 Gold (seed 000, アクション b).
+#: Every Monument costs 4 Gold (Res Arcana rulebook, Japanese edition, アクション b).
 MONUMENT_COST = {"gold": 4}
 
 
-class ImportResult(common.ImportResult):
+class ResArcanaImport(common.ImportResult):
     """What :func:`import_res_arcana` found: printer cards (dicts in field order), problems, origins;
     output files in :data:`TYPE_FILES` order."""
 
@@ -281,7 +281,7 @@ class _Component:
             "artifact_or_monument_supply": "a deck or the Monument deck",
         }
         if key == "look_at_top_cards":
-            return f"look at the top {v.get('count', 1)} cards of {deck.get(v.get('from'), 'a deck')}"
+            return f"look at the top {v.get('count', 1)} cards of {deck.get(str(v.get('from')), 'a deck')}"
         if key == "reorder_top_cards":
             return "put them back in any order"
         if key == "put_back_top_cards":
@@ -629,14 +629,14 @@ def convert_file(
     return cards, problems + found
 
 
-def import_res_arcana(paths: Iterable[Path]) -> ImportResult:
+def import_res_arcana(paths: Iterable[Path]) -> ResArcanaImport:
     """Read the source files and convert every component (:func:`convert_file`).
 
     Unreadable files are errors located as ``file:line:col``; ids are made
     unique (``-2``, ``-3``... with a warning); every field not imported is
     reported once with the number of components that had it.
     """
-    result = ImportResult()
+    result = ResArcanaImport()
     skipped = convert_files(paths, convert_file, result)
     seen: dict[str, int] = {}
     for card, where in zip(result.cards, result.origins):
@@ -658,4 +658,4 @@ def import_res_arcana(paths: Iterable[Path]) -> ImportResult:
 
 def summary(cards: list[dict]) -> str:
     """``73 components imported (Artifact 40, Mage 10, ...)``: the count per printer type."""
-    return f"{len(cards)} component{'s' * (len(cards) != 1)} imported ({type_counts(cards, TYPE_FILES) or 'none'})"
+    return f"{counted(len(cards), 'component')} imported ({type_counts(cards, TYPE_FILES) or 'none'})"

@@ -6,14 +6,14 @@ setup rules).
 
 from __future__ import annotations
 
-from printer.decks.checks import Context, Placed, quote_names
+from printer.decks.checks import Context, Found, quote_names
 from printer.decks.names import name_key
 from printer.decks.report import Violation
 
 
 def check_two_of_each(ctx: Context) -> list[Violation]:
-    """Via Magica: each portal design is in the deck exactly twice (seed 002, 準備 重要: 各ポータルは 2 枚ずつ)."""
-    groups: dict[str, list[Placed]] = {}
+    """Via Magica: each portal design is in the deck exactly twice (Via Magica rulebook, Japanese edition, 準備 重要: 各ポータルは 2 枚ずつ)."""
+    groups: dict[str, list[Found]] = {}
     for p in ctx.found():
         if p.card.type == "Portal":
             groups.setdefault(name_key(p.card.name), []).append(p)
@@ -36,7 +36,7 @@ def check_two_of_each(ctx: Context) -> list[Violation]:
 
 
 def check_one_count_bonus(ctx: Context) -> list[Violation]:
-    """Via Magica: a player wins at most one portal-count Bonus card (seed 002, ポータルの数: 各プレイヤー1枚だけ獲得できます)."""
+    """Via Magica: a player wins at most one portal-count Bonus card (Via Magica rulebook, Japanese edition, ポータルの数: 各プレイヤー1枚だけ獲得できます)."""
     won = [p for p in ctx.found() if p.card.type == "Bonus" and p.card.get("goal") == "portal-count"]
     count = sum(p.count for p in won)
     if count <= 1:

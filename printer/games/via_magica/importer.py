@@ -1,4 +1,4 @@
-"""Via Magica ``material.json`` (the BGA implementation's material, ``../shared/data/via-magica/``) to printer cards.
+"""Via Magica ``material.json`` (the material file of the Board Game Arena implementation) to printer cards.
 
 The source is one object: ``token_types`` (``"1"``.. ``"7"``: name and how
 many stones), ``port_cards`` (``"1"``.. ``"80"``: one entry per printed
@@ -22,7 +22,7 @@ type 4, 5, 7                          ``open_another``, ``extra_portal``,
 type 6 (val1)                         ``add_crystals``
 type 8 (val1 spirit)                  ``wild``
 bonus_data type 9 (val1 colour,       ``Bonus``, ``goal`` portal-color, ``color``
-val2 points)                          (5: all), ``portals`` 3 (seed 002: three of a
+val2 points)                          (5: all), ``portals`` 3 (Via Magica rulebook, Japanese edition: three of a
                                       colour), ``points``
 bonus_data type 10 (val1, val2)       ``Bonus``, ``goal`` portal-count, ``portals``,
                                       ``points``
@@ -55,9 +55,9 @@ SPIRITS = ("air", "water", "earth", "life", "fire", "shadow")
 DEFAULT_TOKENS = {1: "air", 2: "water", 3: "earth", 4: "life", 5: "fire", 6: "shadow", 7: "wild"}
 #: Colour numbers of bonus_data val1 (types 1 and 9).
 COLORS = {1: "green", 2: "yellow", 3: "purple", 4: "blue", 5: "all"}
-#: The colour each effect type belongs to (seed 002: yellow immediate, green end of game, blue permanent).
+#: The colour each effect type belongs to (Via Magica rulebook, Japanese edition: yellow immediate, green end of game, blue permanent).
 EFFECT_COLORS = {1: "green", 2: "green", 3: "yellow", 4: "yellow", 5: "yellow", 6: "yellow", 7: "yellow", 8: "blue"}
-#: A colour goal asks for three portals of one colour (seed 002, ポータルの色).
+#: A colour goal asks for three portals of one colour (Via Magica rulebook, Japanese edition, ポータルの色).
 SAME_COLOR_PORTALS = 3
 
 TYPE_FILES = {"Portal": "portals.json", "Bonus": "bonus.json", "Animus": "animus.json"}
@@ -104,7 +104,7 @@ NOT_IMPORTED = {
 }
 
 
-class ImportResult(common.ImportResult):
+class ViaMagicaImport(common.ImportResult):
     """What :func:`import_via_magica` found: printer cards (dicts in field order) and problems;
     output files in :data:`TYPE_FILES` order."""
 
@@ -335,13 +335,17 @@ class _Converter:
                 )
                 effect, kind_color = {"text": printed}, color
             if effect is not None and color == "purple":
-                self.error(where(".card_bonus"), "a purple portal has no effect (seed 002)", "the effect is left out")
+                self.error(
+                    where(".card_bonus"),
+                    "a purple portal has no effect (Via Magica rulebook, Japanese edition)",
+                    "the effect is left out",
+                )
             elif effect is not None:
                 if kind_color != color:
                     self.error(
                         where(".card_bonus"),
                         f"a {kind_color} effect on a {color} portal",
-                        "a portal's colour gives its effect's kind (seed 002); the effect is left out",
+                        "a portal's colour gives its effect's kind (Via Magica rulebook, Japanese edition); the effect is left out",
                     )
                 else:
                     card["effect"] = effect
@@ -376,7 +380,7 @@ class _Converter:
                         f"{where}.val1", f"unknown colour number {val1}", "1 green, 2 yellow, 3 purple, 4 blue, 5 all"
                     )
                     continue
-                card = {
+                card: dict[str, object] = {
                     "id": f"bonus-{color}",
                     "title": "One of each colour" if color == "all" else f"Three {color} portals",
                     "type": "Bonus",
@@ -398,14 +402,14 @@ class _Converter:
         return cards
 
 
-def import_via_magica(paths: Iterable[Path]) -> ImportResult:
+def import_via_magica(paths: Iterable[Path]) -> ViaMagicaImport:
     """Read ``material.json`` files and convert portals, Bonus cards and Animus stones.
 
     Problems are located as ``file::$.port_cards["12"].card_bonus``; an
     unreadable file as ``file:line:col``. Fields not imported are reported
     once each with the number of entries that had them.
     """
-    result = ImportResult()
+    result = ViaMagicaImport()
     for path in paths:
         data, problems = read_json(Path(path))
         result.problems += problems

@@ -13,7 +13,9 @@ new output is one module here and one entry in the table; the library's
 
 - ``png`` (:mod:`.png`): one PNG per distinct face at a dpi, trim or with bleed;
 - ``tts`` (:mod:`.tts`): Tabletop Simulator deck sheets;
+- ``tts-save`` (:mod:`.tts_save`): a Tabletop Simulator saved object (JSON and thumbnail) on those sheets;
 - ``print-shop`` (:mod:`.printshop`): one card per page with bleed and no marks;
+- ``cut-svg``, ``cut-dxf`` (:mod:`.cutfile`, ``--cut-file svg|dxf``): a cut file per sheet for cutting machines;
 - :mod:`.pdfx`: PDF/X-4 output with a user-supplied CMYK ICC profile (``--icc``, not an export of its own).
 """
 
@@ -25,10 +27,14 @@ from pathlib import Path
 
 from printer.problems import Problem
 from printer.sheets.compose import PrintItem, PrintJob
+from printer.sheets.export.cutfile import export_cut_files
 from printer.sheets.export.faces import distinct_faces, face_images
 from printer.sheets.export.png import export_png
 from printer.sheets.export.printshop import export_print_shop
 from printer.sheets.export.tts import export_tts
+from printer.sheets.export.tts_save import export_tts_save
+from printer.sheets.layout import SheetLayout
+from printer.sheets.options import sheet_layout
 
 
 @dataclass(frozen=True)
@@ -37,7 +43,10 @@ class ExportRequest:
 
     ``dpi`` is the resolution of raster exports (px per inch), ``with_bleed``
     whether PNGs include the bleed, ``strict`` whether any warning leaves the
-    export unwritten.
+    export unwritten. ``layout`` is the sheet layout of the PDF (cut files
+    follow it; default: the options' grid), ``title`` the game's name,
+    ``deck`` the decklist's name when one was printed, ``image_url_base``
+    where the player hosts the Tabletop Simulator images.
     """
 
     out_dir: Path
@@ -45,6 +54,10 @@ class ExportRequest:
     dpi: int = 300
     with_bleed: bool = False
     strict: bool = False
+    layout: SheetLayout | None = None
+    title: str = ""
+    deck: str | None = None
+    image_url_base: str | None = None
 
 
 @dataclass
@@ -71,13 +84,47 @@ def _tts(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> E
     return ExportResult([folder], f"{folder}/ ({len(files)} Tabletop Simulator images)", problems)
 
 
+def _tts_save(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    folder = request.out_dir / f"{request.stem}-tts"
+    title = (request.title or request.stem) + (f": {request.deck}" if request.deck else "")
+    saved, problems = export_tts_save(job, items, folder, request.stem, request.image_url_base, title=title)
+    where = "hosted at " + request.image_url_base if request.image_url_base else "file:/// URLs: local play only"
+    summary = (
+        f"{saved.json} (Tabletop Simulator saved object: {saved.cards} cards in {saved.decks} "
+        f"deck{'s' * (saved.decks != 1)}, images {where}): copy it and {saved.thumbnail.name} into "
+        "Tabletop Simulator's Saves/Saved Objects folder"
+    )
+    if not request.image_url_base:
+        summary += "; for multiplayer, upload the images and build with --image-url-base URL"
+    return ExportResult([folder], summary, problems)
+
+
+def _cut(fmt: str) -> Exporter:
+    def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+        layout = request.layout or sheet_layout(job.opts, job.base)
+        folder = request.out_dir / f"{request.stem}-cut"
+        files, problems = export_cut_files(job, items, layout, folder, fmt, f"{request.stem}.pdf")
+        n = len(files)
+        summary = f"{folder}/ ({n} {fmt.upper()} cut file{'s' * (n != 1)}, one per sheet, mm)" if files else ""
+        return ExportResult([folder] if files else [], summary, problems)
+
+    return export
+
+
 def _print_shop(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     pdf, problems = export_print_shop(job, items, request.out_dir / f"{request.stem}-print-shop", strict=request.strict)
     return ExportResult([pdf, pdf.with_suffix("")], f"{pdf} and {pdf.with_suffix('')}/ (print shop)", problems)
 
 
 #: ``--export`` name -> exporter, in the order they run
-EXPORTERS: dict[str, Exporter] = {"png": _png, "tts": _tts, "print-shop": _print_shop}
+EXPORTERS: dict[str, Exporter] = {
+    "png": _png,
+    "tts": _tts,
+    "tts-save": _tts_save,
+    "print-shop": _print_shop,
+    "cut-svg": _cut("svg"),
+    "cut-dxf": _cut("dxf"),
+}
 
 __all__ = [
     "EXPORTERS",
@@ -86,7 +133,9 @@ __all__ = [
     "Exporter",
     "distinct_faces",
     "export_png",
+    "export_cut_files",
     "export_print_shop",
     "export_tts",
+    "export_tts_save",
     "face_images",
 ]

@@ -16,7 +16,8 @@ from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
 from printer.sheets.render import Face, Sheet
 
-PAGES_PER_CHUNK = 48
+#: faces laid out per WeasyPrint document (one chunk in memory at a time while the PDF is written)
+FACES_PER_CHUNK = PAGES_PER_CHUNK = 48
 
 
 @dataclass

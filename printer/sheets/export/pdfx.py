@@ -13,15 +13,32 @@ printer does and what the user must supply:
   ``device-cmyk(c m y k)`` by the template author: printer cannot convert
   them. After writing, printer counts the RGB colours and RGB images left
   in the PDF and warns: a shop's preflight would reject them.
+
+The print-on-demand presets (:mod:`.presets`) go further for the vendors
+that take CMYK: :func:`convert_to_cmyk` has Ghostscript convert every
+colour and image of the finished PDF through the profile (template colours
+included), and :func:`add_output_intent` embeds the profile.
 """
 
 from __future__ import annotations
 
 import base64
+import io
 import re
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
-from pypdf import PdfReader
+from pypdf import PdfReader, PdfWriter
+from pypdf.generic import (
+    ArrayObject,
+    DictionaryObject,
+    NameObject,
+    NumberObject,
+    StreamObject,
+    TextStringObject,
+)
 
 from printer.problems import WARNING, Problem, UsageError
 from printer.sheets.images import profile_colour_space
@@ -94,3 +111,84 @@ def rgb_report(pdf: Path) -> list[Problem]:
             "rgb-in-pdfx",
         )
     ]
+
+
+#: the longest Ghostscript may take to convert one PDF to CMYK, seconds
+GS_TIMEOUT = 600
+
+
+def ghostscript() -> str | None:
+    """The Ghostscript command (``gs``; ``gswin64c`` on Windows), or ``None`` when it is not installed."""
+    return shutil.which("gs") or shutil.which("gswin64c") or shutil.which("gswin32c")
+
+
+def convert_to_cmyk(pdf: bytes, profile: Path, timeout: float = GS_TIMEOUT) -> bytes:
+    """``pdf`` with every colour and image converted to DeviceCMYK through the ICC ``profile``, by Ghostscript.
+
+    Ghostscript's ``pdfwrite`` device re-writes the PDF with
+    ``ColorConversionStrategy=CMYK``, colour-managed by its own lcms2 with
+    ``profile`` as the output profile and the relative colorimetric intent
+    (https://ghostscript.com/docs/9.54.0/VectorDevices.htm, "Color
+    Conversion and Management"). Text stays text and vectors stay vectors.
+    Raises ``OSError`` when Ghostscript is missing, fails or takes longer
+    than ``timeout`` seconds.
+    """
+    command = ghostscript()
+    if command is None:
+        raise OSError("Ghostscript (gs) is not installed: install the ghostscript package to convert to CMYK")
+    with tempfile.TemporaryDirectory(prefix="printer-cmyk-") as folder:
+        source, target = Path(folder) / "rgb.pdf", Path(folder) / "cmyk.pdf"
+        source.write_bytes(pdf)
+        args = [
+            command,
+            "-q",
+            "-dSAFER",
+            "-dBATCH",
+            "-dNOPAUSE",
+            "-sDEVICE=pdfwrite",
+            "-dCompatibilityLevel=1.6",
+            "-sColorConversionStrategy=CMYK",
+            "-sProcessColorModel=DeviceCMYK",
+            f"-sOutputICCProfile={Path(profile).resolve()}",
+            "-dRenderIntent=1",
+            "-dAutoRotatePages=/None",
+            f"-sOutputFile={target}",
+            str(source),
+        ]
+        try:
+            done = subprocess.run(args, capture_output=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired:
+            raise OSError(f"Ghostscript took longer than {timeout:g} s") from None
+        if done.returncode != 0 or not target.is_file():
+            message = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
+            raise OSError("Ghostscript failed: " + (message[-1] if message else f"exit {done.returncode}"))
+        return target.read_bytes()
+
+
+def add_output_intent(pdf: bytes, profile: Path) -> bytes:
+    """``pdf`` with ``profile`` embedded as its output intent (the press condition its CMYK values are for)."""
+    from PIL import ImageCms
+
+    reader = PdfReader(io.BytesIO(pdf))
+    writer = PdfWriter(clone_from=reader)
+    data = Path(profile).read_bytes()
+    try:
+        name = ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(profile))).strip()
+    except (ImageCms.PyCMSError, OSError):
+        name = Path(profile).stem
+    stream = StreamObject()
+    stream._data = data
+    stream.update({NameObject("/N"): NumberObject(4)})
+    intent = DictionaryObject(
+        {
+            NameObject("/Type"): NameObject("/OutputIntent"),
+            NameObject("/S"): NameObject("/GTS_PDFX"),
+            NameObject("/OutputConditionIdentifier"): TextStringObject(name or "CMYK"),
+            NameObject("/Info"): TextStringObject(name or "CMYK"),
+            NameObject("/DestOutputProfile"): writer._add_object(stream),
+        }
+    )
+    writer._root_object[NameObject("/OutputIntents")] = ArrayObject([writer._add_object(intent)])
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -5,10 +5,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from PIL import Image, ImageDraw
+
 from printer.fsutil import atomic_write_bytes
 from printer.problems import Problem
 from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.faces import distinct_faces, face_images, page_layout, png_bytes, px_of
+from printer.sheets.layout import MM_PER_IN
 
 
 def export_png(
@@ -18,14 +21,34 @@ def export_png(
 
     Each image is the trim box (or, ``with_bleed``, the trim plus the bleed
     on every side) at ``dpi``: a 63 x 88 mm card at 300 dpi is 744 x 1039 px
-    (815 x 1110 px with 3 mm bleed). The dpi is stored in the PNG. Returns
-    ``(folder, problems)``.
+    (815 x 1110 px with 3 mm bleed). The dpi is stored in the PNG. With a
+    corner radius (``--corner-radius``) and no bleed, the image is RGBA with
+    the corners outside the rounded trim transparent (anti-aliased);
+    otherwise RGB. Returns ``(folder, problems)``.
     """
     folder = Path(folder)
     faces = distinct_faces(job, items)
     layout = page_layout(job, with_bleed)
     px = px_of(layout.page, dpi)
     names = {f.key: f.name for f in faces}
+    radius = 0.0 if with_bleed else job.opts.corner_radius
+    mask = rounded_mask(px, radius / MM_PER_IN * dpi) if radius > 0 else None
     for key, image in face_images(job, [f.key for f in faces], layout, px):
+        if mask is not None:
+            image = image.convert("RGBA")
+            image.putalpha(mask)
         atomic_write_bytes(folder / f"{names[key]}.png", png_bytes(image, dpi))
     return folder, []
+
+
+def rounded_mask(size: tuple[int, int], radius_px: float, oversample: int = 4) -> Image.Image:
+    """An ``L`` mask of ``size`` px: 255 inside a rectangle with corners rounded by ``radius_px``, 0 outside.
+
+    Drawn ``oversample`` times larger and scaled down, so the curve is anti-aliased.
+    """
+    w, h = size
+    big = Image.new("L", (w * oversample, h * oversample), 0)
+    ImageDraw.Draw(big).rounded_rectangle(
+        (0, 0, w * oversample - 1, h * oversample - 1), radius=radius_px * oversample, fill=255
+    )
+    return big.resize((w, h), Image.Resampling.LANCZOS)

@@ -3,7 +3,7 @@
 Tabletop Simulator's Custom Deck takes a *face* image holding a grid of up
 to 10 x 7 cards, whose last slot (bottom-right) is the *hidden card* shown
 for cards in another player's hand, and a *back* image. printer makes one
-deck per back design (for L5R: the Dynasty and Fate decks), with as many
+deck per back design (two decks for a game with two backs), with as many
 face images as it needs (69 cards each), every copy in its own slot, plus:
 
 - ``<deck>-back.png``, the back (for double-faced cards, a back *sheet*
@@ -11,16 +11,25 @@ face images as it needs (69 cards each), every copy in its own slot, plus:
 - ``tts.json``, a manifest: per face image its grid (``width`` x
   ``height``, as TTS's dialog asks), number of cards and back image.
 
-Images are RGB PNG at most :data:`MAX_WIDTH` px wide: each card is
-``MAX_WIDTH // 10`` = 409 px wide whatever the grid, its height in
-proportion (571 px for a 63 x 88 mm card). Grids are at least 2 x 2.
+Images are RGB PNG of at most :data:`MAX_SIZE` px a side: each card is at
+most ``MAX_SIZE // 10`` = 409 px wide and ``MAX_SIZE // 7`` = 585 px high
+whatever the grid, in the card's proportions (409 x 571 px for a
+63 x 88 mm card, 341 x 585 px for a 70 x 120 mm tarot card). Grids are at
+least 2 x 2. The saved object (``--export tts-save``,
+:mod:`.tts_save`) is built on the same sheets (:func:`plan_sheets`).
+
+Source of the limits: Tabletop Simulator's knowledge base, "Custom Deck"
+(at most 10 x 7 cards a sheet, the last one the hidden card unless "Back is
+hidden"; images up to 4096 x 4096 px).
 """
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from PIL import Image
@@ -30,14 +39,16 @@ from printer.problems import Problem
 from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.faces import _slug, face_images, page_layout
 
-MAX_COLS, MAX_ROWS, MAX_WIDTH = 10, 7, 4096
+MAX_COLS, MAX_ROWS, MAX_SIZE = 10, 7, 4096
+MAX_WIDTH = MAX_SIZE  # the name earlier versions used
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
 
 
 def card_px(card_mm: tuple[float, float]) -> tuple[int, int]:
-    """The pixel size of one card on a TTS sheet."""
-    width = MAX_WIDTH // MAX_COLS
-    return (width, round(width * card_mm[1] / card_mm[0]))
+    """The pixel size of one card on a TTS sheet: as large as 10 x 7 of them allow within 4096 px, in proportion."""
+    w, h = card_mm
+    width = min(MAX_SIZE // MAX_COLS, math.floor(MAX_SIZE // MAX_ROWS * w / h))
+    return (width, min(MAX_SIZE // MAX_ROWS, round(width * h / w)))
 
 
 def grid_for(n_cards: int) -> tuple[int, int]:
@@ -48,55 +59,103 @@ def grid_for(n_cards: int) -> tuple[int, int]:
     return cols, rows
 
 
-def export_tts(job: PrintJob, items: Sequence[PrintItem], folder: Path) -> tuple[list[Path], list[Problem]]:
-    """Write the TTS face sheets, back images and ``tts.json`` into ``folder``; returns ``(files, problems)``."""
-    folder = Path(folder)
-    layout = page_layout(job, with_bleed=False)
+@dataclass
+class TTSSheet:
+    """One face image: its ``group`` (back design), ``number`` in the group, ``items`` slot by slot, grid, file names.
+
+    ``back`` is the back image: one back for all (``unique_back`` false) or
+    a back sheet of the same grid, slot for slot.
+    """
+
+    group: str
+    number: int
+    items: list[PrintItem]
+    cols: int
+    rows: int
+    face: str
+    back: str
+    unique_back: bool
+    card_px: tuple[int, int] = (0, 0)
+    extra: dict = field(default_factory=dict)
+
+
+def back_group(job: PrintJob, item: PrintItem) -> tuple[str, bool]:
+    """The deck an item goes in (its back design, or ``double-faced``) and whether its back is its own."""
+    kind, *rest = job.back_ident(item)
+    if kind in ("card", "html"):
+        return "double-faced", True
+    return _slug(str(rest[0])), False
+
+
+def plan_sheets(job: PrintJob, items: Sequence[PrintItem]) -> list[TTSSheet]:
+    """The face images for ``items``: grouped by back design in order of first use, 69 cards a sheet, in order."""
     px = card_px(job.opts.card)
     groups: dict[str, list[PrintItem]] = {}
-    unique_backs: dict[str, bool] = {}
+    unique: dict[str, bool] = {}
     for item in items:
-        kind, *rest = job.back_ident(item)
-        group = "double-faced" if kind in ("card", "html") else _slug(str(rest[0]))
+        group, own = back_group(job, item)
         groups.setdefault(group, []).append(item)
-        unique_backs[group] = kind in ("card", "html")
-    fronts = {id(item): job.front(item)[1] for item in items}
-    backs = {id(item): job.back(item)[1] for item in items}
-    needed = list(dict.fromkeys(list(fronts.values()) + list(backs.values())))
-    images = dict(face_images(job, needed, layout, px))
-    files: list[Path] = []
-    manifest = []
+        unique[group] = own
+    plan = []
     for group, members in groups.items():
         for n, start in enumerate(range(0, len(members), PER_SHEET), 1):
             part = members[start : start + PER_SHEET]
             cols, rows = grid_for(len(part))
-            hidden = images[backs[id(part[0])]]
-            face_sheet = _sheet([images[fronts[id(i)]] for i in part], hidden, cols, rows, px)
-            name = f"{group}-{n}.png"
-            atomic_write_bytes(folder / name, _png(face_sheet))
-            files.append(folder / name)
-            if unique_backs[group]:
-                back_name = f"{group}-{n}-back.png"
-                back_sheet = _sheet([images[backs[id(i)]] for i in part], hidden, cols, rows, px)
-                atomic_write_bytes(folder / back_name, _png(back_sheet))
-                files.append(folder / back_name)
-            else:
-                back_name = f"{group}-back.png"
-                if (folder / back_name) not in files:
-                    atomic_write_bytes(folder / back_name, _png(images[backs[id(part[0])]]))
-                    files.append(folder / back_name)
-            manifest.append(
-                {
-                    "face": name,
-                    "back": back_name,
-                    "width": cols,
-                    "height": rows,
-                    "cards": len(part),
-                    "unique_backs": unique_backs[group],
-                    "card_px": list(px),
-                }
-            )
-    atomic_write_text(folder / "tts.json", json.dumps({"decks": manifest}, indent=2) + "\n")
+            back = f"{group}-{n}-back.png" if unique[group] else f"{group}-back.png"
+            plan.append(TTSSheet(group, n, part, cols, rows, f"{group}-{n}.png", back, unique[group], px))
+    return plan
+
+
+def write_sheets(job: PrintJob, plan: Sequence[TTSSheet], folder: Path) -> list[Path]:
+    """Render and write every face image and back image of ``plan`` into ``folder``; returns the files written."""
+    folder = Path(folder)
+    items = [item for sheet in plan for item in sheet.items]
+    layout = page_layout(job, with_bleed=False)
+    fronts = {id(item): job.front(item)[1] for item in items}
+    backs = {id(item): job.back(item)[1] for item in items}
+    needed = list(dict.fromkeys(list(fronts.values()) + list(backs.values())))
+    px = card_px(job.opts.card)
+    images = dict(face_images(job, needed, layout, px))
+    files: list[Path] = []
+    for sheet in plan:
+        hidden = images[backs[id(sheet.items[0])]]
+        faces = [images[fronts[id(i)]] for i in sheet.items]
+        atomic_write_bytes(folder / sheet.face, png(_sheet(faces, hidden, sheet.cols, sheet.rows, px)))
+        files.append(folder / sheet.face)
+        if sheet.unique_back:
+            backs_img = [images[backs[id(i)]] for i in sheet.items]
+            atomic_write_bytes(folder / sheet.back, png(_sheet(backs_img, hidden, sheet.cols, sheet.rows, px)))
+            files.append(folder / sheet.back)
+        elif (folder / sheet.back) not in files:
+            atomic_write_bytes(folder / sheet.back, png(hidden))
+            files.append(folder / sheet.back)
+    return files
+
+
+def manifest(plan: Sequence[TTSSheet]) -> dict:
+    """``tts.json``: per face image its back, grid (``width`` x ``height``), card count and card size in px."""
+    return {
+        "decks": [
+            {
+                "face": s.face,
+                "back": s.back,
+                "width": s.cols,
+                "height": s.rows,
+                "cards": len(s.items),
+                "unique_backs": s.unique_back,
+                "card_px": list(s.card_px),
+            }
+            for s in plan
+        ]
+    }
+
+
+def export_tts(job: PrintJob, items: Sequence[PrintItem], folder: Path) -> tuple[list[Path], list[Problem]]:
+    """Write the TTS face sheets, back images and ``tts.json`` into ``folder``; returns ``(files, problems)``."""
+    folder = Path(folder)
+    plan = plan_sheets(job, items)
+    files = write_sheets(job, plan, folder)
+    atomic_write_text(folder / "tts.json", json.dumps(manifest(plan), indent=2) + "\n")
     return files, []
 
 
@@ -109,9 +168,8 @@ def _sheet(cards: list[Image.Image], hidden: Image.Image, cols: int, rows: int, 
     return sheet
 
 
-def _png(image: Image.Image) -> bytes:
-    import io
-
+def png(image: Image.Image) -> bytes:
+    """``image`` as PNG bytes."""
     buffer = io.BytesIO()
     image.save(buffer, "PNG", compress_level=6)
     return buffer.getvalue()

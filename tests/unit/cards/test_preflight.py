@@ -43,3 +43,64 @@ def test_no_render_checks_the_data_only(tmp_path, run):
     root = _project(tmp_path, run)
     (root / "templates/p/back.html.j2").unlink()
     assert run("--project", root, "validate", "--no-render").code == 0
+
+
+def _fronts(monkeypatch):
+    """The cards whose front validate renders (by their place)."""
+    from printer.sheets.render import Renderer
+
+    rendered: list[str] = []
+    original = Renderer.front
+
+    def front(self, card, *args, **kwargs):
+        rendered.append(card.where)
+        return original(self, card, *args, **kwargs)
+
+    monkeypatch.setattr(Renderer, "front", front)
+    return rendered
+
+
+def test_cards_that_rendered_clean_are_not_rendered_again(tmp_path, run, monkeypatch):
+    root = _project(tmp_path, run)
+    rendered = _fronts(monkeypatch)
+    assert run("--project", root, "validate").code == 0
+    assert len(rendered) == 6
+    rendered.clear()
+    assert run("--project", root, "validate").code == 0
+    assert rendered == []
+    crew = root / "cards/p/crew.csv"
+    crew.write_text(crew.read_text().replace("{shield} Pell", "{shield} Pel"), encoding="utf-8")
+    assert run("--project", root, "validate").code == 0
+    assert len(rendered) == 1 and rendered[0].startswith(str(crew))
+
+
+def test_a_template_edit_renders_every_card_again(tmp_path, run, monkeypatch):
+    root = _project(tmp_path, run)
+    rendered = _fronts(monkeypatch)
+    run("--project", root, "validate")
+    rendered.clear()
+    template = root / "templates/p/card.html.j2"
+    template.write_text(template.read_text().replace("{{ card.type }}{%", "{{ card.typ }}{%"), encoding="utf-8")
+    result = run("--project", root, "validate")
+    assert len(rendered) == 6 and result.code == 1 and "(and 5 more cards)" in result.err
+
+
+def test_a_card_with_a_problem_is_reported_on_every_run(tmp_path, run, monkeypatch):
+    root = _project(tmp_path, run)
+    crew = root / "cards/p/crew.csv"
+    crew.write_text(crew.read_text().replace("{shield} Pell", "{sheild} Pell"), encoding="utf-8")
+    for _ in range(2):
+        result = run("--project", root, "validate")
+        assert "unknown icon {sheild}" in result.err
+
+
+def test_a_damaged_memory_is_ignored(tmp_path, run, monkeypatch):
+    root = _project(tmp_path, run)
+    assert run("--project", root, "validate").code == 0
+    (memory,) = (root / "build" / ".cache" / "preflight").glob("*.json")
+    rendered = _fronts(monkeypatch)
+    for damage in ("", "{", '{"templates": 1, "clean": 5}', "[1, 2]"):
+        memory.write_text(damage, encoding="utf-8")
+        rendered.clear()
+        assert run("--project", root, "validate").code == 0
+        assert len(rendered) == 6

@@ -67,3 +67,26 @@ def test_align_out_is_a_folder_like_every_other_out(tmp_path, run):
             if "--out" in getattr(option, "opts", []):
                 outs[" ".join(path)] = option.metavar
     assert set(outs.values()) == {"DIR"}, outs
+
+
+HEAVY = ("weasyprint", "PIL", "pikepdf", "pypdf", "pypdfium2", "jsonschema", "jsonschema_rs", "openpyxl")
+PROBE = """
+import sys
+from printer.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit:
+    pass
+print(" ".join(sorted(sys.modules)))
+"""
+
+
+@pytest.mark.parametrize("path", [(), ("build",), ("validate",), ("deck", "check"), ("rules",), ("export", "cards")])
+def test_help_imports_no_renderer_nor_validator(path):
+    """``printer --help`` and a command's help load no PDF, image or schema library (issue 18, item 7)."""
+    done = subprocess.run([sys.executable, "-c", PROBE, *path, "--help"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.splitlines()[-1].split()
+    heavy = sorted({m.split(".")[0] for m in loaded} & set(HEAVY + ("python_calamine",)))
+    assert not heavy, f"printer {' '.join(path)} --help imported {heavy}"
+    assert not [m for m in loaded if m.startswith("printer.games")], "the games are loaded only by what needs them"

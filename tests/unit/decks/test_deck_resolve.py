@@ -137,3 +137,20 @@ def test_ambiguity_settled_by_the_format(twins):
     resolution = resolve(deck_of("Mirror Image", "Twin Blade"), twins, prefer=fmt.is_legal)
     assert resolution.entries[0].card.id == "mirror-image-ivory"  # the only candidate legal in the format
     assert [p.code for p in resolution.problems] == ["ambiguous-card"]  # both Twin Blades are legal
+
+
+def test_remembered_names_follow_the_installed_games(monkeypatch):
+    """split_name remembers names; a game installed later (its name variants) is seen at once."""
+    import printer.decks.names as names
+    from printer.plugins import NameVariant
+
+    plain = names.split_name("Kitsu Suki - v2")
+    assert plain.level in ("", "v2")
+
+    def parse(text: str):
+        return (text[:-5], "v2") if text.endswith(" - v2") else None
+
+    variants = (NameVariant("variant", parse),)
+    monkeypatch.setattr(names, "name_variants", lambda: variants)
+    assert names.split_name("Kitsu Suki - v2") == names.NameParts("kitsu suki", "v2")
+    assert names.loose_key("Kitsu Suki - v2") == "kitsusuki|v2"

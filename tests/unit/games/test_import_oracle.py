@@ -25,7 +25,7 @@ SHARED_ORACLE = REPO.parent / "shared" / "data" / "l5r" / "oracle"
 
 
 @pytest.fixture(scope="module")
-def imported() -> oracle.ImportResult:
+def imported() -> oracle.OracleImport:
     return import_oracle([CARDS])
 
 

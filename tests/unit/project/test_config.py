@@ -141,7 +141,7 @@ def test_the_rules_toml_schema_lists_the_settings_read_settings_knows():
     import json
 
     from printer.book.source import SETTINGS
-    from printer.project import bundled_root
+    from printer.paths import bundled_root
 
     schema = json.loads((bundled_root() / "schema/config/rules-toml.schema.json").read_text(encoding="utf-8"))
     assert list(schema["properties"]) == list(SETTINGS)

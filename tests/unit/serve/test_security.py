@@ -101,10 +101,10 @@ def test_static_files_do_not_leave_the_package(client):
 
 
 def test_host_warnings():
-    from printer import api
+    from printer.serve import host_problems
 
-    assert api.serve_problems("127.0.0.1") == []
-    assert api.serve_problems("localhost") == []
-    assert api.serve_problems("::1") == []
-    (problem,) = api.serve_problems("0.0.0.0")
+    assert host_problems("127.0.0.1") == []
+    assert host_problems("localhost") == []
+    assert host_problems("::1") == []
+    (problem,) = host_problems("0.0.0.0")
     assert problem.severity == "warning" and "other machines" in problem.message

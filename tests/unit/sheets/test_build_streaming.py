@@ -127,7 +127,7 @@ def test_an_inline_size_beats_the_stylesheet(tmp_path):
         assert {round(c["size"], 2) for c in doc.pages[0].chars} == {5.0}
 
 
-# -- a build: only the sheets that hold a shrunk face are laid out again ---------------------------------------------
+# -- a build: each face is laid out once, only a shrunk face again ---------------------------------------------------
 
 CARD_HTML = '<div class="card"><div class="title">{{ card.title }}</div><div class="box" data-fit="text" data-fit-min="4pt">{{ text }}</div></div>\n'
 CSS = """.card { position: absolute; inset: 0; background: #fff; font: 8pt "DejaVu Sans", sans-serif; line-height: 1.2; }
@@ -137,7 +137,7 @@ CSS = """.card { position: absolute; inset: 0; background: #fff; font: 8pt "Deja
 LONG = " ".join(["Warriors hold the line while the tide turns."] * 16)
 
 
-def test_only_the_sheet_with_a_shrunk_face_is_laid_out_again(tmp_path, monkeypatch):
+def test_each_face_is_laid_out_once_and_only_a_shrunk_face_again(tmp_path, monkeypatch):
     import printer.sheets.compose as build
     from printer.cli import main
 
@@ -165,12 +165,15 @@ def test_only_the_sheet_with_a_shrunk_face_is_laid_out_again(tmp_path, monkeypat
     jobs = []
     original = build.build_sheets
     monkeypatch.setattr(build, "build_sheets", lambda job, *a, **k: jobs.append(job) or original(job, *a, **k))
-    monkeypatch.setattr(build, "SHEETS_PER_CHUNK", 2)  # two parts: sheets 1-2 and sheet 3
+    import printer.sheets.export.faces as faces
+
+    monkeypatch.setattr(faces, "FACES_PER_CHUNK", 10)  # three parts: faces 1-10, 11-20, 21-28
     with pytest.raises(SystemExit) as exit_:
         main(["--project", str(tmp_path), "build", "t", "--out", str(tmp_path / "out"), "--strict"])
     assert exit_.value.code == 0
     stats = jobs[0].stats
-    assert stats["pages"] == 6 and stats["pages again"] == 1  # six pages once, the second front sheet again
+    # 27 fronts and one back design laid out once each, then only the face whose text shrank again
+    assert stats["pages"] == 28 and stats["pages again"] == 1
     with pdfplumber.open(tmp_path / "out" / "t.pdf") as doc:
         assert len(doc.pages) == 6
         sizes = [{round(c["size"], 1) for c in page.chars if c["text"] == "W"} for page in doc.pages]

@@ -1,0 +1,138 @@
+"""The options of ``printer build`` beyond the sheet options: exports, print-on-demand presets, and how it runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from printer.api import BuildRequest
+from printer.cli.sheet_options import cli_values
+
+EXPORTS = ("png", "tts", "tts-save", "print-shop")  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
+CUT_FILES = ("svg", "dxf")
+PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
+
+
+def output_options(f):
+    """``--export``, ``--cut-file``, ``--image-url-base``, ``--preset``, ``--dpi``, ``--png-bleed``, ``--icc``."""
+    for option in reversed(
+        [
+            click.option(
+                "--export",
+                "exports",
+                multiple=True,
+                type=click.Choice(EXPORTS),
+                help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), tts-save (a Tabletop Simulator "
+                "saved object), print-shop (one card per page). Repeatable.",
+            ),
+            click.option(
+                "--cut-file",
+                "cut_files",
+                multiple=True,
+                type=click.Choice(CUT_FILES),
+                help="Also write a cut file per sheet for a cutting machine (svg, dxf), its paths on the cards' trim. Repeatable.",
+            ),
+            click.option(
+                "--image-url-base",
+                default=None,
+                metavar="URL",
+                help="tts-save: where you host the images for multiplayer (default file:/// URLs: local play only).",
+            ),
+            click.option(
+                "--preset",
+                type=click.Choice(PRESETS),
+                default=None,
+                help="Also write the files a print-on-demand vendor takes: mpc (MakePlayingCards), drivethrucards, "
+                "thegamecrafter, printplaygames, mbprint (trim, bleed, dpi, colour and naming as the vendor asks; "
+                "CMYK vendors need --icc).",
+            ),
+            click.option(
+                "--dpi",
+                default=300,
+                show_default=True,
+                type=click.IntRange(36, 1200),
+                help="Resolution of PNG exports.",
+            ),
+            click.option("--png-bleed", is_flag=True, help="PNG export: include the bleed (default: cut at the trim)."),
+            click.option(
+                "--icc",
+                "icc",
+                default=None,
+                type=click.Path(exists=True, dir_okay=False, path_type=Path),
+                metavar="PROFILE.icc",
+                help="Write PDF/X-4 (CMYK) with this CMYK output profile; art is converted through it.",
+            ),
+        ]
+    ):
+        f = option(f)
+    return f
+
+
+def run_options(f):
+    """``--strict``, ``--no-aids``, ``--jobs``, ``--scheduler``, ``--watch``, ``--no-cache``."""
+    for option in reversed(
+        [
+            click.option(
+                "--strict",
+                is_flag=True,
+                help="Treat warnings (missing cards, missing art, text that does not fit) as errors.",
+            ),
+            click.option(
+                "--no-aids",
+                is_flag=True,
+                help="Leave out the player aids (rules/<game>/aids/*.md) printed after the cards.",
+            ),
+            click.option(
+                "--jobs",
+                "-j",
+                type=click.IntRange(min=1),
+                default=None,
+                metavar="N",
+                help="Processes that lay the faces out (default: one per core; 1: in this process).",
+            ),
+            click.option(
+                "--scheduler",
+                default=None,
+                metavar="tcp://HOST:PORT",
+                help="Lay the faces out on this Dask distributed cluster instead (needs printer[dask]; "
+                "the workers must see the project at the same path).",
+            ),
+            click.option(
+                "--watch",
+                is_flag=True,
+                help="Build, then build again on every save in the project until Ctrl-C (one warm process).",
+            ),
+            click.option(
+                "--no-cache",
+                is_flag=True,
+                help="Lay every face out again (default: take unchanged ones from build/.cache).",
+            ),
+        ]
+    ):
+        f = option(f)
+    return f
+
+
+def request_from(games, cards_dir, only, deck_file, out_dir, params: dict) -> BuildRequest:
+    """The :class:`~printer.api.BuildRequest` the command line asks for (``params``: every other option)."""
+    return BuildRequest(
+        games,
+        cards_dir,
+        only,
+        deck_file,
+        out_dir,
+        cli_values(params),
+        params["exports"],
+        params["dpi"],
+        params["png_bleed"],
+        params["icc"],
+        params["strict"],
+        not params["no_aids"],
+        params["preset"],
+        jobs=params["jobs"],
+        scheduler=params["scheduler"],
+        cache=not params["no_cache"],
+        cut_files=params["cut_files"],
+        image_url_base=params["image_url_base"],
+    )

@@ -1,0 +1,184 @@
+"""Rendered faces kept between builds, by content: an edit re-renders only the faces it changes.
+
+A face's *key* is a SHA-256 of everything that can change its rendering:
+
+- its HTML as the game's template wrote it from the card's data;
+- the content of every file that HTML names (icons, SVG art; prepared
+  raster art is named by its source's size and modification time);
+- the job's *context*: the content of the game's stylesheets and the files
+  their ``url()``\\ s name, the extra CSS and WeasyPrint options, the face
+  page's size, printer's and WeasyPrint's versions.
+
+A hit gives the PDF page the face was laid out on and the text-fit sizes
+found for it, so warnings stay the same. Laid-out batches are stored whole
+(one blob per batch, named by its own SHA-256, checked on every read: a
+corrupt or half-written entry is dropped and rebuilt, never trusted); each
+face entry points into one. The store is a ``diskcache`` under
+``build/.cache/faces``, bounded (:data:`SIZE_LIMIT`) with least-recently-used
+eviction; SQLite's locking lets two builds use it at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlparse
+from urllib.request import url2pathname
+
+#: bytes the face cache may hold before the least recently used entries go
+SIZE_LIMIT = 2 * 1024**3
+_REFERENCE = re.compile(r"""(?:src|href|data)\s*=\s*["']([^"']+)["']|url\(\s*["']?([^"')\s]+)""", re.IGNORECASE)
+
+
+class FileHashes:
+    """SHA-256 of files by path, read once per (path, size, modification time)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, tuple[int, int, str]] = {}
+
+    def digest(self, path: Path) -> str:
+        try:
+            stat = path.stat()
+        except OSError:
+            return "missing"
+        seen = self._seen.get(str(path))
+        if seen and seen[:2] == (stat.st_size, stat.st_mtime_ns):
+            return seen[2]
+        try:
+            digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError:
+            digest = "unreadable"
+        self._seen[str(path)] = (stat.st_size, stat.st_mtime_ns, digest)
+        return digest
+
+
+def referenced_files(text: str, base_url: str) -> list[Path]:
+    """The local files ``text`` (HTML or CSS) names through ``src``/``href``/``data`` and ``url()``, resolved."""
+    found = []
+    for groups in _REFERENCE.findall(text):
+        ref = (groups[0] or groups[1]).strip()
+        if not ref or ref.startswith(("data:", "#")):
+            continue
+        url = urljoin(base_url, ref)
+        if urlparse(url).scheme == "file":
+            found.append(Path(url2pathname(unquote(urlparse(url).path))))
+    return found
+
+
+class FaceCache:
+    """Laid-out faces by key (see the module docstring), stored under ``folder``."""
+
+    def __init__(self, folder: Path, size_limit: int = SIZE_LIMIT):
+        import diskcache
+
+        self.store = diskcache.Cache(str(folder), size_limit=size_limit, eviction_policy="least-recently-used")
+        self.files = FileHashes()
+        self.hits = 0
+        self.misses = 0
+        self._blobs: dict[str, bytes] = {}  # one bytes object per batch, so that a build opens each batch PDF once
+
+    def close(self) -> None:
+        self.store.close()
+
+    def context(self, parts: Iterable[object], stylesheets: Iterable[Path], base_url: str) -> str:
+        """The job's context digest: ``parts`` (options, versions, sizes) and the stylesheets with what they name."""
+        h = hashlib.sha256()
+        for part in parts:
+            h.update(repr(part).encode())
+        for sheet in stylesheets:
+            h.update(str(sheet).encode() + self.files.digest(sheet).encode())
+            try:
+                text = sheet.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            for path in referenced_files(text, sheet.as_uri()):
+                h.update(str(path).encode() + self.files.digest(path).encode())
+        return h.hexdigest()
+
+    def key(self, html: str, context: str, base_url: str) -> str:
+        """The key of a face of ``html`` in a job of ``context``."""
+        h = hashlib.sha256(context.encode())
+        h.update(html.encode())
+        for path in referenced_files(html, base_url):
+            if ".cache/art/" not in path.as_posix():  # prepared art is named by its source's size and time
+                h.update(str(path).encode() + self.files.digest(path).encode())
+        return h.hexdigest()
+
+    def get(self, key: str) -> tuple[bytes, int, dict, dict, list] | None:
+        """``(batch pdf, page index, text-fit sizes by box name, unfit boxes by name, the batch's warnings)``,
+        or ``None`` for a miss."""
+        try:
+            entry = self.store.get("face:" + key)
+            if entry is None:
+                self.misses += 1
+                return None
+            blob, index, sizes, unfit = entry
+            data = self._blobs.get(blob) or self.store.get("blob:" + blob)
+            if blob not in self._blobs and (not isinstance(data, bytes) or hashlib.sha256(data).hexdigest() != blob):
+                self.store.delete("blob:" + blob)
+                self.store.delete("face:" + key)
+                self.misses += 1
+                return None
+        except Exception:  # a damaged entry (unpickling fails, a half-written file): rebuilt, never trusted
+            self.misses += 1
+            return None
+        self._blobs[blob] = data
+        self.hits += 1
+        try:
+            warnings = self.store.get("warnings:" + blob) or []
+        except Exception:
+            warnings = []
+        return data, index, sizes, unfit, warnings
+
+    def put(self, data: bytes, faces: dict[str, tuple[int, dict, dict]], warnings: list | None = None) -> None:
+        """Store a laid-out batch ``data``, the ``warnings`` laying it out gave, and, for each face key,
+        ``(page index, sizes, unfit)``."""
+        blob = hashlib.sha256(data).hexdigest()
+        try:
+            self.store.set("blob:" + blob, data)
+            if warnings:
+                self.store.set("warnings:" + blob, list(warnings))
+            for key, (index, sizes, unfit) in faces.items():
+                self.store.set("face:" + key, (blob, index, sizes, unfit))
+        except Exception:  # a full disk or a locked database only costs the next build its speed
+            pass
+
+    def get_blob(self, key: str) -> bytes | None:
+        """A whole document stored by :meth:`put_blob` (the sheets without their faces), checked, or ``None``."""
+        try:
+            entry = self.store.get("doc:" + key)
+            if not isinstance(entry, tuple) or len(entry) != 2:
+                return None
+            digest, data = entry
+            if not isinstance(data, bytes) or hashlib.sha256(data).hexdigest() != digest:
+                self.store.delete("doc:" + key)
+                return None
+            return data
+        except Exception:
+            return None
+
+    def put_blob(self, key: str, data: bytes) -> None:
+        """Store a whole document under ``key`` with its own digest."""
+        try:
+            self.store.set("doc:" + key, (hashlib.sha256(data).hexdigest(), data))
+        except Exception:
+            pass
+
+    def get_html(self, key: str) -> tuple[str, list] | None:
+        """A card's front HTML and the renderer's warnings for it, stored by :meth:`put_html`, or ``None``."""
+        try:
+            entry = self.store.get("html:" + key)
+            if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str):
+                return entry
+        except Exception:
+            pass
+        return None
+
+    def put_html(self, key: str, html: str, warnings: list) -> None:
+        """Keep a card's front HTML and the warnings rendering it gave, under ``key``."""
+        try:
+            self.store.set("html:" + key, (html, list(warnings)))
+        except Exception:
+            pass

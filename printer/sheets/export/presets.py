@@ -1,0 +1,517 @@
+"""Print-on-demand presets (``printer build GAME --preset mpc``): the files one vendor takes, from one flag.
+
+A preset is data (``vendors.toml`` beside this module: trim sizes, canvas in
+px, bleed, safe area, dpi, colour mode, file layout) and one function,
+:func:`export_preset`, that turns it into print options and writes the files.
+Each figure's source is in ``docs/print-on-demand.md``.
+
+- **Trim.** A vendor with a list of sizes prints the one nearest the game's
+  trim size (within :data:`SIZE_TOLERANCE_MM` on each side; the game's 63 x 88 mm
+  poker becomes the vendor's 2.5 x 3.5 in = 63.5 x 88.9 mm); a game whose
+  size the vendor does not print is a usage error naming the vendor's sizes.
+  A vendor without a list prints the game's own trim size.
+- **Bleed and canvas.** Image vendors give a canvas in px at their dpi (the
+  trim centred on it); PDF vendors a bleed all round the trim.
+- **Safe area.** Faces are laid out with ``--safe`` set to the vendor's safe
+  margin (templates that use ``var(--safe)`` follow it), then each face's
+  text is read from the PDF (pypdfium2) and a warning names the card whose
+  text leaves the safe area, and by how much.
+- **Art into the bleed.** Each face is turned into an image and a warning
+  names the card whose outer bleed is white where the edge inside the trim is
+  not (art or background stopping at the trim).
+- **Colour.** ``cmyk`` vendors get the PDF converted through Ghostscript with
+  the user's ``--icc`` profile (:func:`printer.sheets.export.pdfx.convert_to_cmyk`); without a profile
+  the PDF stays RGB and a warning says so. printer converts no colour itself.
+- **Layouts.** ``png-per-card``: ``fronts/`` and ``backs/`` folders of numbered PNGs
+  (``001-<card id>.png``) and ``cards.csv`` (front, back, copies);
+  ``pdf-alternating``: one PDF, front page then back page per printed card,
+  split into files of at most ``max_cards_per_file`` cards;
+  ``pdf-sides``: a FRONT PDF and a BACK PDF, one card per page in the same order.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import tomllib
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+
+import pypdfium2
+from PIL import Image, ImageChops, ImageStat
+
+from printer.fsutil import atomic_write_bytes, atomic_write_text
+from printer.problems import ERROR, WARNING, Problem, UsageError, did_you_mean
+from printer.sheets.compose import PrintItem, PrintJob
+from printer.sheets.export.faces import PAGES_PER_CHUNK, face_pdf, png_bytes, rasterise
+from printer.sheets.images import ArtCache
+from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
+from printer.sheets.render import Renderer
+
+#: how far (mm, each side) a game's trim may be from a vendor's size and still print at that size
+SIZE_TOLERANCE_MM = 1.0
+#: how far (mm) a glyph may cross the safe-area line before it is reported (glyph boxes are not exact)
+SAFE_TOLERANCE_MM = 0.2
+#: resolution (px per inch) of the images the bleed check reads
+CHECK_DPI = 60
+PT_PER_MM = 72 / MM_PER_IN
+LAYOUTS = ("png-per-card", "pdf-alternating", "pdf-sides")
+
+
+@dataclass(frozen=True)
+class VendorSize:
+    """One card size a vendor prints: ``trim`` (width, height) mm and, for image vendors, ``canvas_px`` at its dpi."""
+
+    name: str
+    trim: tuple[float, float]
+    canvas_px: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class Preset:
+    """One vendor's facts, as read from ``vendors.toml`` (lengths in mm)."""
+
+    id: str
+    name: str
+    url: str
+    layout: str
+    colour: str
+    dpi: int
+    safe: float
+    bleed: float | None = None
+    sizes: tuple[VendorSize, ...] = ()
+    max_cards_per_file: int | None = None
+    icc_expected: tuple[str, ...] = ()
+    checked: bool = False
+
+
+@dataclass
+class Plan:
+    """How a preset prints one game: the ``size`` chosen (``None``: the game's own), ``trim`` and page ``canvas`` (mm)."""
+
+    preset: Preset
+    trim: tuple[float, float]
+    canvas: tuple[float, float]
+    size: VendorSize | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def bleed(self) -> float:
+        """The widest bleed of the canvas around the trim (mm)."""
+        return max((self.canvas[0] - self.trim[0]) / 2, (self.canvas[1] - self.trim[1]) / 2)
+
+    @property
+    def canvas_px(self) -> tuple[int, int]:
+        """The page in px at the preset's dpi: the vendor's canvas, else the canvas in mm at that dpi."""
+        if self.size is not None and self.size.canvas_px is not None:
+            return self.size.canvas_px
+        dpi = self.preset.dpi
+        return (round(self.canvas[0] / MM_PER_IN * dpi), round(self.canvas[1] / MM_PER_IN * dpi))
+
+
+def _mm(entry: dict, key: str) -> tuple[float, float]:
+    """``entry``'s ``<key>_in`` (inches) or ``<key>_mm`` as (width, height) mm; ``KeyError`` when it has neither."""
+    scale, values = (MM_PER_IN, entry[f"{key}_in"]) if f"{key}_in" in entry else (1.0, entry[f"{key}_mm"])
+    width, height = (float(v) * scale for v in values)
+    return width, height
+
+
+@cache
+def presets() -> dict[str, Preset]:
+    """Every preset of ``vendors.toml``, by id (``mpc``, ``drivethrucards``...)."""
+    data = tomllib.loads((Path(__file__).parent / "vendors.toml").read_text(encoding="utf-8"))
+    found = {}
+    for key, entry in data.items():
+        bleed = float(entry["bleed_in"]) * MM_PER_IN if "bleed_in" in entry else entry.get("bleed_mm")
+        sizes = tuple(
+            VendorSize(s["name"], _mm(s, "trim"), tuple(s["canvas_px"]) if "canvas_px" in s else None)
+            for s in entry.get("sizes", [])
+        )
+        found[key] = Preset(
+            key,
+            entry["name"],
+            entry["url"],
+            entry["layout"],
+            entry["colour"],
+            int(entry["dpi"]),
+            float(entry["safe_mm"]),
+            None if bleed is None else float(bleed),
+            sizes,
+            entry.get("max_cards_per_file"),
+            tuple(entry.get("icc_expected", ())),
+            bool(entry.get("checked", False)),
+        )
+    return found
+
+
+PRESET_IDS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")
+
+
+def get_preset(name: str) -> Preset:
+    """The preset ``name``; raises :class:`UsageError` with the closest name."""
+    found = presets().get(name)
+    if found is None:
+        message = f"unknown preset {name!r}"
+        hint = did_you_mean(name, list(presets())) or "one of " + ", ".join(presets())
+        raise UsageError(message, [Problem("--preset", message, hint, code="usage")])
+    return found
+
+
+def plan(preset: Preset, card: tuple[float, float], game: str = "") -> Plan:
+    """How ``preset`` prints cards of trim ``card`` (mm); raises :class:`UsageError` when the vendor has no such size."""
+    if not preset.sizes:
+        bleed = preset.bleed or 0.0
+        return Plan(preset, card, (card[0] + 2 * bleed, card[1] + 2 * bleed))
+    w, h = card
+    for size in preset.sizes:
+        sw, sh = size.trim
+        if abs(sw - w) <= SIZE_TOLERANCE_MM and abs(sh - h) <= SIZE_TOLERANCE_MM:
+            if size.canvas_px is not None:
+                canvas = tuple(v / preset.dpi * MM_PER_IN for v in size.canvas_px)
+            else:
+                bleed = preset.bleed or 0.0
+                canvas = (sw + 2 * bleed, sh + 2 * bleed)
+            result = Plan(preset, size.trim, canvas, size)  # type: ignore[arg-type]
+            if abs(sw - w) > 0.05 or abs(sh - h) > 0.05:
+                result.notes.append(
+                    f"trim {sw:.1f} x {sh:.1f} mm, {_of(preset.name)} {size.name} size (the game's is {w:g} x {h:g} mm)"
+                )
+            return result
+    sizes = ", ".join(f"{s.name} {s.trim[0]:.1f} x {s.trim[1]:.1f} mm" for s in preset.sizes)
+    message = f"{preset.name} prints no {w:g} x {h:g} mm cards" + (f" ({game})" if game else "")
+    raise UsageError(
+        message, [Problem("--preset", message, f"its sizes: {sizes}; or use --export print-shop", code="usage")]
+    )
+
+
+def preset_job(job: PrintJob, chosen: Plan) -> PrintJob:
+    """A print job like ``job`` (same game, templates and text-fit search) at the plan's trim, bleed and safe area.
+
+    Art is prepared in RGB whatever ``--icc`` says: CMYK vendors get whole pages converted by Ghostscript.
+    """
+    opts = replace(job.opts, card=chosen.trim, bleed=chosen.bleed, safe=chosen.preset.safe, marks="none")
+    old = job.renderer
+    cache = ArtCache(old.art_cache.folder, old.art_cache.dpi) if old.art_cache is not None else None
+    renderer = Renderer(old.game, old.allowed_roots, art_cache=cache, bleed=chosen.bleed, card_size=chosen.trim)
+    renderer.max_chars = old.max_chars
+    return PrintJob(renderer, opts, job.base)
+
+
+@dataclass
+class PresetResult:
+    """What a preset wrote: ``paths``, one ``summary`` line per fact, ``problems``."""
+
+    paths: list[Path] = field(default_factory=list)
+    summary: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def export_preset(
+    name: str,
+    job: PrintJob,
+    items: Sequence[PrintItem],
+    out_dir: Path,
+    stem: str,
+    icc: Path | None = None,
+    strict: bool = False,
+) -> PresetResult:
+    """Write the files of preset ``name`` for ``items`` into ``out_dir`` (names start ``<stem>-<preset>``).
+
+    Returns what was written and the warnings (text outside the vendor's safe
+    area, art short of the bleed, RGB left for a CMYK vendor). With
+    ``strict`` and any warning nothing is written. Raises :class:`UsageError`
+    for an unknown preset or a card size the vendor does not print.
+    """
+    preset = get_preset(name)
+    chosen = plan(preset, job.opts.card, job.renderer.game.id)
+    pjob = preset_job(job, chosen)
+    layout = single_card_layout(chosen.trim, chosen.bleed, chosen.canvas)
+    result = PresetResult(summary=list(chosen.notes))
+    fronts = [pjob.front(item)[1] for item in items]
+    backs = [pjob.back(item)[1] for item in items] if job.opts.duplex != "none" else []
+    distinct = list(dict.fromkeys(fronts + backs))
+    target = out_dir / f"{stem}-{preset.id}"
+    pngs = preset.layout == "png-per-card"
+    files = _png_names(items, fronts, backs, pjob) if pngs else {}
+    staging = out_dir / f".{target.name}.partial" if pngs else None
+    if staging is not None and staging.exists():
+        shutil.rmtree(staging)
+    px = chosen.canvas_px if pngs else _px(chosen.canvas, CHECK_DPI)
+    problems: list[Problem] = []
+    for start in range(0, len(distinct), PAGES_PER_CHUNK):
+        part = distinct[start : start + PAGES_PER_CHUNK]
+        data, found = face_pdf(pjob, part, layout, preset.name)
+        problems += [p for p in found if p not in problems]
+        problems += safe_area_report(data, part, layout, pjob, preset)
+        for key, image in zip(part, rasterise(data, px)):
+            problems += bleed_report({key: image}, layout, pjob, px)
+            if staging is not None:
+                atomic_write_bytes(staging / files[key], png_bytes(image, preset.dpi))
+    problems = [p for p in pjob.renderer.problems if p not in problems] + problems
+    if preset.colour == "cmyk" and not pngs:
+        problems += _cmyk_notes(preset, icc)
+    result.problems = problems
+    if strict and problems:
+        if staging is not None and staging.exists():
+            shutil.rmtree(staging)
+        return result
+    if staging is not None:
+        _finish_pngs(staging, target, items, fronts, backs, files, px, preset, result)
+    else:
+        _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result)
+    if not preset.checked:
+        result.summary.append(
+            f"{_of(preset.name)} figures were not checked against its own page: compare with its template before ordering"
+        )
+    return result
+
+
+def _px(size_mm: tuple[float, float], dpi: int) -> tuple[int, int]:
+    return (round(size_mm[0] / MM_PER_IN * dpi), round(size_mm[1] / MM_PER_IN * dpi))
+
+
+def _names(pjob: PrintJob, key: str) -> list[str]:
+    """The card names that print face ``key`` (for warnings)."""
+    return list(dict.fromkeys(name for _, name, _ in pjob.owners.get(key, [])))
+
+
+def _of(name: str) -> str:
+    """``MB Print's``, ``MakePlayingCards'``."""
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def _who(pjob: PrintJob, key: str) -> str:
+    """``"Card name: "`` for a warning's message, or nothing when the place already names it (a player aid)."""
+    names = ", ".join(_names(pjob, key)) or key
+    return "" if names == _where(pjob, key) else names + ": "
+
+
+def _where(pjob: PrintJob, key: str) -> str:
+    owners = pjob.owners.get(key, [])
+    return owners[0][0] if owners else key
+
+
+def safe_area_report(
+    pdf: bytes, keys: Sequence[str], layout: SheetLayout, pjob: PrintJob, preset: Preset
+) -> list[Problem]:
+    """A warning per face (one page each in ``pdf``) whose text crosses the preset's safe area, naming its cards.
+
+    The safe area is the trim box less ``preset.safe`` mm on every side; each
+    glyph's box is read from the PDF (pypdfium2) and compared with it.
+    """
+    slot = layout.slots()[0]
+    w, h = layout.card
+    x0, y0, x1, y1 = slot.x + preset.safe, slot.y + preset.safe, slot.x + w - preset.safe, slot.y + h - preset.safe
+    problems = []
+    document = pypdfium2.PdfDocument(pdf)
+    try:
+        for index, key in enumerate(keys):
+            page = document[index]
+            height = page.get_height()
+            text = page.get_textpage()
+            worst = 0.0
+            for i in range(text.count_chars()):
+                if text.get_text_range(i, 1).isspace():
+                    continue
+                left, bottom, right, top = text.get_charbox(i)
+                if right <= left or top <= bottom:
+                    continue
+                box = (left / PT_PER_MM, (height - top) / PT_PER_MM, right / PT_PER_MM, (height - bottom) / PT_PER_MM)
+                worst = max(worst, x0 - box[0], y0 - box[1], box[2] - x1, box[3] - y1)
+            text.close()
+            page.close()
+            if worst > SAFE_TOLERANCE_MM:
+                problems.append(
+                    Problem(
+                        _where(pjob, key),
+                        f"{_who(pjob, key)}text runs {worst:.1f} mm outside {_of(preset.name)} safe area "
+                        f"({preset.safe:g} mm inside the trim)",
+                        "keep text inside var(--safe) in the template (class safe)",
+                        WARNING,
+                        "outside-safe-area",
+                    )
+                )
+    finally:
+        document.close()
+    return problems
+
+
+def _white(image: Image.Image) -> float:
+    """The share of ``image``'s pixels (RGB) whose every channel is at least 245: white paper."""
+    r, g, b = image.split()
+    lowest = ImageChops.darker(ImageChops.darker(r, g), b)
+    return ImageStat.Stat(lowest.point(lambda v: 255 if v >= 245 else 0)).mean[0] / 255
+
+
+def bleed_report(
+    images: dict[str, Image.Image], layout: SheetLayout, pjob: PrintJob, px: tuple[int, int]
+) -> list[Problem]:
+    """A warning per face whose bleed is white along a side where the edge just inside the trim is not.
+
+    That is art or background stopping at the trim: a cut a little outside
+    the line would show a white edge. Reads bands of about 0.5 mm (at least
+    one pixel) at the outer edge of the bleed and just inside the trim.
+    """
+    slot = layout.slots()[0]
+    w, h = layout.card
+    W, H = layout.page
+    sx, sy = px[0] / W, px[1] / H  # px per mm
+    problems = []
+    for key, image in images.items():
+        rgb = image.convert("RGB")
+        band = max(1, round(0.5 * sx))
+        tl = (round(slot.x * sx), round(slot.y * sy))
+        br = (round((slot.x + w) * sx), round((slot.y + h) * sy))
+        if min(tl) < band + 1:
+            continue  # no bleed to check
+        sides = {
+            "left": ((0, tl[1], band, br[1]), (tl[0] + 1, tl[1], tl[0] + 1 + band, br[1])),
+            "right": ((px[0] - band, tl[1], px[0], br[1]), (br[0] - 1 - band, tl[1], br[0] - 1, br[1])),
+            "top": ((tl[0], 0, br[0], band), (tl[0], tl[1] + 1, br[0], tl[1] + 1 + band)),
+            "bottom": ((tl[0], px[1] - band, br[0], px[1]), (tl[0], br[1] - 1 - band, br[0], br[1] - 1)),
+        }
+        short = [
+            side
+            for side, (outer, inner) in sides.items()
+            if _white(rgb.crop(outer)) > 0.5 and _white(rgb.crop(inner)) < 0.5
+        ]
+        if short:
+            problems.append(
+                Problem(
+                    _where(pjob, key),
+                    f"{_who(pjob, key)}the art stops at the trim on the {', '.join(short)} "
+                    f"(the bleed is white there): a cut a little off the line shows a white edge",
+                    "paint the background or art into the bleed (class bleed, or the root .card's background)",
+                    WARNING,
+                    "no-bleed",
+                )
+            )
+    return problems
+
+
+def _cmyk_notes(preset: Preset, icc: Path | None) -> list[Problem]:
+    if icc is None:
+        return [
+            Problem(
+                "--preset",
+                f"{preset.name} takes CMYK: without --icc the PDF stays RGB and the vendor converts it",
+                "pass --icc PROFILE.icc, the vendor's CMYK profile"
+                + (f" ({' / '.join(preset.icc_expected)})" if preset.icc_expected else ""),
+                WARNING,
+                "rgb-for-cmyk",
+            )
+        ]
+    if preset.icc_expected:
+        from PIL import ImageCms
+
+        try:
+            description = ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(icc)))
+        except (ImageCms.PyCMSError, OSError):
+            description = ""
+        if not any(name.lower() in description.lower() for name in preset.icc_expected):
+            return [
+                Problem(
+                    str(icc),
+                    f"{preset.name} prints to {' / '.join(preset.icc_expected)}; this profile is "
+                    f"{description.strip() or 'unnamed'}",
+                    "ask the vendor for its profile",
+                    WARNING,
+                    "icc-mismatch",
+                )
+            ]
+    return []
+
+
+def _png_names(items, fronts, backs, pjob) -> dict[str, str]:
+    """Each distinct face's file, ``fronts/001-<card id>.png`` and ``backs/001-<back>.png``, numbered in print order."""
+    from printer.sheets.export.faces import back_name, front_name
+
+    files: dict[str, str] = {}
+    counts = {"fronts": 0, "backs": 0}
+    for i, item in enumerate(items):
+        for folder, key, name in (("fronts", fronts[i], front_name(item)),) + (
+            (("backs", backs[i], back_name(pjob, item)),) if backs else ()
+        ):
+            if key not in files:
+                counts[folder] += 1
+                files[key] = f"{folder}/{counts[folder]:03d}-{name}.png"
+    return files
+
+
+def _finish_pngs(staging, target, items, fronts, backs, files, px, preset, result) -> None:
+    """``cards.csv`` (front, back, copies) beside the PNGs, then the staging folder put in place of ``target``."""
+    rows: dict[tuple[str, str], int] = {}
+    for i in range(len(items)):
+        pair = (files[fronts[i]], files[backs[i]] if backs else "")
+        rows[pair] = rows.get(pair, 0) + 1
+    table = io.StringIO()
+    writer = csv.writer(table, lineterminator="\n")
+    writer.writerow(["front", "back", "copies"])
+    for (front, back), copies in rows.items():
+        writer.writerow([front, back, copies])
+    atomic_write_text(staging / "cards.csv", table.getvalue())
+    if target.is_dir() and not target.is_symlink():
+        shutil.rmtree(target)
+    staging.rename(target)
+    result.paths.append(target)
+    n_fronts = len(set(fronts))
+    n_backs = len(set(backs))
+    result.summary.insert(
+        0,
+        f"{target}/ ({preset.name}: {n_fronts} fronts, {n_backs} backs, RGB PNG "
+        f"{px[0]} x {px[1]} px at {preset.dpi} dpi; cards.csv gives the copies)",
+    )
+
+
+def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> None:
+    from printer.sheets.export.pdfx import add_output_intent, convert_to_cmyk
+    from printer.sheets.export.printshop import with_trim_boxes
+
+    def finish(keys: list[str], path: Path) -> None:
+        data, found = face_pdf(pjob, keys, layout, preset.name)
+        data = with_trim_boxes(data, layout)
+        if preset.colour == "cmyk" and icc is not None:
+            try:
+                data = with_trim_boxes(convert_to_cmyk(data, icc), layout)
+            except OSError as exc:
+                result.problems.append(Problem(str(path), f"not converted to CMYK: {exc}", None, ERROR, "cmyk"))
+                return
+            data = add_output_intent(data, icc)
+        atomic_write_bytes(path, data)
+        result.paths.append(path)
+
+    W, H = layout.page
+    page = f"{W:.2f} x {H:.2f} mm pages ({W / MM_PER_IN:.3f} x {H / MM_PER_IN:.3f} in)"
+    colour = "CMYK" if preset.colour == "cmyk" and icc is not None else "RGB"
+    if preset.layout == "pdf-sides":
+        finish(fronts, target.with_name(target.name + "-FRONT.pdf"))
+        if backs:
+            finish(backs, target.with_name(target.name + "-BACK.pdf"))
+        what = "FRONT and BACK PDFs" if backs else "a FRONT PDF"
+        result.summary.insert(0, f"{target}-FRONT.pdf ({preset.name}: {what}, one card per page, {page}, {colour})")
+        return
+    per_file = preset.max_cards_per_file or len(fronts) or 1
+    parts = [range(i, min(i + per_file, len(fronts))) for i in range(0, len(fronts), per_file)] or [range(0)]
+    for n, part in enumerate(parts, 1):
+        keys = [k for i in part for k in ([fronts[i], backs[i]] if backs else [fronts[i]])]
+        name = target.name + (f"-{n}" if len(parts) > 1 else "") + ".pdf"
+        finish(keys, target.with_name(name))
+    split = f", split into {len(parts)} files of at most {per_file} cards" if len(parts) > 1 else ""
+    first = target.with_name(target.name + ("-1" if len(parts) > 1 else "") + ".pdf")
+    result.summary.insert(0, f"{first} ({preset.name}: {len(fronts)} cards, front then back, {page}, {colour}{split})")
+
+
+__all__ = [
+    "PRESET_IDS",
+    "Plan",
+    "Preset",
+    "PresetResult",
+    "VendorSize",
+    "export_preset",
+    "get_preset",
+    "plan",
+    "presets",
+]

@@ -1,0 +1,188 @@
+"""Imposition: each distinct face laid out once on a page of its own, then placed on the sheets as a form XObject.
+
+A build lays out every distinct front and back once, each on a page of the
+card's trim size plus the bleed all round (:func:`printer.sheets.export.faces.face_pdf`),
+and the sheet *chrome* (crop marks or cut lines, fold guides, the sheet
+label) once per sheet. :func:`impose` then turns each face page into a PDF
+form XObject (pikepdf) and draws it on every sheet that holds that card:
+moved to the card's slot, turned by the slot's rotation about the trim box's
+centre, and clipped to the card's bleed box as the layout cut it short
+towards its neighbours (:attr:`printer.sheets.render.Face.bleed`). A deck of
+900 cards and two back designs lays out 902 faces, not 1,800.
+
+Coordinates: the layout works in mm from the sheet's top-left corner, y
+downwards (:mod:`printer.sheets.layout`); PDF user space is in pt (1/72 in)
+from the bottom-left corner, y upwards.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Mapping, Sequence
+
+from printer.sheets.render import Face, Sheet
+from printer.units import MM_PER_IN
+
+PT_PER_MM = 72 / MM_PER_IN
+
+Matrix = tuple[float, float, float, float, float, float]
+
+
+def face_matrix(
+    face: Face, face_page: tuple[float, float], trim_at: tuple[float, float], sheet_height: float
+) -> Matrix:
+    """The PDF ``cm`` matrix that draws a face page on a sheet at ``face``'s slot.
+
+    ``face_page`` is the face page's size and ``trim_at`` the top-left of
+    the trim box on it (mm); ``sheet_height`` is the sheet's height (mm).
+    The matrix maps the face page's PDF space (pt, y up) to the sheet's.
+    """
+    fw, fh = (face.h, face.w) if face.rotate % 180 == 90 else (face.w, face.h)
+    centre = (face.x + fw / 2, face.y + fh / 2)
+    turn = math.radians(face.rotate % 360)
+    cos, sin = round(math.cos(turn)), round(math.sin(turn))  # slots turn by multiples of 90 degrees
+
+    def place(x_pt: float, y_pt: float) -> tuple[float, float]:
+        u, v = x_pt / PT_PER_MM, face_page[1] - y_pt / PT_PER_MM  # mm on the face page, y down
+        cx, cy = u - trim_at[0] - face.w / 2, v - trim_at[1] - face.h / 2  # from the trim box's centre
+        sx, sy = centre[0] + cos * cx - sin * cy, centre[1] + sin * cx + cos * cy  # turned clockwise, y down
+        return sx * PT_PER_MM, (sheet_height - sy) * PT_PER_MM
+
+    e, f = place(0, 0)
+    a, b = (p - q for p, q in zip(place(1, 0), (e, f)))
+    c, d = (p - q for p, q in zip(place(0, 1), (e, f)))
+    return (a, b, c, d, e, f)
+
+
+def clip_box(face: Face, sheet_height: float) -> tuple[float, float, float, float]:
+    """The card's bleed box as it lies on the sheet: ``(x, y, width, height)`` in PDF pt (y up)."""
+    left, top, right, bottom = face.bleed
+    corners = [(-face.w / 2 - left, -face.h / 2 - top), (face.w / 2 + right, face.h / 2 + bottom)]
+    fw, fh = (face.h, face.w) if face.rotate % 180 == 90 else (face.w, face.h)
+    centre = (face.x + fw / 2, face.y + fh / 2)
+    turn = math.radians(face.rotate % 360)
+    cos, sin = round(math.cos(turn)), round(math.sin(turn))
+    xs, ys = [], []
+    for cx in (corners[0][0], corners[1][0]):
+        for cy in (corners[0][1], corners[1][1]):
+            xs.append(centre[0] + cos * cx - sin * cy)
+            ys.append(centre[1] + sin * cx + cos * cy)
+    x0, x1 = min(xs) * PT_PER_MM, max(xs) * PT_PER_MM
+    y0, y1 = (sheet_height - max(ys)) * PT_PER_MM, (sheet_height - min(ys)) * PT_PER_MM
+    return (x0, y0, x1 - x0, y1 - y0)
+
+
+def _num(value: float) -> str:
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+#: a face drawing entry: the XObject's resource name and the drawing operators before it (clip and matrix)
+Entry = tuple[str, str]
+_MARK = b"% printer faces\n"
+
+
+def plan(
+    sheets: Sequence[Sheet],
+    names: Mapping[str, str],
+    face_page: tuple[float, float],
+    trim_at: tuple[float, float],
+    sheet_height: float,
+) -> list[list[Entry]]:
+    """For each sheet, each face's ``(resource name, clip and matrix operators)`` in drawing order."""
+    result = []
+    for sheet in sheets:
+        entries = []
+        for face in sheet.faces:
+            x, y, w, h = clip_box(face, sheet_height)
+            matrix = " ".join(_num(v) for v in face_matrix(face, face_page, trim_at, sheet_height))
+            entries.append((names[face.key], f"q {_num(x)} {_num(y)} {_num(w)} {_num(h)} re W n {matrix} cm"))
+        result.append(entries)
+    return result
+
+
+def impose(
+    chrome_pdf: bytes,
+    sheets: Sequence[Sheet],
+    faces: Mapping[str, tuple[bytes, int]],
+    face_page: tuple[float, float],
+    trim_at: tuple[float, float],
+    sheet_height: float,
+    names: Mapping[str, str] | None = None,
+    previous: tuple[bytes, list[list[Entry]]] | None = None,
+) -> tuple[bytes, list[list[Entry]]]:
+    """The sheets' PDF: ``chrome_pdf`` (one page per sheet: marks, guides, labels) with every face drawn under it.
+
+    ``faces`` maps a face key to ``(pdf bytes, page index)``: where that
+    face's page is (several keys may share one PDF; it is opened once).
+    ``face_page`` and ``trim_at`` give the face pages' size and the trim
+    box's top-left on them, ``sheet_height`` the sheets' height (all mm).
+    ``names`` gives each face key its XObject's resource name (``/F...``:
+    the same name for the same face from build to build); by default they
+    are numbered. Fonts and images of one face PDF are copied once into the
+    result, however many faces and sheets use them.
+
+    ``previous`` is the last PDF written from the same ``chrome_pdf`` with
+    the plan it was drawn from: when every face sits where it sat then, that
+    PDF is the start and only the faces whose names changed are copied in
+    and the pages holding them drawn again. Returns ``(pdf bytes, plan)``
+    (see :func:`plan`). Raises ``ValueError`` when ``chrome_pdf`` does not
+    have one page per sheet.
+    """
+    import pikepdf
+
+    if names is None:
+        names = {key: f"/Face{i}" for i, key in enumerate(dict.fromkeys(f.key for s in sheets for f in s.faces))}
+    drawing = plan(sheets, names, face_page, trim_at, sheet_height)
+    old = None
+    if previous is not None and len(previous[1]) == len(drawing):
+        if all([e[1] for e in a] == [e[1] for e in b] for a, b in zip(previous[1], drawing)):
+            old = previous[1]
+    out = pikepdf.open(io.BytesIO(previous[0] if previous is not None and old is not None else chrome_pdf))
+    if len(out.pages) != len(sheets):
+        raise ValueError(f"the sheet PDF has {len(out.pages)} pages for {len(sheets)} sheets")
+    sources: dict[int, pikepdf.Pdf] = {}
+    forms: dict[str, pikepdf.Object] = {}
+
+    def form(key: str) -> pikepdf.Object:
+        if key not in forms:
+            data, index = faces[key]
+            source = sources.get(id(data))
+            if source is None:
+                source = sources[id(data)] = pikepdf.open(io.BytesIO(data))
+            xobject = pikepdf.Page(source.pages[index]).as_form_xobject()
+            forms[key] = out.copy_foreign(xobject)
+        return forms[key]
+
+    try:
+        for index, (sheet, pdf_page) in enumerate(zip(sheets, out.pages)):
+            entries = drawing[index]
+            if not sheet.faces or (old is not None and entries == old[index]):
+                continue
+            resources = pdf_page.obj.get("/Resources")
+            resources = pikepdf.Dictionary({} if resources is None else dict(resources.items()))
+            xobjects = resources.get("/XObject")
+            xobjects = pikepdf.Dictionary({} if xobjects is None else dict(xobjects.items()))
+            wanted = {name: face.key for (name, _), face in zip(entries, sheet.faces)}
+            for name, _ in old[index] if old is not None else []:
+                if name not in wanted and name in xobjects:
+                    del xobjects[name]
+            for name, key in wanted.items():
+                if name not in xobjects:
+                    xobjects[name] = form(key)
+            resources.XObject = xobjects
+            pdf_page.obj.Resources = resources  # the page's own resources: pages never share face names
+            stream = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in entries).encode("ascii")
+            contents = pdf_page.obj.get("/Contents")
+            if old is not None and isinstance(contents, pikepdf.Array) and contents[0].read_bytes().startswith(_MARK):
+                contents[0].write(stream)
+            else:
+                pikepdf.Page(pdf_page).contents_add(pikepdf.Stream(out, stream), prepend=True)
+        buffer = io.BytesIO()
+        out.save(buffer, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        return buffer.getvalue(), drawing
+    finally:
+        for source in sources.values():
+            source.close()
+        out.close()

@@ -1,0 +1,218 @@
+"""Faces laid out in batches, on this process or on an executor's workers (a process pool, a Dask cluster).
+
+Each distinct face is independent of the others, so a build splits them
+into batches and lays each batch out as one PDF of one face per page
+(:func:`render_batch`). A worker process keeps its project, Jinja
+environment, fonts and prepared art between batches
+(:func:`_job_for` caches them by :class:`JobSpec`). The batches' PDFs are
+imposed together (:mod:`printer.sheets.impose`): each batch embeds its
+fonts once, so the joined PDF carries one copy of a font per batch, not per
+face.
+
+Any :class:`concurrent.futures.Executor` will do: a
+:class:`~concurrent.futures.ProcessPoolExecutor` (``printer build
+--jobs N``) or a Dask ``distributed`` client's executor (``--scheduler
+tcp://HOST:PORT``; the workers must see the project at the same path).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from markupsafe import Markup
+
+from printer.problems import Problem
+from printer.sheets.options import PrintOptions
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+
+@dataclass(frozen=True)
+class JobSpec:
+    """What a worker needs to make the same print job: the project folder, the game, the options, extra roots."""
+
+    root: str
+    game: str
+    opts: PrintOptions
+    extra_roots: tuple[str, ...] = ()
+    cmyk_profile: str | None = None
+
+
+@dataclass
+class BatchResult:
+    """One batch laid out: its PDF (one face per page, in the order asked), warnings and text-fit results."""
+
+    pdf: bytes
+    keys: list[str]
+    problems: list[Problem] = field(default_factory=list)
+    sizes: dict = field(default_factory=dict)
+    unfit: dict = field(default_factory=dict)
+    stats: dict = field(default_factory=dict)
+
+
+class Workers:
+    """The executor a build's face batches run on, started only when a batch is big enough to share out.
+
+    ``jobs`` processes of a local pool (fork start where the platform has
+    it, so workers inherit the loaded modules), or the Dask ``distributed``
+    cluster at ``scheduler`` (``tcp://HOST:PORT``; needs ``printer[dask]``).
+    Use it as a context manager; :meth:`executor` gives ``None`` for one job
+    and no scheduler.
+    """
+
+    def __init__(self, jobs: int | None = None, scheduler: str | None = None):
+        self.jobs = jobs if jobs is not None else default_jobs()
+        self.scheduler = scheduler
+        self._executor: Executor | None = None
+        self._client: Client | None = None
+
+    def executor(self) -> Executor | None:
+        if self._executor is None and self.scheduler:
+            from distributed import Client
+
+            self._client = Client(self.scheduler)
+            self._executor = self._client.get_executor()
+            if not self.jobs or self.jobs < 2:
+                self.jobs = max(2, sum(self._client.nthreads().values()))
+        elif self._executor is None and self.jobs > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            methods = multiprocessing.get_all_start_methods()
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
+        return self._executor
+
+    def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+        if self._client is not None:
+            self._client.close()
+        self._executor = self._client = None
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def default_jobs() -> int:
+    """The number of processes a build uses by default: the cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+_JOBS: dict[bytes, object] = {}
+
+
+def _job_for(spec: JobSpec):
+    """The print job a worker keeps for ``spec`` (loaded once per process)."""
+    key = pickle.dumps(spec)
+    if key not in _JOBS:
+        _JOBS[key] = _make_job(spec)
+    return _JOBS[key]
+
+
+def _make_job(spec: JobSpec):
+    from printer.project import load_project
+    from printer.sheets.compose import make_job
+
+    project = load_project(Path(spec.root))
+    game = project.games[spec.game]
+    profile = Path(spec.cmyk_profile) if spec.cmyk_profile else None
+    return make_job(project, game, spec.opts, [Path(r) for r in spec.extra_roots], cmyk_profile=profile)
+
+
+def render_batch(spec: JobSpec, faces: Sequence[tuple[str, str]], title: str = "") -> BatchResult:
+    """Lay out ``faces`` (``(key, html)`` pairs) one per page at trim size plus bleed; runs in a worker."""
+    return _render(_job_for(spec).fresh(), faces, title)
+
+
+def _render(job, faces: Sequence[tuple[str, str]], title: str) -> BatchResult:
+    from printer.sheets.export.faces import FACES_PER_CHUNK, page_layout, single_sheets
+
+    for key, html in faces:
+        job.html[key] = Markup(html)
+        job.keys[str(html)] = key
+    before = len(job.renderer.problems)
+    keys = [key for key, _ in faces]
+    layout = page_layout(job, with_bleed=True)
+    sheets = single_sheets(job, keys, layout)
+    chunks = [sheets[i : i + FACES_PER_CHUNK] for i in range(0, len(sheets), FACES_PER_CHUNK)]
+    data, problems = job.pdf(chunks, layout, title, label=False, fit_problems=False)
+    return BatchResult(
+        data,
+        keys,
+        job.renderer.problems[before:] + problems,
+        {k: v for k, v in job.fitter.sizes.items() if k[0] in job.html},
+        {k: v for k, v in job.fitter.unfit.items() if k[0] in job.html},
+        job.stats,
+    )
+
+
+def batches(keys: Sequence[str], jobs: int, per_batch: int) -> list[list[str]]:
+    """``keys`` cut into at most ``jobs`` batches of about equal size, each at least ``per_batch`` long (bar the last).
+
+    One batch per worker keeps one copy of each font per worker in the joined PDF.
+    """
+    if not keys:
+        return []
+    count = max(1, min(jobs, -(-len(keys) // max(per_batch, 1))))
+    size = -(-len(keys) // count)
+    return [list(keys[i : i + size]) for i in range(0, len(keys), size)]
+
+
+def lay_out_faces(
+    job,
+    keys: Sequence[str],
+    title: str = "",
+    workers: Workers | None = None,
+    spec: JobSpec | None = None,
+    on_batch: Callable[[int, int], None] | None = None,
+) -> tuple[dict[str, tuple[bytes, int]], list[Problem]]:
+    """Every face of ``keys`` laid out once; returns ``({key: (pdf bytes, page index)}, problems)``.
+
+    With ``workers`` of more than one job (and the ``spec`` they rebuild the
+    job from) and more faces than one batch holds, batches run on their
+    executor; otherwise in this process, on ``job`` itself.
+    ``on_batch(done, total)`` is called as batches finish. The text-fit
+    sizes and unfit boxes the workers found are merged into ``job.fitter``.
+    """
+    from printer.sheets.export.faces import FACES_PER_CHUNK
+
+    where: dict[str, tuple[bytes, int]] = {}
+    problems: list[Problem] = []
+    cut = batches(keys, workers.jobs, FACES_PER_CHUNK) if workers is not None and spec is not None else []
+    executor = workers.executor() if workers is not None and len(cut) > 1 else None
+    if executor is None or spec is None:  # spec is set whenever cut has batches
+        parts = [_render(job, [(k, str(job.html[k])) for k in keys], title)] if keys else []
+        if on_batch and parts:
+            on_batch(1, 1)
+    else:
+        futures = [executor.submit(render_batch, spec, [(k, str(job.html[k])) for k in part], title) for part in cut]
+        parts = []
+        for done, future in enumerate(futures, 1):
+            parts.append(future.result())
+            if on_batch:
+                on_batch(done, len(futures))
+    for part in parts:
+        for index, key in enumerate(part.keys):
+            where[key] = (part.pdf, index)
+        job.fitter.sizes.update(part.sizes)
+        for name, over in part.unfit.items():
+            job.fitter.unfit.setdefault(name, over)
+        if part.stats is not job.stats:  # a worker's counters (this process's job counted its own)
+            for name, value in part.stats.items():
+                job.stats[name] += value
+        problems += [p for p in part.problems if p not in problems]
+    return where, problems

@@ -1,0 +1,142 @@
+"""What ``printer validate`` checks beyond the schema, so that a valid project also builds.
+
+Each card's front template is rendered to HTML (no PDF) with strict
+undefined variables, as ``printer build`` renders it; so is each back the
+cards use. A template error (an unknown variable, a missing template, a
+syntax error) is reported at the template's file and line with the card it
+was rendering; icons named in card text that no ``icons/<name>.svg``
+provides and missing art are reported as ``printer build`` reports them
+(warnings: build prints a placeholder).
+
+A card whose front rendered without a problem is remembered in
+``build/.cache/preflight/<game>.json`` (:class:`CleanCards`), by a SHA-256 of
+its data, its place, its art file's size and time, and the game's templates
+(every file on its template path, by size and time), settings and printer's
+version: the next ``printer validate`` renders only the cards whose key it
+has not seen clean. A card with a problem is never remembered, so its
+problem is reported on every run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from printer.cards.model import CardSet
+from printer.problems import PrinterError, Problem
+from printer.project import Project
+
+
+def preflight(
+    project: Project, sets: dict[str, CardSet], paths: list[Path], known: Sequence[Problem] = ()
+) -> list[Problem]:
+    """Render every card's front and each back in use to HTML; returns the problems found.
+
+    The same template error met by many cards is reported once, with the number of other cards it hits. A problem
+    at a place ``known`` already reports (art that validation found missing) is not repeated.
+    """
+    reported = {p.where for p in known}
+    from printer.cards.catalog import art_roots
+    from printer.sheets.render import Renderer
+
+    problems: list[Problem] = []
+    for game_id, cards in sets.items():
+        renderer = Renderer(project.games[game_id], art_roots(project, paths))
+        seen: dict[tuple[str, str], list] = {}
+        backs: dict[str, object] = {}
+
+        def note(exc: PrinterError, what: str, seen: dict = seen) -> None:
+            for problem in exc.problems or [Problem(what, str(exc), code="template")]:
+                key = (problem.where, problem.message)
+                if key in seen:
+                    seen[key][1] += 1
+                else:
+                    seen[key] = [problem, 0]
+
+        clean = CleanCards(project, project.games[game_id], paths)
+        for card in cards:
+            key = clean.key(card)
+            if key not in clean.known:
+                before = len(renderer.problems)
+                try:
+                    renderer.front(card)
+                    if len(renderer.problems) == before:
+                        clean.add(key)
+                except PrinterError as exc:
+                    note(exc, card.where)
+            else:
+                clean.add(key)
+            backs.setdefault(renderer.back_name(card), card)
+        clean.save()
+        for back in backs:
+            try:
+                renderer.back(back)
+            except PrinterError as exc:
+                note(exc, f"back {back!r}")
+        for problem, more in seen.values():
+            if more:
+                problem = Problem(
+                    problem.where,
+                    f"{problem.message} (and {more} more card{'s' * (more != 1)})",
+                    problem.hint,
+                    problem.severity,
+                    problem.code,
+                )
+            problems.append(problem)
+        problems += [p for p in renderer.problems if p not in problems]
+    return [p for p in problems if p.where not in reported]
+
+
+class CleanCards:
+    """The cards of one game whose front rendered without a problem, remembered between runs (module docstring).
+
+    ``known`` holds the keys read (empty when the file is missing, damaged, written for other templates, or the
+    cache folder is not safe: :func:`printer.paths.cache_folder`); :meth:`add` keeps a key for :meth:`save`,
+    which writes only the cards of this run (atomically; a failure to write is ignored).
+    """
+
+    def __init__(self, project: Project, game, paths: list[Path]):
+        from printer import __version__
+        from printer.paths import cache_folder
+        from printer.sheets.uptodate import signature
+
+        parts = [__version__, game.id, game.card_size, game.settings, [str(Path(p).resolve()) for p in paths]]
+        self.templates = signature(parts, [], game.template_dirs)
+        folder = cache_folder(project.root, project.build_dir, "preflight")
+        self.file = folder / f"{game.id}.json" if folder is not None and self.templates else None
+        self.known: set[str] = set()
+        self.seen: list[str] = []
+        if self.file is not None:
+            try:
+                data = json.loads(self.file.read_text(encoding="utf-8"))
+                if data.get("templates") == self.templates and isinstance(data.get("clean"), list):
+                    self.known = {k for k in data["clean"] if isinstance(k, str)}
+            except (OSError, ValueError, AttributeError):
+                pass
+
+    def key(self, card) -> str:
+        art = card.art_path()
+        stat: object = None
+        if art is not None:
+            try:
+                found = art.stat()
+                stat = (found.st_size, found.st_mtime_ns)
+            except OSError:
+                stat = "missing"
+        data = json.dumps(card.data, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(f"{self.templates}\0{card.where}\0{stat}\0{data}".encode()).hexdigest()
+
+    def add(self, key: str) -> None:
+        self.seen.append(key)
+
+    def save(self) -> None:
+        if self.file is None or set(self.seen) == self.known:
+            return
+        from printer.fsutil import atomic_write_text
+
+        try:
+            atomic_write_text(self.file, json.dumps({"templates": self.templates, "clean": sorted(set(self.seen))}))
+        except OSError:
+            pass

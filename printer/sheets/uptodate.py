@@ -1,0 +1,97 @@
+"""Whether a build is up to date: the same request on the same input files as the last build that wrote these outputs.
+
+Before loading any card, a build computes a *signature* of what it was
+asked (the request's fields, printer's version) and of every input file it
+may read: printer.toml, the card folder, the game's template folders and
+schema (its ``$ref``\\ s included), the decklist, the player aids, the CMYK
+profile; each file by its path, size and modification time. When the face
+cache (:mod:`printer.sheets.cache`) holds a build with the same signature
+whose outputs are still there unchanged (size and modification time), that
+build's result (its warnings included) is the answer, with no card loaded
+and no page laid out. Anything else, and any doubt, builds; the faces then
+come from the cache by content.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+from collections.abc import Iterable
+from pathlib import Path
+
+#: entries keep at most this many files per folder walk (a larger folder always builds)
+MAX_FILES = 50_000
+
+
+def signature(request_fields: Iterable[object], files: Iterable[Path], folders: Iterable[Path]) -> str | None:
+    """A digest of ``request_fields`` and the path, size and time of ``files`` and of every file under ``folders``.
+
+    ``None`` when a folder holds more than :data:`MAX_FILES` files (too many to check quickly: build).
+    """
+    h = hashlib.sha256()
+    for part in request_fields:
+        h.update(repr(part).encode() + b"\0")
+    seen: list[Path] = []
+    for folder in dict.fromkeys(Path(f) for f in folders):
+        if not folder.is_dir():
+            h.update(f"no folder {folder}".encode())
+            continue
+        for base, dirs, names in os.walk(folder):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            seen += [Path(base) / n for n in sorted(names)]
+            if len(seen) > MAX_FILES:
+                return None
+    for path in [*files, *seen]:
+        try:
+            stat = Path(path).stat()
+            h.update(f"{path}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+        except OSError:
+            h.update(f"{path}\0missing\n".encode())
+    return h.hexdigest()
+
+
+def _outputs(paths: Iterable[Path]) -> dict[str, tuple[int, int]] | None:
+    found = {}
+    for path in paths:
+        try:
+            stat = Path(path).stat()
+        except OSError:
+            return None
+        if not Path(path).is_file():
+            continue
+        found[str(path)] = (stat.st_size, stat.st_mtime_ns)
+    return found
+
+
+def recall(store, key: str, digest: str | None):
+    """The result stored for ``key`` when its signature is ``digest`` and its outputs are unchanged, else ``None``."""
+    if digest is None:
+        return None
+    try:
+        entry = store.get("build:" + key)
+        if entry is None:
+            return None
+        stored_digest, outputs, result = entry
+        if stored_digest != digest or _outputs(Path(p) for p in outputs) != outputs:
+            return None
+        return pickle.loads(result)
+    except Exception:  # a damaged entry: build
+        return None
+
+
+def remember(store, key: str, digest: str | None, result, outputs: Iterable[Path]) -> None:
+    """Store ``result`` for ``key`` under ``digest`` with the size and time of its ``outputs`` (files or folders)."""
+    if digest is None:
+        return
+    files: list[Path] = []
+    for path in outputs:
+        path = Path(path)
+        files += sorted(p for p in path.rglob("*") if p.is_file()) if path.is_dir() else [path]
+    found = _outputs(files)
+    if found is None:
+        return
+    try:
+        store.set("build:" + key, (digest, found, pickle.dumps(result)))
+    except Exception:
+        pass

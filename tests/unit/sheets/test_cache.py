@@ -1,0 +1,229 @@
+"""Incremental builds: an edit lays out again exactly the faces it changes; damaged entries and two builds at once."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from PIL import Image
+
+from printer import api
+
+CARD = (
+    '<div class="card"><img class="art" src="{{ art_url }}" alt="">'
+    '<div class="title">{{ card.title }}</div><div class="text">{{ text }}</div></div>\n'
+)
+CSS = """.card { position: absolute; inset: 0; background: #fff; font: 8pt "DejaVu Sans", sans-serif; }
+.art { position: absolute; left: 5mm; top: 20mm; width: 20mm; height: 20mm; }
+"""
+ICON = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="{}"/></svg>'
+
+
+def _project(root: Path) -> Path:
+    root.mkdir(parents=True)
+    (root / "printer.toml").write_text('[games.t]\nname = "T"\ncard_size = "poker"\n', encoding="utf-8")
+    templates = root / "templates" / "t"
+    (templates / "icons").mkdir(parents=True)
+    (templates / "card.html.j2").write_text(CARD, encoding="utf-8")
+    (templates / "back.html.j2").write_text('<div class="card">BACK</div>', encoding="utf-8")
+    (templates / "card.css").write_text(CSS, encoding="utf-8")
+    (templates / "icons" / "sun.svg").write_text(ICON.format("gold"), encoding="utf-8")
+    (root / "schema" / "t").mkdir(parents=True)
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://printer.invalid/schema/t/card.schema.json",
+        "allOf": [{"$ref": "../card.schema.json"}],
+    }
+    (root / "schema" / "t" / "card.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (root / "cards" / "t").mkdir(parents=True)
+    Image.new("RGB", (60, 60), "red").save(root / "cards" / "t" / "a.png")
+    cards = [{"id": f"c{i}", "title": f"Card {i}", "type": "A", "text": f"Text {i}."} for i in range(6)]
+    cards[1]["text"] = cards[2]["text"] = "Gain {sun}."  # the icon is on two cards
+    cards[4]["art"] = "a.png"
+    _write_cards(root, cards)
+    return root
+
+
+def _write_cards(root: Path, cards: list[dict]) -> None:
+    path = root / "cards" / "t" / "cards.json"
+    path.write_text(json.dumps({"game": "t", "cards": cards}), encoding="utf-8")
+
+
+def _cards(root: Path) -> list[dict]:
+    return json.loads((root / "cards" / "t" / "cards.json").read_text(encoding="utf-8"))["cards"]
+
+
+def _build(root: Path, out: str = "out", **request) -> api.GameBuild:
+    project = api.load_project(root)
+    result = api.build(project, api.BuildRequest(out_dir=root / out, jobs=1, **request))
+    outcome = result.games[0]
+    assert result.ok, [str(p) for p in outcome.problems]
+    return outcome
+
+
+def _touch(path: Path, text: str) -> None:
+    path.write_text(text, encoding="utf-8")
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))  # a new time even on a coarse clock
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = _project(tmp_path / "p")
+    cold = _build(root)
+    assert cold.stats["faces laid out"] == 7 and cold.stats["faces from cache"] == 0  # 6 fronts, one back
+    return root
+
+
+def test_an_unchanged_rebuild_does_nothing(project):
+    again = _build(project)
+    assert again.up_to_date and again.target == project / "out" / "t.pdf" and again.cards == 6
+
+
+def test_a_card_edit_lays_out_that_face_only(project):
+    cards = _cards(project)
+    cards[3]["text"] = "Edited."
+    _write_cards(project, cards)
+    outcome = _build(project)
+    assert (outcome.stats["faces laid out"], outcome.stats["faces from cache"]) == (1, 6)
+    with pdfplumber.open(outcome.target) as pdf:
+        assert "Edited." in pdf.pages[0].extract_text()
+
+
+def _pages(pdf: Path) -> list[tuple]:
+    with pdfplumber.open(pdf) as doc:
+        return [
+            (tuple(page.mediabox), sorted((c["text"], round(c["x0"], 1), round(c["top"], 1)) for c in page.chars))
+            for page in doc.pages
+        ]
+
+
+def test_a_pdf_redrawn_from_the_last_one_is_the_full_build(project):
+    for text in ("First edit.", "Second edit."):
+        cards = _cards(project)
+        cards[3]["text"] = text
+        _write_cards(project, cards)
+        redrawn = _build(project)
+        assert redrawn.stats["faces laid out"] == 1
+        full = _build(project, "full", cache=False)
+        assert _pages(redrawn.target) == _pages(full.target)
+    with pdfplumber.open(redrawn.target) as pdf:
+        assert "Second edit." in pdf.pages[0].extract_text() and "First edit." not in pdf.pages[0].extract_text()
+
+
+def test_an_icon_edit_lays_out_the_faces_that_show_it(project):
+    _touch(project / "templates" / "t" / "icons" / "sun.svg", ICON.format("orange"))
+    assert _build(project).stats["faces laid out"] == 2
+
+
+def test_an_art_edit_lays_out_the_face_that_shows_it(project):
+    Image.new("RGB", (60, 60), "blue").save(project / "cards" / "t" / "a.png")
+    assert _build(project).stats["faces laid out"] == 1
+
+
+def test_a_stylesheet_edit_lays_out_every_face(project):
+    _touch(project / "templates" / "t" / "card.css", CSS + ".title { color: #333; }\n")
+    assert _build(project).stats["faces laid out"] == 7
+
+
+def test_a_back_template_edit_lays_out_the_back_only(project):
+    _touch(project / "templates" / "t" / "back.html.j2", '<div class="card">NEW BACK</div>')
+    assert _build(project).stats["faces laid out"] == 1
+
+
+def test_without_the_cache_every_face_is_laid_out(project):
+    assert _build(project, cache=False).stats["faces laid out"] == 7
+
+
+def test_damaged_entries_are_rebuilt_not_trusted(project):
+    import diskcache
+
+    with diskcache.Cache(str(project / "build" / ".cache" / "faces")) as store:
+        for key in list(store.iterkeys()):
+            if key.startswith("blob:"):
+                store.set(key, b"%PDF-1.7 not what was stored")
+            elif key.startswith("build:"):
+                store.set(key, b"garbage")
+    cards = _cards(project)
+    cards[0]["text"] = "Changed."
+    _write_cards(project, cards)
+    outcome = _build(project)
+    assert outcome.stats["faces laid out"] == 7 and outcome.stats["faces from cache"] == 0
+    assert _build(project).up_to_date
+
+
+def test_printer_clean_removes_the_cache(project):
+    from printer.cli import main
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--project", str(project), "clean"])
+    assert exit_.value.code == 0 and not (project / "build" / ".cache").exists()
+    assert _build(project).stats["faces laid out"] == 7
+
+
+def test_two_builds_at_once_share_the_cache(project):
+    cards = _cards(project)
+    cards[5]["text"] = "Both builds see this."
+    _write_cards(project, cards)
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "printer", "--project", str(project), "build", "t", "-j", "1", "--out", str(out)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for out in (project / "out-a", project / "out-b")
+    ]
+    for run in runs:
+        output, _ = run.communicate(timeout=300)
+        assert run.returncode == 0, output
+    texts = []
+    for out in ("out-a", "out-b"):
+        with pdfplumber.open(project / out / "t.pdf") as pdf:
+            texts.append([page.extract_text() for page in pdf.pages])
+    assert texts[0] == texts[1] and "Both builds see this." in texts[0][0]
+
+
+def _wait_for(outcomes: list, count: int, seconds: float = 120) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while len(outcomes) < count and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(outcomes) >= count, f"{len(outcomes)} builds after {seconds} s"
+
+
+def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
+    import threading
+    import time
+
+    outcomes: list[api.GameBuild] = []
+    stop = threading.Event()
+    request = api.BuildRequest(out_dir=project / "out", jobs=1)
+    watcher = threading.Thread(target=api.watch, args=(project, request, outcomes.append), kwargs={"stop": stop})
+    watcher.start()
+    try:
+        _wait_for(outcomes, 1)
+        assert outcomes[0].up_to_date
+        time.sleep(0.3)  # the watch is set up
+        cards = _cards(project)
+        cards[2]["title"] = "Saved in an editor"
+        _write_cards(project, cards)
+        _wait_for(outcomes, 2)
+        assert outcomes[1].stats["faces laid out"] == 1
+        assert [p.code for p in outcomes[1].problems] == ["low-dpi"]  # the 60-px art, as in every build
+        (project / "cards" / "t" / "cards.json").write_text('{"game": "t", "cards": [', encoding="utf-8")
+        _wait_for(outcomes, 3)
+        assert outcomes[2].failure and outcomes[2].problems  # reported, and the watch goes on
+        _write_cards(project, cards)
+        _wait_for(outcomes, 4)
+        assert not outcomes[-1].failure and [p.code for p in outcomes[-1].problems] == ["low-dpi"]
+    finally:
+        stop.set()
+        watcher.join(30)
+    assert not watcher.is_alive()

@@ -1,0 +1,87 @@
+"""Parallel builds: faces laid out on worker processes (or a Dask cluster) give the same PDF as a serial build."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from helpers import REPO
+
+from printer import api
+from printer.sheets.parallel import batches
+
+
+def _build(tmp_path: Path, name: str, **request) -> Path:
+    project = api.load_project(REPO)
+    result = api.build(
+        project, api.BuildRequest(games=("l5r",), out_dir=tmp_path / name, aids=False, cache=False, **request)
+    )
+    assert result.ok, [str(p) for g in result.games for p in g.problems]
+    return result.games[0].target
+
+
+def _pages(pdf: Path) -> list[tuple]:
+    """Each page: its boxes (pt), and every character with its position rounded to 0.1 pt."""
+    with pdfplumber.open(pdf) as doc:
+        return [
+            (
+                tuple(round(v, 1) for v in page.mediabox),
+                tuple(
+                    sorted((c["text"], round(c["x0"], 1), round(c["top"], 1), round(c["size"], 1)) for c in page.chars)
+                ),
+            )
+            for page in doc.pages
+        ]
+
+
+@pytest.fixture(scope="module")
+def serial(tmp_path_factory) -> Path:
+    return _build(tmp_path_factory.mktemp("serial"), "out", jobs=1)
+
+
+def test_a_build_on_two_worker_processes_is_the_serial_build(serial, tmp_path, monkeypatch):
+    import printer.sheets.export.faces as faces
+    import printer.sheets.parallel as parallel
+
+    monkeypatch.setattr(faces, "FACES_PER_CHUNK", 4)  # the example's 18 faces make two batches of 9
+    started = []
+    original = parallel.Workers.executor
+    monkeypatch.setattr(parallel.Workers, "executor", lambda self: started.append(self.jobs) or original(self))
+    pooled = _build(tmp_path, "pooled", jobs=2)
+    assert started == [2]  # a pool of two processes was asked for
+    assert _pages(pooled) == _pages(serial)
+    assert _font_programs(pooled) <= 2 * _font_programs(serial)  # a font at most once per worker batch, not per face
+
+
+def _font_programs(pdf: Path) -> int:
+    import pikepdf
+
+    with pikepdf.open(pdf) as doc:
+        return sum(
+            1
+            for obj in doc.objects
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor"
+            for key in ("/FontFile", "/FontFile2", "/FontFile3")
+            if key in obj
+        )
+
+
+def test_faces_are_cut_into_one_batch_per_worker():
+    keys = [f"f{i}" for i in range(100)]
+    assert [len(b) for b in batches(keys, 2, 48)] == [50, 50]
+    assert [len(b) for b in batches(keys[:30], 4, 48)] == [30]  # fewer faces than a batch: no split
+    assert [len(b) for b in batches(keys, 3, 10)] == [34, 34, 32]
+    assert batches([], 2, 48) == []
+
+
+@pytest.mark.slow
+@pytest.mark.enable_socket
+def test_a_build_on_a_dask_cluster_is_the_serial_build(serial, tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    import printer.sheets.export.faces as faces
+
+    monkeypatch.setattr(faces, "FACES_PER_CHUNK", 4)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        on_cluster = _build(tmp_path, "dask", scheduler=cluster.scheduler_address, jobs=2)
+    assert _pages(on_cluster) == _pages(serial)

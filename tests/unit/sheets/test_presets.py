@@ -1,0 +1,207 @@
+"""Print-on-demand presets (--preset): each vendor's files read back, pixel and page sizes against the vendor's
+figures (docs/print-on-demand.md), naming, layout, CMYK through Ghostscript, and the warnings by card name.
+
+Expected sizes are written here from the vendors' figures, never taken from printer's vendors.toml.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from helpers import MM
+from PIL import Image
+from pypdf import PdfReader
+
+IN = 25.4
+CARD_HTML = """<div class="card kind-{{ card.type|lower }}">
+  {% if card.type == 'Edge' %}<div class="edge">{{ card.title }}</div>{% endif %}
+  {% if card.type == 'Inset' %}<div class="inset"></div>{% endif %}
+  <div class="safe"><div class="title">{{ card.title }}</div></div>
+</div>
+"""
+BACK_HTML = '<div class="card back"><div class="safe"><div class="title">BACK</div></div></div>\n'
+CSS = """
+.card { position: absolute; inset: 0; background: rgb(200, 0, 0); font: 8pt "DejaVu Sans", sans-serif; color: #fff; }
+.card.back { background: rgb(0, 0, 200); }
+.card.kind-inset { background: #fff; }
+.inset { position: absolute; inset: 0; background: rgb(200, 0, 0); }
+.edge { position: absolute; left: 0.5mm; top: 40mm; font-size: 9pt; }
+"""
+CMYK = Path("/usr/share/color/icc/ghostscript/default_cmyk.icc")
+
+
+def project(root: Path, cards: list[dict], card_size: str = "poker") -> Path:
+    (root / "cards" / "t").mkdir(parents=True, exist_ok=True)
+    (root / "templates" / "t").mkdir(parents=True, exist_ok=True)
+    (root / "schema" / "t").mkdir(parents=True, exist_ok=True)
+    (root / "printer.toml").write_text(
+        f'[project]\npaper = "A4"\n[games.t]\nname = "Test"\ncard_size = "{card_size}"\n', encoding="utf-8"
+    )
+    for name, text in (("card.html.j2", CARD_HTML), ("back.html.j2", BACK_HTML), ("card.css", CSS)):
+        (root / "templates" / "t" / name).write_text(text, encoding="utf-8")
+    (root / "cards" / "t" / "cards.json").write_text(json.dumps({"cards": cards}), encoding="utf-8")
+    (root / "schema" / "t" / "card.schema.json").write_text(
+        json.dumps(
+            {
+                "$schema": "https://json-schema.org/draft/2020-12/schema",
+                "$id": "https://printer.invalid/schema/t/card.schema.json",
+                "allOf": [{"$ref": "../card.schema.json"}],
+                "unevaluatedProperties": False,
+            }
+        ),
+        encoding="utf-8",
+    )
+    return root
+
+
+GOOD = [
+    {"id": "a", "title": "Alpha", "type": "A", "copies": 3},
+    {"id": "b", "title": "Beta", "type": "A"},
+]
+BAD = GOOD + [{"id": "e", "title": "Edgy", "type": "Edge"}, {"id": "i", "title": "Inset", "type": "Inset"}]
+
+
+@pytest.fixture(scope="module")
+def good(tmp_path_factory):
+    return project(tmp_path_factory.mktemp("good"), GOOD)
+
+
+def red(p) -> bool:
+    return p[0] > 150 and p[1] < 60 and p[2] < 60
+
+
+def pages_mm(pdf: Path) -> list[tuple[tuple[float, float], tuple[float, float, float, float]]]:
+    reader = PdfReader(pdf)
+    out = []
+    for page in reader.pages:
+        media = [float(v) / MM for v in page.mediabox]
+        trim = [float(v) / MM for v in page.trimbox]
+        out.append(((media[2] - media[0], media[3] - media[1]), tuple(trim)))
+    return out
+
+
+@pytest.mark.parametrize(
+    "preset, px", [("mpc", (822, 1122)), ("thegamecrafter", (825, 1125))], ids=["mpc", "thegamecrafter"]
+)
+def test_image_vendors_one_rgb_png_per_face_at_the_vendors_canvas(good, tmp_path, run, preset, px):
+    result = run("--project", good, "build", "t", "--preset", preset, "--out", tmp_path)
+    assert result.code == 0, result.err
+    folder = tmp_path / f"t-{preset}"
+    fronts = sorted(p.name for p in (folder / "fronts").iterdir())
+    backs = sorted(p.name for p in (folder / "backs").iterdir())
+    assert fronts == ["001-a.png", "002-b.png"] and backs == ["001-back-default.png"]
+    for image_path in [folder / "fronts" / f for f in fronts] + [folder / "backs" / b for b in backs]:
+        with Image.open(image_path) as image:
+            assert image.size == px and image.mode == "RGB"
+            assert image.info["dpi"] == pytest.approx((300, 300), abs=0.1)
+    with Image.open(folder / "fronts" / "001-a.png") as image:
+        assert red(image.getpixel((1, 1))) and red(image.getpixel((px[0] - 2, px[1] - 2)))  # art to the edge
+    rows = list(csv.DictReader((folder / "cards.csv").open(encoding="utf-8")))
+    assert rows == [
+        {"front": "fronts/001-a.png", "back": "backs/001-back-default.png", "copies": "3"},
+        {"front": "fronts/002-b.png", "back": "backs/001-back-default.png", "copies": "1"},
+    ]
+    assert "trim 63.5 x 88.9 mm" in result.out and "(the game's is 63 x 88 mm)" in result.out
+
+
+def test_drivethrucards_one_card_per_page_front_then_back_with_an_eighth_inch_bleed(good, tmp_path, run):
+    result = run("--project", good, "build", "t", "--preset", "drivethrucards", "--out", tmp_path)
+    assert result.code == 0, result.err
+    pages = pages_mm(tmp_path / "t-drivethrucards.pdf")
+    assert len(pages) == 2 * 4  # 4 printed cards (3 copies of Alpha), each a front page then a back page
+    for size, trim in pages:
+        assert size == pytest.approx((2.75 * IN, 3.75 * IN), abs=0.05)
+        assert (trim[2] - trim[0], trim[3] - trim[1]) == pytest.approx((2.5 * IN, 3.5 * IN), abs=0.05)
+        assert trim[0] == pytest.approx(IN / 8, abs=0.05) and trim[1] == pytest.approx(IN / 8, abs=0.05)
+    texts = [page.extract_text() for page in PdfReader(tmp_path / "t-drivethrucards.pdf").pages]
+    assert ["Alpha" in t for t in texts[:2]] == [True, False] and "BACK" in texts[1]
+    assert "DriveThruCards takes CMYK: without --icc the PDF stays RGB" in result.err
+
+
+def test_drivethrucards_splits_past_its_cards_per_file(good, tmp_path, run, monkeypatch):
+    from dataclasses import replace
+
+    from printer.sheets.export.presets import presets
+
+    monkeypatch.setitem(presets(), "drivethrucards", replace(presets()["drivethrucards"], max_cards_per_file=3))
+    result = run("--project", good, "build", "t", "--preset", "drivethrucards", "--out", tmp_path)
+    assert result.code == 0, result.err
+    assert (
+        len(pages_mm(tmp_path / "t-drivethrucards-1.pdf")) == 6
+        and len(pages_mm(tmp_path / "t-drivethrucards-2.pdf")) == 2
+    )
+    assert "split into 2 files of at most 3 cards" in result.out
+
+
+def test_printplaygames_front_and_back_pdfs_with_at_least_2_mm_bleed(good, tmp_path, run):
+    result = run("--project", good, "build", "t", "--preset", "printplaygames", "--out", tmp_path)
+    assert result.code == 0, result.err
+    fronts, backs = pages_mm(tmp_path / "t-printplaygames-FRONT.pdf"), pages_mm(tmp_path / "t-printplaygames-BACK.pdf")
+    assert len(fronts) == len(backs) == 4
+    for size, trim in fronts + backs:
+        assert (trim[2] - trim[0], trim[3] - trim[1]) == pytest.approx((63, 88), abs=0.05)  # the game's own trim
+        assert min(trim[0], trim[1], size[0] - trim[2], size[1] - trim[3]) >= 2 - 0.01
+
+
+def test_mbprint_3_mm_bleed_4_mm_safe_area_and_the_cards_that_leave_it(tmp_path, run):
+    root = project(tmp_path / "p", BAD)
+    result = run("--project", root, "build", "t", "--preset", "mbprint", "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    pages = pages_mm(tmp_path / "out" / "t-mbprint.pdf")
+    assert len(pages) == 2 * 6
+    for size, trim in pages:
+        assert size == pytest.approx((69, 94), abs=0.05) and trim[0] == pytest.approx(3, abs=0.05)
+    assert "Edgy: text runs" in result.err and "outside MB Print's safe area (4 mm inside the trim)" in result.err
+    assert "Inset: the art stops at the trim on the left, right, top, bottom" in result.err
+    assert "Alpha:" not in result.err and "Beta:" not in result.err
+    strict = run("--project", root, "build", "t", "--preset", "mbprint", "--strict", "--out", tmp_path / "strict")
+    assert strict.code == 1 and not (tmp_path / "strict" / "t-mbprint.pdf").exists()
+
+
+@pytest.mark.skipif(not CMYK.is_file() or not shutil.which("gs"), reason="needs Ghostscript and a CMYK profile")
+def test_cmyk_vendors_get_every_colour_converted_by_ghostscript(good, tmp_path, run):
+    from printer.sheets.export.pdfx import rgb_report
+
+    result = run("--project", good, "build", "t", "--preset", "drivethrucards", "--icc", CMYK, "--out", tmp_path)
+    assert result.code == 0, result.err
+    pdf = tmp_path / "t-drivethrucards.pdf"
+    assert rgb_report(pdf) == []  # no RGB colour or image left
+    reader = PdfReader(pdf)
+    intent = reader.trailer["/Root"]["/OutputIntents"][0].get_object()
+    assert intent["/DestOutputProfile"].get_object().get_data() == CMYK.read_bytes()
+    assert b" k" in reader.pages[0].get_contents().get_data()  # fills set as CMYK
+    for size, trim in pages_mm(pdf):
+        assert size == pytest.approx((2.75 * IN, 3.75 * IN), abs=0.05)
+        assert (trim[2] - trim[0]) == pytest.approx(2.5 * IN, abs=0.05)
+    assert "CMYK" in result.out
+    mb = run("--project", good, "build", "t", "--preset", "mbprint", "--icc", CMYK, "--out", tmp_path / "mb")
+    assert mb.code == 0 and "MB Print prints to FOGRA39 / ISO Coated v2; this profile is" in mb.err
+
+
+def test_a_size_the_vendor_does_not_print_is_a_usage_error(tmp_path, run):
+    root = project(tmp_path, GOOD, card_size="64x80mm")
+    result = run("--project", root, "build", "t", "--preset", "mpc", "--out", tmp_path / "out")
+    assert result.code == 2
+    assert "MakePlayingCards prints no 64 x 80 mm cards (t)" in result.err and "poker 63.5 x 88.9 mm" in result.err
+    assert not (tmp_path / "out").exists()
+    bad = run("--project", root, "build", "t", "--preset", "mcp")
+    assert bad.code == 2 and "'mcp' is not one of" in bad.err
+
+
+def test_the_fact_sheet_names_every_preset_and_its_figures():
+    from helpers import REPO
+
+    from printer.cli.build_options import PRESETS
+    from printer.sheets.export.presets import PRESET_IDS, presets
+
+    doc = (REPO / "docs" / "print-on-demand.md").read_text(encoding="utf-8")
+    assert PRESETS == PRESET_IDS == tuple(presets())
+    for key, preset in presets().items():
+        assert f"`--preset {key}`" in doc and preset.name in doc
+        for size in preset.sizes:
+            if size.canvas_px:
+                assert f"{size.canvas_px[0]} x {size.canvas_px[1]}" in doc, (key, size)
