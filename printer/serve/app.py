@@ -49,7 +49,7 @@ MAX_BODY = 2 * 2**20
 #: how long the watcher waits for more changes before acting, milliseconds
 DEBOUNCE_MS = 40
 #: pictures rendered ahead after one the page asks for (the next cards in the gallery), batched with it
-PREFETCH = 10
+PREFETCH = 6
 
 
 @dataclass
