@@ -63,8 +63,15 @@ def bind(host: str, port: int) -> socket.socket:
 
 
 def _quiet_stop(record: logging.LogRecord) -> bool:
-    """Ctrl-C with a page open cuts its event stream short: normal, not an error worth a line."""
-    return "returned without completing response" not in record.getMessage()
+    """Ctrl-C with a page open cuts its event stream and the pictures it waits for short: normal, not an error."""
+    import asyncio
+
+    message = record.getMessage()
+    if "returned without completing response" in message or "timeout graceful shutdown exceeded" in message:
+        return False
+    return not (
+        record.exc_info and record.exc_info[0] is not None and issubclass(record.exc_info[0], asyncio.CancelledError)
+    )
 
 
 def run(

@@ -320,7 +320,8 @@ async def face(request: Request) -> Response:
     if not KEY.fullmatch(key):
         return PlainTextResponse("not found", 404)
     server = _server(request)
-    if server.faces.cached(key) is None:  # the next cards in the gallery are likely wanted next: render them together
+    if request.query_params.get("ahead") and server.faces.cached(key) is None:
+        # the gallery's next cards are likely wanted next: render them in the same batch
         server.faces.ahead(server.workspace.following(key, PREFETCH), AHEAD)
     try:
         path = await server.faces.picture(key, WANTED)

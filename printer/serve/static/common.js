@@ -98,7 +98,7 @@ const printer = (() => {
         img.counted = true;
         active += 1;
       }
-      img.src = `/face/${key}.png`;
+      img.src = `/face/${key}.png${img.ahead ? "?ahead=1" : ""}`;
     }
 
     function pump() {
@@ -125,10 +125,12 @@ const printer = (() => {
 
   // A face picture cropped at the trim, or the error that keeps the card from having one. ``lazy``: loaded when
   // near the view (the gallery); otherwise at once.
-  function faceBox(gameId, key, error, alt, lazy = false) {
+  // ``ahead``: the server may render the next cards of the gallery along with this one.
+  function faceBox(gameId, key, error, alt, lazy = false, ahead = false) {
     const box = el("div", { class: "face-box" });
     geometry(box, gameId);
     box.lazy = lazy;
+    box.ahead = ahead;
     setFace(box, key, error, alt);
     return box;
   }
@@ -157,6 +159,7 @@ const printer = (() => {
     }
     if (!img) {
       img = el("img", { alt: alt || "", decoding: "async" });
+      img.ahead = Boolean(box.ahead);
       box.append(img);
     }
     if (img.dataset.key !== key) {

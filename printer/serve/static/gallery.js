@@ -23,12 +23,12 @@
 
   function tile(entry) {
     const faces = el("div", { class: "faces" });
-    const front = printer.faceBox(entry.game, entry.front, entry.error, `${entry.title} (front)`, true);
+    const front = printer.faceBox(entry.game, entry.front, entry.error, `${entry.title} (front)`, true, true);
     front.dataset.side = "front";
     front.addEventListener("click", () => entry.front && openViewer(entry.uid, "front"));
     faces.append(front);
     if (filters.backs.checked) {
-      const back = printer.faceBox(entry.game, entry.back, entry.error, `${entry.title} (back)`, true);
+      const back = printer.faceBox(entry.game, entry.back, entry.error, `${entry.title} (back)`, true, true);
       back.dataset.side = "back";
       back.addEventListener("click", () => entry.back && openViewer(entry.uid, "back"));
       faces.append(back);
