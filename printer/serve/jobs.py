@@ -258,7 +258,10 @@ class Jobs:
             books = api.build_rules(project, game)
             out: dict = {"books": []}
             for book in books:
-                item: dict[str, object] = {"edition": book.edition or "main", "problems": [p.as_dict() for p in book.problems]}
+                item: dict[str, object] = {
+                    "edition": book.edition or "main",
+                    "problems": [p.as_dict() for p in book.problems],
+                }
                 if book.target is not None:
                     item.update(pdf=str(book.target.relative_to(project.build_dir)), pages=book.pages)
                 out["books"].append(item)
