@@ -68,7 +68,9 @@ def _style(text: str) -> _Style:
 
 def _line_indent(text: str, position: int) -> str:
     start = text.rfind("\n", 0, position) + 1
-    return re.match(r"[ \t]*", text[start:]).group(0)
+    match = re.match(r"[ \t]*", text[start:])
+    assert match is not None  # the pattern matches the empty string
+    return match.group(0)
 
 
 def _dump(value: object, style: _Style, base: str, multiline: bool) -> str:
@@ -166,8 +168,10 @@ def _joined(pieces: list[tuple[str, int | None]], gaps: list[str], separator: st
     for i, (piece, index) in enumerate(pieces):
         if i:
             before = pieces[i - 1][1]
-            near = before is not None and index is not None and index == before + 1
-            out.append(gaps[before] if near else separator)
+            if before is not None and index is not None and index == before + 1:
+                out.append(gaps[before])
+            else:
+                out.append(separator)
         out.append(piece)
     return "".join(out)
 
@@ -179,16 +183,18 @@ def _set(data: object, parts: list[str | int], value: object) -> object:
     return data
 
 
-def _card_list(data: object, pointer: str) -> tuple[list[str | int], list]:
+def _card_list(data: object, pointer: str) -> tuple[list[str | int], int, list]:
+    """``(steps of pointer, the card's index in its list, the list)``."""
     parts = pointer_parts(pointer)
-    if not parts or not isinstance(parts[-1], int):
+    index = parts[-1] if parts else None
+    if not isinstance(index, int):
         raise CardEditError(
             Problem(pointer, "this file holds one card, not a list of cards", "put the cards in a list", code="edit")
         )
     cards = _at(data, parts[:-1])
     if not isinstance(cards, list):
         raise CardEditError(Problem(pointer, "no card list at this place in the file", code="edit"))
-    return parts, cards
+    return parts, index, cards
 
 
 def _list_text(text: str, parts: list[str | int], items: list[object], keep: list[int | None]) -> str:
@@ -210,7 +216,7 @@ def _list_text(text: str, parts: list[str | int], items: list[object], keep: lis
         outer = _line_indent(text, start)
         indent = outer + style.indent
         first_gap, separator, tail = "\n" + indent, ",\n" + indent, "\n" + outer
-    pieces = [
+    pieces: list[tuple[str, int | None]] = [
         (text[spans[k].value_start.position : spans[k].value_end.position], k)
         if k is not None
         else (_dump(item, style, indent, True), None)
@@ -236,8 +242,8 @@ def insert_card(text: str, after: str | None, card: dict, list_pointer: str = "$
         index = len(cards)
         parts = [*parts, index]
     else:
-        parts, cards = _card_list(data, after)
-        index = parts[-1] + 1
+        parts, index, cards = _card_list(data, after)
+        index += 1
         parts = [*parts[:-1], index]
     keep: list[int | None] = list(range(len(cards)))
     keep.insert(index, None)
@@ -250,8 +256,7 @@ def insert_card(text: str, after: str | None, card: dict, list_pointer: str = "$
 def delete_card(text: str, pointer: str) -> str:
     """``text`` without the card at ``pointer`` (in a card list). Raises :class:`CardEditError` otherwise."""
     data = json.loads(text)
-    parts, cards = _card_list(data, pointer)
-    index = parts[-1]
+    parts, index, cards = _card_list(data, pointer)
     if not 0 <= index < len(cards):
         raise CardEditError(Problem(pointer, "no card at this place in the file", code="edit"))
     keep: list[int | None] = [i for i in range(len(cards)) if i != index]

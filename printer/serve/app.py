@@ -377,7 +377,7 @@ async def card(request: Request) -> Response:
         if game_id not in workspace.project.games:
             return _json_error(404, f"no game {game_id!r}")
         game = workspace.project.games[game_id]
-        data = workspace.data.get(uid, {}) if entry else {"id": "", "title": "", "type": ""}
+        data = workspace.data.get(uid, {}) if uid and entry else {"id": "", "title": "", "type": ""}
         renderer = workspace._game(game_id).renderer
         files = sorted(
             {
@@ -436,7 +436,9 @@ async def card_edit(request: Request) -> Response:
 # -- the application --------------------------------------------------------------------------------------------------
 
 
-async def _http_error(request: Request, exc: HTTPException) -> Response:
+async def _http_error(request: Request, exc: Exception) -> Response:
+    # Starlette types every handler as taking Exception; this one is registered for HTTPException only
+    assert isinstance(exc, HTTPException)
     if request.url.path.startswith("/api/"):
         return _json_error(exc.status_code, str(exc.detail))
     return PlainTextResponse(str(exc.detail), exc.status_code)

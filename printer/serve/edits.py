@@ -71,6 +71,7 @@ def _text(path: Path) -> str:
     text, problem = read_text(path)
     if problem is not None:
         raise EditRefused(400, problem.message, problem.as_dict())
+    assert text is not None  # read_text gives the text or a problem
     return text
 
 
@@ -97,7 +98,9 @@ def check_card(workspace: Workspace, body: dict) -> dict:
         path = card_file(workspace, game_id, name, must_exist=False)
     except EditRefused:
         path = game.cards / "new.json"
-    pointer = body.get("pointer") if isinstance(body.get("pointer"), str) else "$.cards[0]"
+    pointer = body.get("pointer")
+    if not isinstance(pointer, str):
+        pointer = "$.cards[0]"
     uid = body.get("uid") if isinstance(body.get("uid"), str) else None
     result = workspace.preview(game_id, path, pointer, data, uid)
     result["required"] = required_fields(workspace.store, game.schema, data)

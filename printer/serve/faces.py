@@ -34,9 +34,13 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from printer.project import Game, Project
+
+if TYPE_CHECKING:  # at run time the sheets stage is imported where a face is rendered, not with the server
+    from printer.sheets.compose import PrintJob
 
 log = logging.getLogger("printer.serve")
 
@@ -75,7 +79,7 @@ def _uri_path(uri: str) -> Path | None:
     return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
-def game_job(project: Project, game: Game):
+def game_job(project: Project, game: Game) -> PrintJob:
     """A :class:`~printer.sheets.compose.PrintJob` of ``game`` with the project's print options (no command line)."""
     from printer.sheets.compose import make_job
     from printer.sheets.options import resolve_options
@@ -121,7 +125,7 @@ def face_key(fingerprint: str, html: str) -> str:
 
 # -- rendering (runs in a worker process) ------------------------------------------------------------------------
 
-_JOBS: dict[tuple[str, str, str], object] = {}
+_JOBS: dict[tuple[str, str, str], PrintJob] = {}
 
 
 def render_faces(

@@ -41,7 +41,9 @@ _LONG_TEXT = 200
 
 def _resolver(store: SchemaStore, schema_file: Path):
     root = store.schema(schema_file)
-    base = root.get("$id") if isinstance(root.get("$id"), str) else schema_file.resolve().as_uri()
+    base = root.get("$id")
+    if not isinstance(base, str):
+        base = schema_file.resolve().as_uri()
     return root, store.registry.resolver(base_uri=base)
 
 
@@ -126,7 +128,9 @@ def form_fields(store: SchemaStore, schema_file: Path) -> list[dict]:
     _walk(root, resolver, found, required)
     own = list((root.get("properties") or {}).keys())
     names = [n for n in found if n not in _FILE_FIELDS]
-    first = [n for n in ("id", "title", "type") if n in names]  # what every card has (schema/card.schema.json)
+    first: list[str] = [
+        n for n in ("id", "title", "type") if n in names
+    ]  # what every card has (schema/card.schema.json)
     first += [n for n in names if n in required and n not in first]
     first += [n for n in _MARKUP_FIELDS if n in names and n not in first]  # the card text, which a designer edits most
     order = first + [n for n in own if n in names and n not in first] + [n for n in names if n not in first + own]

@@ -22,6 +22,7 @@ import threading
 import time
 import zipfile
 from pathlib import Path
+from typing import cast
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -83,7 +84,7 @@ def check_deck(workspace, text: str, name: str, format_id: str) -> dict:
         (result,) = api.check_decks(project, [path], format_id)
     except PrinterError as exc:
         problems = [p.as_dict() for p in exc.problems]
-        return _located({"error": str(exc), "problems": problems}, str(path), shown)
+        return cast(dict, _located({"error": str(exc), "problems": problems}, str(path), shown))
     report = result.report
     body = report.as_dict()
     body["groups"] = [
@@ -102,7 +103,7 @@ def check_deck(workspace, text: str, name: str, format_id: str) -> dict:
             entry = workspace.entries.get(f"{report.format.game}/{row['card']['id']}") if row["card"] else None
             row["front"] = entry.front if entry else None
             row["uid"] = entry.uid if entry else None
-    return _located(body, str(path), shown)
+    return cast(dict, _located(body, str(path), shown))
 
 
 def api_formats(project) -> dict[str, dict]:
@@ -161,7 +162,7 @@ def _pdf_pages(pdf: Path) -> int:
 class Jobs:
     """Builds started from the pages: their state, one running at a time, and rules rebuilt on save."""
 
-    def __init__(self, server):
+    def __init__(self, server) -> None:
         self.server = server
         self.builds: dict[str, dict] = {}
         self.lock = threading.Lock()
@@ -174,9 +175,10 @@ class Jobs:
         return self.server.workspace.project
 
     def start(self, kind: str, game: str, run, label: str) -> dict:
-        job = {"id": str(next(self.ids)), "kind": kind, "game": game, "label": label, "status": "queued"}
-        self.builds[job["id"]] = job
-        old = [k for k, v in self.builds.items() if v["kind"] == kind and v["game"] == game and k != job["id"]]
+        job_id = str(next(self.ids))
+        job: dict[str, object] = {"id": job_id, "kind": kind, "game": game, "label": label, "status": "queued"}
+        self.builds[job_id] = job
+        old = [k for k, v in self.builds.items() if v["kind"] == kind and v["game"] == game and k != job_id]
         for k in old[:-4]:
             self.builds.pop(k, None)
 
@@ -216,15 +218,16 @@ class Jobs:
         def run() -> dict:
             result = api.build(project, api.BuildRequest(games=(game,), exports=tuple(exports)))
             outcome = result.games[0]
-            out = {"problems": [p.as_dict() for p in outcome.problems]}
+            out: dict[str, object] = {"problems": [p.as_dict() for p in outcome.problems]}
             if outcome.failure:
                 out.update(status_after="failed", error=outcome.failure)
                 return out
+            assert outcome.target is not None  # no failure: the PDF was printed
             out["pdf"] = str(outcome.target.relative_to(project.build_dir))
             out["pages"] = _pdf_pages(outcome.target)
             out["outputs"] = [str(p.relative_to(project.build_dir)) for p in outcome.paths]
-            out["summary"] = [f"{outcome.cards} cards on {outcome.sheets} sheets ({outcome.grid}, {outcome.backs})"]
-            out["summary"] += outcome.exports
+            summary = [f"{outcome.cards} cards on {outcome.sheets} sheets ({outcome.grid}, {outcome.backs})"]
+            out["summary"] = summary + outcome.exports
             return out
 
         return self.start("sheets", game, run, f"{game}: sheets" + "".join(f" + {e}" for e in exports))
@@ -238,6 +241,7 @@ class Jobs:
             out = {"problems": [p.as_dict() for p in outcome.problems]}
             if outcome.failure:
                 return {**out, "status_after": "failed", "error": outcome.failure}
+            assert outcome.target is not None  # no failure: the PDF was printed
             return {
                 **out,
                 "pdf": str(outcome.target.relative_to(project.build_dir)),
@@ -254,7 +258,10 @@ class Jobs:
             books = api.build_rules(project, game)
             out: dict = {"books": []}
             for book in books:
-                item = {"edition": book.edition or "main", "problems": [p.as_dict() for p in book.problems]}
+                item: dict[str, object] = {
+                    "edition": book.edition or "main",
+                    "problems": [p.as_dict() for p in book.problems],
+                }
                 if book.target is not None:
                     item.update(pdf=str(book.target.relative_to(project.build_dir)), pages=book.pages)
                 out["books"].append(item)
@@ -271,7 +278,7 @@ class Jobs:
 
 
 def _relative(job: dict, root: Path) -> dict:
-    return _located(job, str(root) + "/", "")
+    return cast(dict, _located(job, str(root) + "/", ""))
 
 
 def _jobs(request: Request) -> Jobs:
@@ -307,7 +314,12 @@ async def deck_proxies(request: Request) -> Response:
     body = await _json(request)
     jobs = _jobs(request)
     token, game = body.get("token"), body.get("game")
-    if not isinstance(token, str) or not re.fullmatch(r"[0-9a-f]{16}", token) or game not in jobs.project.games:
+    if (
+        not isinstance(token, str)
+        or not re.fullmatch(r"[0-9a-f]{16}", token)
+        or not isinstance(game, str)
+        or game not in jobs.project.games
+    ):
         return JSONResponse({"error": "check the deck first"}, status_code=400)
     folder = _serve_cache(jobs.project) / "decks" / token
     files = sorted(folder.glob("*")) if folder.is_dir() else []
@@ -320,7 +332,7 @@ async def sheets_build(request: Request) -> Response:
     body = await _json(request)
     jobs = _jobs(request)
     game, exports = body.get("game"), body.get("exports") or []
-    if game not in jobs.project.games:
+    if not isinstance(game, str) or game not in jobs.project.games:
         return JSONResponse({"error": f"no game {game!r}"}, status_code=400)
     if not isinstance(exports, list) or any(e not in EXPORTS for e in exports):
         return JSONResponse({"error": "exports are " + ", ".join(EXPORTS)}, status_code=400)
@@ -331,7 +343,7 @@ async def rules_build(request: Request) -> Response:
     body = await _json(request)
     jobs = _jobs(request)
     game = body.get("game")
-    if game not in jobs.project.games:
+    if not isinstance(game, str) or game not in jobs.project.games:
         return JSONResponse({"error": f"no game {game!r}"}, status_code=400)
     return JSONResponse({"job": jobs.rules(game)})
 

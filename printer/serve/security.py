@@ -95,7 +95,9 @@ class Sessions:
         return hmac.new(self.secret, session.encode(), hashlib.sha256).hexdigest()
 
     def valid(self, session: str | None, token: str | None) -> bool:
-        return bool(session and token) and hmac.compare_digest(self.token(session), token)
+        if not session or not token:
+            return False
+        return hmac.compare_digest(self.token(session), token)
 
     def session_of(self, headers: dict[bytes, bytes]) -> str | None:
         raw = headers.get(b"cookie")

@@ -392,11 +392,12 @@ class Workspace:
             render_problems += found
             entry.error = error
             state = self._game(game_id)
-            entry.front = face_key(state.fingerprint, front) if front is not None else None
-            entry.back = face_key(state.fingerprint, back) if back is not None else None
+            entry.front = entry.back = None
             if front is not None:
+                entry.front = face_key(state.fingerprint, front)
                 self._html[entry.front] = (game_id, front)
             if back is not None:
+                entry.back = face_key(state.fingerprint, back)
                 self._html[entry.back] = (game_id, back)
         entry.problems = [self._problem(p) for p in problems]
         return entry
@@ -528,7 +529,7 @@ class Workspace:
                             code="duplicate-id",
                         )
                     )
-            result = {"front": None, "back": None, "error": None}
+            result: dict[str, object] = {"front": None, "back": None, "error": None}
             if not [p for p in problems if p.is_error]:
                 state = self._game(game_id)
                 card = Card(game_id, data, record)

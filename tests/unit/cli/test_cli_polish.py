@@ -81,7 +81,9 @@ print(" ".join(sorted(sys.modules)))
 """
 
 
-@pytest.mark.parametrize("path", [(), ("build",), ("validate",), ("deck", "check"), ("rules",), ("export", "cards")])
+@pytest.mark.parametrize(
+    "path", [(), ("build",), ("validate",), ("deck", "check"), ("rules",), ("export", "cards"), ("box",), ("clean",)]
+)
 def test_help_imports_no_renderer_nor_validator(path):
     """``printer --help`` and a command's help load no PDF, image or schema library (issue 18, item 7)."""
     done = subprocess.run([sys.executable, "-c", PROBE, *path, "--help"], capture_output=True, text=True)
