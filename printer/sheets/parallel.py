@@ -90,9 +90,16 @@ class Workers:
             self._executor = ProcessPoolExecutor(max_workers=self.jobs, mp_context=context)
         return self._executor
 
-    def close(self) -> None:
+    def close(self, cancel: bool = False) -> None:
+        """Stop the workers: after their batches, or at once with ``cancel`` (the build was interrupted)."""
         if self._executor is not None:
-            self._executor.shutdown(wait=True)
+            if cancel:
+                try:
+                    self._executor.shutdown(wait=False, cancel_futures=True)
+                except TypeError:  # a Dask client's executor cancels nothing
+                    self._executor.shutdown(wait=False)
+            else:
+                self._executor.shutdown(wait=True)
         if self._client is not None:
             self._client.close()
         self._executor = self._client = None
@@ -100,8 +107,8 @@ class Workers:
     def __enter__(self) -> Workers:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: object, *exc: object) -> None:
+        self.close(cancel=kind is not None)
 
 
 def default_jobs() -> int:

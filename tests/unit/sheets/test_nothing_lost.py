@@ -198,9 +198,12 @@ def test_a_failed_rules_build_leaves_the_previous_rules_pdf(run, cards):
 
 
 def _start_build(project: Path) -> subprocess.Popen:
-    """``printer build l5r`` in a subprocess, once it has started laying out (its progress label is on stderr)."""
+    """``printer build l5r`` in a subprocess, once it has started laying out (its progress label is on stderr).
+
+    Without the face cache, so that it lays every face out (a build from the cache can end within the wait).
+    """
     build = subprocess.Popen(
-        [sys.executable, "-m", "printer", "--project", str(project), "build", "l5r"],
+        [sys.executable, "-m", "printer", "--project", str(project), "build", "l5r", "--no-cache"],
         stderr=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         text=True,
