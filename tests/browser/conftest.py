@@ -23,7 +23,7 @@ REPO = Path(__file__).resolve().parents[2]
 CHROMIUM = Path(os.environ.get("PRINTER_CHROMIUM", "/usr/bin/chromium"))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")  # closed after tests/browser: Playwright's loop must not outlive these tests
 def chromium():
     playwright = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.is_file():
