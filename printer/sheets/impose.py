@@ -29,6 +29,14 @@ PT_PER_MM = 72 / MM_PER_IN
 Matrix = tuple[float, float, float, float, float, float]
 
 
+def _turn(face: Face) -> tuple[tuple[float, float], int, int]:
+    """The centre of ``face``'s trim footprint on the sheet (mm) and the cosine and sine of its turn
+    (slots turn by multiples of 90 degrees, so both are -1, 0 or 1)."""
+    fw, fh = (face.h, face.w) if face.rotate % 180 == 90 else (face.w, face.h)
+    turn = math.radians(face.rotate % 360)
+    return (face.x + fw / 2, face.y + fh / 2), round(math.cos(turn)), round(math.sin(turn))
+
+
 def face_matrix(
     face: Face, face_page: tuple[float, float], trim_at: tuple[float, float], sheet_height: float
 ) -> Matrix:
@@ -38,10 +46,7 @@ def face_matrix(
     the trim box on it (mm); ``sheet_height`` is the sheet's height (mm).
     The matrix maps the face page's PDF space (pt, y up) to the sheet's.
     """
-    fw, fh = (face.h, face.w) if face.rotate % 180 == 90 else (face.w, face.h)
-    centre = (face.x + fw / 2, face.y + fh / 2)
-    turn = math.radians(face.rotate % 360)
-    cos, sin = round(math.cos(turn)), round(math.sin(turn))  # slots turn by multiples of 90 degrees
+    centre, cos, sin = _turn(face)
 
     def place(x_pt: float, y_pt: float) -> tuple[float, float]:
         u, v = x_pt / PT_PER_MM, face_page[1] - y_pt / PT_PER_MM  # mm on the face page, y down
@@ -59,10 +64,7 @@ def clip_box(face: Face, sheet_height: float) -> tuple[float, float, float, floa
     """The card's bleed box as it lies on the sheet: ``(x, y, width, height)`` in PDF pt (y up)."""
     left, top, right, bottom = face.bleed
     corners = [(-face.w / 2 - left, -face.h / 2 - top), (face.w / 2 + right, face.h / 2 + bottom)]
-    fw, fh = (face.h, face.w) if face.rotate % 180 == 90 else (face.w, face.h)
-    centre = (face.x + fw / 2, face.y + fh / 2)
-    turn = math.radians(face.rotate % 360)
-    cos, sin = round(math.cos(turn)), round(math.sin(turn))
+    centre, cos, sin = _turn(face)
     xs, ys = [], []
     for cx in (corners[0][0], corners[1][0]):
         for cy in (corners[0][1], corners[1][1]):
