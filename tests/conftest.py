@@ -18,13 +18,22 @@ SHARED_DATA = SHARED / "data"
 # tests/helpers.py holds the plain helpers the test modules share; its asserts report like a test's.
 pytest.register_assert_rewrite("helpers")
 
-# Hypothesis (tests/test_properties.py): a bounded run by default ("ci": 75 examples per test, no example database
-# written into the repository); HYPOTHESIS_PROFILE=thorough or `pytest --hypothesis-profile=thorough` for 2,000.
-settings.register_profile(
-    "ci", max_examples=75, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
-)
-settings.register_profile("thorough", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+# Hypothesis (tests/hardening/test_properties.py and others): "quick" (20 examples per test) when pytest is run by
+# hand, for the edit loop; scripts/test, which CI runs, sets "ci" (75 examples); HYPOTHESIS_PROFILE=thorough or
+# `pytest --hypothesis-profile=thorough` for 2,000. No profile writes an example database into the repository.
+_bounded = dict(deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("quick", max_examples=20, **_bounded)
+settings.register_profile("ci", max_examples=75, **_bounded)
+settings.register_profile("thorough", max_examples=2000, **_bounded)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "quick"))
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every browser test and every acceptance test on ../shared/data is also ``slow``: the edit loop
+    (``pytest -m "not slow"``) leaves them to CI, which runs everything."""
+    for item in items:
+        if item.get_closest_marker("browser") or item.get_closest_marker("shared"):
+            item.add_marker(pytest.mark.slow)
 
 
 @dataclass

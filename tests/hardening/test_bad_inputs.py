@@ -176,7 +176,16 @@ def stderr_lines(err: str) -> list[str]:
     return [line.rstrip() for line in err.splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def _renders(case: dict) -> bool:
+    """A case whose command lays pages out (build, rules): part of CI, not of the edit loop (marked slow)."""
+    return any(arg in ("build", "rules") for arg in case["args"][:3])
+
+
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=pytest.mark.slow) if _renders(c) else c for c in CASES],
+    ids=[c["id"] for c in CASES],
+)
 def test_bad_input(case, run, tmp_path):
     places = set_up(case, tmp_path)
     project = Path(places["project"])

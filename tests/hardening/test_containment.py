@@ -158,6 +158,7 @@ def html_card_pdf(tmp_path_factory) -> tuple[Path, str]:
     return pdf, " ".join(text.split())
 
 
+@pytest.mark.slow
 def test_card_text_with_html_prints_as_text(html_card_pdf):
     _, text = html_card_pdf
     assert "<b>not bold</b> &" in text

@@ -35,6 +35,7 @@ def test_an_os_error_while_writing_is_one_line_and_keeps_the_old_pdf(code, proje
     assert target.read_bytes() == b"previous"
 
 
+@pytest.mark.slow
 def test_long_names_are_shortened_with_a_hash(project: Path, run, tmp_path: Path):
     back = "b" * 300
     cards = [{"id": "long", "title": "Long", "type": "Strategy", "deck": "Fate", "focus": 1, "back": back}]

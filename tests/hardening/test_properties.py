@@ -12,8 +12,8 @@ Two kinds of property:
   spaced.
 
 The number of examples comes from the Hypothesis profile (tests/conftest.py):
-75 per test by default, ``HYPOTHESIS_PROFILE=thorough`` (or
-``pytest --hypothesis-profile=thorough``) for 2,000.
+20 per test when pytest is run by hand, 75 under ``scripts/test`` (CI),
+``HYPOTHESIS_PROFILE=thorough`` (or ``pytest --hypothesis-profile=thorough``) for 2,000.
 """
 
 from __future__ import annotations

@@ -50,6 +50,7 @@ def contexts(monkeypatch) -> dict[str, list[dict]]:
     return seen
 
 
+@pytest.mark.slow
 def test_every_template_kind_gets_plain_data(run, contexts, tmp_path: Path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("# Dynasty\n1 A Card That Is Not In The Data\n", encoding="utf-8")

@@ -14,6 +14,7 @@ REPO = Path(__file__).resolve().parents[3]
 FIXTURES = REPO / "tests" / "fixtures" / "decks"
 
 
+@pytest.mark.slow
 def test_validate_returns_cards_and_problems(tmp_path: Path) -> None:
     project = api.load_project(REPO)
     report = api.validate(project)

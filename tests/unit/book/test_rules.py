@@ -223,6 +223,7 @@ def toc_entries(page) -> list[tuple[str, int]]:
     return entries
 
 
+@pytest.mark.slow
 def test_toc_page_numbers_are_the_pages_where_headings_land(en):
     entries = toc_entries(en.pages[1])
     titles = [t for t, _ in entries]
@@ -249,6 +250,7 @@ def test_toc_page_numbers_are_the_pages_where_headings_land(en):
         assert str(number) in footer
 
 
+@pytest.mark.slow
 def test_cover_and_running_headers(en):
     cover = en.pages[0].extract_text()
     assert "Test Rules" in cover and "A reference for tests" in cover and "Version 9" in cover
@@ -262,6 +264,7 @@ def test_cover_and_running_headers(en):
     )
 
 
+@pytest.mark.slow
 def test_embedded_card_is_a_card_sized_box_with_the_card(en):
     w, h = 63 * MM, 88 * MM
     found = []
@@ -275,6 +278,7 @@ def test_embedded_card_is_a_card_sized_box_with_the_card(en):
     assert found, "no 63 x 88 mm card box with the card's title"
 
 
+@pytest.mark.slow
 def test_card_index_lists_every_card_grouped_by_type(en):
     page = next(
         p for p in en.pages if "Index of cards" in (p.extract_text() or "") and "Alpha Mine" in p.extract_text()
@@ -286,6 +290,7 @@ def test_card_index_lists_every_card_grouped_by_type(en):
     assert order == sorted(order)
 
 
+@pytest.mark.slow
 def test_icons_are_vector_drawings(en, books):
     number, page = next((i, p) for i, p in enumerate(en.pages) if "Gold coin meaning" in (p.extract_text() or ""))
     assert page.images == [], "icons must not be raster images"
@@ -297,18 +302,21 @@ def test_icons_are_vector_drawings(en, books):
     assert near, "no vector drawing beside the legend entry"
 
 
+@pytest.mark.slow
 def test_glossary_and_format_summary(en):
     text = "\n".join(p.extract_text() or "" for p in en.pages)
     assert text.index("The first term.") < text.index("Turn a card sideways") < text.index("The last term.")
     assert "Advance Warning" in text and re.search(r"at\s+least\s+40", text)
 
 
+@pytest.mark.slow
 def test_footnote_at_the_foot_of_its_page(en):
     page = next(p for p in en.pages if "The footnote body." in (p.extract_text() or ""))
     note = next(w for w in words(page) if w["text"] == "footnote" and w["size"] < 8)
     assert note["top"] > page.height * 0.75
 
 
+@pytest.mark.slow
 def test_japanese_lines_never_start_with_closing_punctuation(books):
     with pdfplumber.open(books["ja"]) as pdf:
         lines: dict[tuple[int, int, int], list] = {}
@@ -325,6 +333,7 @@ def test_japanese_lines_never_start_with_closing_punctuation(books):
     assert bad == []
 
 
+@pytest.mark.slow
 def test_a5_and_letter_page_sizes(rules_project, run):
     for paper, size in (("A5", (148, 210)), ("Letter", (215.9, 279.4))):
         out = rules_project / f"out-{paper}"
@@ -334,6 +343,7 @@ def test_a5_and_letter_page_sizes(rules_project, run):
         assert (round(float(box.width) / MM, 1), round(float(box.height) / MM, 1)) == size
 
 
+@pytest.mark.slow
 def test_aids_print_on_card_sheets(rules_project, run):
     project = load_project(rules_project)
     items, problems = aid_items(project, project.games["l5r"])

@@ -94,6 +94,7 @@ def text_in(page, box: tuple[float, float]) -> list[dict]:
     ]
 
 
+@pytest.mark.slow
 def test_an_embedded_card_with_too_much_text_shrinks_it_into_its_box(book):
     with pdfplumber.open(book) as doc:
         page = next(p for p in doc.pages if card_boxes(p))
@@ -117,6 +118,7 @@ def test_an_embedded_card_whose_text_fits_keeps_its_size(book):
     assert chars and all(abs(c["size"] - 8) < 0.05 for c in chars)
 
 
+@pytest.mark.slow
 def test_an_embedded_card_that_cannot_fit_is_reported(tmp_path, run):
     root = write_project(tmp_path, [{"id": "huge", "title": "Huge", "type": "A", "lines": [LINE] * 80}])
     result = run("--project", root, "rules", "t", "--out", root / "out")
@@ -127,6 +129,7 @@ def test_an_embedded_card_that_cannot_fit_is_reported(tmp_path, run):
     )
 
 
+@pytest.mark.slow
 def test_the_japanese_turn_sequence_card_shows_every_phase_in_the_rules(repo, run, tmp_path):
     """rules/edelweiss/ja/02-turn.md embeds turn-sequence-ja: its last phase (ブレイク) prints inside the steps box."""
     result = run("--project", repo, "rules", "edelweiss", "--edition", "ja", "--out", tmp_path)

@@ -97,6 +97,7 @@ def boxes(tmp_path_factory):
     return {game: api.build_box(project, game, out_dir=out) for game in GAMES}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", list(GAMES))
 def test_each_example_game_gets_a_box_whose_folded_inside_holds_its_deck(boxes, game):
     result = boxes[game]
@@ -116,6 +117,7 @@ def test_each_example_game_gets_a_box_whose_folded_inside_holds_its_deck(boxes, 
     assert 5 <= folded["notch"] <= 11  # a thumb notch cut into the top of the front
 
 
+@pytest.mark.slow
 def test_the_tuck_flap_scales_with_depth_within_limits(tmp_path):
     project = load_project(REPO)
     tucks = {}
@@ -151,6 +153,7 @@ def test_letter_page_and_a_deck_too_deep_for_one_piece_splits_in_two(tmp_path, r
     assert folds == 4  # glue|back|side|glue and front|side: the side-front fold became the second glue flap's
 
 
+@pytest.mark.slow
 def test_cli_says_what_it_wrote_and_refuses_bad_lengths(tmp_path, run):
     result = run("--project", REPO, "box", "l5r", "--out", tmp_path)
     assert result.code == 0, result.err

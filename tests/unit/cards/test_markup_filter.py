@@ -18,6 +18,7 @@ def write(root: Path, toml: str, game: str, cards: list[dict]) -> Path:
     return root / "cards" / game / "cards.json"
 
 
+@pytest.mark.slow
 def test_unknown_icon_in_a_nested_field_is_reported_at_that_field(tmp_path, run):
     cards = [
         {
@@ -47,6 +48,7 @@ def test_unknown_icon_in_a_nested_field_is_reported_at_that_field(tmp_path, run)
     assert "template: warning" not in result.err
 
 
+@pytest.mark.slow
 def test_a_list_entry_is_located_by_its_index_and_without_a_field_at_the_card(tmp_path, run):
     cards = [
         {

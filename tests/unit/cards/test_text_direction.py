@@ -33,6 +33,7 @@ def test_rules_paragraphs_and_headings_carry_their_direction() -> None:
     assert '<h1 dir="rtl">' in html and '<p dir="rtl">' in html and "<p>English.</p>" in html
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not shutil.which("pdffonts"), reason="poppler-utils not installed")
 def test_emoji_and_rtl_text_print_on_a_card(project: Path, run) -> None:
     card = {"id": "r", "title": "Dragon 🐉", "type": "Strategy", "deck": "Fate", "focus": 1, "text": ARABIC + " 🔥"}

@@ -53,6 +53,7 @@ def test_paths_inside_the_current_folder_are_shown_relative(tmp_path, run):
     assert result.err.startswith("cards/p/crew.csv:D2 ($.faction): error:")
 
 
+@pytest.mark.slow
 def test_align_out_is_a_folder_like_every_other_out(tmp_path, run):
     assert run("init", tmp_path / "p").code == 0
     result = run("--project", tmp_path / "p", "align", "--out", tmp_path / "out")

@@ -188,6 +188,7 @@ def test_a_read_only_cache_folder_still_loads(project, loads):
         folder.chmod(0o700)
 
 
+@pytest.mark.slow
 def test_two_commands_writing_at_once(project):
     """Two processes loading the same project at the same moment both succeed, and the entry is whole."""
     code = "import sys; from test_card_cache import _load; from pathlib import Path; print(_load(Path(sys.argv[1]))[2])"

@@ -78,6 +78,7 @@ def slots(page, word: str) -> list[tuple[int, int]]:
     )
 
 
+@pytest.mark.slow
 def test_a_double_faced_card_prints_its_other_side_behind_it(deck_build):
     _, code, err, pdf = deck_build
     assert code == 0, err

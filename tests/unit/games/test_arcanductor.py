@@ -302,6 +302,7 @@ def words(page, **options) -> list[dict]:
     return found
 
 
+@pytest.mark.slow
 def test_tarot_cards_two_by_two_on_a4(built):
     with pdfplumber.open(built) as pdf:
         assert len(pdf.pages) == 14  # 25 cards: 7 sheets, fronts and backs
@@ -314,6 +315,7 @@ def test_tarot_cards_two_by_two_on_a4(built):
     assert (xs[0] + xs[1] + 70) / 2 == pytest.approx(105, abs=0.2)  # centred across the sheet
 
 
+@pytest.mark.slow
 def test_the_reversed_effect_prints_upside_down_at_the_other_end(built):
     """The Fool: its upright effect reads normally in the top half, its reversed effect turned 180° in the bottom half."""
     with pdfplumber.open(built) as pdf:

@@ -168,6 +168,7 @@ def built(tmp_path_factory):
     return build_examples(tmp_path_factory, "edelweiss")
 
 
+@pytest.mark.slow
 def test_small_size_cards_three_by_three(built):
     with pdfplumber.open(built) as pdf:
         assert len(pdf.pages) == 2  # 4 cards (the 52 playing cards have copies 0): one sheet, front and back
@@ -193,6 +194,7 @@ def test_small_size_cards_three_by_three(built):
         assert words in text
 
 
+@pytest.mark.slow
 def test_the_japanese_reference_is_on_the_back_of_the_english_one(built):
     with pdfplumber.open(built) as pdf:
         back = pdf.pages[1]

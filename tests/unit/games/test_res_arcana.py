@@ -385,6 +385,7 @@ def find_word(pdf, text: str, pages) -> tuple[int, dict]:
     raise AssertionError(f"{text!r} not printed")
 
 
+@pytest.mark.slow
 def test_costs_and_powers_print_as_icons_not_words(built):
     with pdfplumber.open(built) as pdf:
         text = " ".join((pdf.pages[i].extract_text() or "") for i in range(0, len(pdf.pages), 2)).lower()
@@ -396,6 +397,7 @@ def test_costs_and_powers_print_as_icons_not_words(built):
         assert word not in text.split(), word
 
 
+@pytest.mark.slow
 def test_the_two_sides_of_a_place_of_power_lie_behind_each_other(built):
     """Ember Forge's back is Glass Reef, Dragon Hollow's is Bone Orchard: mirrored for long-edge duplex."""
     with pdfplumber.open(built) as pdf:

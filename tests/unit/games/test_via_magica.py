@@ -285,6 +285,7 @@ def built(tmp_path_factory):
     return build_examples(tmp_path_factory, "via-magica")
 
 
+@pytest.mark.slow
 def test_cards_are_64x80mm_three_by_three(built):
     with pdfplumber.open(built) as pdf:
         assert len(pdf.pages) == 8  # 28 faces: 4 sheets, fronts and backs
@@ -294,6 +295,7 @@ def test_cards_are_64x80mm_three_by_three(built):
             assert sorted({x for x, _ in boxes}) == pytest.approx([9, 73, 137], abs=0.2)
 
 
+@pytest.mark.slow
 def test_effect_bands_take_the_colour_of_their_kind(built):
     found = set()
     with pdfplumber.open(built) as pdf:

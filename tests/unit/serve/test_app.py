@@ -12,6 +12,7 @@ pytest.importorskip("starlette")
 TETSUYA = "l5r/ex-personality-tetsuya"
 
 
+@pytest.mark.slow
 def test_the_state_lists_every_card_with_pictures_and_no_problem(client, project):
     state = client.get("/api/state").json()
     cards = json.loads((project / "cards/l5r/dynasty.json").read_text())["cards"]
@@ -23,6 +24,7 @@ def test_the_state_lists_every_card_with_pictures_and_no_problem(client, project
     assert state["games"][0]["card"] == [63.0, 88.0]
 
 
+@pytest.mark.slow
 def test_a_picture_is_a_png_of_the_card_with_its_bleed_at_150_dpi(client):
     from io import BytesIO
 
@@ -38,6 +40,7 @@ def test_a_picture_is_a_png_of_the_card_with_its_bleed_at_150_dpi(client):
     assert client.get("/face/not-a-key.png").status_code == 404
 
 
+@pytest.mark.slow
 def test_the_check_reports_schema_errors_at_the_field_and_the_fields_required(client):
     body = {
         "game": "l5r",
@@ -138,6 +141,7 @@ def test_a_link_out_of_the_card_folder_is_not_written(client, project, tmp_path)
     assert outside.read_text() == '{"cards": []}'
 
 
+@pytest.mark.slow
 def test_new_duplicate_and_delete(client, project):
     data = {"id": "ex-new-event", "title": "New Event", "type": "Event", "deck": "Dynasty"}
     answer = client.post("/api/card/new", json={"game": "l5r", "new_file": "more events", "data": data})
@@ -167,6 +171,7 @@ def test_new_duplicate_and_delete(client, project):
     assert "l5r/ex-new-event" not in uids and "l5r/ex-new-event-copy" in uids
 
 
+@pytest.mark.slow
 def test_a_pasted_decklist_gives_the_clis_verdict(client, repo, run, project):
     deck = repo / "tests/fixtures/decks/ivory"
     files = sorted(p for p in deck.iterdir() if p.is_file())
@@ -209,6 +214,7 @@ def examples(tmp_path):
         yield test_client, root
 
 
+@pytest.mark.slow
 def test_every_example_game_has_a_form_and_saves_its_cards_unchanged(examples):
     client, root = examples
     state = client.get("/api/state").json()

@@ -42,6 +42,7 @@ def test_pages_are_a4_fronts_then_backs(built):
         assert float(page.mediabox.height) == pytest.approx(297 * MM, abs=0.5)
 
 
+@pytest.mark.slow
 def test_fronts_are_a_centred_3x3_grid_of_63x88mm(built):
     with pdfplumber.open(built) as pdf:
         boxes = card_boxes(pdf.pages[0])
@@ -53,6 +54,7 @@ def test_fronts_are_a_centred_3x3_grid_of_63x88mm(built):
     assert ys == pytest.approx([16.5, 104.5, 192.5], abs=0.1)
 
 
+@pytest.mark.slow
 def test_each_back_lies_behind_its_front_under_long_edge_flip(built):
     """A card at x on the front page must have its back at page width - x - card width."""
     with pdfplumber.open(built) as pdf:
@@ -66,6 +68,7 @@ def test_each_back_lies_behind_its_front_under_long_edge_flip(built):
                 assert any(abs(mirrored[0] - bx) < 0.1 and abs(mirrored[1] - by) < 0.1 for bx, by in backs), (x, y)
 
 
+@pytest.mark.slow
 def test_back_colour_follows_the_deck(built):
     """Dynasty backs are black, Fate backs green: check the back behind a known card."""
     with pdfplumber.open(built) as pdf:
@@ -89,6 +92,7 @@ def test_back_colour_follows_the_deck(built):
         assert "0.1176" in fate or "0.118" in fate
 
 
+@pytest.mark.slow
 def test_crop_marks_line_up_with_the_cut_lines(built):
     with pdfplumber.open(built) as pdf:
         lines = pdf.pages[0].lines
@@ -106,6 +110,7 @@ def test_crop_marks_line_up_with_the_cut_lines(built):
     )
 
 
+@pytest.mark.slow
 def test_card_text_and_fields_are_in_the_pdf(built):
     with pdfplumber.open(built) as pdf:
         text = "\n".join(page.extract_text() or "" for page in pdf.pages)
@@ -124,6 +129,7 @@ def test_card_text_and_fields_are_in_the_pdf(built):
         assert expected in text
 
 
+@pytest.mark.slow
 def test_icons_are_vector_images_on_the_text_line(built):
     """The {bow} icon is drawn (a vector path, not text) and sits within the text line's height."""
     with pdfplumber.open(built) as pdf:
@@ -143,6 +149,7 @@ def test_icons_are_vector_images_on_the_text_line(built):
             assert icon["bottom"] <= produce["bottom"] + size * 0.4
 
 
+@pytest.mark.slow
 def test_double_faced_card_prints_its_other_side_behind_it(run, project):
     """A card with back_card prints that card's front as its back, and not as a front of its own."""
     import json

@@ -46,6 +46,7 @@ def fonts_of(data: bytes) -> list[str]:
     return sorted(fonts.values())
 
 
+@pytest.mark.slow
 def test_parts_are_laid_out_one_at_a_time_and_share_their_fonts(tmp_path):
     made, alive = [], []
     parts = [(1, part(f"<p>Part {i} text</p>", made, alive)) for i in range(4)]
@@ -59,6 +60,7 @@ def test_parts_are_laid_out_one_at_a_time_and_share_their_fonts(tmp_path):
     assert len(fonts_of(data)) == 1  # one embedded subset for all the parts
 
 
+@pytest.mark.slow
 def test_a_part_with_links_is_written_the_ordinary_way_with_its_links(tmp_path):
     made, alive = [], []
     parts = [
@@ -76,6 +78,7 @@ def test_a_part_with_links_is_written_the_ordinary_way_with_its_links(tmp_path):
     assert "/Dest" in annots[2][0] or "/A" in annots[2][0]  # the internal link to page 2 is kept
 
 
+@pytest.mark.slow
 def test_a_part_that_is_not_as_announced_is_written_the_ordinary_way(tmp_path):
     made, alive = [], []
     two_pages = '<p>A</p><p style="break-before: page">B</p>'
@@ -137,6 +140,7 @@ CSS = """.card { position: absolute; inset: 0; background: #fff; font: 8pt "Deja
 LONG = " ".join(["Warriors hold the line while the tide turns."] * 16)
 
 
+@pytest.mark.slow
 def test_each_face_is_laid_out_once_and_only_a_shrunk_face_again(tmp_path, monkeypatch):
     import printer.sheets.compose as build
     from printer.cli import main

@@ -80,11 +80,13 @@ def project(tmp_path: Path) -> Path:
     return root
 
 
+@pytest.mark.slow
 def test_an_unchanged_rebuild_does_nothing(project):
     again = _build(project)
     assert again.up_to_date and again.target == project / "out" / "t.pdf" and again.cards == 6
 
 
+@pytest.mark.slow
 def test_a_card_edit_lays_out_that_face_only(project):
     cards = _cards(project)
     cards[3]["text"] = "Edited."
@@ -103,6 +105,7 @@ def _pages(pdf: Path) -> list[tuple]:
         ]
 
 
+@pytest.mark.slow
 def test_a_pdf_redrawn_from_the_last_one_is_the_full_build(project):
     for text in ("First edit.", "Second edit."):
         cards = _cards(project)
@@ -116,30 +119,36 @@ def test_a_pdf_redrawn_from_the_last_one_is_the_full_build(project):
         assert "Second edit." in pdf.pages[0].extract_text() and "First edit." not in pdf.pages[0].extract_text()
 
 
+@pytest.mark.slow
 def test_an_icon_edit_lays_out_the_faces_that_show_it(project):
     _touch(project / "templates" / "t" / "icons" / "sun.svg", ICON.format("orange"))
     assert _build(project).stats["faces laid out"] == 2
 
 
+@pytest.mark.slow
 def test_an_art_edit_lays_out_the_face_that_shows_it(project):
     Image.new("RGB", (60, 60), "blue").save(project / "cards" / "t" / "a.png")
     assert _build(project).stats["faces laid out"] == 1
 
 
+@pytest.mark.slow
 def test_a_stylesheet_edit_lays_out_every_face(project):
     _touch(project / "templates" / "t" / "card.css", CSS + ".title { color: #333; }\n")
     assert _build(project).stats["faces laid out"] == 7
 
 
+@pytest.mark.slow
 def test_a_back_template_edit_lays_out_the_back_only(project):
     _touch(project / "templates" / "t" / "back.html.j2", '<div class="card">NEW BACK</div>')
     assert _build(project).stats["faces laid out"] == 1
 
 
+@pytest.mark.slow
 def test_without_the_cache_every_face_is_laid_out(project):
     assert _build(project, cache=False).stats["faces laid out"] == 7
 
 
+@pytest.mark.slow
 def test_damaged_entries_are_rebuilt_not_trusted(project):
     import diskcache
 
@@ -157,6 +166,7 @@ def test_damaged_entries_are_rebuilt_not_trusted(project):
     assert _build(project).up_to_date
 
 
+@pytest.mark.slow
 def test_printer_clean_removes_the_cache(project):
     from printer.cli import main
 
@@ -166,6 +176,7 @@ def test_printer_clean_removes_the_cache(project):
     assert _build(project).stats["faces laid out"] == 7
 
 
+@pytest.mark.slow
 def test_two_builds_at_once_share_the_cache(project):
     cards = _cards(project)
     cards[5]["text"] = "Both builds see this."
@@ -198,6 +209,7 @@ def _wait_for(outcomes: list, count: int, seconds: float = 120) -> None:
     assert len(outcomes) >= count, f"{len(outcomes)} builds after {seconds} s"
 
 
+@pytest.mark.slow
 def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
     import threading
     import time

@@ -119,6 +119,7 @@ def cut_build(request, tmp_path_factory):
     return PAPERS[paper], float(radius.removesuffix("mm")), registration, out
 
 
+@pytest.mark.slow
 def test_svg_cut_paths_lie_on_the_pdf_trim_boxes(cut_build):
     page_size, radius, _, out = cut_build
     with pdfplumber.open(out / "t.pdf") as pdf:
@@ -225,6 +226,7 @@ def test_rounded_corners_are_drawn_as_the_cut_line(cut_build):
 # -- the grid, the build's messages --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_grid_shrinks_for_the_marks_and_the_build_says_so(tmp_path, run):
     root = write_project(tmp_path, 3)
     result = run("--project", root, "build", "t", "--out", tmp_path / "out", "--registration", "cricut")
@@ -276,6 +278,7 @@ def test_registration_and_corner_radius_from_printer_toml(tmp_path, run):
     assert len([s for s in paths[0].segments() if isinstance(s, svgelements.Arc)]) == 4
 
 
+@pytest.mark.slow
 def test_png_export_has_transparent_rounded_corners(tmp_path, run):
     root = write_project(tmp_path, 1)
     result = run("--project", root, "build", "t", "--out", tmp_path, "--corner-radius", "3mm", "--export", "png")

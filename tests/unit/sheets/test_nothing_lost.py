@@ -217,6 +217,7 @@ def _start_build(project: Path) -> subprocess.Popen:
     return build
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
 def test_a_build_killed_while_laying_out_leaves_the_previous_pdf(cards, how):
     project = cards
@@ -230,6 +231,7 @@ def test_a_build_killed_while_laying_out_leaves_the_previous_pdf(cards, how):
     assert temp_files(project) == []
 
 
+@pytest.mark.slow
 def test_the_build_after_a_killed_one_writes_the_new_pdf(cards):
     project = cards
     a_pdf(project / "build" / "l5r.pdf")

@@ -40,6 +40,7 @@ def serial(tmp_path_factory) -> Path:
     return _build(tmp_path_factory.mktemp("serial"), "out", jobs=1)
 
 
+@pytest.mark.slow
 def test_a_build_on_two_worker_processes_is_the_serial_build(serial, tmp_path, monkeypatch):
     import printer.sheets.export.faces as faces
     import printer.sheets.parallel as parallel

@@ -84,6 +84,7 @@ def pages_mm(pdf: Path) -> list[tuple[tuple[float, float], tuple[float, float, f
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "preset, px", [("mpc", (822, 1122)), ("thegamecrafter", (825, 1125))], ids=["mpc", "thegamecrafter"]
 )
@@ -108,6 +109,7 @@ def test_image_vendors_one_rgb_png_per_face_at_the_vendors_canvas(good, tmp_path
     assert "trim 63.5 x 88.9 mm" in result.out and "(the game's is 63 x 88 mm)" in result.out
 
 
+@pytest.mark.slow
 def test_drivethrucards_one_card_per_page_front_then_back_with_an_eighth_inch_bleed(good, tmp_path, run):
     result = run("--project", good, "build", "t", "--preset", "drivethrucards", "--out", tmp_path)
     assert result.code == 0, result.err
@@ -122,6 +124,7 @@ def test_drivethrucards_one_card_per_page_front_then_back_with_an_eighth_inch_bl
     assert "DriveThruCards takes CMYK: without --icc the PDF stays RGB" in result.err
 
 
+@pytest.mark.slow
 def test_drivethrucards_splits_past_its_cards_per_file(good, tmp_path, run, monkeypatch):
     from dataclasses import replace
 
@@ -137,6 +140,7 @@ def test_drivethrucards_splits_past_its_cards_per_file(good, tmp_path, run, monk
     assert "split into 2 files of at most 3 cards" in result.out
 
 
+@pytest.mark.slow
 def test_printplaygames_front_and_back_pdfs_with_at_least_2_mm_bleed(good, tmp_path, run):
     result = run("--project", good, "build", "t", "--preset", "printplaygames", "--out", tmp_path)
     assert result.code == 0, result.err
@@ -147,6 +151,7 @@ def test_printplaygames_front_and_back_pdfs_with_at_least_2_mm_bleed(good, tmp_p
         assert min(trim[0], trim[1], size[0] - trim[2], size[1] - trim[3]) >= 2 - 0.01
 
 
+@pytest.mark.slow
 def test_mbprint_3_mm_bleed_4_mm_safe_area_and_the_cards_that_leave_it(tmp_path, run):
     root = project(tmp_path / "p", BAD)
     result = run("--project", root, "build", "t", "--preset", "mbprint", "--out", tmp_path / "out")
@@ -162,6 +167,7 @@ def test_mbprint_3_mm_bleed_4_mm_safe_area_and_the_cards_that_leave_it(tmp_path,
     assert strict.code == 1 and not (tmp_path / "strict" / "t-mbprint.pdf").exists()
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not CMYK.is_file() or not shutil.which("gs"), reason="needs Ghostscript and a CMYK profile")
 def test_cmyk_vendors_get_every_colour_converted_by_ghostscript(good, tmp_path, run):
     from printer.sheets.export.pdfx import rgb_report

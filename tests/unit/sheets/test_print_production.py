@@ -189,6 +189,7 @@ def duplex(request, tmp_path_factory):
 # -- page size, trim boxes, bleed, safe area --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a4_pages_and_a_centred_3x3_grid_of_trim_boxes(plain):
     _, pdf = plain
     reader = PdfReader(pdf)
@@ -214,6 +215,7 @@ def test_bleed_runs_past_the_outer_trim_and_cards_share_cut_lines(plain):
         assert is_red(pixel(image, x0 + W_CARD + dx, y0 + 40))
 
 
+@pytest.mark.slow
 def test_with_a_gutter_each_card_has_its_own_bleed(gutter):
     _, pdf = gutter
     with pdfplumber.open(pdf) as doc:
@@ -241,6 +243,7 @@ def test_text_stays_in_the_safe_area(plain):
             assert char["top"] / MM >= ry + 3 - 0.05 and char["bottom"] / MM <= ry + H_CARD - 3 + 0.05
 
 
+@pytest.mark.slow
 def test_l5r_example_text_stays_in_the_safe_area(tmp_path, repo):
     """The bundled L5R template keeps every character 3 mm inside the trim."""
     code, _ = cli("--project", repo, "build", "l5r", "--out", tmp_path, "--no-aids")
@@ -288,6 +291,7 @@ def test_per_card_crop_marks_at_every_corner_outside_the_trim(gutter):
             assert not (fx < (x0 + x1) / 2 < fx + W_CARD and fy < (y0 + y1) / 2 < fy + H_CARD)
 
 
+@pytest.mark.slow
 def test_cut_lines_run_across_the_sheet_at_every_trim_edge(tmp_path):
     root = write_project(tmp_path, simple_cards())
     pdf = build(root, tmp_path / "out", "--marks", "cut")
@@ -324,6 +328,7 @@ def test_mark_length_and_offset(tmp_path):
 # -- duplex -----------------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_every_back_lies_exactly_behind_its_front(duplex):
     """The back of FrontNN (the card BackNN) sits where FrontNN lands once the sheet is turned over."""
     flip, pdf = duplex
@@ -347,6 +352,7 @@ def test_every_back_lies_exactly_behind_its_front(duplex):
         assert turned and all((c["matrix"][0] < 0) == (flip == "short-edge") for c in turned)
 
 
+@pytest.mark.slow
 def test_shared_backs_mirror_the_fronts_and_the_offset_moves_them(tmp_path):
     root = write_project(tmp_path, simple_cards(9))
     for offset in ("0,0", "1.5,-0.7"):
@@ -392,6 +398,7 @@ def test_fold_over_puts_each_back_beside_its_front_mirrored_across_the_fold(tmp_
         assert fold, "a fold line down the middle"
 
 
+@pytest.mark.slow
 def test_alignment_page_scales_lie_behind_the_crosses(tmp_path, run):
     root = write_project(tmp_path, simple_cards(1))
     for flip in ("long-edge", "short-edge"):
@@ -428,6 +435,7 @@ def test_copies_from_the_card_data(plain):
     assert len(titles) == 12
 
 
+@pytest.mark.slow
 def test_fronts_ordered_by_fields_or_as_listed(tmp_path):
     cards = [
         {"id": "x", "title": "Zeta", "type": "B", "set": "Two"},
@@ -460,6 +468,7 @@ LONG = " ".join(["Warriors hold the line {dot} while the tide turns."] * 14)
 HUGE = " ".join(["Warriors hold the line {dot} while the tide turns."] * 60)
 
 
+@pytest.mark.slow
 def test_too_much_text_shrinks_and_stays_inside_its_box(tmp_path):
     root = write_project(tmp_path, [{"id": "long", "title": "LongCard", "type": "A", "text": LONG}])
     pdf = build(root, tmp_path / "out", "--strict")
@@ -477,6 +486,7 @@ def test_too_much_text_shrinks_and_stays_inside_its_box(tmp_path):
         assert "turns." in page.extract_text()  # the last words are there, inside the box
 
 
+@pytest.mark.slow
 def test_text_that_cannot_fit_warns_and_fails_with_strict(tmp_path, run):
     root = write_project(tmp_path, [{"id": "huge", "title": "HugeCard", "type": "A", "text": HUGE}])
     result = run("--project", root, "build", "t", "--out", tmp_path / "out")
@@ -593,6 +603,7 @@ def exported(tmp_path_factory):
     return root, out
 
 
+@pytest.mark.slow
 def test_png_export_one_image_per_card_named_by_id(exported, tmp_path):
     root, out = exported
     names = sorted(p.name for p in (out / "t-png").glob("*.png"))
@@ -608,6 +619,7 @@ def test_png_export_one_image_per_card_named_by_id(exported, tmp_path):
         assert is_red(image.getpixel((1, 1)))
 
 
+@pytest.mark.slow
 def test_tts_export_sheets_grid_and_hidden_card(exported):
     _, out = exported
     manifest = json.loads((out / "t-tts" / "tts.json").read_text())["decks"]
@@ -640,6 +652,7 @@ def test_tts_grid_limits():
     assert card_px((63, 88))[0] * 10 <= MAX_WIDTH
 
 
+@pytest.mark.slow
 def test_print_shop_export_one_card_per_page_with_bleed_and_no_marks(exported):
     _, out = exported
     reader = PdfReader(out / "t-print-shop.pdf")
@@ -676,6 +689,7 @@ CMYK_PROFILES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not any(p.is_file() for p in CMYK_PROFILES), reason="no CMYK ICC profile on this machine")
 def test_pdfx4_with_a_cmyk_profile(tmp_path, run):
     profile = next(p for p in CMYK_PROFILES if p.is_file())

@@ -112,6 +112,7 @@ def saved(tmp_path_factory):
     return out / "t-tts", json.loads((out / "t-tts" / "t.json").read_text())
 
 
+@pytest.mark.slow
 def test_saved_object_structure_and_images(saved):
     folder, data = saved
     cards = check_saved_object(data, folder)
@@ -121,6 +122,7 @@ def test_saved_object_structure_and_images(saved):
         assert thumb.size == (256, 256)
 
 
+@pytest.mark.slow
 def test_one_deck_per_back_design_in_print_order(saved):
     _, data = saved
     by_name = {o["Nickname"]: o for o in data["ObjectStates"]}
@@ -142,6 +144,7 @@ def test_one_deck_per_back_design_in_print_order(saved):
     assert by_name["Lone"]["Name"] == "CardCustom"  # TTS has no one-card deck
 
 
+@pytest.mark.slow
 def test_each_card_id_shows_its_card(saved):
     """The slot a CardID names holds that card: red fronts in their slots, the blue back in the hidden slot."""
     folder, data = saved
