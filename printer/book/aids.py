@@ -24,7 +24,7 @@ from markupsafe import Markup
 from printer.book.context import RulesContext
 from printer.book.markdown import locate
 from printer.book.source import RULES_FILE, find_editions, read_settings
-from printer.cards.markup import RenderEnv, unknown_icon
+from printer.cards.markup import unknown_icon
 from printer.limits import over as limit_over
 from printer.paths import contained, is_inside, read_text
 from printer.problems import WARNING, Problem, did_you_mean
@@ -119,10 +119,7 @@ def font_size(ctx: RulesContext, aid: Aid, text: str) -> str:
 
 
 def _body(ctx: RulesContext, aid: Aid, text: str) -> Markup:
-    from printer.book.blocks import _NoBlocks
-
-    icons = RenderEnv(icon_url=ctx.renderer.icon_url)
-    html = Markup(ctx.md.render(text, {"printer": icons, "rules": _NoBlocks()}))
+    html, icons = ctx.block_text(text)
     names = ctx.renderer.icon_names()
     for name in dict.fromkeys(icons.unknown_icons):
         line, col = locate(aid.file.read_text(encoding="utf-8"), "{" + name)

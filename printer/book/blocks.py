@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 from markupsafe import Markup
 
+from printer.book.aids import find_aid, render_aid
 from printer.book.context import RulesContext
 from printer.cards.markup import escape_text, unknown_icon
 from printer.cards.model import Card, normalize_name
@@ -122,19 +123,9 @@ def _error_box(message: str) -> Markup:
 def _caption(ctx: RulesContext, block: Block) -> Markup:
     if not block.body.strip():
         return Markup("")
-    from printer.cards.markup import RenderEnv
-
-    icons = RenderEnv(icon_url=ctx.renderer.icon_url)
-    html = Markup(ctx.md.render(block.body, {"printer": icons, "rules": _NoBlocks()}))
+    html, icons = ctx.block_text(block.body)
     ctx._unknown_icons(icons, block.where)
     return html
-
-
-class _NoBlocks:
-    footnotes: dict = {}
-
-    def block(self, info, body, line):
-        return _error_box("printer blocks cannot nest")
 
 
 # -- cards -------------------------------------------------------------------------
@@ -205,8 +196,6 @@ def block_card(ctx: RulesContext, block: Block) -> Markup:
 
 
 def block_aid(ctx: RulesContext, block: Block) -> Markup:
-    from printer.book.aids import find_aid, render_aid
-
     if len(block.args) != 1:
         ctx.problems.append(
             Problem(

@@ -100,6 +100,15 @@ LABELS: dict[str, dict[str, str]] = {
 }
 
 
+class _NoNestedBlocks:
+    """The Markdown renderer's block hook inside a block: each printer block becomes an error box."""
+
+    footnotes: dict = {}
+
+    def block(self, info, body, line) -> Markup:
+        return Markup('<div class="rb-block-error">printer blocks cannot nest</div>')
+
+
 class RulesContext:
     """One game's book in the making.
 
@@ -199,6 +208,13 @@ class RulesContext:
         html = Markup(self.md.renderInline(text, {"printer": icons}))
         self._unknown_icons(icons, where)
         return html
+
+    def block_text(self, text: str) -> tuple[Markup, RenderEnv]:
+        """Markdown paragraphs (a block's caption, an aid's body) to HTML, where a printer block inside is refused
+        with an error box in its place (blocks do not nest); returns ``(html, icons)``, ``icons`` holding the icon
+        names the text used, for the caller to locate the unknown ones."""
+        icons = RenderEnv(icon_url=self.renderer.icon_url)
+        return Markup(self.md.render(text, {"printer": icons, "rules": _NoNestedBlocks()})), icons
 
     def _unknown_icons(self, icons: RenderEnv, where: str) -> None:
         names = self.renderer.icon_names()

@@ -13,8 +13,9 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from printer.cards.load import Record, load_records
+from printer.cards.load import load_records
 from printer.cards.model import Card, CardSet
+from printer.cards.record import Record
 from printer.cards.schema import SchemaStore
 
 if TYPE_CHECKING:

@@ -18,31 +18,11 @@ import math
 import os
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 
+from printer.cards.record import MAX_FILE_BYTES, Record, json_key, json_type
 from printer.paths import is_inside, regular_file_problem
 from printer.problems import WARNING, Problem
-
-MAX_FILE_BYTES = 50 * 1024 * 1024
-
-
-@dataclass
-class Record:
-    """One card as read: its JSON ``data``, ``file`` and JSON path ``pointer``.
-
-    ``game`` is the game named by the file (its ``game`` field or the game
-    folder in its ``$schema``), or ``None`` when the file does not say.
-    """
-
-    data: dict
-    file: Path
-    pointer: str
-    game: str | None = None
-
-    def where(self, path: str = "") -> str:
-        """``file::$.pointer.path`` for a problem at ``path`` under this card."""
-        return f"{self.file}::{self.pointer}{path}"
 
 
 def _position(text: str, offset: int) -> tuple[int, int]:
@@ -236,14 +216,6 @@ def _bad_numbers(data: object, path: str = "$", limit: int = 20) -> list[tuple[s
     return found
 
 
-def json_key(name: object) -> str:
-    """One step of a JSON path: ``[3]`` for an index, ``.cost`` for a plain name, ``["two words"]`` otherwise."""
-    if isinstance(name, int):
-        return f"[{name}]"
-    text = str(name)
-    return f".{text}" if text.isidentifier() else "[" + json.dumps(text, ensure_ascii=False) + "]"
-
-
 _MESSAGES = {  # Python's messages that end in "at", the position being given apart
     "Unterminated string starting at": "unterminated string (it starts here)",
     "Invalid control character at": "control character (such as a line break) inside a string",
@@ -299,21 +271,6 @@ def records_from_data(data: object, path: Path) -> tuple[list[Record], list[Prob
             continue
         records.append(Record(item, path, pointer, item.get("game") if isinstance(item.get("game"), str) else game))
     return records, problems
-
-
-def json_type(value: object) -> str:
-    """The JSON name of ``value``'s type, with the value when short: ``a string ("x")``, ``null``, ``a number (3)``."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return f"a boolean ({json.dumps(value)})"
-    if isinstance(value, (int, float)):
-        return f"a number ({value})" if len(str(value)) <= 20 else "a number"
-    if isinstance(value, str):
-        return f"a string ({json.dumps(value, ensure_ascii=False)})" if len(value) <= 40 else "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object"
 
 
 def _game_from_schema(ref: object) -> str | None:

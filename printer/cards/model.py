@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from printer.cards.load import Record
+from printer.cards.record import Record
 from printer.plugins import name_variants
 from printer.problems import closest
 

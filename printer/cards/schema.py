@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlparse
 
-from printer.cards.load import json_key as _key
+from printer.cards.record import json_key as _key
 from printer.paths import is_inside
 from printer.problems import Problem, UsageError, did_you_mean
 

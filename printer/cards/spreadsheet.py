@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from xml.etree import ElementTree
 
-from printer.cards.load import MAX_FILE_BYTES, Record, json_key, json_type
+from printer.cards.record import MAX_FILE_BYTES, Record, json_key, json_type
 from printer.problems import Problem
 
 #: file name endings read as spreadsheets (lower case)

@@ -31,13 +31,13 @@ from printer.decks.deck_errors import (
     DeckError,
     DeckSyntaxError,
     FormatError,
-    IllegalDeckError,
     UnknownCardError,
 )
 from printer.decks.formats import Ban, Format, Section, available_formats, load_format, load_format_file
 from printer.decks.names import name_key, split_name
-from printer.decks.readers.text import Decklist, Entry, read_decklist
-from printer.decks.report import DeckReport, SectionSummary, Violation
+from printer.decks.readers.decklist import Decklist, Entry
+from printer.decks.readers.text import read_decklist
+from printer.decks.report import DeckReport, IllegalDeckError, SectionSummary, Violation
 from printer.decks.resolve import Resolution, ResolvedEntry, find_card, resolve
 from printer.problems import errors as _errors
 

@@ -37,8 +37,9 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from printer.cards.load import MAX_FILE_BYTES, Record, card_files
+from printer.cards.load import card_files
 from printer.cards.model import Card, CardSet
+from printer.cards.record import MAX_FILE_BYTES, Record
 from printer.paths import cache_folder, is_inside, output_path, regular_file_problem
 from printer.problems import Problem, Severity, UsageError
 

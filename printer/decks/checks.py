@@ -32,7 +32,8 @@ from pathlib import Path
 from printer.cards.model import Card, CardSet
 from printer.decks.formats import Format, Section, _CardFacts
 from printer.decks.names import name_key, split_name
-from printer.decks.readers.text import Decklist, header_counts, read_decklist
+from printer.decks.readers.decklist import Decklist
+from printer.decks.readers.text import header_counts, read_decklist
 from printer.decks.report import DeckReport, SectionSummary, Violation, note
 from printer.decks.resolve import Resolution, ResolvedEntry, name_index, resolve
 from printer.plugins import find_check

@@ -11,8 +11,8 @@ report them like any other problem.
 - :class:`UnknownCardError`: a name matches no card. Exit code 1.
 - :class:`AmbiguousCardError`: a name matches several cards; ``candidates``
   lists them. Exit code 1.
-- :class:`IllegalDeckError`: the deck breaks a rule of its format; ``report``
-  is the full :class:`~printer.decks.report.DeckReport`. Exit code 1.
+- :class:`~printer.decks.report.IllegalDeckError` (defined beside the report it
+  carries): the deck breaks a rule of its format. Exit code 1.
 - :class:`FormatError`: a format id is unknown or its file is invalid.
   Exit code 2 (a usage error).
 """
@@ -26,7 +26,6 @@ from printer.problems import DataError, Problem, UsageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from printer.cards.model import Card
-    from printer.decks.report import DeckReport
 
 
 class DeckError(DataError):
@@ -53,14 +52,6 @@ class AmbiguousCardError(DeckError):
     def __init__(self, message: str, problems: Sequence[Problem] = (), candidates: Sequence[Card] = ()):
         super().__init__(message, problems)
         self.candidates = list(candidates)
-
-
-class IllegalDeckError(DeckError):
-    """The deck is not legal in its format; ``report`` says every reason."""
-
-    def __init__(self, message: str, report: DeckReport):
-        super().__init__(message, report.problems())
-        self.report = report
 
 
 class FormatError(UsageError):

@@ -21,12 +21,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from printer.decks.deck_errors import IllegalDeckError
+from printer.decks.deck_errors import DeckError
 from printer.problems import WARNING, Problem, counted
 
 if TYPE_CHECKING:  # pragma: no cover
     from printer.decks.formats import Format
-    from printer.decks.readers.text import Decklist
+    from printer.decks.readers.decklist import Decklist
     from printer.decks.resolve import Resolution
 
 REPORT_VERSION = 1
@@ -236,3 +236,11 @@ class DeckReport:
 def note(deck: Decklist, line: int | None, message: str, hint: str | None = None, code: str = "note") -> Problem:
     """A warning located in the decklist."""
     return Problem(deck.where(line), message, hint, severity=WARNING, code=code)
+
+
+class IllegalDeckError(DeckError):
+    """The deck is not legal in its format; ``report`` says every reason."""
+
+    def __init__(self, message: str, report: DeckReport):
+        super().__init__(message, report.problems())
+        self.report = report

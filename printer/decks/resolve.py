@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from printer.cards.model import Card, CardSet
 from printer.decks.deck_errors import AmbiguousCardError, UnknownCardError
 from printer.decks.names import NameParts, loose_key, split_name, strip_tag
-from printer.decks.readers.text import Decklist, Entry
+from printer.decks.readers.decklist import Decklist, Entry
 from printer.plugins import name_variants
 from printer.problems import WARNING, Candidates, Problem, closest
 

@@ -30,8 +30,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from printer.cards.catalog import ValidationMemo, check_records, schema_store
-from printer.cards.load import CARD_SUFFIXES, FileCache, Record, load_records, read_json, records_from_data
+from printer.cards.load import CARD_SUFFIXES, FileCache, load_records, read_json, records_from_data
 from printer.cards.model import Card, CardSet
+from printer.cards.record import Record
 from printer.paths import is_inside
 from printer.problems import PrinterError, Problem
 from printer.project import Project, load_project

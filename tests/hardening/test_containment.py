@@ -21,8 +21,8 @@ import pdfplumber
 import pytest
 from jinja2.exceptions import SecurityError
 
-from printer.cards.load import Record
 from printer.cards.model import Card
+from printer.cards.record import Record
 from printer.problems import RenderError
 from printer.project import load_project
 from printer.sheets.pdf import BlockedFetch, ProjectFetcher, _warnings, render_one

@@ -27,9 +27,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from printer.cards.catalog import load_cards
-from printer.cards.load import Record, read_json, records_from_data
+from printer.cards.load import read_json, records_from_data
 from printer.cards.markup import escape_text, plain_text, to_html
 from printer.cards.model import Card, CardSet
+from printer.cards.record import Record
 from printer.decks import load_decklist, read_decklist, resolve
 from printer.decks.names import name_key
 from printer.decks.readers.json_deck import parse_json

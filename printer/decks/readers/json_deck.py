@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from printer.decks.readers.text import Decklist, Entry
+from printer.decks.readers.decklist import Decklist, Entry
 from printer.problems import Problem
 
 

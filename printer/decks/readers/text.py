@@ -54,64 +54,19 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import accumulate
 from pathlib import Path
 from stat import S_ISDIR
 
 from printer.decks.names import strip_count_suffix
+from printer.decks.readers.decklist import Decklist, Entry
+from printer.decks.readers.json_deck import parse_json
 from printer.plugins import deck_labels, decklist_suffixes
 from printer.problems import WARNING, Problem, counted
 
 MAX_DECK_BYTES = 1024 * 1024
 MAX_COUNT = 999
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One decklist line: ``count`` copies of the card written ``name``.
-
-    ``name`` is as written (variant notation, case and typos kept; only
-    the count prefix, a ``(1)`` count suffix and a trailing comment are
-    removed). ``section`` is the innermost section header in effect, or the
-    label of a labelled line (``"Main deck"``, ``"Spells"``...), or ``None`` before
-    any header. ``line`` is the 1-based line in the file.
-    """
-
-    count: int
-    name: str
-    section: str | None
-    line: int
-
-
-@dataclass
-class Decklist:
-    """A decklist as read.
-
-    ``source`` is the file; ``entries`` its card lines in order; ``syntax``
-    is ``"text"``, ``"json"`` or the kind a game registers for the file's suffix. ``headers`` maps each section
-    name to the line of its first header. ``name`` and ``format`` are the
-    JSON deck file's fields (``None`` for text lists).
-    """
-
-    source: Path
-    entries: list[Entry] = field(default_factory=list)
-    syntax: str = "text"
-    headers: dict[str, int] = field(default_factory=dict)
-    #: every section header in order: (line, section name, the count it states or None); see :func:`header_counts`
-    stated_counts: list[tuple[int, str, int | None]] = field(default_factory=list)
-    name: str | None = None
-    format: str | None = None
-
-    def where(self, line: int | None = None) -> str:
-        """``file:line`` for a problem at ``line`` (the file alone without one)."""
-        return f"{self.source}:{line}" if line else str(self.source)
-
-    @property
-    def total(self) -> int:
-        """The number of cards (sum of the counts)."""
-        return sum(e.count for e in self.entries)
 
 
 _CARD = re.compile(r"^(?P<sign>[-\u2212])?(?P<count>\d+)\s*[x\u00d7X]?\s+(?P<name>\S.*)$")
@@ -376,8 +331,6 @@ def read_decklist(path: Path) -> tuple[Decklist, list[Problem]]:
         return Decklist(path, syntax=_syntax_of(path, "")), problems
     syntax = _syntax_of(path, text)
     if syntax == "json":
-        from printer.decks.readers.json_deck import parse_json
-
         deck, more = parse_json(text, path)
     else:
         deck, more = parse_text(text, path, syntax)

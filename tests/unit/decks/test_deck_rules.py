@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from printer.cards.catalog import load_cards
-from printer.cards.load import Record
 from printer.cards.model import Card, CardSet
+from printer.cards.record import Record
 from printer.cards.schema import SchemaStore
 from printer.decks import (
     FormatError,
