@@ -43,6 +43,14 @@ class Limits:
     markdown_nesting: int = 20
     #: decklists one ``printer deck check`` reads (a folder's, or named)
     decklists_per_check: int = 10_000
+    #: the body of one request to ``printer serve`` (a card saved from the form, a decklist pasted), bytes
+    request_bytes: int = 2 * 2**20
+    #: one decklist pasted or uploaded in ``printer serve``, characters
+    decklist_chars: int = 200_000
+    #: the files one download of ``printer serve`` puts in a zip (the PNG or TTS folder of a build), bytes
+    download_bytes: int = 500 * 2**20
+    #: card drafts ``printer serve`` keeps while the form is edited (each draft's picture is rendered), oldest dropped
+    drafts: int = 200
 
 
 DEFAULT = Limits()

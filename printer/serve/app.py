@@ -45,7 +45,6 @@ from printer.serve.workspace import Changes, Workspace
 log = logging.getLogger("printer.serve")
 HERE = Path(__file__).resolve().parent
 #: the largest request body accepted (a card, a decklist), bytes
-MAX_BODY = 2 * 2**20
 #: how long the watcher waits for more changes before acting, milliseconds
 DEBOUNCE_MS = 40
 #: pictures rendered ahead after one the page asks for (the next cards in the gallery), batched with it
@@ -217,22 +216,7 @@ def _json_error(status: int, message: str, problems: list | None = None) -> JSON
 
 
 async def _body(request: Request) -> dict:
-    size = int(request.headers.get("content-length") or 0)
-    if size > MAX_BODY:
-        raise HTTPException(413, f"request over {MAX_BODY // 2**20} MiB")
-    chunks, total = [], 0
-    async for chunk in request.stream():
-        total += len(chunk)
-        if total > MAX_BODY:
-            raise HTTPException(413, f"request over {MAX_BODY // 2**20} MiB")
-        chunks.append(chunk)
-    try:
-        data = json.loads(b"".join(chunks) or b"{}")
-    except ValueError:
-        raise HTTPException(400, "the request is not JSON") from None
-    if not isinstance(data, dict):
-        raise HTTPException(400, "the request is not a JSON object")
-    return data
+    return await security.json_body(request, _server(request).workspace.project.limits.request_bytes)
 
 
 def _server(request: Request) -> Server:

@@ -30,14 +30,12 @@ from starlette.routing import Route
 
 from printer import api
 from printer.fsutil import atomic_write_bytes, atomic_write_text
+from printer.limits import Limits
 from printer.paths import is_inside, output_path, safe_file_name
 from printer.problems import PrinterError
+from printer.serve.security import json_body
 
 log = logging.getLogger("printer.serve")
-#: decklist text accepted from the page, characters
-MAX_DECK_CHARS = 200_000
-#: the largest folder served as one zip (an export folder), bytes
-MAX_ZIP_BYTES = 500 * 2**20
 #: resolution of the PDF page pictures, pixels per inch
 PAGE_DPI = 60
 EXPORTS = ("png", "tts", "print-shop")
@@ -285,10 +283,12 @@ def _jobs(request: Request) -> Jobs:
     return request.app.state.server.jobs
 
 
-async def _json(request: Request) -> dict:
-    from printer.serve.app import _body
+def _limits(request: Request) -> Limits:
+    return request.app.state.server.workspace.project.limits
 
-    return await _body(request)
+
+async def _json(request: Request) -> dict:
+    return await json_body(request, _limits(request).request_bytes)
 
 
 async def formats(request: Request) -> Response:
@@ -301,8 +301,11 @@ async def deck_check(request: Request) -> Response:
     text, name, format_id = body.get("text"), body.get("name") or "decklist.txt", body.get("format")
     if not isinstance(text, str) or not text.strip():
         return JSONResponse({"error": "paste or upload a decklist"}, status_code=400)
-    if len(text) > MAX_DECK_CHARS:
-        return JSONResponse({"error": f"a decklist is at most {MAX_DECK_CHARS:,} characters"}, status_code=413)
+    limit = _limits(request).decklist_chars
+    if len(text) > limit:
+        return JSONResponse(
+            {"error": f"a decklist is at most {limit:,} characters (limits.decklist_chars)"}, status_code=413
+        )
     if not isinstance(name, str) or not isinstance(format_id, str):
         return JSONResponse({"error": "choose a format"}, status_code=400)
     server = request.app.state.server
@@ -370,8 +373,11 @@ async def download(request: Request) -> Response:
     if path.is_file():
         return FileResponse(path, filename=path.name)
     files = [p for p in sorted(path.rglob("*")) if p.is_file() and not p.is_symlink() and not p.name.startswith(".")]
-    if sum(p.stat().st_size for p in files) > MAX_ZIP_BYTES:
-        return PlainTextResponse(f"the folder is over {MAX_ZIP_BYTES // 2**20} MiB: take it from build/", 413)
+    limit = _limits(request).download_bytes
+    if sum(p.stat().st_size for p in files) > limit:
+        return PlainTextResponse(
+            f"the folder is over {limit:,} bytes (limits.download_bytes): take it from build/", 413
+        )
 
     def pack() -> bytes:
         buffer = io.BytesIO()

@@ -35,8 +35,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import json
 import secrets
 from http.cookies import SimpleCookie
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
 
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 TOKEN_HEADER = "x-csrf-token"
@@ -193,3 +197,28 @@ class Guard:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+async def json_body(request: Request, limit: int) -> dict:
+    """The request's body as a JSON object, read up to ``limit`` bytes (``limits.request_bytes``).
+
+    Raises :class:`HTTPException` 413 past the limit (announced by ``Content-Length`` or found while reading)
+    and 400 for a body that is not a JSON object.
+    """
+    size = int(request.headers.get("content-length") or 0)
+    too_big = f"the request is over {limit:,} bytes (limits.request_bytes)"
+    if size > limit:
+        raise HTTPException(413, too_big)
+    chunks, total = [], 0
+    async for chunk in request.stream():
+        total += len(chunk)
+        if total > limit:
+            raise HTTPException(413, too_big)
+        chunks.append(chunk)
+    try:
+        data = json.loads(b"".join(chunks) or b"{}")
+    except ValueError:
+        raise HTTPException(400, "the request is not JSON") from None
+    if not isinstance(data, dict):
+        raise HTTPException(400, "the request is not a JSON object")
+    return data

@@ -40,8 +40,6 @@ from printer.serve.faces import SCREEN_DPI, FaceSpec, face_key, game_fingerprint
 
 #: what a problem's place looks like when it is inside one card: ``file::$.cards[3]`` (or ``$[3]``, ``$``)
 _CARD_PLACE = re.compile(r"^(?P<card>.*?::\$(?:\.cards)?(?:\[\d+\])?)(?=$|[.\[])")
-#: pictures of unsaved editor drafts kept for the browser to fetch
-MAX_DRAFTS = 200
 
 
 @dataclass
@@ -239,7 +237,7 @@ class Workspace:
             self.drafts[key] = FaceSpec(game_id, state.fingerprint, html)
             self.drafts.move_to_end(key)
             keys.append(key)
-        while len(self.drafts) > MAX_DRAFTS:
+        while len(self.drafts) > self.project.limits.drafts:
             self.drafts.popitem(last=False)
         return keys[0], keys[1]
 

@@ -1,0 +1,63 @@
+"""printer serve's limits come from printer.toml's [limits] (printer.limits): the request body, a pasted decklist,
+a zipped download and the drafts kept while a card is edited."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+LIMITS = "\n[limits]\nrequest_bytes = 2000\ndecklist_chars = 100\ndownload_bytes = 10\ndrafts = 2\n"
+
+
+@pytest.fixture
+def limited(project):
+    toml = project / "printer.toml"
+    toml.write_text(toml.read_text(encoding="utf-8") + LIMITS, encoding="utf-8")
+    return project
+
+
+@pytest.fixture
+def small_client(limited, client):
+    return client
+
+
+def test_a_body_over_request_bytes_is_refused_with_the_limits_name(small_client):
+    answer = small_client.post("/api/deck/check", content=json.dumps({"text": "1 X\n" * 1000, "name": "d.txt"}))
+    assert answer.status_code == 413
+    assert "limits.request_bytes" in answer.text
+
+
+def test_a_decklist_over_decklist_chars_is_refused(small_client):
+    text = "1 Hida Kisada\n" * 10
+    answer = small_client.post("/api/deck/check", json={"text": text, "name": "d.txt", "format": "l5r-ivory-extended"})
+    assert answer.status_code == 413
+    assert "limits.decklist_chars" in answer.json()["error"]
+
+
+def test_a_download_over_download_bytes_is_refused(small_client, limited):
+    folder = limited / "build" / "l5r-png"
+    folder.mkdir(parents=True)
+    (folder / "a.png").write_bytes(b"x" * 100)
+    answer = small_client.get("/file/l5r-png")
+    assert answer.status_code == 413
+    assert "limits.download_bytes" in answer.text
+
+
+def test_drafts_beyond_the_limit_drop_the_oldest(limited):
+    from printer.serve.workspace import Workspace
+
+    workspace = Workspace(limited)
+    file = limited / "cards" / "l5r" / "draft.json"
+    card = {"id": "draft", "title": "Draft", "type": "Event", "deck": "Dynasty"}
+    for n in range(4):
+        workspace.preview("l5r", file, "$", dict(card, text=f"Version {n}."))
+    assert len(workspace.drafts) == 2
+
+
+def test_the_defaults_are_printer_limits_defaults(project):
+    from printer.limits import DEFAULT
+    from printer.serve.workspace import Workspace
+
+    assert Workspace(project).project.limits == DEFAULT
+    assert (DEFAULT.request_bytes, DEFAULT.decklist_chars, DEFAULT.drafts) == (2 * 2**20, 200_000, 200)
