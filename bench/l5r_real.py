@@ -28,7 +28,7 @@ STATS = "PRINTER_BENCH_STATS"
 
 def worker(args: list[str]) -> None:
     """Run ``printer ARGS`` in this process and write the print job's counters to $PRINTER_BENCH_STATS."""
-    import printer.sheets.compose as build
+    import printer.sheets.assemble as build
     from printer.cli import main
 
     original = build.build_sheets

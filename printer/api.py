@@ -372,7 +372,7 @@ def _build_game(
     workers: Workers | None = None,
     cache: FaceCache | None = None,
 ) -> GameBuild:
-    from printer.sheets import compose
+    from printer.sheets import assemble, compose
     from printer.sheets.export import EXPORTERS, ExportRequest
     from printer.sheets.options import layout_report, resolve_options, sheet_layout
     from printer.sheets.parallel import JobSpec
@@ -436,7 +436,7 @@ def _build_game(
     spec = JobSpec(
         str(project.root), game.id, opts, tuple(str(r) for r in extra), str(request.icc) if request.icc else None
     )
-    found = compose.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec, cache)
+    found = assemble.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec, cache)
     outcome.stats = dict(job.stats)
     if not (request.strict and found):
         export_request = ExportRequest(

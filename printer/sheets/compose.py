@@ -8,7 +8,8 @@ callback) while the PDF is written, one chunk in memory at a time
 (:func:`printer.sheets.pdf.stream_pdf`). Each chunk is laid out once; text boxes
 that overflow are shrunk on small one-face-per-page documents
 (:mod:`printer.sheets.fit`) and only the sheets holding them laid out again. Art is
-prepared once (:mod:`printer.sheets.images`). ``bench/`` measures it.
+prepared once (:mod:`printer.sheets.images`). :mod:`printer.sheets.assemble` writes a job's PDF from its
+faces, laid out once each and imposed on the sheets. ``bench/`` measures it.
 
 The stages: :func:`items_for_cards` / :func:`items_for_counts` (what, how
 many), :func:`sort_items` (in which order), :class:`PrintJob` (faces
@@ -20,7 +21,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import pickle
 import re
 import time
 from collections import defaultdict
@@ -28,13 +28,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
-from urllib.parse import unquote, urlparse
-from urllib.request import url2pathname
 
 from markupsafe import Markup
 
 from printer.cards.model import Card, CardSet
-from printer.fsutil import atomic_open
 from printer.problems import WARNING, Problem
 from printer.project import Game, Project, bundled_root
 from printer.sheets.cache import FaceCache, referenced_files
@@ -43,13 +40,11 @@ from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
 from printer.sheets.layout import Box, Segment, SheetLayout, Slot, single_card_layout
 from printer.sheets.options import PrintOptions
-from printer.sheets.parallel import JobSpec, Workers
 from printer.sheets.pdf import render_documents, stream_pdf
 from printer.sheets.render import Face, Renderer, Sheet, card_bleed
 
 SHEETS_PER_CHUNK = 8
 #: sheets per WeasyPrint document of the sheets' chrome (marks, guides, labels: light pages)
-CHROME_PER_CHUNK = 64
 FIT_ROUNDS = 10
 
 
@@ -549,173 +544,6 @@ class PrintJob:
                 if problem not in problems:
                     problems.append(problem)
         return problems
-
-
-def build_sheets(
-    job: PrintJob,
-    items: Sequence[PrintItem],
-    layout: SheetLayout,
-    target: Path,
-    title: str = "",
-    progress: Callable[[int], None] | None = None,
-    strict: bool = False,
-    workers: Workers | None = None,
-    spec: JobSpec | None = None,
-    cache: FaceCache | None = None,
-) -> list[Problem]:
-    """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
-
-    Each distinct face is laid out once, on a page of its own at the trim
-    size plus the bleed (text fitted there), and imposed on the sheets as a
-    form XObject (:mod:`printer.sheets.impose`); the marks, guides and labels
-    of every sheet are laid out in one document without the faces. Faces are
-    laid out in batches on ``workers`` when given (they rebuild the job from
-    ``spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
-    found in ``cache`` (:mod:`printer.sheets.cache`) are not laid out again,
-    and those laid out are stored there. With ``strict``, any warning (text that does not
-    fit, missing art...) leaves ``target`` unwritten. Raises
-    :class:`~printer.problems.RenderError` when a template fails or a
-    resource is blocked.
-    """
-    from printer.sheets.export.faces import distinct_faces, page_layout
-    from printer.sheets.impose import impose
-    from printer.sheets.parallel import lay_out_faces
-
-    job.face_cache = cache
-    sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
-    per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
-    n_sheets = len(sheets) // per_page
-    keys = [face.key for face in distinct_faces(job, items)]
-    done = [0]
-
-    def on_batch(finished: int, total: int) -> None:
-        if progress:
-            reached = n_sheets * finished // total
-            progress(reached - done[0])
-            done[0] = reached
-
-    faces, problems = _cached_faces(job, keys, cache) if cache is not None else ({}, [])
-    todo = [k for k in keys if k not in faces]
-    laid_out, more = lay_out_faces(job, todo, title, workers, spec, on_batch)
-    problems += [p for p in more if p not in problems]
-    if cache is not None and laid_out:
-        _store_faces(job, laid_out, more, cache)
-    faces.update(laid_out)
-    job.stats["faces from cache"] += len(keys) - len(todo)
-    job.stats["faces laid out"] += len(todo)
-    started = time.perf_counter()
-    chrome = [replace(sheet, faces=[]) for sheet in sheets]
-    parts = [chrome[i : i + CHROME_PER_CHUNK] for i in range(0, len(chrome), CHROME_PER_CHUNK)]
-    htmls = [job.renderer.document(part, layout, marks=False, title=title, css=job.extra_css) for part in parts]
-    chrome_key = _face_keys(job, [], cache, "".join(htmls)) if cache is not None else None
-    chrome_data = cache.get_blob(chrome_key) if cache is not None and chrome_key else None
-    if chrome_data is None:
-        chrome_data, more = _chrome_pdf(job, htmls, [len(part) for part in parts], title or "build")
-        problems += [p for p in more if p not in problems]
-        if cache is not None and chrome_key and not more:
-            cache.put_blob(chrome_key, chrome_data)
-    problems += [p for p in job.fit_problems() if p not in problems]
-    face_layout = page_layout(job, with_bleed=True)
-    slot = face_layout.slots()[0]
-    names = {k: "/F" + job.cache_keys[k][:24] for k in keys} if cache is not None else None
-    previous = _previous_output(cache, target, chrome_key) if cache is not None else None
-    data, drawing = impose(
-        chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, previous
-    )
-    job.stats["impose seconds"] += time.perf_counter() - started
-    problems = list(job.renderer.problems) + problems
-    if strict and problems:
-        return problems
-    with atomic_open(target) as handle:
-        handle.write(data)
-    if cache is not None and chrome_key:
-        cache.put_blob("impose:" + str(target), pickle.dumps((hashlib.sha256(data).hexdigest(), chrome_key, drawing)))
-    job.stats["pdf bytes"] = len(data)
-    if job.write_options.get("pdf_variant"):
-        from printer.sheets.export.pdfx import rgb_report
-
-        problems += rgb_report(target)
-    return problems
-
-
-def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> tuple[bytes, list] | None:
-    """The PDF last written to ``target`` from the same sheets' chrome, with its plan, if it is there unchanged."""
-    stored = cache.get_blob("impose:" + str(target)) if chrome_key else None
-    if stored is None:
-        return None
-    try:
-        digest, key, drawing = pickle.loads(stored)
-        data = target.read_bytes()
-    except Exception:  # no such file, or a damaged entry
-        return None
-    if key != chrome_key or hashlib.sha256(data).hexdigest() != digest:
-        return None
-    return data, drawing
-
-
-def _chrome_pdf(job: PrintJob, htmls: list[str], pages: list[int], where: str) -> tuple[bytes, list[Problem]]:
-    """The sheets without their faces (marks, guides, labels), laid out a chunk at a time while written."""
-    roots = job.renderer.allowed_roots
-
-    def make(html: str):
-        documents, warnings = render_documents([html], roots, job.base, where, **job.render_options)
-        found.extend(w for w in warnings if w not in found)
-        return documents[0]
-
-    found: list[Problem] = []
-    data, more = stream_pdf([(n, partial(make, html)) for n, html in zip(pages, htmls)], where, **job.write_options)
-    return data, found + [p for p in more if p not in found]
-
-
-def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str | None = None):
-    """Each face's cache key (:meth:`FaceCache.key`) in this job's context; with ``chrome`` (the sheets'
-    HTML without faces), that document's key instead."""
-    import weasyprint
-
-    from printer import __version__
-    from printer.sheets.export.faces import page_layout
-
-    base_url = job.base.resolve().as_uri() + "/"
-    face_layout = page_layout(job, with_bleed=True)
-    sheets = [Path(url2pathname(unquote(urlparse(u).path))) for u in job.renderer.stylesheets()]
-    parts: tuple = (__version__, weasyprint.__version__, face_layout.page, face_layout.slots()[0], job.opts.card)
-    parts += (job.opts.bleed, job.opts.safe, job.extra_css, repr(job.render_options), repr(job.write_options))
-    context = cache.context(parts, sheets, base_url)
-    if chrome is not None:
-        return cache.key(chrome, context, base_url)
-    return {k: cache.key(str(job.html[k]), context, base_url) for k in keys}
-
-
-def _cached_faces(
-    job: PrintJob, keys: Sequence[str], cache: FaceCache
-) -> tuple[dict[str, tuple[bytes, int]], list[Problem]]:
-    """The faces of ``keys`` found in ``cache``, with their text-fit sizes put back into ``job.fitter``."""
-    job.cache_keys = _face_keys(job, keys, cache)
-    found: dict[str, tuple[bytes, int]] = {}
-    problems: list[Problem] = []
-    for key in keys:
-        hit = cache.get(job.cache_keys[key])
-        if hit is None:
-            continue
-        data, index, sizes, unfit, warnings = hit
-        found[key] = (data, index)
-        problems += [p for p in warnings if p not in problems]
-        job.fitter.sizes.update({(key, name): size for name, size in sizes.items()})
-        job.fitter.unfit.update({(key, name): replace(over, face=key) for name, over in unfit.items()})
-    return found, problems
-
-
-def _store_faces(
-    job: PrintJob, laid_out: dict[str, tuple[bytes, int]], problems: list[Problem], cache: FaceCache
-) -> None:
-    """Store each batch that was laid out, with each face's text-fit sizes and unfit boxes."""
-    batches: dict[int, tuple[bytes, dict]] = {}
-    for key, (data, index) in laid_out.items():
-        sizes = {name: size for (face, name), size in job.fitter.sizes.items() if face == key}
-        unfit = {name: over for (face, name), over in job.fitter.unfit.items() if face == key}
-        batches.setdefault(id(data), (data, {}))[1][job.cache_keys[key]] = (index, sizes, unfit)
-    for data, faces in batches.values():
-        cache.put(data, faces, problems)
 
 
 def make_job(

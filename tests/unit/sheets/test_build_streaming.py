@@ -142,7 +142,7 @@ LONG = " ".join(["Warriors hold the line while the tide turns."] * 16)
 
 @pytest.mark.slow
 def test_each_face_is_laid_out_once_and_only_a_shrunk_face_again(tmp_path, monkeypatch):
-    import printer.sheets.compose as build
+    import printer.sheets.assemble as build
     from printer.cli import main
 
     (tmp_path / "printer.toml").write_text('[games.t]\nname = "T"\ncard_size = "poker"\n', encoding="utf-8")

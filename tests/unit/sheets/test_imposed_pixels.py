@@ -32,12 +32,13 @@ def pictures(pdf: Path, out: Path) -> list[Image.Image]:
 
 @pytest.mark.parametrize("game", ["l5r", "res-arcana", "via-magica"])
 def test_imposed_sheets_match_sheets_laid_out_whole(game, tmp_path, monkeypatch):
+    import printer.sheets.assemble as assemble
     import printer.sheets.compose as compose
     from printer.cli import main
 
     calls = []
-    original = compose.build_sheets
-    monkeypatch.setattr(compose, "build_sheets", lambda job, items, layout, *a, **k: calls.append((job, items, layout)) or original(job, items, layout, *a, **k))  # fmt: skip
+    original = assemble.build_sheets
+    monkeypatch.setattr(assemble, "build_sheets", lambda job, items, layout, *a, **k: calls.append((job, items, layout)) or original(job, items, layout, *a, **k))  # fmt: skip
     with pytest.raises(SystemExit) as done:
         main(["--project", str(REPO), "build", game, "--out", str(tmp_path), "--no-cache"])
     assert done.value.code == 0
