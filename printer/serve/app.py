@@ -160,7 +160,7 @@ class Server:
             problems = await asyncio.to_thread(self.workspace.problem_dicts)
             self.hub.publish("problems", {"version": changes.version, "problems": problems})
         if "rules" in kinds or changes.reloaded:
-            self.jobs.rules_changed()
+            self.jobs.rules_changed(paths, changes.reloaded)
         self.last_change = {"seconds": time.perf_counter() - started, "changed": len(changes.changed)}
         log.info(
             "%d file(s) changed: %d card(s) updated, %d removed (%.0f ms)",

@@ -21,6 +21,7 @@ import re
 import threading
 import time
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
@@ -29,6 +30,7 @@ from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, R
 from starlette.routing import Route
 
 from printer import api
+from printer.book.source import rules_folder
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.limits import Limits
 from printer.paths import is_inside, output_path, safe_file_name
@@ -269,10 +271,21 @@ class Jobs:
 
         return self.start("rules", game, run, f"{game}: rules reference")
 
-    def rules_changed(self) -> None:
-        for game in sorted(self.rules_games):
-            if game in self.project.games:
-                self.rules(game)
+    def rules_changed(self, paths: Sequence[Path] = (), reloaded: bool = False) -> list[str]:
+        """Rebuild the rules reference of each game with a chapter (or rules.toml, aid, picture) among ``paths``,
+        whether or not its rules page was opened; after a reload of the project, of every game whose rules
+        were built in this session too. Returns the games rebuilt."""
+        project = self.project
+        games = {
+            game.id
+            for game in project.games.values()
+            if any(is_inside(Path(p), [rules_folder(project, game)]) for p in paths)
+        }
+        if reloaded:
+            games |= {g for g in self.rules_games if g in project.games}
+        for game in sorted(games):
+            self.rules(game)
+        return sorted(games)
 
 
 def _relative(job: dict, root: Path) -> dict:

@@ -72,17 +72,19 @@ def is_loopback(host: str) -> bool:
 def allowed_hosts(host: str) -> list[str]:
     """The ``Host`` header names accepted when bound to ``host`` (ports are compared apart, by :class:`Guard`).
 
-    On a loopback address: that address and ``localhost``. On another
+    On a loopback address: that address and ``localhost``; an IPv6 address in brackets, as a ``Host``
+    header writes it (``[::1]``). On another
     address or name: that name, and the loopback names (the server is then
     also reached from this machine). ``0.0.0.0`` (every interface) accepts
     the machine's own name too; a request to any other name is refused.
     """
-    names = {host, "localhost", "127.0.0.1"}
+    names = {host, "localhost", "127.0.0.1", "[::1]"}
     if host in ("0.0.0.0", "::"):
         import socket
 
         names |= {socket.gethostname(), socket.getfqdn()}
-    return sorted(n for n in names if n)
+    # an IPv6 address is written in brackets in a Host header ("[::1]:8000"), and Starlette compares it so
+    return sorted({f"[{n}]" if ":" in n and not n.startswith("[") else n for n in names if n})
 
 
 class Sessions:

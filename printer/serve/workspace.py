@@ -29,6 +29,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from printer.book.source import rules_folder
 from printer.cards.catalog import ValidationMemo, check_records, schema_store
 from printer.cards.load import CARD_SUFFIXES, FileCache, load_records, read_json, records_from_data
 from printer.cards.model import Card, CardSet
@@ -175,7 +176,9 @@ class Workspace:
                 kinds.add("project")
             elif path.name.endswith(".json") and is_inside(path, [self.root / "schema"]):
                 kinds.add("schema")
-            elif is_inside(path, [self.root / "rules"]):
+            elif is_inside(path, [self.root / "rules"]) or any(
+                is_inside(path, [rules_folder(self.project, g)]) for g in self.project.games.values()
+            ):
                 kinds.add("rules")
             else:
                 games = [g for g in self.project.games.values() if any(is_inside(path, [d]) for d in g.template_dirs)]

@@ -108,3 +108,46 @@ def test_host_warnings():
     assert host_problems("::1") == []
     (problem,) = host_problems("0.0.0.0")
     assert problem.severity == "warning" and "other machines" in problem.message
+
+
+def test_a_server_bound_to_ipv6_loopback_accepts_its_bracketed_host_and_refuses_others(project):
+    """``--host ::1``: browsers send ``Host: [::1]:PORT`` and ``Origin: http://[::1]:PORT``."""
+    from starlette.testclient import TestClient
+
+    from printer.serve.app import ServeConfig, create_app
+    from printer.serve.workspace import Workspace
+
+    app = create_app(Workspace(project), ServeConfig(host="::1", port=8000, workers=0, watch=False))
+    with TestClient(app, base_url="http://[::1]:8000", raise_server_exceptions=False) as client:
+        page = client.get("/")
+        assert page.status_code == 200, page.text
+        token = page.text.split('name="csrf-token" content="')[1].split('"')[0]
+        headers = {"origin": "http://[::1]:8000", "x-csrf-token": token}
+        answer = client.post("/api/deck/check", json={"text": "1 X", "name": "d.txt", "format": "nope"}, headers=headers)
+        assert answer.status_code != 403 and "unknown format" in answer.json()["error"]
+        assert client.get("/", headers={"host": "evil.example:8000"}).status_code == 400
+        assert client.get("/", headers={"host": "[::2]:8000"}).status_code == 400
+        assert client.get("/", headers={"host": "[::1]:9999"}).status_code == 400
+        crossed = {"origin": "http://evil.example", "x-csrf-token": token}
+        assert client.post("/api/deck/check", json={"text": "1 X"}, headers=crossed).status_code == 403
+
+
+def test_ipv6_hosts_are_bracketed_as_in_a_host_header():
+    from printer.serve.security import allowed_hosts
+
+    assert allowed_hosts("::1") == ["127.0.0.1", "[::1]", "localhost"]
+    assert "[::]" in allowed_hosts("::") and "::" not in allowed_hosts("::")
+
+
+@pytest.mark.enable_socket
+def test_serve_listens_on_ipv6_loopback(project):
+    import socket
+
+    from printer.serve import bind
+
+    try:
+        sock = bind("::1", 0)
+    except Exception as exc:  # a machine without IPv6
+        pytest.skip(f"no IPv6 loopback here: {exc}")
+    with sock:
+        assert sock.family == socket.AF_INET6 and sock.getsockname()[0] == "::1"
