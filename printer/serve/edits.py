@@ -7,8 +7,10 @@ link out of the folder), atomically (:mod:`printer.fsutil`), changing only
 the card's text (:mod:`printer.cards.edit`). A save names the card's data
 as the editor loaded it (``base``, a hash): if the file changed on disk
 since, the save is refused (409) instead of overwriting someone's edit.
-Spreadsheet rows are shown but not written (a spreadsheet is edited in its
-own program).
+A card read from a CSV or XLSX file is saved into its row
+(:mod:`printer.cards.sheet_edit`), checked the same way (the row's data as the
+editor loaded it) and read back before the file is replaced; ODS and XLS files
+are shown read-only.
 """
 
 from __future__ import annotations
@@ -19,7 +21,16 @@ import threading
 from pathlib import Path
 
 from printer.cards.edit import CardEditError, card_at, delete_card, insert_card, replace_card
-from printer.fsutil import atomic_write_text
+from printer.cards.sheet_edit import (
+    WRITABLE,
+    append_csv_row,
+    delete_csv_row,
+    edit_workbook,
+    replace_csv_row,
+    row_values,
+)
+from printer.cards.spreadsheet import SchemaTypes, convert, read_records
+from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.paths import is_inside, read_text, regular_file_problem, safe_file_name
 from printer.problems import UsageError
 from printer.serve.workspace import Workspace
@@ -55,8 +66,10 @@ def card_file(workspace: Workspace, game_id: str, name: object, must_exist: bool
     game = project.games[game_id]
     if not is_inside(path, [game.cards]) or ".." in Path(name).parts:
         raise EditRefused(403, f"{name} is not in the card folder of {game_id} ({game.cards.name}/)")
-    if path.suffix.lower() != ".json":
-        raise EditRefused(400, f"{name}: only JSON card files are edited here (edit a spreadsheet in its program)")
+    if path.suffix.lower() not in (".json", *WRITABLE):
+        raise EditRefused(
+            400, f"{name}: only JSON, CSV and XLSX card files are edited here (edit this spreadsheet in its program)"
+        )
     if path.is_symlink():
         raise EditRefused(403, f"{name} is a symbolic link: not written")
     if must_exist and not path.is_file():
@@ -99,8 +112,8 @@ def check_card(workspace: Workspace, body: dict) -> dict:
     except EditRefused:
         path = game.cards / "new.json"
     pointer = body.get("pointer")
-    if not isinstance(pointer, str):
-        pointer = "$.cards[0]"
+    if not isinstance(pointer, str) or not pointer.startswith("$"):  # a new card, or a spreadsheet row (Sheet1!7)
+        pointer = "$.cards[0]" if not isinstance(pointer, str) else "$"
     uid = body.get("uid") if isinstance(body.get("uid"), str) else None
     result = workspace.preview(game_id, path, pointer, data, uid)
     result["required"] = required_fields(workspace.store, game.schema, data)
@@ -113,6 +126,8 @@ def edit_card(workspace: Workspace, action: str, body: dict) -> tuple[dict, Path
     if not isinstance(game_id, str):
         raise EditRefused(400, "no game named")
     with _WRITING:
+        if action in ("save", "new", "delete") and _sheet_file(workspace, game_id, body, action):
+            return _edit_sheet(workspace, game_id, action, body)
         if action == "save":
             path = card_file(workspace, game_id, body.get("file"))
             pointer, data = _pointer(body), _data(body)
@@ -147,6 +162,90 @@ def edit_card(workspace: Workspace, action: str, body: dict) -> tuple[dict, Path
             raise EditRefused(404, f"no editor action {action!r}")
         atomic_write_text(path, new_text)
     return {"file": str(path.relative_to(workspace.root)), "pointer": pointer}, path
+
+
+# --- spreadsheet rows --------------------------------------------------------------------------------------------
+
+
+def _sheet_file(workspace: Workspace, game_id: str, body: dict, action: str) -> bool:
+    name = body.get("file")
+    return isinstance(name, str) and Path(name).suffix.lower() in WRITABLE and (action != "new" or bool(name))
+
+
+def _sheet_row(body: dict, key: str = "pointer") -> tuple[str | None, int]:
+    """``(sheet, row)`` from a place ``Sheet1!7`` (``!7`` in a CSV file), as the workspace names spreadsheet rows."""
+    place = body.get(key)
+    sheet, _, row = place.rpartition("!") if isinstance(place, str) and "!" in place else ("", "", "")
+    if not row.isdigit() or int(row) < 1:
+        raise EditRefused(400, "no spreadsheet row named")
+    return sheet or None, int(row)
+
+
+def _sheet_rows(workspace: Workspace, game_id: str, path: Path) -> tuple[list, SchemaTypes]:
+    """The card rows of the spreadsheet at ``path``, their cells converted by the game's schema."""
+    records, problems = read_records(path)
+    if any(p.is_error for p in problems) and not records:
+        raise EditRefused(409, problems[0].message, problems[0].as_dict())
+    types = SchemaTypes(workspace.store, workspace.project.games[game_id].schema)
+    for record in records:
+        convert(record, types)
+    return records, types
+
+
+def _edit_sheet(workspace: Workspace, game_id: str, action: str, body: dict) -> tuple[dict, Path]:
+    """Save, add or delete one card's row of a CSV or XLSX card file (:mod:`printer.cards.sheet_edit`)."""
+    path = card_file(workspace, game_id, body.get("file"))
+    records, types = _sheet_rows(workspace, game_id, path)
+    typed = path.suffix.lower() != ".csv"
+    if action == "new":
+        data = _data(body)
+        sheet, after = _sheet_row(body, "after") if isinstance(body.get("after"), str) else (None, 0)
+        same = [r for r in records if r.sheet == sheet] if body.get("after") else records[:1]
+        if not same:
+            raise EditRefused(409, f"{path.name}: no card row to take the sheet's columns from")
+        sheet, columns = same[0].sheet, same[0].columns
+        cells = _edit(lambda: row_values(data, columns, types, typed, same[0].where()))
+        if typed:
+            new, row = _edit(lambda: edit_workbook(path, sheet or "", after, cells, insert_after=True))
+        else:
+            new, row = _edit(lambda: append_csv_row(path, after or None, cells))
+    else:
+        sheet, row = _sheet_row(body)
+        record = next((r for r in records if (r.sheet, r.row) == (sheet, row)), None)
+        if record is None or digest(record.data) != body.get("base"):
+            raise EditRefused(409, "the card changed on disk since it was opened: reload it, then edit again")
+        if action == "delete":
+            data = None
+            new = _edit(lambda: edit_workbook(path, sheet or "", row, None)[0] if typed else delete_csv_row(path, row))
+        else:
+            data = _data(body)
+            cells = _edit(lambda: row_values(data, record.columns, types, typed, record.where()))
+            new = _edit(
+                lambda: edit_workbook(path, sheet or "", row, cells)[0] if typed else replace_csv_row(path, row, cells)
+            )
+    if data is not None:
+        _check_read_back(workspace, game_id, path, new, sheet, row, data)
+    atomic_write_bytes(path, new)
+    return {"file": str(path.relative_to(workspace.root)), "pointer": f"{sheet or ''}!{row}"}, path
+
+
+def _check_read_back(
+    workspace: Workspace, game_id: str, path: Path, new: bytes, sheet: str | None, row: int, data: dict
+) -> None:
+    """Refuse (409) a spreadsheet that would not read back as ``data`` in its ``row``."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        probe = Path(folder) / path.name
+        probe.write_bytes(new)
+        records, _ = _sheet_rows(workspace, game_id, probe)
+    back = next((r.data for r in records if (r.sheet, r.row) == (sheet, row)), None)
+    wanted = {k: v for k, v in data.items() if k not in ("$schema", "game")}
+    if back != wanted:
+        raise EditRefused(
+            409,
+            f"{path.name}: the row would not read back as the card ({back!r}): edit it in the spreadsheet program",
+        )
 
 
 def _pointer(body: dict) -> str:

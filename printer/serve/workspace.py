@@ -34,6 +34,8 @@ from printer.cards.catalog import ValidationMemo, check_records, schema_store
 from printer.cards.load import CARD_SUFFIXES, FileCache, load_records, read_json, records_from_data
 from printer.cards.model import Card, CardSet
 from printer.cards.record import Record
+from printer.cards.sheet_edit import WRITABLE
+from printer.cards.spreadsheet import SheetRecord
 from printer.paths import is_inside
 from printer.problems import PrinterError, Problem
 from printer.project import Project, load_project
@@ -307,7 +309,7 @@ class Workspace:
                 render_problems += hit[1]
                 self._html.update(hit[2])
             if entry.uid in entries:  # a duplicate id: the second record shows under its place
-                entry.uid = f"{game_id}/{entry.file}#{record.pointer}"
+                entry.uid = f"{game_id}/{entry.file}#{entry.pointer}"
             entries[entry.uid] = entry
             data[entry.uid] = record.data
         for place, rest in by_place.items():  # a file that cannot be read at all: one tile saying why
@@ -369,20 +371,21 @@ class Workspace:
         if rel is None:
             rel = files[record.file] = _relative(record.file, self.root)
         card_id = data.get("id") if isinstance(data.get("id"), str) else None
-        uid = f"{game_id}/{card_id}" if card_id else f"{game_id}/{rel}#{record.pointer}"
+        place = row_place(record)
+        uid = f"{game_id}/{card_id}" if card_id else f"{game_id}/{rel}#{place}"
         copies = data.get("copies", 1)
         entry = Entry(
             uid,
             game_id,
             rel,
-            record.pointer,
+            place,
             id=card_id,
-            title=str(data.get("title") or card_id or record.pointer),
+            title=str(data.get("title") or card_id or place),
             type=str(data.get("type") or ""),
             set=str(data.get("set") or ""),
             copies=copies if isinstance(copies, int) and not isinstance(copies, bool) else 1,
             search=_text_of(data),
-            editable=record.file.suffix.lower() == ".json",
+            editable=record.file.suffix.lower() in (".json", *WRITABLE),
         )
         problems = list(own)
         if card is None:
@@ -549,6 +552,14 @@ class Workspace:
                 del renderer.problems[before:]
             result["problems"] = [self._problem(p) for p in problems]
             return result
+
+
+def row_place(record: Record) -> str:
+    """Where a card is in its file, as the editor names it: the record's JSON path (``$.cards[3]``), or for a
+    spreadsheet row ``Sheet1!7`` (``!7`` for a CSV file: it has no sheet name)."""
+    if isinstance(record, SheetRecord):
+        return f"{record.sheet or ''}!{record.row}"
+    return record.pointer
 
 
 def _merge_repeats(problems: list[Problem]) -> list[Problem]:

@@ -123,7 +123,9 @@ def test_a_server_bound_to_ipv6_loopback_accepts_its_bracketed_host_and_refuses_
         assert page.status_code == 200, page.text
         token = page.text.split('name="csrf-token" content="')[1].split('"')[0]
         headers = {"origin": "http://[::1]:8000", "x-csrf-token": token}
-        answer = client.post("/api/deck/check", json={"text": "1 X", "name": "d.txt", "format": "nope"}, headers=headers)
+        answer = client.post(
+            "/api/deck/check", json={"text": "1 X", "name": "d.txt", "format": "nope"}, headers=headers
+        )
         assert answer.status_code != 403 and "unknown format" in answer.json()["error"]
         assert client.get("/", headers={"host": "evil.example:8000"}).status_code == 400
         assert client.get("/", headers={"host": "[::2]:8000"}).status_code == 400
