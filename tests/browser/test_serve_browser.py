@@ -266,3 +266,36 @@ def _page_handler(html: str):
             pass
 
     return Handler
+
+
+def test_a_card_from_a_spreadsheet_is_edited_in_the_form(chromium, tmp_path, run, screenshots):
+    """The example L5R cards exported to CSV: the form opens a card of the sheet, a save writes its row."""
+    from tests.browser.conftest import Served, example_project
+
+    source = example_project(tmp_path / "source")
+    root = tmp_path / "sheet"
+    (root / "cards" / "l5r").mkdir(parents=True)
+    (root / "printer.toml").write_text((source / "printer.toml").read_text())
+    sheet = root / "cards" / "l5r" / "cards.csv"
+    assert run("--project", source, "export", "cards", "l5r", "--to", sheet).code == 0
+    before = sheet.read_text(encoding="utf-8-sig")
+    server = Served(root, workers=1)
+    try:
+        context = chromium.new_context(viewport={"width": 1440, "height": 1000})
+        page = context.new_page()
+        page.goto(f"{server.url}edit?uid=l5r/ex-event-spring-storms")
+        page.wait_for_selector("#f-title")
+        page.fill("#f-title", "Spring Gales")
+        page.wait_for_selector("#save:not([disabled])")
+        page.click("#save")
+        wait_for(lambda: "Saved to cards/l5r/cards.csv" in page.inner_text("#status"), timeout=30)
+        wait_for(lambda: page.eval_on_selector("#pv-front img", "i => i.complete && i.naturalWidth > 0"), timeout=60)
+        page.screenshot(path=str(screenshots / "editor-spreadsheet.png"))
+        assert page.is_enabled("#delete")  # a row can be deleted like a card of a JSON list
+        context.close()
+    finally:
+        server.stop()
+    after = sheet.read_text(encoding="utf-8-sig")
+    changed = [(a, b) for a, b in zip(before.splitlines(), after.splitlines()) if a != b]
+    assert len(changed) == 1 and "Spring Gales" in changed[0][1] and "Spring Storms" in changed[0][0]
+    assert len(after.splitlines()) == len(before.splitlines())

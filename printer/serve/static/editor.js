@@ -178,12 +178,19 @@
     return out;
   }
 
+  // A card's place as the page shows it: its JSON path, or "row 7" / "Sheet1, row 7" in a spreadsheet.
+  function placeName(pointer) {
+    const row = /^(.*)!(\d+)$/.exec(pointer || "");
+    return row ? (row[1] ? `${row[1]}, row ${row[2]}` : `row ${row[2]}`) : pointer;
+  }
+
   // -- checking and the preview -----------------------------------------------------------------------------------
   function fieldOf(problem) {
     const pointer = card.entry ? card.entry.pointer : "";
     const at = problem.where.indexOf("::");
     let path = at >= 0 ? problem.where.slice(at + 2) : "";
     if (pointer && path.startsWith(pointer)) path = path.slice(pointer.length);
+    else if (path.startsWith("$")) path = path.slice(1); // a spreadsheet row's draft is checked as a card of its own
     const match = path.match(/^\.([A-Za-z_][A-Za-z0-9_]*)/) || path.match(/^\["([^"]+)"\]/);
     if (match) return match[1];
     const missing = problem.message.match(/field '([^']+)'/);
@@ -271,7 +278,7 @@
   function showTarget() {
     const box = document.getElementById("target");
     if (card.entry || copyAfter) {
-      const where = card.entry ? `${card.entry.file} ${card.entry.pointer}` : `${copyAfter.file}, after ${copyAfter.after}`;
+      const where = card.entry ? `${card.entry.file} ${placeName(card.entry.pointer)}` : `${copyAfter.file}, after ${placeName(copyAfter.after)}`;
       box.replaceChildren(el("span", { class: "hint", text: where }));
       return;
     }
@@ -308,7 +315,7 @@
     document.getElementById("editor-title").textContent = card.entry ? card.entry.title : `New ${card.game} card`;
     document.title = `${document.getElementById("editor-title").textContent} · printer`;
     document.getElementById("duplicate").disabled = !card.entry;
-    document.getElementById("delete").disabled = !card.entry || !/\[\d+\]$/.test(card.entry.pointer);
+    document.getElementById("delete").disabled = !card.entry || !/(\[\d+\]|!\d+)$/.test(card.entry.pointer);
     document.getElementById("new").href = `/edit?game=${card.game}`;
     dirty = Boolean(params.get("copy"));
     saveButton.disabled = !dirty;
