@@ -75,13 +75,45 @@ class NameVariant:
     plain: str = ""
 
 
+class LazyChecks(Mapping[str, Callable[[Any], list[Any]]]):
+    """A game's checks named by ``"package.module:NAME"`` (a mapping of local names to check functions), imported
+    on first use: registering a game, listing it or showing ``--help`` then imports none of its deck-checking code.
+
+    Raises ``ImportError`` or ``AttributeError`` on first use when the name is wrong.
+    """
+
+    def __init__(self, target: str):
+        self.target = target
+        self._loaded: Mapping[str, Callable[[Any], list[Any]]] | None = None
+
+    def _checks(self) -> Mapping[str, Callable[[Any], list[Any]]]:
+        if self._loaded is None:
+            import importlib
+
+            module, _, name = self.target.partition(":")
+            self._loaded = getattr(importlib.import_module(module), name)
+        return self._loaded
+
+    def __getitem__(self, name: str) -> Callable[[Any], list[Any]]:
+        return self._checks()[name]
+
+    def __iter__(self):
+        return iter(self._checks())
+
+    def __len__(self) -> int:
+        return len(self._checks())
+
+    def __repr__(self) -> str:
+        return f"LazyChecks({self.target!r})"
+
+
 @dataclass(frozen=True)
 class GameSupport:
     """What one game adds to printer; every field but ``id`` and ``name`` is optional.
 
     ``checks`` maps a check's local name to a function of a
     :class:`printer.decks.checks.Context` returning violations; format files
-    name it ``<id>.<name>``. ``importers`` are ``printer import``
+    name it ``<id>.<name>`` (a :class:`LazyChecks` imports them on first use). ``importers`` are ``printer import``
     subcommands. ``data`` is a folder holding ``schema/<id>/`` (with
     ``formats/``) and ``templates/<id>/`` for games shipped outside printer
     (``None``: printer's bundled folders). ``labels`` maps a language to the

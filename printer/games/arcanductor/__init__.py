@@ -1,7 +1,8 @@
 """ARCANDUCTOR support: deck checks, the tarot importer (Major Arcana names and numbers)."""
 
-from printer.games.arcanductor.checks import CHECKS
 from printer.games.arcanductor.importers import IMPORTERS
-from printer.plugins import GameSupport
+from printer.plugins import GameSupport, LazyChecks
 
-SUPPORT = GameSupport("arcanductor", "ARCANDUCTOR", checks=CHECKS, importers=IMPORTERS)
+SUPPORT = GameSupport(
+    "arcanductor", "ARCANDUCTOR", checks=LazyChecks("printer.games.arcanductor.checks:CHECKS"), importers=IMPORTERS
+)

@@ -1,7 +1,11 @@
 """Arcana Fight! Edelweiss support: deck checks."""
 
-from printer.games.edelweiss.checks import CHECKS
 from printer.games.edelweiss.importers import IMPORTERS
-from printer.plugins import GameSupport
+from printer.plugins import GameSupport, LazyChecks
 
-SUPPORT = GameSupport("edelweiss", "Arcana Fight! Edelweiss", checks=CHECKS, importers=IMPORTERS)
+SUPPORT = GameSupport(
+    "edelweiss",
+    "Arcana Fight! Edelweiss",
+    checks=LazyChecks("printer.games.edelweiss.checks:CHECKS"),
+    importers=IMPORTERS,
+)

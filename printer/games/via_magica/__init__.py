@@ -1,7 +1,8 @@
 """Via Magica support: setup checks, the importer of the public component data."""
 
-from printer.games.via_magica.checks import CHECKS
 from printer.games.via_magica.importers import IMPORTERS
-from printer.plugins import GameSupport
+from printer.plugins import GameSupport, LazyChecks
 
-SUPPORT = GameSupport("via-magica", "Via Magica", checks=CHECKS, importers=IMPORTERS)
+SUPPORT = GameSupport(
+    "via-magica", "Via Magica", checks=LazyChecks("printer.games.via_magica.checks:CHECKS"), importers=IMPORTERS
+)

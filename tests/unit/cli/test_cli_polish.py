@@ -93,3 +93,22 @@ def test_help_imports_no_renderer_nor_validator(path):
     heavy = sorted({m.split(".")[0] for m in loaded} & set(HEAVY + ("python_calamine",)))
     assert not heavy, f"printer {' '.join(path)} --help imported {heavy}"
     assert not [m for m in loaded if m.startswith("printer.games")], "the games are loaded only by what needs them"
+
+
+def test_import_help_loads_the_games_importers_but_not_their_deck_checks():
+    """``printer import --help`` lists each game's importers: the games are registered, their checks are not
+    imported (:class:`printer.plugins.LazyChecks`) until a deck is checked."""
+    done = subprocess.run([sys.executable, "-c", PROBE, "import", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = done.stdout.splitlines()[-1].split()
+    assert "printer.games.l5r" in loaded
+    assert not [m for m in loaded if m.endswith(".checks")], [m for m in loaded if m.endswith(".checks")]
+    assert not sorted({m.split(".")[0] for m in loaded} & set(HEAVY))
+
+
+def test_lazy_checks_load_on_first_use():
+    from printer.plugins import LazyChecks, installed_games
+
+    checks = installed_games()["l5r"].checks
+    assert isinstance(checks, LazyChecks) and "l5r.checks" in repr(checks)
+    assert all(callable(rule) for rule in checks.values()) and len(checks) == len(list(checks))
