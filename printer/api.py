@@ -23,9 +23,11 @@ mistakes (an unknown game, a missing folder) raise
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -846,7 +848,25 @@ def check_decks(
         verdict = check(decklist, cards, fmt, read_problems)
         return DeckCheck(deck, verdict, True, read_problems, card_problems, sources)
 
-    return [one(deck) for deck in decks]
+    with _collector_paused():
+        return [one(deck) for deck in decks]
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while many decklists are checked, on again after.
+
+    Each decklist's check allocates many small objects, and every collection of the oldest generation walks all
+    the loaded cards as well: a third of the time of a folder of decklists. Reference counting still frees what
+    each check drops; the reports are kept anyway.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def _bare_project(game_id: str) -> Project:
