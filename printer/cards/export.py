@@ -33,24 +33,24 @@ from printer.problems import UsageError
 
 FORMATS = (".xlsx", ".csv", ".ods")
 #: fields a card file names for itself, not written as columns
-_SKIPPED = ("$schema", "game")
+FILE_FIELDS = ("$schema", "game")
 _SHEET_NAME_BAD = re.compile(r"[\[\]:*?/\\]")
 
 
-def _flatten(data: dict, prefix: str = "") -> dict[str, object]:
+def flatten(data: dict, prefix: str = "") -> dict[str, object]:
     """``{"cost": {"gold": 2}}`` -> ``{"cost.gold": 2}``; an empty object, or one whose keys hold a ``.``, stays
     whole (written as JSON)."""
     out: dict[str, object] = {}
     for key, value in data.items():
         name = prefix + key
         if isinstance(value, dict) and value and all(isinstance(k, str) and k and "." not in k for k in value):
-            out.update(_flatten(value, name + "."))
+            out.update(flatten(value, name + "."))
         else:
             out[name] = value
     return out
 
 
-def _cell(value: object, kind: FieldType, typed: bool) -> object:
+def cell_value(value: object, kind: FieldType, typed: bool) -> object:
     """The cell for one value: typed workbook cells keep numbers and booleans; CSV cells are text."""
     if isinstance(value, list):
         plain = all(
@@ -76,12 +76,12 @@ def _cell(value: object, kind: FieldType, typed: bool) -> object:
 def columns(cards: list[Card], names: list[str]) -> list[str]:
     """The headers for ``cards``: fields in schema order (``names``), each with its dotted parts in order met."""
     seen: dict[str, None] = {}
-    rows = [_flatten(c.data) for c in cards]
+    rows = [flatten(c.data) for c in cards]
     order = {name: i for i, name in enumerate(names)}
     for row in rows:
         for header in row:
             seen.setdefault(header, None)
-    headers = [h for h in seen if h.split(".")[0] not in _SKIPPED and h != "copies"]
+    headers = [h for h in seen if h.split(".")[0] not in FILE_FIELDS and h != "copies"]
     headers.sort(key=lambda h: order.get(h.split(".")[0], len(order)))
     if any("copies" in c.data for c in cards):
         at = next((i for i, h in enumerate(headers) if order.get(h.split(".")[0], 1e9) > order.get("copies", -1)), None)
@@ -92,10 +92,12 @@ def columns(cards: list[Card], names: list[str]) -> list[str]:
 def _rows(cards: list[Card], headers: list[str], types: SchemaTypes, typed: bool) -> list[list[object]]:
     rows = []
     for card in cards:
-        flat = _flatten(card.data)
+        flat = flatten(card.data)
         if "copies" in headers:
             flat["copies"] = card.copies
-        rows.append([None if h not in flat else _cell(flat[h], types.of(tuple(h.split("."))), typed) for h in headers])
+        rows.append(
+            [None if h not in flat else cell_value(flat[h], types.of(tuple(h.split("."))), typed) for h in headers]
+        )
     return rows
 
 
@@ -131,7 +133,7 @@ def export_cards(cards: list[Card], store, schema_file: Path, out: Path) -> int:
     if suffix not in FORMATS:
         raise UsageError(f"cannot export to {out.name}: write a file ending in .xlsx, .csv or .ods")
     names = list(dict.fromkeys(["id", "title", "type", *store.property_names(schema_file)]))
-    names = [n for n in names if n not in _SKIPPED]
+    names = [n for n in names if n not in FILE_FIELDS]
     types = SchemaTypes(store, schema_file)
     if suffix == ".csv":
         headers = columns(cards, names)

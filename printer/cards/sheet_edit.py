@@ -27,7 +27,7 @@ import io
 from pathlib import Path
 
 from printer.cards.edit import CardEditError
-from printer.cards.export import _SKIPPED, _cell, _flatten
+from printer.cards.export import FILE_FIELDS, cell_value, flatten
 from printer.cards.spreadsheet import SchemaTypes, sheet_prefix
 from printer.problems import Problem
 
@@ -41,7 +41,7 @@ def row_values(data: dict, columns: dict[str, int], types: SchemaTypes, typed: b
     ``columns`` maps each header to its column; ``typed`` is true for a workbook (numbers stay numbers), false
     for CSV text. Raises :class:`CardEditError` for a field without a column (located at ``where``).
     """
-    flat = {k: v for k, v in _flatten(data).items() if k.split(".")[0] not in _SKIPPED}
+    flat = {k: v for k, v in flatten(data).items() if k.split(".")[0] not in FILE_FIELDS}
     missing = [name for name in flat if name not in columns]
     if missing:
         name = missing[0]
@@ -56,7 +56,7 @@ def row_values(data: dict, columns: dict[str, int], types: SchemaTypes, typed: b
     cells: dict[int, object] = {}
     for header, column in columns.items():
         value = flat.get(header)
-        cells[column] = None if value is None else _cell(value, types.of(tuple(header.split("."))), typed)
+        cells[column] = None if value is None else cell_value(value, types.of(tuple(header.split("."))), typed)
     return cells
 
 
