@@ -68,6 +68,8 @@ __all__ = [
     "build_box",
     "build_rules",
     "import_cards",
+    "export_cards",
+    "CardsExport",
     "build_game",
     "check_decks",
     "decks_summary",
@@ -618,6 +620,36 @@ def import_cards(
     needs_force = [name for name in files if status[name] == "changed" and not force]
     counts = {name: (status[name], len(cards)) for name, cards in files.items()}
     return ImportOutcome(out, counts, needs_force, summary(result.cards), list(result.problems), dry_run)
+
+
+@dataclass
+class CardsExport:
+    """What :func:`export_cards` did: ``count`` cards written to ``path`` (none when ``problems`` hold an error)."""
+
+    path: Path
+    count: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+
+def export_cards(project: Project, game: str, out: Path, cards_dir: Path | None = None) -> CardsExport:
+    """Write ``game``'s cards (from ``cards_dir``, default the game's card folder) to the spreadsheet ``out``.
+
+    ``out`` ends in ``.xlsx``, ``.csv`` or ``.ods`` (:mod:`printer.cards.export`). Cards with errors are reported
+    in the result and nothing is written. Raises :class:`UsageError` for another ending or an unknown game.
+    """
+    from printer.cards.catalog import load_cards, schema_store
+    from printer.cards.export import FORMATS
+    from printer.cards.export import export_cards as write_sheet
+
+    if out.suffix.lower() not in FORMATS:
+        raise usage_error(f"cannot export to {out.name}", "write a file ending in .xlsx, .csv or .ods")
+    spec = project.game(game)
+    store = schema_store(project)
+    sets, problems = load_cards(project, [cards_dir or spec.cards], game, store=store)
+    if errors(problems):
+        return CardsExport(out, 0, problems)
+    count = write_sheet(list(sets.get(game, [])), store, spec.schema, out)
+    return CardsExport(out, count, problems)
 
 
 def write_card_files(texts: dict[str, str], out: Path, force: bool, dry_run: bool) -> dict[str, str]:

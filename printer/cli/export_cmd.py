@@ -6,7 +6,8 @@ from pathlib import Path
 
 import click
 
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error
+from printer import api
+from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 from printer.problems import counted
 
 
@@ -38,21 +39,11 @@ def export_cards_cmd(ctx: click.Context, game: str, out: Path, cards_dir: Path |
     types have different fields. The file reads back to the same cards when
     put in cards/GAME/.
     """
-    from printer.cards.catalog import load_cards, schema_store
-    from printer.cards.export import FORMATS, export_cards
-
-    if out.suffix.lower() not in FORMATS:
-        raise usage_error(f"cannot export to {out.name}", "write a file ending in .xlsx, .csv or .ods")
-    project = project_from(ctx)
-    spec = project.game(game)
-    store = schema_store(project)
-    sets, problems = load_cards(project, [cards_dir or spec.cards], game, store=store)
-    n_errors, _ = report(problems)
+    result = api.export_cards(project_from(ctx), game, out, cards_dir)
+    n_errors, _ = report(result.problems)
     if n_errors:
         ctx.exit(EXIT_INVALID)
-    cards = list(sets.get(game, []))
-    count = export_cards(cards, store, spec.schema, out)
-    click.echo(f"{counted(count, 'card')} written to {out}")
+    click.echo(f"{counted(result.count, 'card')} written to {out}")
     ctx.exit(EXIT_OK)
 
 
