@@ -104,6 +104,48 @@ def plan(
     return result
 
 
+#: the content-stream operators that name a resource, and the resource category they name it from
+_USES = {
+    "Do": "/XObject",
+    "Tf": "/Font",
+    "gs": "/ExtGState",
+    "sh": "/Shading",
+    "cs": "/ColorSpace",
+    "CS": "/ColorSpace",
+    "scn": "/Pattern",
+    "SCN": "/Pattern",
+}
+
+
+def _own_resources(page) -> object:
+    """The resources ``page`` (a ``pikepdf.Page``) draws with: its resources dictionary, each category kept to the
+    names its content stream uses.
+
+    The pages of one laid-out batch share one resources dictionary holding every font, image and pattern of the
+    batch; a face drawn as a form XObject with that dictionary would carry the whole batch's list (thousands of
+    entries in a batch of thousands of faces: the PDF grows with the square of the faces). Names are read with
+    pikepdf's content-stream parser; a category the page does not use is left empty.
+    """
+    import pikepdf
+
+    used: dict[str, set[str]] = {}
+    for operands, operator in pikepdf.parse_content_stream(page):
+        category = _USES.get(str(operator))
+        if category is not None:
+            used.setdefault(category, set()).update(str(o) for o in operands if isinstance(o, pikepdf.Name))
+    shared = page.obj.get("/Resources")
+    own = pikepdf.Dictionary()
+    for key, value in shared.items() if shared is not None else []:
+        if key in used or key in set(_USES.values()):
+            names = used.get(key, set())
+            own[key] = pikepdf.Dictionary(
+                {n: value[n] for n in names if isinstance(value, pikepdf.Dictionary) and n in value}
+            )
+        else:
+            own[key] = value  # /ProcSet and the like
+    return own
+
+
 def impose(
     chrome_pdf: bytes,
     sheets: Sequence[Sheet],
@@ -153,7 +195,9 @@ def impose(
             source = sources.get(id(data))
             if source is None:
                 source = sources[id(data)] = pikepdf.open(io.BytesIO(data))
-            xobject = pikepdf.Page(source.pages[index]).as_form_xobject()
+            page = pikepdf.Page(source.pages[index])
+            page.obj.Resources = _own_resources(page)
+            xobject = page.as_form_xobject()
             forms[key] = out.copy_foreign(xobject)
         return forms[key]
 
