@@ -129,10 +129,12 @@ def _own_resources(page) -> object:
     import pikepdf
 
     used: dict[str, set[str]] = {}
-    for operands, operator in pikepdf.parse_content_stream(page):
-        category = _USES.get(str(operator))
+    for instruction in pikepdf.parse_content_stream(page):
+        if isinstance(instruction, pikepdf.ContentStreamInlineImage):
+            continue
+        category = _USES.get(str(instruction.operator))
         if category is not None:
-            used.setdefault(category, set()).update(str(o) for o in operands if isinstance(o, pikepdf.Name))
+            used.setdefault(category, set()).update(str(o) for o in instruction.operands if isinstance(o, pikepdf.Name))
     shared = page.obj.get("/Resources")
     own = pikepdf.Dictionary()
     for key, value in shared.items() if shared is not None else []:
