@@ -167,14 +167,21 @@ def _render(job, faces: Sequence[tuple[str, str]], title: str) -> BatchResult:
     )
 
 
-def batches(keys: Sequence[str], jobs: int, per_batch: int) -> list[list[str]]:
-    """``keys`` cut into at most ``jobs`` batches of about equal size, each at least ``per_batch`` long (bar the last).
+#: the most faces one batch lays out: a worker's memory grows with its batch (its PDF is written as one
+#: document), so a large build is cut into more batches than workers rather than into longer ones
+MAX_BATCH = 480
 
-    One batch per worker keeps one copy of each font per worker in the joined PDF.
+
+def batches(keys: Sequence[str], jobs: int, per_batch: int, most: int = MAX_BATCH) -> list[list[str]]:
+    """``keys`` cut into batches of about equal size, each at least ``per_batch`` long (bar the last): one per
+    worker (``jobs``), or more when that would put over ``most`` faces in one.
+
+    One batch per worker keeps one copy of each font per worker in the joined PDF; past ``most`` faces a batch,
+    the worker's memory matters more than a few more font copies.
     """
     if not keys:
         return []
-    count = max(1, min(jobs, -(-len(keys) // max(per_batch, 1))))
+    count = max(1, min(jobs, -(-len(keys) // max(per_batch, 1))), -(-len(keys) // max(most, 1)))
     size = -(-len(keys) // count)
     return [list(keys[i : i + size]) for i in range(0, len(keys), size)]
 
@@ -202,9 +209,12 @@ def lay_out_faces(
     cut = batches(keys, workers.jobs, FACES_PER_CHUNK) if workers is not None and spec is not None else []
     executor = workers.executor() if workers is not None and len(cut) > 1 else None
     if executor is None or spec is None:  # spec is set whenever cut has batches
-        parts = [_render(job, [(k, str(job.html[k])) for k in keys], title)] if keys else []
-        if on_batch and parts:
-            on_batch(1, 1)
+        serial = batches(keys, 1, FACES_PER_CHUNK)  # one batch, or several past MAX_BATCH faces
+        parts = []
+        for done, batch in enumerate(serial, 1):
+            parts.append(_render(job, [(k, str(job.html[k])) for k in batch], title))
+            if on_batch:
+                on_batch(done, len(serial))
     else:
         futures = [executor.submit(render_batch, spec, [(k, str(job.html[k])) for k in part], title) for part in cut]
         parts = []

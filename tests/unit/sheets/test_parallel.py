@@ -74,6 +74,7 @@ def test_faces_are_cut_into_one_batch_per_worker():
     assert [len(b) for b in batches(keys[:30], 4, 48)] == [30]  # fewer faces than a batch: no split
     assert [len(b) for b in batches(keys, 3, 10)] == [34, 34, 32]
     assert batches([], 2, 48) == []
+    assert [len(b) for b in batches([f"f{i}" for i in range(1000)], 2, 48, most=480)] == [334, 334, 332]
 
 
 @pytest.mark.slow
