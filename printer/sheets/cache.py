@@ -20,15 +20,19 @@ eviction; SQLite's locking lets two builds use it at once.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urljoin, urlparse
 from urllib.request import url2pathname
 
 #: bytes the face cache may hold before the least recently used entries go
 SIZE_LIMIT = 2 * 1024**3
+#: entries a process keeps a copy of (faces, warnings, HTML: small; the batch PDFs are kept apart, once each)
+MEMORY_ENTRIES = 50_000
 _REFERENCE = re.compile(r"""(?:src|href|data)\s*=\s*["']([^"']+)["']|url\(\s*["']?([^"')\s]+)""", re.IGNORECASE)
 
 
@@ -54,7 +58,8 @@ class FileHashes:
         return digest
 
 
-def referenced_files(text: str, base_url: str) -> list[Path]:
+@functools.lru_cache(maxsize=20_000)  # a watching build asks again for every face it did not change
+def referenced_files(text: str, base_url: str) -> tuple[Path, ...]:
     """The local files ``text`` (HTML or CSS) names through ``src``/``href``/``data`` and ``url()``, resolved."""
     found = []
     for groups in _REFERENCE.findall(text):
@@ -64,7 +69,7 @@ def referenced_files(text: str, base_url: str) -> list[Path]:
         url = urljoin(base_url, ref)
         if urlparse(url).scheme == "file":
             found.append(Path(url2pathname(unquote(urlparse(url).path))))
-    return found
+    return tuple(found)
 
 
 class FaceCache:
@@ -78,6 +83,30 @@ class FaceCache:
         self.hits = 0
         self.misses = 0
         self._blobs: dict[str, bytes] = {}  # one bytes object per batch, so that a build opens each batch PDF once
+        # entries read or written by this process (face, warnings and HTML entries: their keys name their
+        # content, so a copy kept here is as good as the stored one): a watching process reads each once
+        self._seen: dict[str, object] = {}
+
+    def _get(self, name: str) -> Any:
+        """The stored entry ``name`` (``None`` when absent), from this process's copy when it has one."""
+        if name in self._seen:
+            return self._seen[name]
+        value = self.store.get(name)
+        if value is not None:
+            if len(self._seen) >= MEMORY_ENTRIES:
+                self._seen.clear()
+            self._seen[name] = value
+        return value
+
+    def _set(self, name: str, value: object) -> None:
+        self.store.set(name, value)
+        if len(self._seen) >= MEMORY_ENTRIES:
+            self._seen.clear()
+        self._seen[name] = value
+
+    def _forget(self, name: str) -> None:
+        self._seen.pop(name, None)
+        self.store.delete(name)
 
     def close(self) -> None:
         self.store.close()
@@ -110,7 +139,7 @@ class FaceCache:
         """``(batch pdf, page index, text-fit sizes by box name, unfit boxes by name, the batch's warnings)``,
         or ``None`` for a miss."""
         try:
-            entry = self.store.get("face:" + key)
+            entry = self._get("face:" + key)
             if entry is None:
                 self.misses += 1
                 return None
@@ -118,7 +147,7 @@ class FaceCache:
             data = self._blobs.get(blob) or self.store.get("blob:" + blob)
             if blob not in self._blobs and (not isinstance(data, bytes) or hashlib.sha256(data).hexdigest() != blob):
                 self.store.delete("blob:" + blob)
-                self.store.delete("face:" + key)
+                self._forget("face:" + key)
                 self.misses += 1
                 return None
         except Exception:  # a damaged entry (unpickling fails, a half-written file): rebuilt, never trusted
@@ -127,7 +156,7 @@ class FaceCache:
         self._blobs[blob] = data
         self.hits += 1
         try:
-            warnings = self.store.get("warnings:" + blob) or []
+            warnings = self._get("warnings:" + blob) or []
         except Exception:
             warnings = []
         return data, index, sizes, unfit, warnings
@@ -139,9 +168,9 @@ class FaceCache:
         try:
             self.store.set("blob:" + blob, data)
             if warnings:
-                self.store.set("warnings:" + blob, list(warnings))
+                self._set("warnings:" + blob, list(warnings))
             for key, (index, sizes, unfit) in faces.items():
-                self.store.set("face:" + key, (blob, index, sizes, unfit))
+                self._set("face:" + key, (blob, index, sizes, unfit))
         except Exception:  # a full disk or a locked database only costs the next build its speed
             pass
 
@@ -169,7 +198,7 @@ class FaceCache:
     def get_html(self, key: str) -> tuple[str, list] | None:
         """A card's front HTML and the renderer's warnings for it, stored by :meth:`put_html`, or ``None``."""
         try:
-            entry = self.store.get("html:" + key)
+            entry = self._get("html:" + key)
             if isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], str):
                 return entry
         except Exception:
@@ -179,6 +208,6 @@ class FaceCache:
     def put_html(self, key: str, html: str, warnings: list) -> None:
         """Keep a card's front HTML and the warnings rendering it gave, under ``key``."""
         try:
-            self.store.set("html:" + key, (html, list(warnings)))
+            self._set("html:" + key, (html, list(warnings)))
         except Exception:
             pass
