@@ -140,15 +140,18 @@ def page_picture(project, pdf: Path, page: int, dpi: int = PAGE_DPI) -> Path:
     target = output_path(_serve_cache(project) / "pages", f"{key}.png")
     if target.is_file():
         return target
-    document = pypdfium2.PdfDocument(str(pdf))
-    try:
-        if not 1 <= page <= len(document):
-            raise IndexError(page)
-        image = document[page - 1].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
-        buffer = io.BytesIO()
-        image.convert("RGB").save(buffer, "PNG")
-    finally:
-        document.close()
+    from printer.sheets.export.faces import PDFIUM
+
+    with PDFIUM:  # the server renders page pictures in several threads: PDFium takes one at a time
+        document = pypdfium2.PdfDocument(str(pdf))
+        try:
+            if not 1 <= page <= len(document):
+                raise IndexError(page)
+            image = document[page - 1].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
+        finally:
+            document.close()
+    buffer = io.BytesIO()
+    image.convert("RGB").save(buffer, "PNG")
     atomic_write_bytes(target, buffer.getvalue())
     return target
 

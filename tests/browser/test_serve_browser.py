@@ -202,13 +202,13 @@ def test_the_sheets_and_rules_pages(page, served, screenshots):
     link = page.locator(".job.done .downloads a").first
     assert link.get_attribute("href") == "/file/l5r.pdf"
     assert page.request.get(f"{served.url}file/l5r.pdf").body()[:5] == b"%PDF-"
-    wait_for(lambda: page.eval_on_selector(".pages img", "i => i.complete && i.naturalWidth > 0"), timeout=30)
+    wait_for(lambda: page.eval_on_selector(".job.done .pages img", "i => i.complete && i.naturalWidth > 0"), timeout=60)
     page.screenshot(path=str(screenshots / "sheets.png"))
     page.goto(f"{served.url}rules")
     page.select_option("#game", "l5r")
     page.click("#build")
     page.wait_for_selector(".job.done .pages img", timeout=120_000)
-    wait_for(lambda: page.eval_on_selector(".pages img", "i => i.complete && i.naturalWidth > 0"), timeout=30)
+    wait_for(lambda: page.eval_on_selector(".job.done .pages img", "i => i.complete && i.naturalWidth > 0"), timeout=60)
     page.screenshot(path=str(screenshots / "rules.png"))
     chapter = sorted((served.root / "rules" / "l5r").glob("*.md"))[0]
     jobs = page.locator(".job").count()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import re
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -89,20 +90,29 @@ def face_pdf(job: PrintJob, keys: Sequence[str], layout: SheetLayout, title: str
     return job.pdf(chunks, layout, title, label=False)
 
 
+#: PDFium is not thread-safe: no two threads may call it at once, even on different documents (pypdfium2's
+#: documentation, "Incompatibility with Threading"); every use of it in this process holds this lock
+PDFIUM = threading.RLock()
+
+
 def rasterise(pdf: bytes, px: tuple[int, int]) -> Iterator[Image.Image]:
     """Each page of ``pdf`` as an RGB image of exactly ``px`` (width, height) pixels, white behind."""
-    document = pypdfium2.PdfDocument(pdf)
+    with PDFIUM:
+        document = pypdfium2.PdfDocument(pdf)
+        count = len(document)
     try:
-        for index in range(len(document)):
-            page = document[index]
-            width_pt = page.get_width()
-            image = page.render(scale=px[0] / width_pt, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+        for index in range(count):
+            with PDFIUM:
+                page = document[index]
+                width_pt = page.get_width()
+                image = page.render(scale=px[0] / width_pt, fill_color=(255, 255, 255, 255)).to_pil().convert("RGB")
+                page.close()
             if image.size != tuple(px):
                 image = image.resize(px, Image.Resampling.LANCZOS)
-            page.close()
             yield image
     finally:
-        document.close()
+        with PDFIUM:
+            document.close()
 
 
 def face_images(
