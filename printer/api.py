@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from printer.decks.report import DeckReport
     from printer.sheets.cache import FaceCache
     from printer.sheets.compose import PrintItem
+    from printer.sheets.options import PrintOptions
     from printer.sheets.parallel import Workers
 
 __all__ = [
@@ -424,7 +425,11 @@ def _build_game(
             aids, aid_problems = aid_items(project, game, compose.allowed_roots(project, [source.resolve()]))
             items, problems = items + aids, problems + aid_problems
         target = output_path(out_dir, f"{game.id}.pdf")
-    problems += found + layout_problems
+    components: list[tuple[Any, list[PrintItem]]] = []
+    component_problems: list[Problem] = []
+    if not request.deck_file:  # a decklist prints its cards as proxies, whatever they are
+        components, items, component_problems = _split_components(project, game, items, layout.page, opts.margin)
+    problems += found + layout_problems + component_problems
     if errors(problems) or (request.strict and problems):
         outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
         return outcome
@@ -440,7 +445,15 @@ def _build_game(
     spec = JobSpec(
         str(project.root), game.id, opts, tuple(str(r) for r in extra), str(request.icc) if request.icc else None
     )
-    found = assemble.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec, cache)
+    found = (
+        assemble.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec, cache)
+        if items or not components
+        else []
+    )
+    if components and not (request.strict and found):
+        found += _build_components(
+            project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache
+        )
     outcome.stats = dict(job.stats)
     if not (request.strict and found):
         export_request = ExportRequest(
@@ -474,11 +487,89 @@ def _build_game(
     if errors(outcome.problems):
         outcome.failure = "not printed (--strict)" if request.strict else "not printed"
         return outcome
+    if not items and components:
+        target = outcome.paths[0]
     outcome.target, outcome.cards, outcome.sheets = target, len(items), n_sheets
     outcome.grid = f"{layout.per_sheet} slots" if layout.explicit is not None else f"{layout.cols}x{layout.rows}"
     outcome.backs = opts.describe_backs()
     outcome.paths.insert(0, target)
     return outcome
+
+
+def _split_components(
+    project: Project, game: Game, items: list[PrintItem], page: tuple[float, float], margin: float
+) -> tuple[list[tuple[Any, list[PrintItem]]], list[PrintItem], list[Problem]]:
+    """The game's declared components (printer.toml ``[games.<id>.components.*]``, :mod:`printer.sheets.components`)
+    with the print items each holds, the items left for the card sheets, and the declarations' problems.
+
+    A component with a ``copies_field`` prints each of its cards as many times as that field says.
+    """
+    from printer.sheets.components import read_components
+
+    declared, problems = read_components(
+        game.settings.get("components"), game.id, str(project.root / "printer.toml"), page, margin
+    )
+    if not declared or problems:
+        return [], items, problems
+    groups: dict[str, list[PrintItem]] = {c.name: [] for c in declared}
+    counted: set[tuple[str, str]] = set()
+    rest = []
+    for item in items:
+        data = item.card.data if item.card is not None else {}
+        component = next((c for c in declared if item.card is not None and c.holds(data)), None)
+        if component is None:
+            rest.append(item)
+            continue
+        if component.copies_field is None:
+            groups[component.name].append(item)
+            continue
+        assert item.card is not None
+        if (component.name, item.card.id) in counted:  # the card's own copies are replaced by the field's count
+            continue
+        counted.add((component.name, item.card.id))
+        value = data.get(component.copies_field, 1)
+        count = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 1
+        groups[component.name] += [item] * min(count, project.limits.copies_per_line)
+    return [(c, groups[c.name]) for c in declared if groups[c.name]], rest, problems
+
+
+def _build_components(
+    project: Project,
+    game: Game,
+    opts: PrintOptions,
+    components: list[tuple[Any, list[PrintItem]]],
+    page: tuple[float, float],
+    out_dir: Path,
+    extra: list[Path],
+    outcome: GameBuild,
+    workers: Workers | None,
+    cache: FaceCache | None,
+) -> list[Problem]:
+    """``<game>-components.pdf``: the components' sheets (:func:`printer.sheets.components.build_components`)."""
+    from dataclasses import replace
+
+    from printer.sheets import compose
+    from printer.sheets.components import build_components
+    from printer.sheets.parallel import JobSpec
+
+    def options(component: Any) -> PrintOptions:
+        return replace(opts, card=component.size, paper=page, orientation="as-given")
+
+    def job_for(component: Any) -> compose.PrintJob:
+        job = compose.make_job(project, game, options(component), extra)
+        job.renderer.component = component.view()
+        return job
+
+    def spec_for(component: Any) -> JobSpec:
+        return JobSpec(str(project.root), game.id, options(component), tuple(str(r) for r in extra))
+
+    target = output_path(out_dir, f"{game.id}-components.pdf")
+    made, problems = build_components(components, job_for, page, target, game.name, workers, spec_for, cache)
+    counts = ", ".join(f"{n} {name}" for name, n in made.counts.items())
+    fronts = sum(1 for s in made.sheets if s.side == "front")
+    outcome.exports.append(f"components: {counts} on {counted(fronts, 'sheet')}")
+    outcome.paths.append(target)
+    return problems
 
 
 def _unique(found: list[Problem], already: list[Problem]) -> list[Problem]:

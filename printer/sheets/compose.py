@@ -348,6 +348,7 @@ class PrintJob:
             dirs = self.renderer.game.template_dirs
             game = self.renderer.game
             parts = [__version__, game.id, game.settings, self.renderer.bleed, self.renderer.card_size, self.opts]
+            parts.append(self.renderer.component)
             self._templates = signature(parts, [], dirs) or ""
         art = card.art_path()
         stat: tuple[int, int] | str | None = None

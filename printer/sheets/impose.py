@@ -91,14 +91,20 @@ def plan(
     face_page: tuple[float, float],
     trim_at: tuple[float, float],
     sheet_height: float,
+    geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]] | None = None,
 ) -> list[list[Entry]]:
-    """For each sheet, each face's ``(resource name, clip and matrix operators)`` in drawing order."""
+    """For each sheet, each face's ``(resource name, clip and matrix operators)`` in drawing order.
+
+    ``geometry`` gives a face key its own face page size and trim position (faces of another size:
+    :mod:`printer.sheets.components`); other faces use ``face_page`` and ``trim_at``.
+    """
     result = []
     for sheet in sheets:
         entries = []
         for face in sheet.faces:
             x, y, w, h = clip_box(face, sheet_height)
-            matrix = " ".join(_num(v) for v in face_matrix(face, face_page, trim_at, sheet_height))
+            page, at = geometry.get(face.key, (face_page, trim_at)) if geometry else (face_page, trim_at)
+            matrix = " ".join(_num(v) for v in face_matrix(face, page, at, sheet_height))
             entries.append((names[face.key], f"q {_num(x)} {_num(y)} {_num(w)} {_num(h)} re W n {matrix} cm"))
         result.append(entries)
     return result
@@ -157,6 +163,7 @@ def impose(
     sheet_height: float,
     names: Mapping[str, str] | None = None,
     previous: tuple[bytes, list[list[Entry]]] | None = None,
+    geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]] | None = None,
 ) -> tuple[bytes, list[list[Entry]]]:
     """The sheets' PDF: ``chrome_pdf`` (one page per sheet: marks, guides, labels) with every face drawn under it.
 
@@ -172,7 +179,8 @@ def impose(
     ``previous`` is the last PDF written from the same ``chrome_pdf`` with
     the plan it was drawn from: when every face sits where it sat then, that
     PDF is the start and only the faces whose names changed are copied in
-    and the pages holding them drawn again. Returns ``(pdf bytes, plan)``
+    and the pages holding them drawn again. ``geometry`` gives faces of another size their own face page
+    size and trim position (see :func:`plan`). Returns ``(pdf bytes, plan)``
     (see :func:`plan`). Raises ``ValueError`` when ``chrome_pdf`` does not
     have one page per sheet.
     """
@@ -180,7 +188,7 @@ def impose(
 
     if names is None:
         names = {key: f"/Face{i}" for i, key in enumerate(dict.fromkeys(f.key for s in sheets for f in s.faces))}
-    drawing = plan(sheets, names, face_page, trim_at, sheet_height)
+    drawing = plan(sheets, names, face_page, trim_at, sheet_height, geometry)
     old = None
     if previous is not None and len(previous[1]) == len(drawing):
         if all([e[1] for e in a] == [e[1] for e in b] for a, b in zip(previous[1], drawing)):

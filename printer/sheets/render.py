@@ -132,7 +132,8 @@ class Sheet:
 
     ``outlines`` are closed cut lines drawn as SVG path data in mm (one per
     card: rounded corners, cutting machines); ``fills`` filled rectangles
-    (registration marks, :mod:`printer.sheets.cutting`).
+    (registration marks, :mod:`printer.sheets.cutting`); ``caption`` replaces the
+    sheet label when set (a board's page: which part of the board it is).
     """
 
     side: str
@@ -142,6 +143,7 @@ class Sheet:
     guides: list[Segment] = field(default_factory=list)
     outlines: list[str] = field(default_factory=list)
     fills: list[Box] = field(default_factory=list)
+    caption: str = ""
 
 
 class Renderer:
@@ -174,6 +176,9 @@ class Renderer:
         self._icons: dict[str, str | None] = {}
         self._unreadable_art: set[Path] = set()  # art files Pillow could not read: they print the labelled placeholder
         self._card: Card | None = None  # the card whose front is being rendered (where the markup filter reports)
+        #: what templates see as ``component`` (printer.sheets.components: name, kind, shape, width, height) when
+        #: this renderer renders a component that is not a card; ``None`` for cards
+        self.component: dict | None = None
 
     # -- resources ---------------------------------------------------------
 
@@ -284,6 +289,7 @@ class Renderer:
             "art_missing": _LazyArt(lambda: self._art_missing(card)),  # after art_for: unreadable art is missing too
             "game": self.game.template_view(),
             "type_class": _slug(card.type),
+            "component": self.component,
         }
         names = [f"card-{_slug(card.type)}.html.j2", "card.html.j2"]
         template = self._template(names)
@@ -301,7 +307,11 @@ class Renderer:
     def back(self, back: str) -> Markup:
         """The HTML of the back named ``back``."""
         return self._render(
-            self._template(["back.html.j2"]), f"back {back!r}", back=back, game=self.game.template_view()
+            self._template(["back.html.j2"]),
+            f"back {back!r}",
+            back=back,
+            game=self.game.template_view(),
+            component=self.component,
         )
 
     def back_name(self, card: Card | None) -> str:
