@@ -368,13 +368,19 @@ def test_deck_check_command(run_cli, tmp_path, format_cards):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The examples printed once (3 sheets of 63 x 88 mm cards, each followed by its backs)."""
+    """The examples printed once (2 sheets of 63 x 88 mm cards, each followed by its backs; the Places of Power and
+    Monuments print as 88 x 88 mm tiles in res-arcana-components.pdf beside it)."""
     return build_examples(tmp_path_factory, "res-arcana")
 
 
 def card_at(x_mm: float, y_mm: float, page) -> tuple[float, float] | None:
     """The top-left (mm) of the 63 x 88 mm card rectangle holding the point."""
     return next(((x, y) for x, y in card_boxes(page, 63, 88) if x <= x_mm <= x + 63 and y <= y_mm <= y + 88), None)
+
+
+def tile_at(x_mm: float, y_mm: float, page) -> tuple[float, float] | None:
+    """The top-left (mm) of the 88 x 88 mm tile rectangle holding the point."""
+    return next(((x, y) for x, y in card_boxes(page, 88, 88) if x <= x_mm <= x + 88 and y <= y_mm <= y + 88), None)
 
 
 def find_word(pdf, text: str, pages) -> tuple[int, dict]:
@@ -389,7 +395,7 @@ def find_word(pdf, text: str, pages) -> tuple[int, dict]:
 def test_costs_and_powers_print_as_icons_not_words(built):
     with pdfplumber.open(built) as pdf:
         text = " ".join((pdf.pages[i].extract_text() or "") for i in range(0, len(pdf.pages), 2)).lower()
-        assert len(pdf.pages) == 6
+        assert len(pdf.pages) == 4
         page = pdf.pages[0]
         assert (page.width / MM, page.height / MM) == pytest.approx((210, 297), abs=0.5)
         assert len(page.curves) + len(page.rects) > 200  # the icons are vector drawings
@@ -399,20 +405,25 @@ def test_costs_and_powers_print_as_icons_not_words(built):
 
 @pytest.mark.slow
 def test_the_two_sides_of_a_place_of_power_lie_behind_each_other(built):
-    """Ember Forge's back is Glass Reef, Dragon Hollow's is Bone Orchard: mirrored for long-edge duplex."""
-    with pdfplumber.open(built) as pdf:
+    """Ember Forge's back is Glass Reef, Dragon Hollow's is Bone Orchard: 88 x 88 mm tiles (printer.toml
+    components) in res-arcana-components.pdf, mirrored for long-edge duplex."""
+    with pdfplumber.open(built.parent / "res-arcana-components.pdf") as pdf:
         for front_title, back_title in (("Forge", "Reef"), ("竜の眠る洞", "骨の果樹園")):
             i, word = find_word(pdf, front_title, range(0, len(pdf.pages), 2))
-            front = card_at(word["x0"] / MM, word["top"] / MM, pdf.pages[i])
+            front = tile_at(word["x0"] / MM, word["top"] / MM, pdf.pages[i])
             j, back_word = find_word(pdf, back_title, [i + 1])
-            back = card_at(back_word["x0"] / MM, back_word["top"] / MM, pdf.pages[j])
+            back = tile_at(back_word["x0"] / MM, back_word["top"] / MM, pdf.pages[j])
             assert front and back
-            assert back[0] == pytest.approx(210 - front[0] - 63, abs=0.2) and back[1] == pytest.approx(
+            assert back[0] == pytest.approx(210 - front[0] - 88, abs=0.2) and back[1] == pytest.approx(
                 front[1], abs=0.2
             )
             # the other side never prints as a front of its own
             with pytest.raises(AssertionError):
                 find_word(pdf, back_title, range(0, len(pdf.pages), 2))
+    with pdfplumber.open(built) as pdf:  # neither side is on the card sheets
+        for title in ("Forge", "Reef", "Obelisk"):
+            with pytest.raises(AssertionError):
+                find_word(pdf, title, range(len(pdf.pages)))
 
 
 # --- acceptance on the real data ------------------------------------------------------------------------
@@ -432,8 +443,12 @@ def test_the_real_components_import_validate_and_print(shared_data, tmp_path, ru
     code, stdout, err = run_cli("build", "res-arcana", "--cards", out, "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "res-arcana.pdf") as pdf:
-        assert len(pdf.pages) == 18  # 73 components, 9 per sheet: 9 sheets, fronts and backs
-        titles = " ".join(pdf.pages[i].extract_text() for i in range(0, 18, 2))
+        assert len(pdf.pages) == 14  # 58 cards (the 15 Monuments and Places of Power are tiles), 9 a sheet: 7 sheets
+        titles = " ".join(pdf.pages[i].extract_text() for i in range(0, 14, 2))
+    with pdfplumber.open(tmp_path / "pdf" / "res-arcana-components.pdf") as pdf:
+        assert len(card_boxes(pdf.pages[0], 88, 88)) >= 4  # 88 x 88 mm tiles
+        titles += " ".join(pdf.pages[i].extract_text() for i in range(0, len(pdf.pages), 2))
+        assert "Great Pyramid" in titles and "Catacombs of the Dead" in titles
     for title in ("Dragon Teeth", "Necromancer", "Great Pyramid", "Catacombs of the Dead", "Protection"):
         assert title in titles
     sets, _ = load_cards(load_project(REPO), [out])

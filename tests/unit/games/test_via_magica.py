@@ -288,7 +288,9 @@ def built(tmp_path_factory):
 @pytest.mark.slow
 def test_cards_are_64x80mm_three_by_three(built):
     with pdfplumber.open(built) as pdf:
-        assert len(pdf.pages) == 8  # 28 faces: 4 sheets, fronts and backs
+        assert (
+            len(pdf.pages) == 6
+        )  # 25 faces (the Animus stones print as tokens beside them): 3 sheets, fronts and backs
         for page in pdf.pages[2:4]:
             boxes = card_boxes(page, 64, 80, tolerance_pt=0.3)
             assert len(boxes) == 9
@@ -309,12 +311,16 @@ def test_effect_bands_take_the_colour_of_their_kind(built):
     assert found == {"yellow", "green", "blue", "purple"}
 
 
+@pytest.mark.slow
 def test_animus_stones_print_as_round_tokens(built):
-    with pdfplumber.open(built) as pdf:
+    """printer.toml declares the Animus stones round 25 mm tokens: each stone once (its stones field), a circle cut."""
+    with pdfplumber.open(built.parent / "via-magica-components.pdf") as pdf:
         page = pdf.pages[0]
-        assert "Air ×6" in page.extract_text()
-        circles = [c for c in page.curves if abs(c["width"] - 23 * MM) < 0.5 and abs(c["height"] - 23 * MM) < 0.5]
-    assert len(circles) >= 10  # 6 Air, 2 Fire, 2 Wildcard tokens, each a 23 mm circle
+        circles = [c for c in page.curves if abs(c["width"] - 25 * MM) < 0.3 and c.get("stroke")]
+        fills = card_boxes(page, 25, 25, tolerance_pt=0.3)
+        with pdfplumber.open(built) as cards:
+            assert all("Air" not in (p.extract_text() or "") for p in cards.pages)
+    assert len(circles) == len(fills) == 10  # 6 Air, 2 Fire, 2 Wildcard tokens, each cut along a 25 mm circle
 
 
 # --- acceptance on the real data ------------------------------------------------------------------------
@@ -337,4 +343,4 @@ def test_the_real_material_imports_validates_and_prints(shared_data, tmp_path, r
     code, stdout, err = run_cli("build", "via-magica", "--cards", out, "--no-aids", "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "via-magica.pdf") as pdf:
-        assert len(pdf.pages) == 22  # 80 portals + 10 Bonus + 7 Animus faces = 97: 11 sheets, fronts and backs
+        assert len(pdf.pages) == 20  # 80 portals + 10 Bonus = 90: 10 sheets, fronts and backs (Animus: tokens)
