@@ -567,7 +567,8 @@ def _build_components(
     made, problems = build_components(components, job_for, page, target, game.name, workers, spec_for, cache)
     counts = ", ".join(f"{n} {name}" for name, n in made.counts.items())
     fronts = sum(1 for s in made.sheets if s.side == "front")
-    outcome.exports.append(f"components: {counts} on {counted(fronts, 'sheet')}")
+    boards = f", {made.board_pages} of them a board's pages" if made.board_pages else ""
+    outcome.exports.append(f"{target}: components {counts} on {counted(fronts, 'sheet')}{boards}")
     outcome.paths.append(target)
     return problems
 

@@ -30,6 +30,8 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "art_missing": "The art file's name when the card names art that cannot be read (missing or broken), "
             "else `none`: show it on the placeholder.",
             "game": "The game (`game.id`, `game.name`, `game.card_size`, `game.settings`: its `printer.toml` table).",
+            "component": "`none` for a card; for a component that is not a card (docs/components.md) its `name`, "
+            "`kind` (token, tile, board), `shape` and trim `width` and `height` in mm.",
         },
     ),
     "Card back": (
@@ -38,6 +40,7 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "back": "The back's name: the card's `back` field, else the `backs` entry of `printer.toml` for the "
             "card's `back_field` value, else `default`; `placeholder` for an empty slot.",
             "game": "The game, as for the front.",
+            "component": "As for the front.",
         },
     ),
     "Placeholder": (
