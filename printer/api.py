@@ -507,7 +507,12 @@ def _split_components(
     from printer.sheets.components import read_components
 
     declared, problems = read_components(
-        game.settings.get("components"), game.id, str(project.root / "printer.toml"), page, margin
+        game.settings.get("components"),
+        game.id,
+        str(project.root / "printer.toml"),
+        page,
+        margin,
+        project.limits.size_mm,
     )
     if not declared or problems:
         return [], items, problems

@@ -86,12 +86,13 @@ class Component:
 
 
 def read_components(
-    table: Any, game_id: str, where: str, page: tuple[float, float], margin: float
+    table: Any, game_id: str, where: str, page: tuple[float, float], margin: float, max_size: float = 2000.0
 ) -> tuple[list[Component], list[Problem]]:
     """The ``[games.<id>.components.*]`` tables of ``printer.toml`` (``where``) as :class:`Component` s.
 
     ``page`` is the sheet (mm) and ``margin`` the sheet margin: a token or tile must fit inside it, and a
-    board's overlap must leave room on a page. Returns ``(components, problems)``; each problem names the
+    board's overlap must leave room on a page; no side may pass ``max_size`` mm (the ``size_mm`` limit of
+    :mod:`printer.limits`). Returns ``(components, problems)``; each problem names the
     table and key (``printer.toml: [games.g.components.c] shape``) and says what would be accepted.
     """
     components: list[Component] = []
@@ -129,6 +130,9 @@ def read_components(
             bad("size", f"not a size: {spec.get('size')!r} ({exc})", 'give width x height with a unit, e.g. "25x25mm"')
             continue
         w, h = size
+        if max(w, h) > max_size:
+            bad("size", f"{w:g} x {h:g} mm is over the {max_size:g} mm limit on a side", "raise [limits] size_mm")
+            continue
         if shape == "round" and abs(w - h) > EPS:
             bad("size", f"a round {kind} needs a square box, not {w:g} x {h:g} mm", f'e.g. "{w:g}x{w:g}mm"')
             continue

@@ -121,6 +121,7 @@ def test_the_declaration_is_read():
         ('kind = "token"\nsize = "big"\nwhen = { type = "X" }', "size", "25x25mm"),
         ('kind = "token"\nsize = "20x20mm"', "when", "when = {"),
         ('kind = "board"\nsize = "400x400mm"\noverlap = 150\nwhen = { type = "X" }', "overlap", "less than"),
+        ('kind = "board"\nsize = "90000x400mm"\nwhen = { type = "X" }', "size", "size_mm"),
     ],
 )
 def test_a_bad_declaration_is_located_with_a_hint(table, key, words):
