@@ -454,7 +454,7 @@ def _build_game(
         found += _build_components(
             project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache
         )
-    outcome.stats = dict(job.stats)
+    outcome.stats = {**job.stats, **outcome.stats}
     if not (request.strict and found):
         export_request = ExportRequest(
             out_dir,
@@ -572,6 +572,8 @@ def _build_components(
     made, problems = build_components(components, job_for, page, target, game.name, workers, spec_for, cache)
     counts = ", ".join(f"{n} {name}" for name, n in made.counts.items())
     fronts = sum(1 for s in made.sheets if s.side == "front")
+    for name, value in made.stats.items():
+        outcome.stats[f"components: {name}"] = value
     boards = f", {made.board_pages} of them a board's pages" if made.board_pages else ""
     outcome.exports.append(f"{target}: components {counts} on {counted(fronts, 'sheet')}{boards}")
     outcome.paths.append(target)

@@ -259,6 +259,8 @@ class ComponentSheets:
     sheets: list[Sheet] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     board_pages: int = 0
+    #: the work done, as :attr:`printer.sheets.compose.PrintJob.stats` counts it (``faces laid out``, ``faces from cache``)
+    stats: dict[str, float] = field(default_factory=dict)
 
 
 def piece_sheets(
@@ -510,6 +512,9 @@ def build_components(
     problems += [p for p in more if p not in problems]
     first = next(iter(geometry.values()))
     data, _ = impose(chrome_data, result.sheets, faces, first[0], first[1], page[1], geometry=geometry)
+    for one in jobs:
+        for name, value in one.stats.items():
+            result.stats[name] = result.stats.get(name, 0) + value
     with atomic_open(target) as handle:
         handle.write(data)
     return result, problems

@@ -326,3 +326,15 @@ def test_a_board_is_tiled_over_pages_with_overlap_guides_and_crosses(built):
         assert guides[2][0] - guides[1][1] == pytest.approx(12, abs=0.1)
         # the alignment crosses in each overlap strip print at the same board position on both pages
         assert crosses[0] & crosses[1] and crosses[1] & crosses[2]
+
+
+@pytest.mark.slow
+def test_component_faces_come_from_the_face_cache_the_second_time(tmp_path):
+    root = make_project(tmp_path / "p")
+    project = api.load_project(root)
+    first = api.build(project, api.BuildRequest(out_dir=root / "out")).games[0]
+    (root / "cards" / "t" / "cards.json").touch()  # the inputs' signature changes: a real build, not "up to date"
+    again = api.build(project, api.BuildRequest(out_dir=root / "out")).games[0]
+    # 12 fronts (3 coins, 5 chits, 3 hexes, the mat) and one back per size (coin, chit, hex): each laid out once
+    assert first.stats["components: faces laid out"] == 15
+    assert again.stats["components: faces laid out"] == 0 and again.stats["components: faces from cache"] == 15
