@@ -492,7 +492,8 @@ def _build_game(
     outcome.target, outcome.cards, outcome.sheets = target, len(items), n_sheets
     outcome.grid = f"{layout.per_sheet} slots" if layout.explicit is not None else f"{layout.cols}x{layout.rows}"
     outcome.backs = opts.describe_backs()
-    outcome.paths.insert(0, target)
+    if target not in outcome.paths:
+        outcome.paths.insert(0, target)
     return outcome
 
 

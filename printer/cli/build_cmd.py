@@ -95,9 +95,10 @@ def _print_game(outcome: GameBuild, strict: bool) -> None:
         click.echo(f"{outcome.game}: {outcome.failure}", err=True)
         return
     n, s = outcome.cards, outcome.sheets
-    click.echo(
-        f"{outcome.target}: {counted(n, 'card')} on {counted(s, 'sheet')} ({outcome.grid} per sheet, {outcome.backs})"
-    )
+    if n or not outcome.exports:  # only components printed (--only a token): their line says it
+        click.echo(
+            f"{outcome.target}: {counted(n, 'card')} on {counted(s, 'sheet')} ({outcome.grid} per sheet, {outcome.backs})"
+        )
     for line in outcome.exports + outcome.notes:
         click.echo(line)
 
