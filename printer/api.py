@@ -571,7 +571,7 @@ def _build_components(
 
     target = output_path(out_dir, f"{game.id}-components.pdf")
     made, problems = build_components(components, job_for, page, target, game.name, workers, spec_for, cache)
-    counts = ", ".join(f"{n} {name}" for name, n in made.counts.items())
+    counts = ", ".join(counted(n, name) for name, n in made.counts.items())
     fronts = sum(1 for s in made.sheets if s.side == "front")
     for name, value in made.stats.items():
         outcome.stats[f"components: {name}"] = value
