@@ -23,14 +23,17 @@ first.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import heapq
 import itertools
 import logging
 import os
 import re
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,14 +131,59 @@ def face_key(fingerprint: str, html: str) -> str:
 _JOBS: dict[tuple[str, str, str], PrintJob] = {}
 
 
+class _TooLong(BaseException):
+    """The time limit of a render ran out (a ``BaseException``: WeasyPrint's own ``except Exception`` lets it by)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[bool]:
+    """Interrupt the block with :class:`_TooLong` after ``seconds`` (a ``SIGALRM`` timer); yields whether it can.
+
+    Only the main thread of a process on a system with ``setitimer`` (Linux, macOS) can be interrupted: the
+    render processes of ``printer serve`` are. Elsewhere (a thread, for tests) the block runs unbounded.
+    """
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield False
+        return
+
+    def stop(signum, frame) -> None:
+        raise _TooLong()
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def too_long(seconds: float) -> str:
+    """The error of a face whose picture took over ``seconds`` (``limits.face_render_seconds``)."""
+    return (
+        f"laying out this face took over {seconds:g} s (limits.face_render_seconds): make its text or art lighter, "
+        "or raise it in printer.toml: [limits] face_render_seconds = N"
+    )
+
+
 def render_faces(
-    root: str, game_id: str, fingerprint: str, faces: Sequence[tuple[str, str]], folder: str, dpi: int = SCREEN_DPI
+    root: str,
+    game_id: str,
+    fingerprint: str,
+    faces: Sequence[tuple[str, str]],
+    folder: str,
+    dpi: int = SCREEN_DPI,
+    seconds: float = 0.0,
 ) -> dict[str, str | None]:
     """Render ``faces`` (``(key, html)``) of one game to ``<folder>/<key[:2]>/<key>.png``.
 
     Runs in a worker process: the project is read there once per
     ``fingerprint``. Returns ``{key: None}`` for each picture written and
-    ``{key: message}`` for a face that could not be rendered.
+    ``{key: message}`` for a face that could not be rendered. ``seconds``
+    (``limits.face_render_seconds``, 0 for none) bounds each face's layout:
+    a batch gets ``seconds`` per face; a batch over its time is rendered
+    again face by face, and a face over its own time gets :func:`too_long`
+    as its error (see :func:`time_limit` for where the bound holds).
     """
     from markupsafe import Markup
 
@@ -163,15 +211,19 @@ def render_faces(
             results[key] = None
 
     try:
-        run(faces)
-    except Exception as exc:  # a face WeasyPrint cannot lay out: find which, render the others
+        with time_limit(seconds * len(faces)):
+            run(faces)
+    except (Exception, _TooLong) as exc:  # a face WeasyPrint cannot lay out (in time): find which, render the others
         if len(faces) == 1:
             problems = getattr(exc, "problems", None)
-            results[faces[0][0]] = problems[0].message if problems else f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, _TooLong):
+                results[faces[0][0]] = too_long(seconds)
+            else:
+                results[faces[0][0]] = problems[0].message if problems else f"{type(exc).__name__}: {exc}"
         else:
             for face in faces:
                 if face[0] not in results:
-                    results.update(render_faces(root, game_id, fingerprint, [face], folder, dpi))
+                    results.update(render_faces(root, game_id, fingerprint, [face], folder, dpi, seconds))
     finally:
         for key, _ in faces:
             job.html.pop(key, None)
@@ -358,6 +410,7 @@ class FaceRenderer:
             batch,
             str(self.folder),
             self.dpi,
+            self.project.limits.face_render_seconds,
         )
 
         def done(task: asyncio.Future) -> None:

@@ -16,8 +16,11 @@ from printer.serve.faces import AHEAD, URGENT, WANTED, FaceRenderer, FaceSpec, f
 
 class _Project:
     def __init__(self, root):
+        from printer.limits import DEFAULT
+
         self.root = root
         self.build_dir = root / "build"
+        self.limits = DEFAULT
 
 
 def test_face_keys_change_with_the_html_and_the_files_it_uses(tmp_path):
@@ -35,7 +38,7 @@ def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_pa
     calls: list[tuple[str, list[str]]] = []
     release = threading.Event()
 
-    def fake_render(root, game, fingerprint, batch, folder, dpi):
+    def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0):
         lane = threading.current_thread().name.split("_")[0]
         calls.append((lane, [k for k, _ in batch]))
         if lane == "gallery":
@@ -72,3 +75,24 @@ def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_pa
     assert ("urgent", [keys[11]]) in calls
     assert [len(batch) for lane, batch in calls if lane == "gallery"][1:] == [4, 4]  # the rest in batches of 4
     assert renderer.rendered == 10
+
+
+@pytest.mark.slow
+def test_a_face_over_its_render_time_gets_the_limits_error_and_the_next_render_works(project, tmp_path):
+    """``limits.face_render_seconds`` stops WeasyPrint in a render process (here the test's main thread)."""
+    from printer.serve.workspace import Workspace
+
+    workspace = Workspace(project)
+    shown = [e for e in workspace.entries.values() if e.front][:2]
+    specs = [workspace.face(e.front) for e in shown]
+    args = (str(workspace.root), specs[0].game, specs[0].fingerprint)
+    folder = tmp_path / "faces"
+    faces.prepare(*args, specs[0].html)  # the project read and the fonts loaded, outside the limit
+    batch = [(e.front, s.html) for e, s in zip(shown, specs)]
+    stopped = faces.render_faces(*args, batch, str(folder), seconds=0.05)
+    assert set(stopped) == {e.front for e in shown}
+    for message in stopped.values():
+        assert message is not None and "limits.face_render_seconds" in message
+    assert not any(faces.picture_path(folder, e.front).exists() for e in shown)
+    assert faces.render_faces(*args, batch, str(folder), seconds=30) == {e.front: None for e in shown}
+    assert all(faces.picture_path(folder, e.front).stat().st_size > 1000 for e in shown)
