@@ -141,6 +141,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="render processes (default: printer serve's)")
     parser.add_argument("--keep", type=Path, help="make the project in this folder and keep it")
     options = parser.parse_args()
+    if options.edits < 10:
+        parser.error("--edits: at least 10 saves, for a median and a 90th percentile that mean something")
     if not ORACLE.is_dir():
         sys.exit(f"no real data at {ORACLE}")
 
@@ -202,8 +204,12 @@ def run(server: Server, files: list[Path], options) -> None:
             shown = page.evaluate("waiting => waiting.done", waiting)
             if shown is None:
                 sys.exit(f"save {i + 1}: the picture of {uid} did not change within 60 s\n" + "".join(server.log[-30:]))
-            latency = shown["at"] / 1000 - saved
+            loaded = shown["at"] / 1000
+            latency = loaded - saved
             after = stats()
+            steps = after["last_change"].get("timeline", {})
+            render = after.get("last_urgent_times", {})
+            ready = max(render.get("ended", 0.0), steps.get("published", 0.0))
             rows.append(
                 {
                     "file": path.name,
@@ -212,6 +218,11 @@ def run(server: Server, files: list[Path], options) -> None:
                     "rendered": after["rendered"] - rendered,
                     "refresh s": after["last_change"].get("seconds", 0.0),
                     "render s": after.get("last_urgent_render", 0.0),
+                    # where the time went (wall clock of this machine, the server's steps from /api/stats)
+                    "watch s": steps.get("event", saved) - saved,
+                    "first faces s": steps.get("queued", 0.0) - steps.get("event", 0.0),
+                    "wait s": max(0.0, render.get("started", 0.0) - steps.get("queued", 0.0)),
+                    "to page s": loaded - ready if ready else 0.0,
                 }
             )
         memory = rss_mib(server.process.pid)
@@ -220,12 +231,26 @@ def run(server: Server, files: list[Path], options) -> None:
     print(
         f"start (read, validate, render HTML): {server.ready_seconds:.1f} s; first screen of pictures: {first_screen:.1f} s"
     )
-    print(f"{'save':<5}{'file':<18}{'cards':>6}{'save→picture s':>16}{'rendered':>10}{'refresh s':>11}{'render s':>10}")
+    steps = ["watch s", "first faces s", "wait s", "render s", "to page s"]
+    print(
+        f"{'save':<5}{'file':<18}{'cards':>6}{'save→picture s':>16}{'rendered':>10}{'refresh s':>11}"
+        + "".join(f"{s:>15}" for s in steps)
+    )
     for n, row in enumerate(rows, 1):
         print(
             f"{n:<5}{row['file']:<18}{row['cards in file']:>6}{row['latency s']:>16.3f}{row['rendered']:>10}"
-            f"{row['refresh s']:>11.3f}{row['render s']:>10.3f}"
+            f"{row['refresh s']:>11.3f}" + "".join(f"{row[s]:>15.3f}" for s in steps)
         )
+    print(
+        "where the time goes (median of each step): "
+        + ", ".join(f"{s.removesuffix(' s')} {statistics.median(r[s] for r in rows):.3f} s" for s in steps)
+    )
+    print(
+        "  watch: the save to the watcher's event (inotify, then the debounce step); first faces: reading and\n"
+        "  validating the changed file and rendering the changed card's HTML; wait: for the render process;\n"
+        "  render: WeasyPrint laying the face out, PDFium and the PNG, in the render process; to page: from the\n"
+        "  picture written (and the change pushed) to the new picture loaded in Chromium"
+    )
     latencies = sorted(r["latency s"] for r in rows)
     p90 = latencies[min(len(latencies) - 1, round(0.9 * (len(latencies) - 1)))]
     print(

@@ -131,8 +131,10 @@ class Server:
     async def apply(self, paths: list[Path]) -> Changes:
         """Refresh the workspace after ``paths`` changed, render the changed faces first, tell the pages."""
         started = time.perf_counter()
+        timeline = {"event": time.time()}  # wall-clock times of the steps, for bench/serve_latency.py
         kinds = self.workspace.classify(paths)
         self.faces.ahead(await asyncio.to_thread(self.workspace.first_faces, paths), URGENT)
+        timeline["queued"] = time.time()
         try:
             changes = await asyncio.to_thread(self.workspace.refresh, paths)
         except PrinterError as exc:  # printer.toml or a schema that cannot be read: say so, keep showing the cards
@@ -146,6 +148,7 @@ class Server:
             self.faces.project = self.workspace.project
         urgent = [k for e in changes.changed for k in (e.front, e.back) if k]
         self.faces.ahead(urgent, URGENT)
+        timeline["refreshed"] = time.time()
         if changes.changed or changes.removed or changes.reloaded:
             self.hub.publish(
                 "cards",
@@ -161,7 +164,12 @@ class Server:
             self.hub.publish("problems", {"version": changes.version, "problems": problems})
         if "rules" in kinds or changes.reloaded:
             self.jobs.rules_changed(paths, changes.reloaded)
-        self.last_change = {"seconds": time.perf_counter() - started, "changed": len(changes.changed)}
+        timeline["published"] = time.time()
+        self.last_change = {
+            "seconds": time.perf_counter() - started,
+            "changed": len(changes.changed),
+            "timeline": timeline,
+        }
         log.info(
             "%d file(s) changed: %d card(s) updated, %d removed (%.0f ms)",
             len(paths),
@@ -279,6 +287,7 @@ async def stats(request: Request) -> Response:
         "rendered": server.faces.rendered,
         "last_change": server.last_change,
         "last_urgent_render": server.faces.last_urgent,
+        "last_urgent_times": server.faces.last_urgent_times,
         "version": server.workspace.version,
     }
     return JSONResponse(body, headers={"cache-control": "no-store"})

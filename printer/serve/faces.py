@@ -316,6 +316,7 @@ class FaceRenderer:
         self._seq = itertools.count()
         self.rendered = 0  # faces rendered since start (for tests and the bench)
         self.last_urgent = 0.0  # seconds the last urgent face took, in its process
+        self.last_urgent_times: dict[str, float] = {}  # wall-clock start and end of the last urgent face's render
 
     def path(self, key: str) -> Path:
         return picture_path(self.folder, key)
@@ -400,7 +401,7 @@ class FaceRenderer:
             self._urgent_running += 1
         else:
             self._running += 1
-        started = time.perf_counter()
+        started, wall = time.perf_counter(), time.time()
         call = loop.run_in_executor(
             self.urgent if lane == "urgent" else self.executor,
             render_faces,
@@ -417,6 +418,7 @@ class FaceRenderer:
             if lane == "urgent":
                 self._urgent_running -= 1
                 self.last_urgent = time.perf_counter() - started
+                self.last_urgent_times = {"started": wall, "ended": time.time()}
             else:
                 self._running -= 1
             try:

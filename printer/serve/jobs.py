@@ -325,10 +325,8 @@ async def deck_check(request: Request) -> Response:
         )
     lines = text.count("\n") + 1
     if lines > limits.decklist_lines:
-        return JSONResponse(
-            {"error": f"a decklist is at most {limits.decklist_lines:,} lines, this one has {lines:,} (limits.decklist_lines)"},
-            status_code=413,
-        )
+        message = f"a decklist is at most {limits.decklist_lines:,} lines, this one has {lines:,}"
+        return JSONResponse({"error": f"{message} (limits.decklist_lines)"}, status_code=413)
     if not isinstance(name, str) or not isinstance(format_id, str):
         return JSONResponse({"error": "choose a format"}, status_code=400)
     server = request.app.state.server

@@ -302,7 +302,11 @@ def test_a_template_render_keeps_the_callers_own_time_limit():
             time.sleep(1)
         signal.setitimer(signal.ITIMER_REAL, 0.05)
         with pytest.raises(Late):  # a loop that prints nothing, stopped by the caller's time, not the template's
-            render_limited(env.from_string("{% for i in range(99999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}"), {}, 100)
+            render_limited(
+                env.from_string("{% for i in range(99999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}"),
+                {},
+                100,
+            )
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
