@@ -464,6 +464,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await server.watch_task
             server.jobs.close()
+            server.faces.resume_gallery()  # a stopped process would not see its pool shut down
             for executor in (server.executor, server.urgent):
                 if executor is not None:
                     executor.shutdown(wait=False, cancel_futures=True)

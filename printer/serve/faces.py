@@ -17,7 +17,8 @@ gives new names only to the faces it changes.
 
 Pictures are rendered off the server's event loop in a pool of worker
 processes (:class:`FaceRenderer`), faces the designer is waiting for
-first.
+first: a card just saved in a process of its own, while the gallery's
+processes are stopped (:meth:`FaceRenderer.pause_gallery`).
 """
 
 from __future__ import annotations
@@ -251,18 +252,13 @@ def prepare(root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCR
         job.html.pop("warm-up", None)
 
 
-def warm_up(niceness: int = 0) -> None:
-    """Import WeasyPrint in a worker before the first face is asked for; ``niceness`` lowers its CPU priority."""
+def warm_up() -> None:
+    """Import WeasyPrint in a worker before the first face is asked for."""
     import printer.sheets.export.faces  # noqa: F401
-
-    if niceness and hasattr(os, "nice"):
-        os.nice(niceness)
 
 
 # -- the queue ----------------------------------------------------------------------------------------------------
 
-#: how much lower the CPU priority of the gallery's render processes is than the urgent one's (``nice``)
-GALLERY_NICENESS = 10
 #: how soon a face is wanted: a card just edited, a picture the page asks for, a picture rendered ahead
 URGENT, WANTED, AHEAD = 0, 1, 2
 
@@ -317,6 +313,7 @@ class FaceRenderer:
         self.rendered = 0  # faces rendered since start (for tests and the bench)
         self.last_urgent = 0.0  # seconds the last urgent face took, in its process
         self.last_urgent_times: dict[str, float] = {}  # wall-clock start and end of the last urgent face's render
+        self.paused: list[int] = []  # the gallery's render processes stopped while an urgent face renders
 
     def path(self, key: str) -> Path:
         return picture_path(self.folder, key)
@@ -367,8 +364,8 @@ class FaceRenderer:
             lane = None
             if priority == URGENT and self.urgent is not None and self._urgent_running == 0:
                 lane = "urgent"  # a process kept for the card just saved: it never waits behind a gallery batch
-            elif self._running < self.slots:
-                lane = "normal"
+            elif self._running < self.slots and not self._urgent_running:
+                lane = "normal"  # (no gallery batch starts while a saved card renders: it would take its CPU)
             if lane is None:
                 break
             heapq.heappop(self._heap)
@@ -399,6 +396,8 @@ class FaceRenderer:
         loop = asyncio.get_running_loop()
         if lane == "urgent":
             self._urgent_running += 1
+            if self._running:
+                self.pause_gallery()
         else:
             self._running += 1
         started, wall = time.perf_counter(), time.time()
@@ -419,6 +418,7 @@ class FaceRenderer:
                 self._urgent_running -= 1
                 self.last_urgent = time.perf_counter() - started
                 self.last_urgent_times = {"started": wall, "ended": time.time()}
+                self.resume_gallery()
             else:
                 self._running -= 1
             try:
@@ -431,6 +431,32 @@ class FaceRenderer:
             self._dispatch()
 
         call.add_done_callback(done)
+
+    def pause_gallery(self) -> None:
+        """Stop the gallery's render processes (``SIGSTOP``) while the urgent one renders a card just saved.
+
+        On two cores shared with other work, the gallery's batches would otherwise take the CPU time the saved
+        card needs; lowering their priority instead (``nice``) left them a tenth of the CPU against any other
+        program, and a gallery never rendered took four times as long to fill its first screen. A process
+        stopped in the middle of a batch goes on where it was when :meth:`resume_gallery` continues it. Only
+        processes of a process pool are stopped (POSIX); a thread pool (tests) is left running.
+        """
+        if self.paused or not hasattr(signal, "SIGSTOP"):
+            return
+        processes = getattr(self.executor, "_processes", None) or {}  # ProcessPoolExecutor: {pid: Process}
+        for pid in list(processes):
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except (ProcessLookupError, PermissionError):
+                continue
+            self.paused.append(pid)
+
+    def resume_gallery(self) -> None:
+        """Continue the render processes :meth:`pause_gallery` stopped (``SIGCONT``)."""
+        paused, self.paused = self.paused, []
+        for pid in paused:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGCONT)
 
     def _finish(self, results: dict[str, str | None]) -> None:
         for key, error in results.items():
@@ -454,8 +480,8 @@ def make_executor(workers: int) -> tuple[Executor, int, Executor | None]:
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")  # no fork of a process running an event loop and threads
-    # the gallery's workers yield the CPU to the one rendering a card just saved (two cores are often all there is)
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up, initargs=(GALLERY_NICENESS,))
+    # the gallery's processes are stopped while the urgent one renders a card just saved (FaceRenderer.pause_gallery)
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up)
     urgent = ProcessPoolExecutor(1, mp_context=context, initializer=warm_up)
     return executor, workers, urgent
 

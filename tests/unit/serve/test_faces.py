@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -75,6 +79,65 @@ def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_pa
     assert ("urgent", [keys[11]]) in calls
     assert [len(batch) for lane, batch in calls if lane == "gallery"][1:] == [4, 4]  # the rest in batches of 4
     assert renderer.rendered == 10
+
+
+def _state(pid: int) -> str:
+    """The scheduler state of process ``pid`` (``T``: stopped), from /proc."""
+    from pathlib import Path
+
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP") or not os.path.isdir("/proc/self"), reason="POSIX with /proc")
+def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path, monkeypatch):
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands for a gallery process
+    seen: dict[str, str] = {}
+    during: list[str] = []  # the stand-in's state during each urgent render
+    release = threading.Event()
+
+    class Pool(ThreadPoolExecutor):
+        _processes = {child.pid: None}  # as ProcessPoolExecutor keeps its processes
+
+    def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0):
+        lane = threading.current_thread().name.split("_")[0]
+        if lane == "urgent":
+            during.append(_state(child.pid))
+        else:
+            release.wait(5)
+        for key, _ in batch:
+            path = faces.picture_path(tmp_path / "faces", key)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(b"png")
+        return {key: None for key, _ in batch}
+
+    monkeypatch.setattr(faces, "render_faces", fake_render)
+    monkeypatch.setattr(faces, "cache_dir", lambda project: tmp_path / "faces")
+    specs = {f"{i:040x}": FaceSpec("g", "fp", f"<p>{i}</p>") for i in range(3)}
+    keys = list(specs)
+    gallery = Pool(1, thread_name_prefix="gallery")
+    urgent = ThreadPoolExecutor(1, thread_name_prefix="urgent")
+
+    async def scenario():
+        renderer = FaceRenderer(_Project(tmp_path), gallery, 1, specs.get, urgent=urgent)
+        busy = asyncio.ensure_future(renderer.picture(keys[0], WANTED))
+        await asyncio.sleep(0.05)
+        await asyncio.wait_for(renderer.picture(keys[2], URGENT), 2)
+        seen["after"] = _state(child.pid)
+        release.set()
+        await busy
+        await asyncio.wait_for(renderer.picture(keys[1], URGENT), 2)  # the gallery idle: nothing is stopped
+        return renderer
+
+    try:
+        renderer = asyncio.run(scenario())
+    finally:
+        child.kill()
+        child.wait()
+        gallery.shutdown()
+        urgent.shutdown()
+    assert during[0] == "T"  # stopped while the saved card rendered, behind a gallery batch
+    assert seen["after"] != "T" and during[1] != "T"  # continued after it; not stopped with the gallery idle
+    assert renderer.paused == []
 
 
 @pytest.mark.slow
