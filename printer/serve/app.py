@@ -108,12 +108,21 @@ class Server:
         self.jobs = Jobs(self)
 
     def warm_up(self) -> None:
-        """Lay out a few faces of each game in the urgent process, so that the first save is as quick as the next."""
+        """Lay out a few faces of each game in the urgent process, so that the first save is as quick as the next,
+        and one face in each gallery process, so that a gallery opened after the start finds its processes
+        started, WeasyPrint imported and the project read (a second or two per process, more under load)."""
         if self.urgent is None:
             return
         from printer.serve.faces import prepare
 
         loop = asyncio.get_running_loop()
+        first = next((e for e in self.workspace.entries_of() if e.front), None)
+        spec = self.workspace.face(first.front) if first is not None and first.front else None
+        if spec is not None:
+            root = str(self.workspace.root)
+            for _ in range(self.config.workers):
+                task = loop.run_in_executor(self.executor, prepare, root, spec.game, spec.fingerprint, spec.html)
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
         seen: dict[str, set[str]] = {}
         for entry in self.workspace.entries_of():
             types = seen.setdefault(entry.game, set())
