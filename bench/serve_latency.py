@@ -1,6 +1,6 @@
 """Benchmark of ``printer serve`` on the real L5R cards: from a file save to the updated picture in the browser.
 
-Run from the repository: ``.venv/bin/python bench/serve_latency.py [--cards 900] [--edits 12] [--keep DIR]``.
+Run from the repository: ``.venv/bin/python bench/serve_latency.py [--cards 900] [--edits 12] [--keep DIR] [--load N]``.
 Needs ../shared/data, Playwright and Debian's Chromium (``/usr/bin/chromium``).
 
 The card files are the Oracle export imported by ``printer import oracle``; the first N cards (as
@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -140,18 +141,37 @@ def main() -> None:
     parser.add_argument("--edits", type=int, default=12, help="number of saves measured")
     parser.add_argument("--workers", type=int, default=None, help="render processes (default: printer serve's)")
     parser.add_argument("--keep", type=Path, help="make the project in this folder and keep it")
+    parser.add_argument(
+        "--load", type=int, default=0, help="busy processes running meanwhile, as other work on the machine would"
+    )
+    parser.add_argument(
+        "--busy-gallery",
+        action="store_true",
+        help="a second page scrolls the whole gallery to cards never rendered before each save (its pictures render "
+        "while the card is saved)",
+    )
     options = parser.parse_args()
+    if options.edits < 10:
+        parser.error("--edits: at least 10 saves, for a median and a 90th percentile that mean something")
     if not ORACLE.is_dir():
         sys.exit(f"no real data at {ORACLE}")
 
     with tempfile.TemporaryDirectory() as tmp:
         root = (options.keep or Path(tmp)) / "project"
         files = make_project(root, options.cards)
+        shutil.rmtree(root / "build", ignore_errors=True)  # no picture cached: the gallery was never rendered
+        busy = [
+            subprocess.Popen([sys.executable, "-c", "while True: pass"], stdout=subprocess.DEVNULL)
+            for _ in range(options.load)
+        ]
         server = Server(root, options.workers)
         try:
             run(server, files, options)
         finally:
             server.stop()
+            for process in busy:
+                process.kill()
+                process.wait()
 
 
 def run(server: Server, files: list[Path], options) -> None:
@@ -167,7 +187,13 @@ def run(server: Server, files: list[Path], options) -> None:
         opened = time.perf_counter()
         page.goto(server.url)
         page.wait_for_selector("figure.tile")
+        tiles_shown = time.perf_counter() - opened
         tiles = page.locator("figure.tile").count()
+        page.wait_for_function(
+            "() => [...document.querySelectorAll('figure.tile img')].some(i => i.complete && i.naturalWidth > 0)",
+            timeout=600_000,
+        )
+        first_picture = time.perf_counter() - opened
         page.wait_for_function(
             """() => [...document.querySelectorAll('figure.tile img')].filter(i => {
                 const r = i.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; })
@@ -175,9 +201,18 @@ def run(server: Server, files: list[Path], options) -> None:
             timeout=600_000,
         )
         first_screen = time.perf_counter() - opened
+        in_view = page.evaluate(
+            """() => [...document.querySelectorAll('figure.tile img')].filter(i => {
+                const r = i.getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0; }).length"""
+        )
         memory_loaded = rss_mib(server.process.pid)
         print(f"first screen of pictures after {first_screen:.1f} s", flush=True)
         page.select_option("#f-game", "l5r")
+        other = None
+        if options.busy_gallery:
+            other = browser.new_page(viewport={"width": 1440, "height": 1000})
+            other.goto(server.url)
+            other.wait_for_selector("figure.tile")
         rows = []
         for i in range(options.edits):
             path = files[i % len(files)]
@@ -193,6 +228,11 @@ def run(server: Server, files: list[Path], options) -> None:
                 arg=uid,
                 timeout=120_000,
             ).json_value()
+            if other is not None:  # the gallery's render processes get a screen of new pictures to render
+                other.evaluate(
+                    "n => document.querySelectorAll('figure.tile')[n].scrollIntoView()", (i + 1) * 41 % tiles
+                )
+                time.sleep(0.3)
             rendered = stats()["rendered"]
             waiting = page.evaluate_handle(WAIT_FOR_CHANGE, [uid, before])
             card["title"] = f"{card['title']} ({i + 1})"
@@ -202,8 +242,12 @@ def run(server: Server, files: list[Path], options) -> None:
             shown = page.evaluate("waiting => waiting.done", waiting)
             if shown is None:
                 sys.exit(f"save {i + 1}: the picture of {uid} did not change within 60 s\n" + "".join(server.log[-30:]))
-            latency = shown["at"] / 1000 - saved
+            loaded = shown["at"] / 1000
+            latency = loaded - saved
             after = stats()
+            steps = after["last_change"].get("timeline", {})
+            render = after.get("last_urgent_times", {})
+            ready = max(render.get("ended", 0.0), steps.get("published", 0.0))
             rows.append(
                 {
                     "file": path.name,
@@ -212,20 +256,46 @@ def run(server: Server, files: list[Path], options) -> None:
                     "rendered": after["rendered"] - rendered,
                     "refresh s": after["last_change"].get("seconds", 0.0),
                     "render s": after.get("last_urgent_render", 0.0),
+                    # where the time went (wall clock of this machine, the server's steps from /api/stats)
+                    "watch s": steps.get("event", saved) - saved,
+                    "first faces s": steps.get("queued", 0.0) - steps.get("event", 0.0),
+                    "wait s": max(0.0, render.get("started", 0.0) - steps.get("queued", 0.0)),
+                    "to page s": loaded - ready if ready else 0.0,
                 }
             )
         memory = rss_mib(server.process.pid)
+        total_rendered = stats()["rendered"]
         browser.close()
     print(f"printer serve on {tiles} real L5R cards ({len(files)} files)")
     print(
-        f"start (read, validate, render HTML): {server.ready_seconds:.1f} s; first screen of pictures: {first_screen:.1f} s"
+        f"start (read, validate, render HTML): {server.ready_seconds:.1f} s; a gallery never rendered before: "
+        f"its {tiles} tiles (placeholders) after {tiles_shown:.1f} s, the first picture after {first_picture:.1f} s, "
+        f"the first screen ({in_view} pictures) after {first_screen:.1f} s"
+        + (f" (with {options.load} busy processes running)" if options.load else "")
     )
-    print(f"{'save':<5}{'file':<18}{'cards':>6}{'save→picture s':>16}{'rendered':>10}{'refresh s':>11}{'render s':>10}")
+    if options.busy_gallery:
+        print("each save made while another page's gallery renders a screen of new pictures (counted in 'rendered')")
+    print(f"pictures rendered in all: {total_rendered}")
+    steps = ["watch s", "first faces s", "wait s", "render s", "to page s"]
+    print(
+        f"{'save':<5}{'file':<18}{'cards':>6}{'save→picture s':>16}{'rendered':>10}{'refresh s':>11}"
+        + "".join(f"{s:>15}" for s in steps)
+    )
     for n, row in enumerate(rows, 1):
         print(
             f"{n:<5}{row['file']:<18}{row['cards in file']:>6}{row['latency s']:>16.3f}{row['rendered']:>10}"
-            f"{row['refresh s']:>11.3f}{row['render s']:>10.3f}"
+            f"{row['refresh s']:>11.3f}" + "".join(f"{row[s]:>15.3f}" for s in steps)
         )
+    print(
+        "where the time goes (median of each step): "
+        + ", ".join(f"{s.removesuffix(' s')} {statistics.median(r[s] for r in rows):.3f} s" for s in steps)
+    )
+    print(
+        "  watch: the save to the watcher's event (inotify, then the debounce step); first faces: reading and\n"
+        "  validating the changed file and rendering the changed card's HTML; wait: for the render process;\n"
+        "  render: WeasyPrint laying the face out, PDFium and the PNG, in the render process; to page: from the\n"
+        "  picture written (and the change pushed) to the new picture loaded in Chromium"
+    )
     latencies = sorted(r["latency s"] for r in rows)
     p90 = latencies[min(len(latencies) - 1, round(0.9 * (len(latencies) - 1)))]
     print(

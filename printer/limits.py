@@ -47,10 +47,14 @@ class Limits:
     request_bytes: int = 2 * 2**20
     #: one decklist pasted or uploaded in ``printer serve``, characters
     decklist_chars: int = 200_000
+    #: one decklist pasted or uploaded in ``printer serve``, lines
+    decklist_lines: int = 10_000
     #: the files one download of ``printer serve`` puts in a zip (the PNG or TTS folder of a build), bytes
     download_bytes: int = 500 * 2**20
     #: card drafts ``printer serve`` keeps while the form is edited (each draft's picture is rendered), oldest dropped
     drafts: int = 200
+    #: laying out one card face's picture in ``printer serve`` (WeasyPrint), seconds; a face over it shows the error
+    face_render_seconds: float = 30.0
 
 
 DEFAULT = Limits()

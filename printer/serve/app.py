@@ -108,12 +108,21 @@ class Server:
         self.jobs = Jobs(self)
 
     def warm_up(self) -> None:
-        """Lay out a few faces of each game in the urgent process, so that the first save is as quick as the next."""
+        """Lay out a few faces of each game in the urgent process, so that the first save is as quick as the next,
+        and one face in each gallery process, so that a gallery opened after the start finds its processes
+        started, WeasyPrint imported and the project read (a second or two per process, more under load)."""
         if self.urgent is None:
             return
         from printer.serve.faces import prepare
 
         loop = asyncio.get_running_loop()
+        first = next((e for e in self.workspace.entries_of() if e.front), None)
+        spec = self.workspace.face(first.front) if first is not None and first.front else None
+        if spec is not None:
+            root = str(self.workspace.root)
+            for _ in range(self.config.workers):
+                task = loop.run_in_executor(self.executor, prepare, root, spec.game, spec.fingerprint, spec.html)
+                task.add_done_callback(lambda t: t.cancelled() or t.exception())
         seen: dict[str, set[str]] = {}
         for entry in self.workspace.entries_of():
             types = seen.setdefault(entry.game, set())
@@ -131,8 +140,10 @@ class Server:
     async def apply(self, paths: list[Path]) -> Changes:
         """Refresh the workspace after ``paths`` changed, render the changed faces first, tell the pages."""
         started = time.perf_counter()
+        timeline = {"event": time.time()}  # wall-clock times of the steps, for bench/serve_latency.py
         kinds = self.workspace.classify(paths)
         self.faces.ahead(await asyncio.to_thread(self.workspace.first_faces, paths), URGENT)
+        timeline["queued"] = time.time()
         try:
             changes = await asyncio.to_thread(self.workspace.refresh, paths)
         except PrinterError as exc:  # printer.toml or a schema that cannot be read: say so, keep showing the cards
@@ -146,6 +157,7 @@ class Server:
             self.faces.project = self.workspace.project
         urgent = [k for e in changes.changed for k in (e.front, e.back) if k]
         self.faces.ahead(urgent, URGENT)
+        timeline["refreshed"] = time.time()
         if changes.changed or changes.removed or changes.reloaded:
             self.hub.publish(
                 "cards",
@@ -161,7 +173,12 @@ class Server:
             self.hub.publish("problems", {"version": changes.version, "problems": problems})
         if "rules" in kinds or changes.reloaded:
             self.jobs.rules_changed(paths, changes.reloaded)
-        self.last_change = {"seconds": time.perf_counter() - started, "changed": len(changes.changed)}
+        timeline["published"] = time.time()
+        self.last_change = {
+            "seconds": time.perf_counter() - started,
+            "changed": len(changes.changed),
+            "timeline": timeline,
+        }
         log.info(
             "%d file(s) changed: %d card(s) updated, %d removed (%.0f ms)",
             len(paths),
@@ -279,6 +296,7 @@ async def stats(request: Request) -> Response:
         "rendered": server.faces.rendered,
         "last_change": server.last_change,
         "last_urgent_render": server.faces.last_urgent,
+        "last_urgent_times": server.faces.last_urgent_times,
         "version": server.workspace.version,
     }
     return JSONResponse(body, headers={"cache-control": "no-store"})
@@ -455,6 +473,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await server.watch_task
             server.jobs.close()
+            server.faces.resume_gallery()  # a stopped process would not see its pool shut down
             for executor in (server.executor, server.urgent):
                 if executor is not None:
                     executor.shutdown(wait=False, cancel_futures=True)

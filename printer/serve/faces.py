@@ -17,20 +17,24 @@ gives new names only to the faces it changes.
 
 Pictures are rendered off the server's event loop in a pool of worker
 processes (:class:`FaceRenderer`), faces the designer is waiting for
-first.
+first: a card just saved in a process of its own, while the gallery's
+processes are stopped (:meth:`FaceRenderer.pause_gallery`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import heapq
 import itertools
 import logging
 import os
 import re
+import signal
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,14 +132,59 @@ def face_key(fingerprint: str, html: str) -> str:
 _JOBS: dict[tuple[str, str, str], PrintJob] = {}
 
 
+class _TooLong(BaseException):
+    """The time limit of a render ran out (a ``BaseException``: WeasyPrint's own ``except Exception`` lets it by)."""
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float) -> Iterator[bool]:
+    """Interrupt the block with :class:`_TooLong` after ``seconds`` (a ``SIGALRM`` timer); yields whether it can.
+
+    Only the main thread of a process on a system with ``setitimer`` (Linux, macOS) can be interrupted: the
+    render processes of ``printer serve`` are. Elsewhere (a thread, for tests) the block runs unbounded.
+    """
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield False
+        return
+
+    def stop(signum, frame) -> None:
+        raise _TooLong()
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield True
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def too_long(seconds: float) -> str:
+    """The error of a face whose picture took over ``seconds`` (``limits.face_render_seconds``)."""
+    return (
+        f"laying out this face took over {seconds:g} s (limits.face_render_seconds): make its text or art lighter, "
+        "or raise it in printer.toml: [limits] face_render_seconds = N"
+    )
+
+
 def render_faces(
-    root: str, game_id: str, fingerprint: str, faces: Sequence[tuple[str, str]], folder: str, dpi: int = SCREEN_DPI
+    root: str,
+    game_id: str,
+    fingerprint: str,
+    faces: Sequence[tuple[str, str]],
+    folder: str,
+    dpi: int = SCREEN_DPI,
+    seconds: float = 0.0,
 ) -> dict[str, str | None]:
     """Render ``faces`` (``(key, html)``) of one game to ``<folder>/<key[:2]>/<key>.png``.
 
     Runs in a worker process: the project is read there once per
     ``fingerprint``. Returns ``{key: None}`` for each picture written and
-    ``{key: message}`` for a face that could not be rendered.
+    ``{key: message}`` for a face that could not be rendered. ``seconds``
+    (``limits.face_render_seconds``, 0 for none) bounds each face's layout:
+    a batch gets ``seconds`` per face; a batch over its time is rendered
+    again face by face, and a face over its own time gets :func:`too_long`
+    as its error (see :func:`time_limit` for where the bound holds).
     """
     from markupsafe import Markup
 
@@ -163,15 +212,19 @@ def render_faces(
             results[key] = None
 
     try:
-        run(faces)
-    except Exception as exc:  # a face WeasyPrint cannot lay out: find which, render the others
+        with time_limit(seconds * len(faces)):
+            run(faces)
+    except (Exception, _TooLong) as exc:  # a face WeasyPrint cannot lay out (in time): find which, render the others
         if len(faces) == 1:
             problems = getattr(exc, "problems", None)
-            results[faces[0][0]] = problems[0].message if problems else f"{type(exc).__name__}: {exc}"
+            if isinstance(exc, _TooLong):
+                results[faces[0][0]] = too_long(seconds)
+            else:
+                results[faces[0][0]] = problems[0].message if problems else f"{type(exc).__name__}: {exc}"
         else:
             for face in faces:
                 if face[0] not in results:
-                    results.update(render_faces(root, game_id, fingerprint, [face], folder, dpi))
+                    results.update(render_faces(root, game_id, fingerprint, [face], folder, dpi, seconds))
     finally:
         for key, _ in faces:
             job.html.pop(key, None)
@@ -199,18 +252,13 @@ def prepare(root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCR
         job.html.pop("warm-up", None)
 
 
-def warm_up(niceness: int = 0) -> None:
-    """Import WeasyPrint in a worker before the first face is asked for; ``niceness`` lowers its CPU priority."""
+def warm_up() -> None:
+    """Import WeasyPrint in a worker before the first face is asked for."""
     import printer.sheets.export.faces  # noqa: F401
-
-    if niceness and hasattr(os, "nice"):
-        os.nice(niceness)
 
 
 # -- the queue ----------------------------------------------------------------------------------------------------
 
-#: how much lower the CPU priority of the gallery's render processes is than the urgent one's (``nice``)
-GALLERY_NICENESS = 10
 #: how soon a face is wanted: a card just edited, a picture the page asks for, a picture rendered ahead
 URGENT, WANTED, AHEAD = 0, 1, 2
 
@@ -264,6 +312,8 @@ class FaceRenderer:
         self._seq = itertools.count()
         self.rendered = 0  # faces rendered since start (for tests and the bench)
         self.last_urgent = 0.0  # seconds the last urgent face took, in its process
+        self.last_urgent_times: dict[str, float] = {}  # wall-clock start and end of the last urgent face's render
+        self.paused: list[int] = []  # the gallery's render processes stopped while an urgent face renders
 
     def path(self, key: str) -> Path:
         return picture_path(self.folder, key)
@@ -314,8 +364,8 @@ class FaceRenderer:
             lane = None
             if priority == URGENT and self.urgent is not None and self._urgent_running == 0:
                 lane = "urgent"  # a process kept for the card just saved: it never waits behind a gallery batch
-            elif self._running < self.slots:
-                lane = "normal"
+            elif self._running < self.slots and not self._urgent_running:
+                lane = "normal"  # (no gallery batch starts while a saved card renders: it would take its CPU)
             if lane is None:
                 break
             heapq.heappop(self._heap)
@@ -346,9 +396,11 @@ class FaceRenderer:
         loop = asyncio.get_running_loop()
         if lane == "urgent":
             self._urgent_running += 1
+            if self._running:
+                self.pause_gallery()
         else:
             self._running += 1
-        started = time.perf_counter()
+        started, wall = time.perf_counter(), time.time()
         call = loop.run_in_executor(
             self.urgent if lane == "urgent" else self.executor,
             render_faces,
@@ -358,12 +410,15 @@ class FaceRenderer:
             batch,
             str(self.folder),
             self.dpi,
+            self.project.limits.face_render_seconds,
         )
 
         def done(task: asyncio.Future) -> None:
             if lane == "urgent":
                 self._urgent_running -= 1
                 self.last_urgent = time.perf_counter() - started
+                self.last_urgent_times = {"started": wall, "ended": time.time()}
+                self.resume_gallery()
             else:
                 self._running -= 1
             try:
@@ -376,6 +431,32 @@ class FaceRenderer:
             self._dispatch()
 
         call.add_done_callback(done)
+
+    def pause_gallery(self) -> None:
+        """Stop the gallery's render processes (``SIGSTOP``) while the urgent one renders a card just saved.
+
+        On two cores shared with other work, the gallery's batches would otherwise take the CPU time the saved
+        card needs; lowering their priority instead (``nice``) left them a tenth of the CPU against any other
+        program, and a gallery never rendered took four times as long to fill its first screen. A process
+        stopped in the middle of a batch goes on where it was when :meth:`resume_gallery` continues it. Only
+        processes of a process pool are stopped (POSIX); a thread pool (tests) is left running.
+        """
+        if self.paused or not hasattr(signal, "SIGSTOP"):
+            return
+        processes = getattr(self.executor, "_processes", None) or {}  # ProcessPoolExecutor: {pid: Process}
+        for pid in list(processes):
+            try:
+                os.kill(pid, signal.SIGSTOP)
+            except (ProcessLookupError, PermissionError):
+                continue
+            self.paused.append(pid)
+
+    def resume_gallery(self) -> None:
+        """Continue the render processes :meth:`pause_gallery` stopped (``SIGCONT``)."""
+        paused, self.paused = self.paused, []
+        for pid in paused:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGCONT)
 
     def _finish(self, results: dict[str, str | None]) -> None:
         for key, error in results.items():
@@ -399,8 +480,8 @@ def make_executor(workers: int) -> tuple[Executor, int, Executor | None]:
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")  # no fork of a process running an event loop and threads
-    # the gallery's workers yield the CPU to the one rendering a card just saved (two cores are often all there is)
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up, initargs=(GALLERY_NICENESS,))
+    # the gallery's processes are stopped while the urgent one renders a card just saved (FaceRenderer.pause_gallery)
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up)
     urgent = ProcessPoolExecutor(1, mp_context=context, initializer=warm_up)
     return executor, workers, urgent
 

@@ -317,11 +317,16 @@ async def deck_check(request: Request) -> Response:
     text, name, format_id = body.get("text"), body.get("name") or "decklist.txt", body.get("format")
     if not isinstance(text, str) or not text.strip():
         return JSONResponse({"error": "paste or upload a decklist"}, status_code=400)
-    limit = _limits(request).decklist_chars
-    if len(text) > limit:
+    limits = _limits(request)
+    if len(text) > limits.decklist_chars:
         return JSONResponse(
-            {"error": f"a decklist is at most {limit:,} characters (limits.decklist_chars)"}, status_code=413
+            {"error": f"a decklist is at most {limits.decklist_chars:,} characters (limits.decklist_chars)"},
+            status_code=413,
         )
+    lines = text.count("\n") + 1
+    if lines > limits.decklist_lines:
+        message = f"a decklist is at most {limits.decklist_lines:,} lines, this one has {lines:,}"
+        return JSONResponse({"error": f"{message} (limits.decklist_lines)"}, status_code=413)
     if not isinstance(name, str) or not isinstance(format_id, str):
         return JSONResponse({"error": "choose a format"}, status_code=400)
     server = request.app.state.server

@@ -50,18 +50,29 @@ class RenderLimit(SecurityError):
 def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars: int) -> str:
     """``template`` rendered with ``context``, stopped with :class:`RenderLimit` past ``max_chars`` of output
     or :data:`RENDER_SECONDS` of time (the time is measured as the output is produced, and by an interval
-    timer in the main thread, so a loop that prints nothing is stopped too)."""
+    timer in the main thread, so a loop that prints nothing is stopped too).
+
+    An interval timer already running (a caller's own time limit, such as ``printer serve``'s per face) is
+    kept: the template's timer runs until whichever ends first, the caller's handler is called when its
+    time is the one that ran out, and the caller's timer goes on with the time it has left afterwards."""
     import signal
     import threading
     import time
 
+    outer_deadline: float | None = None
+
     def expired(signum, frame):
+        if outer_deadline is not None and time.monotonic() >= outer_deadline - 0.001 and callable(previous):
+            previous(signum, frame)  # the caller's time ran out: its handler says so
         raise RenderLimit(f"the template ran for more than {RENDER_SECONDS:g} s and was stopped")
 
     timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
     previous = signal.signal(signal.SIGALRM, expired) if timer else None
     if timer:
-        signal.setitimer(signal.ITIMER_REAL, RENDER_SECONDS)
+        left = signal.setitimer(signal.ITIMER_REAL, 0)[0]
+        if left > 0:
+            outer_deadline = time.monotonic() + left
+        signal.setitimer(signal.ITIMER_REAL, min(RENDER_SECONDS, left) if left > 0 else RENDER_SECONDS)
     try:
         parts: list[str] = []
         size = 0
@@ -80,6 +91,8 @@ def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars
         if timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
+            if outer_deadline is not None:  # the caller's timer goes on (at once when its time is up)
+                signal.setitimer(signal.ITIMER_REAL, max(outer_deadline - time.monotonic(), 1e-6))
 
 
 class TemplateSandbox(SandboxedEnvironment):

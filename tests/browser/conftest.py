@@ -44,13 +44,14 @@ def screenshots(tmp_path_factory) -> Path:
 
 
 class Served:
-    """A ``printer serve`` process over ``root``; ``url`` is its address."""
+    """A ``printer serve`` process over ``root`` (on ``host``, default 127.0.0.1); ``url`` is its address."""
 
-    def __init__(self, root: Path, workers: int = 2):
+    def __init__(self, root: Path, workers: int = 2, host: str | None = None):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
         self.root = root
+        extra = ["--host", host] if host else []
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "printer", "serve", str(root), "--port", "0", "--workers", str(workers)],
+            [sys.executable, "-m", "printer", "serve", str(root), "--port", "0", "--workers", str(workers), *extra],
             stderr=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             text=True,
@@ -63,7 +64,7 @@ class Served:
         def read() -> None:
             for line in self.process.stderr:
                 self.log.append(line)
-                match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+                match = re.search(r"(http://(?:127\.0\.0\.1|\[::1\]):\d+/)", line)
                 if match and not self.url:
                     self.url = match.group(1)
                     found.set()

@@ -276,3 +276,37 @@ def test_template_errors_are_located_at_the_template_line(tmp_path):
         "template error: ZeroDivisionError: division by zero",
         "while rendering card x",
     )
+
+
+def test_a_template_render_keeps_the_callers_own_time_limit():
+    """A caller's interval timer (printer serve's per-face limit) survives a template render and still fires:
+    after the render with the time it had left, and during it through the caller's own handler."""
+    import signal
+    import time
+
+    from printer.sheets.sandbox import render_limited
+
+    class Late(BaseException):
+        pass
+
+    def late(signum, frame):
+        raise Late()
+
+    env = TemplateSandbox()
+    previous = signal.signal(signal.SIGALRM, late)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        assert render_limited(env.from_string("{{ 1 + 1 }}"), {}, 100) == "2"
+        assert 0 < signal.getitimer(signal.ITIMER_REAL)[0] <= 0.3
+        with pytest.raises(Late):
+            time.sleep(1)
+        signal.setitimer(signal.ITIMER_REAL, 0.05)
+        with pytest.raises(Late):  # a loop that prints nothing, stopped by the caller's time, not the template's
+            render_limited(
+                env.from_string("{% for i in range(99999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}"),
+                {},
+                100,
+            )
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

@@ -86,8 +86,12 @@ const printer = (() => {
       const key = img.dataset.key;
       img.requested = key;
       img.classList.add("loading");
+      // no picture shown yet: the box is a placeholder saying so (not a broken image) until this one arrives
+      const box = img.parentElement;
+      if (!img.naturalWidth) box?.classList.add("waiting");
       const done = () => {
         if (img.requested !== key) return;
+        box?.classList.remove("waiting");
         img.classList.remove("loading");
         release(img);
         pump();
@@ -161,6 +165,7 @@ const printer = (() => {
       img = el("img", { alt: alt || "", decoding: "async" });
       img.ahead = Boolean(box.ahead);
       box.append(img);
+      box.classList.add("waiting"); // a placeholder until its first picture loads
     }
     if (img.dataset.key !== key) {
       img.dataset.key = key;

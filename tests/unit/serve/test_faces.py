@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
@@ -16,8 +20,11 @@ from printer.serve.faces import AHEAD, URGENT, WANTED, FaceRenderer, FaceSpec, f
 
 class _Project:
     def __init__(self, root):
+        from printer.limits import DEFAULT
+
         self.root = root
         self.build_dir = root / "build"
+        self.limits = DEFAULT
 
 
 def test_face_keys_change_with_the_html_and_the_files_it_uses(tmp_path):
@@ -35,7 +42,7 @@ def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_pa
     calls: list[tuple[str, list[str]]] = []
     release = threading.Event()
 
-    def fake_render(root, game, fingerprint, batch, folder, dpi):
+    def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0):
         lane = threading.current_thread().name.split("_")[0]
         calls.append((lane, [k for k, _ in batch]))
         if lane == "gallery":
@@ -72,3 +79,83 @@ def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_pa
     assert ("urgent", [keys[11]]) in calls
     assert [len(batch) for lane, batch in calls if lane == "gallery"][1:] == [4, 4]  # the rest in batches of 4
     assert renderer.rendered == 10
+
+
+def _state(pid: int) -> str:
+    """The scheduler state of process ``pid`` (``T``: stopped), from /proc."""
+    from pathlib import Path
+
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGSTOP") or not os.path.isdir("/proc/self"), reason="POSIX with /proc")
+def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path, monkeypatch):
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands for a gallery process
+    seen: dict[str, str] = {}
+    during: list[str] = []  # the stand-in's state during each urgent render
+    release = threading.Event()
+
+    class Pool(ThreadPoolExecutor):
+        _processes = {child.pid: None}  # as ProcessPoolExecutor keeps its processes
+
+    def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0):
+        lane = threading.current_thread().name.split("_")[0]
+        if lane == "urgent":
+            during.append(_state(child.pid))
+        else:
+            release.wait(5)
+        for key, _ in batch:
+            path = faces.picture_path(tmp_path / "faces", key)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(b"png")
+        return {key: None for key, _ in batch}
+
+    monkeypatch.setattr(faces, "render_faces", fake_render)
+    monkeypatch.setattr(faces, "cache_dir", lambda project: tmp_path / "faces")
+    specs = {f"{i:040x}": FaceSpec("g", "fp", f"<p>{i}</p>") for i in range(3)}
+    keys = list(specs)
+    gallery = Pool(1, thread_name_prefix="gallery")
+    urgent = ThreadPoolExecutor(1, thread_name_prefix="urgent")
+
+    async def scenario():
+        renderer = FaceRenderer(_Project(tmp_path), gallery, 1, specs.get, urgent=urgent)
+        busy = asyncio.ensure_future(renderer.picture(keys[0], WANTED))
+        await asyncio.sleep(0.05)
+        await asyncio.wait_for(renderer.picture(keys[2], URGENT), 2)
+        seen["after"] = _state(child.pid)
+        release.set()
+        await busy
+        await asyncio.wait_for(renderer.picture(keys[1], URGENT), 2)  # the gallery idle: nothing is stopped
+        return renderer
+
+    try:
+        renderer = asyncio.run(scenario())
+    finally:
+        child.kill()
+        child.wait()
+        gallery.shutdown()
+        urgent.shutdown()
+    assert during[0] == "T"  # stopped while the saved card rendered, behind a gallery batch
+    assert seen["after"] != "T" and during[1] != "T"  # continued after it; not stopped with the gallery idle
+    assert renderer.paused == []
+
+
+@pytest.mark.slow
+def test_a_face_over_its_render_time_gets_the_limits_error_and_the_next_render_works(project, tmp_path):
+    """``limits.face_render_seconds`` stops WeasyPrint in a render process (here the test's main thread)."""
+    from printer.serve.workspace import Workspace
+
+    workspace = Workspace(project)
+    shown = [e for e in workspace.entries.values() if e.front][:2]
+    specs = [workspace.face(e.front) for e in shown]
+    args = (str(workspace.root), specs[0].game, specs[0].fingerprint)
+    folder = tmp_path / "faces"
+    faces.prepare(*args, specs[0].html)  # the project read and the fonts loaded, outside the limit
+    batch = [(e.front, s.html) for e, s in zip(shown, specs)]
+    stopped = faces.render_faces(*args, batch, str(folder), seconds=0.05)
+    assert set(stopped) == {e.front for e in shown}
+    for message in stopped.values():
+        assert message is not None and "limits.face_render_seconds" in message
+    assert not any(faces.picture_path(folder, e.front).exists() for e in shown)
+    assert faces.render_faces(*args, batch, str(folder), seconds=30) == {e.front: None for e in shown}
+    assert all(faces.picture_path(folder, e.front).stat().st_size > 1000 for e in shown)

@@ -1,5 +1,5 @@
-"""printer serve's limits come from printer.toml's [limits] (printer.limits): the request body, a pasted decklist,
-a zipped download and the drafts kept while a card is edited."""
+"""printer serve's limits come from printer.toml's [limits] (printer.limits): the request body, a pasted decklist
+(characters and lines), a zipped download, the drafts kept while a card is edited and a face's render time."""
 
 from __future__ import annotations
 
@@ -7,7 +7,10 @@ import json
 
 import pytest
 
-LIMITS = "\n[limits]\nrequest_bytes = 2000\ndecklist_chars = 100\ndownload_bytes = 10\ndrafts = 2\n"
+LIMITS = (
+    "\n[limits]\nrequest_bytes = 2000\ndecklist_chars = 100\ndecklist_lines = 3\ndownload_bytes = 10\ndrafts = 2\n"
+    "face_render_seconds = 0.5\n"
+)
 
 
 @pytest.fixture
@@ -35,6 +38,17 @@ def test_a_decklist_over_decklist_chars_is_refused(small_client):
     assert "limits.decklist_chars" in answer.json()["error"]
 
 
+def test_a_decklist_over_decklist_lines_is_refused(small_client):
+    text = "Dynasty\n\n1 Kisada\n1 Kuni"
+    answer = small_client.post("/api/deck/check", json={"text": text, "name": "d.txt", "format": "l5r-ivory-extended"})
+    assert answer.status_code == 413
+    assert "this one has 4" in answer.json()["error"] and "limits.decklist_lines" in answer.json()["error"]
+
+
+def test_the_face_render_time_reaches_the_renderer(small_client):
+    assert small_client.app_state.server.faces.project.limits.face_render_seconds == 0.5
+
+
 def test_a_download_over_download_bytes_is_refused(small_client, limited):
     folder = limited / "build" / "l5r-png"
     folder.mkdir(parents=True)
@@ -60,4 +74,5 @@ def test_the_defaults_are_printer_limits_defaults(project):
     from printer.serve.workspace import Workspace
 
     assert Workspace(project).project.limits == DEFAULT
-    assert (DEFAULT.request_bytes, DEFAULT.decklist_chars, DEFAULT.drafts) == (2 * 2**20, 200_000, 200)
+    assert (DEFAULT.request_bytes, DEFAULT.decklist_chars, DEFAULT.decklist_lines) == (2 * 2**20, 200_000, 10_000)
+    assert (DEFAULT.drafts, DEFAULT.face_render_seconds) == (200, 30.0)
