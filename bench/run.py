@@ -48,8 +48,17 @@ SHARED = REPO.parent / "shared"
 ORACLE = SHARED / "data" / "l5r" / "oracle"
 DECKS = SHARED / "data" / "l5r" / "decks"
 PLAIN = SHARED / "bench" / "plain_weasyprint.py"
-ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep))
-ENV.pop("PYTHONDONTWRITEBYTECODE", None)  # measure printer as installed: its modules compiled once, not at every start
+
+
+def env_for(checkout: Path) -> dict[str, str]:
+    """The environment that makes ``python -m printer`` run ``checkout``'s printer."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(checkout), os.environ.get("PYTHONPATH", "")]))
+    env["PYTHONPATH"] = env["PYTHONPATH"].rstrip(os.pathsep)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # measure printer as installed: its modules compiled once
+    return env
+
+
+ENV = env_for(REPO)
 L5R_TOML = (
     '[games.l5r]\nname = "Legend of the Five Rings CCG"\ncard_size = "poker"\nback_field = "deck"\n'
     'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n'
@@ -83,11 +92,12 @@ class Figure:
     extra: dict = field(default_factory=dict)
 
 
-def run(args: list[str], cwd: Path, timeout: float = 1800) -> Run:
-    """Run ``args`` in ``cwd`` to its end (killed after ``timeout`` s); ``os.wait4`` gives its own peak memory."""
+def run(args: list[str], cwd: Path, timeout: float = 1800, env: dict[str, str] | None = None) -> Run:
+    """Run ``args`` in ``cwd`` to its end (killed after ``timeout`` s); ``os.wait4`` gives its own peak memory.
+    ``env`` defaults to this checkout's (:data:`ENV`)."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        proc = subprocess.Popen(list(map(str, args)), cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=ENV)
+        proc = subprocess.Popen(list(map(str, args)), cwd=cwd, stdout=out, stderr=subprocess.STDOUT, env=env or ENV)
         deadline = start + timeout
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
@@ -379,14 +389,39 @@ def build_figures(work: Path, cards: list[dict]) -> list[Figure]:
     again = checked(run(printer("build", "l5r"), root), "rebuild")
     figures.append(Figure("build again, nothing changed", again.seconds, target="< 0.5 s",
                           note="" if "--no-cache" in flags else "no face cache yet: everything is built again"))  # fmt: skip
-    subset[0] = dict(subset[0], text=(subset[0].get("text") or "") + " Edited.")
-    write_cards(root, subset)
-    edited = checked(run(printer("build", "l5r"), root), "edited rebuild")
-    figures.append(Figure("build after editing one card's text", edited.seconds, target="< 1.5 s"))
+    return figures + edit_figures(root, subset, flags)
+
+
+def edit_only(work: Path, cards: list[dict], against: Path | None) -> list[Figure]:
+    """``--edit-only``: the first 900 cards built cold once (filling the cache), then :func:`edit_figures`."""
+    subset = cards[:BUILD_CARDS]
+    root = project(work / f"build{BUILD_CARDS}", subset)
+    checked(run(printer("build", "l5r"), root), "build")
+    return edit_figures(root, subset, build_flags(), against.resolve() if against else None)
+
+
+def edit_figures(root: Path, cards: list[dict], flags: set[str], against: Path | None = None) -> list[Figure]:
+    """The one-card edit and watch figures on the project ``root`` (built before, so its cache is full); with
+    ``against`` (another checkout, e.g. main's), the same on a copy of the project built by that checkout, its
+    edits taking turns with this checkout's, as the reference."""
+    other = None
+    if against is not None:
+        other = root.with_name(root.name + "-against")
+        shutil.rmtree(other, ignore_errors=True)
+        project(other, list(cards))
+        checked(run(printer("build", "l5r"), other, env=env_for(against)), "build by --against")
+    setups = [(root, ENV, list(cards))] + ([(other, env_for(against), list(cards))] if other else [])
+    edits = edit_times(setups, EDITS)
+    figures = [Figure("build after editing one card's text", median(edits[0]), target="< 1.5 s",
+                      reference=f"{against}" if against else "", ref_value=median(edits[1]) if other else None,
+                      note=f"median of {EDITS} edits, each another card, process start included: {spread(edits[0])}"
+                           + (f"; {against}: {spread(edits[1])}" if other else ""))]  # fmt: skip
     if "--watch" in flags:
-        figures.append(
-            Figure("watch: PDF updated after a one-card save", watch_latency(root, subset), target="< 0.5 s")
-        )
+        saves = [watch_times(where, env, cards, EDITS) for where, env, cards in setups]
+        figures.append(Figure("watch: PDF updated after a one-card save", median(saves[0]), target="< 0.5 s",
+                              reference=f"{against}" if against else "", ref_value=median(saves[1]) if other else None,
+                              note=f"median of {EDITS} saves, from the card file's write to the PDF's atomic replace: "
+                                   f"{spread(saves[0])}" + (f"; {against}: {spread(saves[1])}" if other else "")))  # fmt: skip
     else:
         figures.append(
             Figure("watch: PDF updated after a one-card save", None, note="printer build has no --watch yet")
@@ -394,25 +429,89 @@ def build_figures(work: Path, cards: list[dict]) -> list[Figure]:
     return figures
 
 
-def watch_latency(root: Path, cards: list[dict]) -> float | None:
-    """Start ``printer build l5r --watch``, wait for its PDF, save one edited card, time the PDF's next change."""
-    pdf = root / "build" / "l5r.pdf"
-    proc = subprocess.Popen(printer("build", "l5r", "--watch"), cwd=root, env=ENV,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    try:
-        deadline = time.monotonic() + 600
-        while not pdf.is_file() and time.monotonic() < deadline:
-            time.sleep(0.05)
-        time.sleep(2)  # let the first build finish writing
-        before = pdf.stat().st_mtime_ns
-        cards[1] = dict(cards[1], text=(cards[1].get("text") or "") + " Saved.")
-        saved = time.perf_counter()
-        write_cards(root, cards)
-        while time.monotonic() < deadline:
-            if pdf.is_file() and pdf.stat().st_mtime_ns != before:
-                return time.perf_counter() - saved
-            time.sleep(0.005)
+#: one-card edits timed for the edit and watch figures (each another card; the median is the figure)
+EDITS = 7
+
+
+def median(values: list[float]) -> float | None:
+    ordered = sorted(values)
+    if not ordered:
         return None
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def spread(values: list[float]) -> str:
+    return ", ".join(f"{v:.2f}" for v in values) + " s" if values else "none"
+
+
+def edit_card(root: Path, cards: list[dict], index: int, word: str) -> None:
+    """Add ``word`` to card ``index``'s text and save the card file, as an editor would."""
+    cards[index] = dict(cards[index], text=(cards[index].get("text") or "") + f" {word}")
+    write_cards(root, cards)
+
+
+def edit_times(setups: list[tuple[Path, dict[str, str], list[dict]]], n: int) -> list[list[float]]:
+    """For each ``(project, environment, cards)`` of ``setups``, ``printer build l5r`` run after each of ``n``
+    one-card edits (cards 0, 2, 4...): each wall time, process start included; the setups take turns. Each
+    project was built before, so its face cache holds every other face."""
+    times: list[list[float]] = [[] for _ in setups]
+    for k in range(n):
+        for (root, env, cards), found in zip(setups, times):
+            edit_card(root, cards, 2 * k, f"Edited{k}.")
+            found.append(checked(run(printer("build", "l5r"), root, env=env), "edited rebuild").seconds)
+    return times
+
+
+def _pdf_state(pdf: Path) -> tuple[int, int] | None:
+    try:
+        stat = pdf.stat()
+    except OSError:
+        return None
+    return stat.st_ino, stat.st_mtime_ns
+
+
+def watch_times(root: Path, env: dict[str, str], cards: list[dict], n: int) -> list[float]:
+    """Start ``printer build l5r --watch``; after its first build, save ``n`` one-card edits (cards 1, 3, 5...) one
+    at a time and time each from the file's write to the PDF's replace (a new inode or time: the build writes it
+    atomically), waiting for the build's summary line before the next save."""
+    import queue
+    import threading
+
+    pdf = root / "build" / "l5r.pdf"
+    proc = subprocess.Popen(printer("build", "l5r", "--watch"), cwd=root, env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)  # fmt: skip
+    lines: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in proc.stdout or ()], daemon=True).start()
+
+    def built(timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                if str(pdf) in lines.get(timeout=0.1):
+                    return True
+            except queue.Empty:
+                if proc.poll() is not None:
+                    return False
+        return False
+
+    times: list[float] = []
+    try:
+        if not built(600):
+            return times
+        for k in range(n):
+            time.sleep(0.5)  # the watcher is waiting again
+            before = _pdf_state(pdf)
+            saved = time.perf_counter()
+            edit_card(root, cards, 2 * k + 1, f"Saved{k}.")
+            deadline = saved + 60
+            while time.perf_counter() < deadline and _pdf_state(pdf) == before:
+                time.sleep(0.002)
+            if _pdf_state(pdf) == before:
+                break
+            times.append(time.perf_counter() - saved)
+            built(60)
+        return times
     finally:
         proc.send_signal(signal.SIGINT)
         try:
@@ -458,6 +557,17 @@ def main() -> None:
     parser.add_argument("--no-build", action="store_true", help="skip the builds (the slow part)")
     parser.add_argument("--json", type=Path, help="also write the figures to FILE as JSON")
     parser.add_argument("--invented", action="store_true", help="invented cards and decklists even with ../shared/data")
+    parser.add_argument(
+        "--edit-only",
+        action="store_true",
+        help="only the one-card edit and watch figures (after one cold build that fills the cache)",
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="CHECKOUT",
+        help="with --edit-only: time another checkout's printer (e.g. main's) on the same edits",
+    )
     options = parser.parse_args()
     work = options.keep or Path(tempfile.mkdtemp(prefix="printer-bench-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -472,7 +582,9 @@ def main() -> None:
             ("validate", lambda: validate_figures(work, folder, len(cards))),
             ("deck check", lambda: deck_figures(work, folder, cards, real)),
         ]
-        if not options.no_build:
+        if options.edit_only:
+            steps = [("edit", lambda: edit_only(work, cards, options.against))]
+        elif not options.no_build:
             steps.append(("build", lambda: build_figures(work, cards)))
         figures: list[Figure] = []
         for name, step in steps:

@@ -236,7 +236,16 @@ def impose(
             else:
                 pikepdf.Page(pdf_page).contents_add(pikepdf.Stream(out, stream), prepend=True)
         buffer = io.BytesIO()
-        out.save(buffer, compress_streams=True, object_stream_mode=pikepdf.ObjectStreamMode.generate)
+        # Streams are written as they were read (stream_decode_level none): the faces' and sheets' streams come
+        # compressed from WeasyPrint, and decoding every one to compress it again doubled the save's time
+        # (0.22 s against 0.11 s for 200 sheets of 900 cards), for the same bytes. New streams (the pages' face
+        # drawings) are still compressed.
+        out.save(
+            buffer,
+            compress_streams=True,
+            stream_decode_level=pikepdf.StreamDecodeLevel.none,
+            object_stream_mode=pikepdf.ObjectStreamMode.generate,
+        )
         return buffer.getvalue(), drawing
     finally:
         for source in sources.values():
