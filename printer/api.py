@@ -332,15 +332,39 @@ def build_game(
         (_build_key(project, game, request), _build_signature(project, game, request)) if cache else ("", None)
     )
     if cache is not None:
-        remembered: GameBuild | None = recall(cache.store, key, digest)
+        stored = recall(cache.store, key, digest)
+        remembered = _game_build_from(stored) if stored is not None else None
         if remembered is not None:
             remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
             remembered.stats, remembered.up_to_date = {}, True
             return remembered
     outcome = _build_game(project, game, request, progress, workers, cache)
     if cache is not None and not outcome.failure and outcome.target is not None:
-        remember(cache.store, key, digest, outcome, outcome.paths)
+        remember(cache.store, key, digest, _game_build_data(outcome), outcome.paths)
     return outcome
+
+
+def _game_build_data(outcome: GameBuild) -> dict[str, Any]:
+    """``outcome`` as JSON data (for :mod:`printer.sheets.uptodate`; see :func:`_game_build_from`)."""
+    from dataclasses import asdict
+
+    data = asdict(outcome)
+    data["target"] = str(outcome.target) if outcome.target is not None else None
+    data["paths"] = [str(p) for p in outcome.paths]
+    data["problems"] = [p.as_dict() for p in outcome.problems]
+    return data
+
+
+def _game_build_from(data: dict[str, Any]) -> GameBuild | None:
+    """The :class:`GameBuild` :func:`_game_build_data` made, or ``None`` when ``data`` is not of its shape."""
+    try:
+        fields = dict(data)
+        fields["target"] = Path(data["target"]) if data.get("target") is not None else None
+        fields["paths"] = [Path(p) for p in data.get("paths", [])]
+        fields["problems"] = [Problem(**p) for p in data.get("problems", [])]
+        return GameBuild(**fields)
+    except (TypeError, ValueError, KeyError):
+        return None
 
 
 def _build_key(project: Project, game: Game, request: BuildRequest) -> str:

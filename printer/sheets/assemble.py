@@ -10,7 +10,7 @@ faces out (a process pool or a Dask cluster), :mod:`printer.sheets.cache` keeps 
 from __future__ import annotations
 
 import hashlib
-import pickle
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -109,7 +109,8 @@ def build_sheets(
     with atomic_open(target) as handle:
         handle.write(data)
     if cache is not None and chrome_key:
-        cache.put_blob("impose:" + str(target), pickle.dumps((hashlib.sha256(data).hexdigest(), chrome_key, drawing)))
+        plan = {"digest": hashlib.sha256(data).hexdigest(), "chrome": chrome_key, "drawing": drawing}
+        cache.put_blob("impose:" + str(target), json.dumps(plan).encode())
     job.stats["pdf bytes"] = len(data)
     if job.write_options.get("pdf_variant"):
         from printer.sheets.export.pdfx import rgb_report
@@ -124,7 +125,9 @@ def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> 
     if stored is None:
         return None
     try:
-        digest, key, drawing = pickle.loads(stored)
+        plan = json.loads(stored)
+        digest, key = plan["digest"], plan["chrome"]
+        drawing = [[(str(name), str(ops)) for name, ops in sheet] for sheet in plan["drawing"]]
         data = target.read_bytes()
     except Exception:  # no such file, or a damaged entry
         return None

@@ -20,12 +20,17 @@ from urllib.parse import unquote, urljoin, urlparse
 from urllib.request import url2pathname
 
 from PIL import Image
-from weasyprint import HTML, Document
-from weasyprint.text.fonts import FontConfiguration
-from weasyprint.urls import FatalURLFetchingError, URLFetcher
 
-from printer.fsutil import atomic_open
-from printer.problems import WARNING, Problem, RenderError
+from printer.sheets.libraries import import_weasyprint
+
+import_weasyprint()  # before any other import of WeasyPrint: its libraries loaded without starting programs
+
+from weasyprint import HTML, Document  # noqa: E402
+from weasyprint.text.fonts import FontConfiguration  # noqa: E402
+from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: E402
+
+from printer.fsutil import atomic_open  # noqa: E402
+from printer.problems import WARNING, Problem, RenderError  # noqa: E402
 
 
 class BlockedFetch(FatalURLFetchingError):

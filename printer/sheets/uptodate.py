@@ -15,10 +15,11 @@ come from the cache by content.
 from __future__ import annotations
 
 import hashlib
+import json
 import os
-import pickle
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 #: entries keep at most this many files per folder walk (a larger folder always builds)
 MAX_FILES = 50_000
@@ -64,24 +65,28 @@ def _outputs(paths: Iterable[Path]) -> dict[str, tuple[int, int]] | None:
     return found
 
 
-def recall(store, key: str, digest: str | None):
-    """The result stored for ``key`` when its signature is ``digest`` and its outputs are unchanged, else ``None``."""
+def recall(store, key: str, digest: str | None) -> dict[str, Any] | None:
+    """The result (JSON data, as :func:`remember` was given it) stored for ``key`` when its signature is
+    ``digest`` and its outputs are unchanged, else ``None``."""
     if digest is None:
         return None
     try:
         entry = store.get("build:" + key)
-        if entry is None:
+        if not isinstance(entry, str):
             return None
-        stored_digest, outputs, result = entry
-        if stored_digest != digest or _outputs(Path(p) for p in outputs) != outputs:
+        stored = json.loads(entry)
+        outputs = {path: tuple(found) for path, found in stored["outputs"].items()}
+        if stored["digest"] != digest or _outputs(Path(p) for p in outputs) != outputs:
             return None
-        return pickle.loads(result)
+        result = stored["result"]
+        return result if isinstance(result, dict) else None
     except Exception:  # a damaged entry: build
         return None
 
 
-def remember(store, key: str, digest: str | None, result, outputs: Iterable[Path]) -> None:
-    """Store ``result`` for ``key`` under ``digest`` with the size and time of its ``outputs`` (files or folders)."""
+def remember(store, key: str, digest: str | None, result: dict[str, Any], outputs: Iterable[Path]) -> None:
+    """Store ``result`` (JSON data) for ``key`` under ``digest`` with the size and time of its ``outputs`` (files or
+    folders). Stored as JSON text, never a pickle (see :mod:`printer.sheets.cache`)."""
     if digest is None:
         return
     files: list[Path] = []
@@ -92,6 +97,6 @@ def remember(store, key: str, digest: str | None, result, outputs: Iterable[Path
     if found is None:
         return
     try:
-        store.set("build:" + key, (digest, found, pickle.dumps(result)))
+        store.set("build:" + key, json.dumps({"digest": digest, "outputs": found, "result": result}))
     except Exception:
         pass

@@ -27,12 +27,6 @@ from pathlib import Path
 
 from printer.problems import Problem
 from printer.sheets.compose import PrintItem, PrintJob
-from printer.sheets.export.cutfile import export_cut_files
-from printer.sheets.export.faces import distinct_faces, face_images
-from printer.sheets.export.png import export_png
-from printer.sheets.export.printshop import export_print_shop
-from printer.sheets.export.tts import export_tts
-from printer.sheets.export.tts_save import export_tts_save
 from printer.sheets.layout import SheetLayout
 from printer.sheets.options import sheet_layout
 
@@ -72,19 +66,45 @@ class ExportResult:
 Exporter = Callable[[PrintJob, Sequence[PrintItem], ExportRequest], ExportResult]
 
 
+#: the exporters' modules, imported when an export runs (a build without exports does not load pypdf or ezdxf)
+_LAZY = {
+    "export_cut_files": "cutfile",
+    "distinct_faces": "faces",
+    "face_images": "faces",
+    "export_png": "png",
+    "export_print_shop": "printshop",
+    "export_tts": "tts",
+    "export_tts_save": "tts_save",
+}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def _png(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    from printer.sheets.export.png import export_png
+
     folder, problems = export_png(job, items, request.out_dir / f"{request.stem}-png", request.dpi, request.with_bleed)
     n = len(list(folder.glob("*.png")))
     return ExportResult([folder], f"{folder}/ ({n} PNG at {request.dpi} dpi)", problems)
 
 
 def _tts(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    from printer.sheets.export.tts import export_tts
+
     folder = request.out_dir / f"{request.stem}-tts"
     files, problems = export_tts(job, items, folder)
     return ExportResult([folder], f"{folder}/ ({len(files)} Tabletop Simulator images)", problems)
 
 
 def _tts_save(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    from printer.sheets.export.tts_save import export_tts_save
+
     folder = request.out_dir / f"{request.stem}-tts"
     title = (request.title or request.stem) + (f": {request.deck}" if request.deck else "")
     saved, problems = export_tts_save(job, items, folder, request.stem, request.image_url_base, title=title)
@@ -101,6 +121,8 @@ def _tts_save(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest)
 
 def _cut(fmt: str) -> Exporter:
     def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+        from printer.sheets.export.cutfile import export_cut_files
+
         layout = request.layout or sheet_layout(job.opts, job.base)
         folder = request.out_dir / f"{request.stem}-cut"
         files, problems = export_cut_files(job, items, layout, folder, fmt, f"{request.stem}.pdf")
@@ -112,6 +134,8 @@ def _cut(fmt: str) -> Exporter:
 
 
 def _print_shop(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    from printer.sheets.export.printshop import export_print_shop
+
     pdf, problems = export_print_shop(job, items, request.out_dir / f"{request.stem}-print-shop", strict=request.strict)
     return ExportResult([pdf, pdf.with_suffix("")], f"{pdf} and {pdf.with_suffix('')}/ (print shop)", problems)
 

@@ -239,3 +239,47 @@ def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
         stop.set()
         watcher.join(30)
     assert not watcher.is_alive()
+
+
+class _Planted:
+    """A pickle that, when loaded, would write a file: what a stranger's build/.cache could hold."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return (Path.write_text, (self.marker, "pickle ran"))
+
+
+@pytest.mark.slow
+def test_a_planted_pickle_in_the_cache_is_never_loaded(project, tmp_path):
+    import diskcache
+
+    marker = tmp_path / "pwned"
+    with diskcache.Cache(str(project / "build" / ".cache" / "faces")) as store:
+        keys = list(store.iterkeys())
+        assert keys and all(isinstance(store.get(k), (bytes, str)) for k in keys)  # printer writes no pickle
+        for key in keys:
+            if not key.startswith("blob:"):
+                store.set(key, ("planted", _Planted(marker)))
+    (project / "build" / ".cache" / "faces" / "recent.json").unlink()
+    again = _build(project)
+    assert not marker.exists()
+    assert not again.up_to_date and again.stats["faces laid out"] == 7  # the planted entries read as misses
+    assert _build(project).up_to_date
+
+
+@pytest.mark.slow
+def test_the_recent_file_answers_for_the_stored_entries(project):
+    recent = project / "build" / ".cache" / "faces" / "recent.json"
+    entries = json.loads(recent.read_text(encoding="utf-8"))
+    assert sum(k.startswith("face:") for k in entries) == 7 and sum(k.startswith("html:") for k in entries) == 6
+    cards = _cards(project)
+    cards[2]["text"] = "Edited again."
+    _write_cards(project, cards)
+    assert (_build(project).stats["faces laid out"], json.loads(recent.read_text()) != entries) == (1, True)
+    recent.write_text("{not json", encoding="utf-8")  # a damaged file is ignored: the store answers
+    cards[2]["text"] = "Edited once more."
+    _write_cards(project, cards)
+    outcome = _build(project)
+    assert (outcome.stats["faces laid out"], outcome.stats["faces from cache"]) == (1, 6)

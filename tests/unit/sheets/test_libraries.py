@@ -1,0 +1,62 @@
+"""WeasyPrint's native libraries are loaded without ``ctypes.util.find_library`` starting programs."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the quick path is Linux only")
+
+
+def run(code: str) -> str:
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.slow
+def test_weasyprint_is_imported_without_starting_programs():
+    started = run(
+        """
+        import subprocess
+        calls = []
+        real = subprocess.Popen.__init__
+        def counting(self, args, *a, **k):
+            calls.append(args)
+            return real(self, args, *a, **k)
+        subprocess.Popen.__init__ = counting
+        import ctypes.util
+        before = ctypes.util.find_library
+        import printer.sheets.pdf
+        from weasyprint import HTML
+        assert HTML(string="<p>x</p>").write_pdf().startswith(b"%PDF")
+        assert ctypes.util.find_library is before, "find_library restored"
+        print(len(calls))
+        """
+    )
+    assert started == "0"
+
+
+@pytest.mark.slow
+def test_a_failed_quick_import_falls_back_to_the_ordinary_one():
+    out = run(
+        """
+        import sys, importlib.abc
+        class FailOnce(importlib.abc.MetaPathFinder):
+            failed = False
+            def find_spec(self, name, path, target=None):
+                if name == "weasyprint.text.ffi" and not FailOnce.failed:
+                    FailOnce.failed = True
+                    raise OSError("cannot load library 'libgobject-2.0-0'")
+                return None
+        sys.meta_path.insert(0, FailOnce())
+        from printer.sheets.libraries import import_weasyprint
+        import_weasyprint()
+        from weasyprint import HTML
+        print(FailOnce.failed, HTML(string="<p>x</p>").write_pdf()[:4].decode())
+        """
+    )
+    assert out == "True %PDF"
