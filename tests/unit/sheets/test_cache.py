@@ -283,3 +283,20 @@ def test_the_recent_file_answers_for_the_stored_entries(project):
     _write_cards(project, cards)
     outcome = _build(project)
     assert (outcome.stats["faces laid out"], outcome.stats["faces from cache"]) == (1, 6)
+
+
+@pytest.mark.slow
+def test_faces_of_many_edits_are_laid_out_again_together(project):
+    laid_out = []
+    for i in range(5):  # each edit lays its card's face out alone, in a batch of its own
+        cards = _cards(project)
+        cards[i]["text"] = f"Edit {i}."
+        _write_cards(project, cards)
+        laid_out.append(_build(project).stats["faces laid out"])
+    # the fifth edit finds the other faces in five small batches (the first build's and four edits'): all seven
+    # faces are laid out again, as one batch
+    assert laid_out == [1, 1, 1, 1, 7]
+    full = _build(project, "full", cache=False)
+    edited = project / "out" / "t.pdf"
+    assert _pages(edited) == _pages(full.target)
+    assert edited.stat().st_size <= 1.5 * full.target.stat().st_size
