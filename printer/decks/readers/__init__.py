@@ -39,11 +39,13 @@ def decklist_files(paths: Iterable[Path], limit: int) -> tuple[list[Path], list[
             files.append(path)
         else:
             found = []
-            for folder, dirs, names in os.walk(path):
+            for folder, dirs, names in os.walk(path):  # links to folders are not followed
                 dirs[:] = sorted(d for d in dirs if not d.startswith("."))
                 for name in sorted(names):
                     file = Path(folder) / name
-                    if name.lower().endswith(suffixes) and not name.startswith(".") and is_inside(file, [path]):
+                    if not name.lower().endswith(suffixes) or name.startswith("."):
+                        continue
+                    if not os.path.islink(file) or is_inside(file, [path]):  # only a link can lead out
                         found.append(file)
                 if len(files) + len(found) > limit:
                     break
