@@ -185,73 +185,32 @@ def layout_sheets(
     slots = layout.slots()
     fold = layout.fold is not None
     sheets: list[Sheet] = []
+    geometry: dict[int, tuple] = {}  # by the number of cards on a sheet: every full sheet has the same
     for start in range(0, len(items), layout.per_sheet):
         number = start // layout.per_sheet + 1
         chunk = items[start : start + layout.per_sheet]
-        used = slots[: len(chunk)]
-        mirrored = [layout.back_slot(slot, opts.flip) for slot in used]
-        both = SheetLayout(
-            layout.page,
-            layout.card,
-            layout.cols,
-            layout.rows,
-            layout.gutter,
-            layout.margin,
-            layout.bleed,
-            explicit=tuple(used + ([m for m, _ in mirrored] if fold else [])),
-        )
-        backs_layout = SheetLayout(
-            layout.page,
-            layout.card,
-            layout.cols,
-            layout.rows,
-            layout.gutter,
-            layout.margin,
-            layout.bleed,
-            explicit=tuple(m for m, _ in mirrored),
-        )
+        if len(chunk) not in geometry:
+            geometry[len(chunk)] = _sheet_geometry(layout, opts, slots[: len(chunk)], fold)
+        used, mirrored, full, both, front_bleeds, back_bleeds, marks = geometry[len(chunk)]
         front = Sheet("front", number=number)
         back = Sheet("back", number=number)
-        full = layout if len(chunk) == layout.per_sheet and not fold and layout.explicit is None else both
-        for item, slot, (bslot, rotate) in zip(chunk, used, mirrored):
+        for item, slot, (bslot, rotate), front_bleed, back_bleed in zip(
+            chunk, used, mirrored, front_bleeds, back_bleeds
+        ):
             html, key = job.front(item)
             front.faces.append(
-                Face(
-                    html,
-                    slot.x,
-                    slot.y,
-                    w,
-                    h,
-                    slot.rotate,
-                    item.name,
-                    card_bleed(full.bleed_extents(slot), slot.rotate),
-                    layout.bleed,
-                    opts.safe,
-                    key,
-                )
+                Face(html, slot.x, slot.y, w, h, slot.rotate, item.name, front_bleed, layout.bleed, opts.safe, key)
             )
             if opts.duplex == "none":
                 continue
             html, key = job.back(item)
-            extents = both.bleed_extents(bslot) if fold else backs_layout.bleed_extents(bslot)
             dx, dy = (0.0, 0.0) if fold else opts.back_offset
             target = front if fold else back
             target.faces.append(
                 Face(
-                    html,
-                    bslot.x + dx,
-                    bslot.y + dy,
-                    w,
-                    h,
-                    rotate,
-                    item.name,
-                    card_bleed(extents, rotate),
-                    layout.bleed,
-                    opts.safe,
-                    key,
+                    html, bslot.x + dx, bslot.y + dy, w, h, rotate, item.name, back_bleed, layout.bleed, opts.safe, key
                 )
             )
-        marks = marks_for(both if fold else full, opts)
         if fold:
             W, H = layout.page
             vertical = layout.fold == "vertical"
@@ -260,12 +219,45 @@ def layout_sheets(
             front.outlines = outlines_for(layout, opts, used)
             sheets.append(front)
         else:
-            front.marks = marks
+            front.marks = list(marks)
             front.outlines = outlines_for(full, opts)
             reg = registration_marks(opts.registration, layout.page)
             front.fills = list(reg.ink) if reg is not None else []
             sheets += [front] + ([back] if opts.duplex != "none" else [])
     return sheets
+
+
+def _sheet_geometry(layout: SheetLayout, opts: PrintOptions, used: list[Slot], fold: bool) -> tuple:
+    """What every sheet of ``len(used)`` cards shares: the slots used, their back slots and turns, the layout the
+    marks follow, the fold-over layout, each front's and back's bleed, and the marks."""
+    mirrored = [layout.back_slot(slot, opts.flip) for slot in used]
+    both = SheetLayout(
+        layout.page,
+        layout.card,
+        layout.cols,
+        layout.rows,
+        layout.gutter,
+        layout.margin,
+        layout.bleed,
+        explicit=tuple(used + ([m for m, _ in mirrored] if fold else [])),
+    )
+    backs_layout = SheetLayout(
+        layout.page,
+        layout.card,
+        layout.cols,
+        layout.rows,
+        layout.gutter,
+        layout.margin,
+        layout.bleed,
+        explicit=tuple(m for m, _ in mirrored),
+    )
+    full = layout if len(used) == layout.per_sheet and not fold and layout.explicit is None else both
+    front_bleeds = [card_bleed(full.bleed_extents(slot), slot.rotate) for slot in used]
+    back_bleeds = [
+        card_bleed(both.bleed_extents(bslot) if fold else backs_layout.bleed_extents(bslot), rotate)
+        for bslot, rotate in mirrored
+    ]
+    return used, mirrored, full, both, front_bleeds, back_bleeds, marks_for(both if fold else full, opts)
 
 
 class PrintJob:
