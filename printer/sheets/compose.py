@@ -455,7 +455,11 @@ class PrintJob:
         except RuntimeError as exc:
             return document, problems + [Problem(where, str(exc), severity=WARNING, code="text-fit")]
         todo = {o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}
-        if todo:
+        if todo and all(len(sheet.faces) == 1 for sheet in chunk):  # face pages: fit on the pages themselves
+            document, more = self._fit_face_pages(document, chunk, overflows, todo, layout, title, label, options)
+            problems += more
+            overflows = page_overflows(document.pages)
+        elif todo:
             self.fitter.shrink([o for o in overflows if o.face in todo])
             self._fit_faces({o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}, roots)
             again = [i for i, sheet in enumerate(chunk) if any(f.key in todo for f in sheet.faces)]
@@ -483,6 +487,74 @@ class PrintJob:
             self.fitter.unfit.setdefault((over.face, over.name), over)
         self.stats["layout seconds"] += time.perf_counter() - started
         return document, problems
+
+    def _fit_face_pages(self, document, chunk, overflows, todo, layout, title, label, options):
+        """Text fit for a chunk of face pages (one face a page): the search of :meth:`_fit_faces`, each round laid
+        out on the faces' own pages rather than on pages of the trim size, so that a face whose last round was at
+        its final sizes keeps that round's page and is not laid out once more (a one-card edit whose text
+        overflows: 5 layouts -> 3 or 4). Returns ``(document, problems)``, the chunk's pages with the fitted ones
+        in place."""
+        where = title or "build"
+        problems: list[Problem] = []
+        keys = [sheet.faces[0].key for sheet in chunk]
+        pages = list(document.pages)
+        tried: dict[int, tuple] = {}  # page index -> the sizes its face was laid out at in the last round
+        pending = self.fitter.shrink([o for o in overflows if o.face in todo])
+        pending = {o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit} & pending
+        for _ in range(FIT_ROUNDS):
+            if not pending:
+                break
+            indexes = [i for i, key in enumerate(keys) if key in pending]
+            documents, more = render_documents(
+                [self.document_html([chunk[i] for i in indexes], layout, title, label)],
+                self.renderer.allowed_roots,
+                self.base,
+                where,
+                **options,
+            )
+            problems += more
+            self.stats["fit layouts"] += 1
+            self.stats["fit pages"] += len(indexes)
+            laid = documents[0].pages
+            if len(laid) != len(indexes):  # a face did not make exactly one page: the general way
+                self._fit_faces(pending, self.renderer.allowed_roots)
+                tried = {}
+                break
+            for i, page in zip(indexes, laid):
+                pages[i], tried[i] = page, self._sizes_of(keys[i])
+            pending = self.fitter.shrink(page_overflows(laid), pending)
+        for key, (lo, _) in self.fitter.bounds.items():
+            if lo is not None and key[0] in todo:
+                self.fitter.sizes[key] = lo  # the largest size seen to fit, should the search stop early
+        again = [i for i, key in enumerate(keys) if key in todo and tried.get(i) != self._sizes_of(key)]
+        if again:
+            redone, more = render_documents(
+                [self.document_html([chunk[i] for i in again], layout, title, label)],
+                self.renderer.allowed_roots,
+                self.base,
+                where,
+                **options,
+            )
+            problems += more
+            self.stats["layouts"] += 1
+            self.stats["pages again"] += len(again)
+            if len(redone[0].pages) != len(again):
+                full = render_documents(
+                    [self.document_html(chunk, layout, title, label)],
+                    self.renderer.allowed_roots,
+                    self.base,
+                    where,
+                    **options,
+                )[0][0]
+                return full, problems
+            for i, page in zip(again, redone[0].pages):
+                pages[i] = page
+        document.pages = pages
+        return document, problems
+
+    def _sizes_of(self, face: str) -> tuple:
+        """The text-fit sizes chosen so far for ``face``'s boxes."""
+        return tuple(sorted((name, size) for (f, name), size in self.fitter.sizes.items() if f == face))
 
     def pdf(
         self,
