@@ -28,6 +28,7 @@ from pathlib import Path, PurePath
 from typing import Any
 
 import jinja2
+import jinja2.bccache
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
@@ -119,6 +120,7 @@ class TemplateSandbox(SandboxedEnvironment):
             loader=ContainedLoader([str(d) for d in template_dirs], list(allowed_roots)),
             trim_blocks=True,
             lstrip_blocks=True,
+            bytecode_cache=COMPILED,
         )
 
     def call(self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N807 (Jinja2's own signature)
@@ -143,6 +145,35 @@ class TemplateSandbox(SandboxedEnvironment):
                 raise SecurityError(f"a template may not raise to a power over {MAX_EXPONENT} with '**'")
             return operator.pow(left, right)
         return super().call_binop(context, operator_name, left, right)
+
+
+class _CompiledInMemory(jinja2.BytecodeCache):
+    """Templates compiled once per process, by file and source checksum (Jinja2 compiles again when the source
+    changed): every environment :meth:`TemplateSandbox.for_templates` makes has the same options, so a build
+    watching for saves, ``printer serve`` and the several jobs of one build share the compiled code instead of
+    compiling each template again (a watching build spent 0.17 s of a one-card rebuild compiling). Kept in memory
+    only: compiled code is never read from a file that a project could have brought."""
+
+    #: templates kept at most (the least recently stored go first)
+    LIMIT = 512
+
+    def __init__(self) -> None:
+        self._store: dict[str, bytes] = {}
+
+    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        data = self._store.get(bucket.key)
+        if data is not None:
+            bucket.bytecode_from_string(data)
+
+    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        self._store.pop(bucket.key, None)
+        if len(self._store) >= self.LIMIT:
+            self._store.pop(next(iter(self._store)))
+        self._store[bucket.key] = bucket.bytecode_to_string()
+
+
+#: the process's compiled templates (see :class:`_CompiledInMemory`)
+COMPILED = _CompiledInMemory()
 
 
 class ContainedLoader(jinja2.FileSystemLoader):
