@@ -122,6 +122,17 @@ def best(args: list[str], cwd: Path, times: int = 3) -> Run:
     return min((run(args, cwd) for _ in range(times)), key=lambda r: r.seconds)
 
 
+def paired_medians(a: list[str], b: list[str], cwd: Path, times: int = 7) -> tuple[Run, Run]:
+    """``a`` and ``b`` run in turn ``times`` times each (turns keep a drift of the machine's speed out of the
+    difference); each one's run of median time."""
+    runs: tuple[list[Run], list[Run]] = ([], [])
+    for _ in range(times):
+        runs[0].append(run(a, cwd))
+        runs[1].append(run(b, cwd))
+    a_runs, b_runs = (sorted(r, key=lambda r: r.seconds) for r in runs)
+    return a_runs[times // 2], b_runs[times // 2]
+
+
 def checked(result: Run, what: str, codes: tuple[int, ...] = (0,)) -> Run:
     if result.code not in codes:
         sys.exit(f"{what} failed (exit {result.code}):\n{result.tail}")
@@ -328,12 +339,11 @@ def deck_figures(work: Path, folder: Path, cards: list[dict], real: bool) -> lis
     shutil.rmtree(where / "build" / ".cache", ignore_errors=True)
     one = printer("deck", "check", decks[0], "--format", FORMAT, "--cards", folder)
     cold = checked(run(one, where), "deck check", (0, 1))
-    warm = checked(best(one, where, 3), "deck check", (0, 1))
     load = checked(run([sys.executable, "-c", LOAD, where, folder], where), "card load")
     in_process = float(load.tail.split()[0]) if load.tail.split()[1:2] == ["hit"] else None
-    many = checked(
-        run(printer("deck", "check", decks_dir, "--format", FORMAT, "--cards", folder), where), "decks", (0, 1)
-    )
+    all_decks = printer("deck", "check", decks_dir, "--format", FORMAT, "--cards", folder)
+    many, warm = paired_medians(all_decks, one, where)  # medians of 7 runs each, taken in turns
+    checked(many, "decks", (0, 1)), checked(warm, "deck check", (0, 1))
     rate = (len(decks) - 1) / max(many.seconds - warm.seconds, 1e-9)
     api_rate = checked(run([sys.executable, "-c", CHECK, where, decks_dir, FORMAT, folder], where), "api rate")
     summary = many.tail.splitlines()[-1] if many.tail else ""
@@ -343,7 +353,7 @@ def deck_figures(work: Path, folder: Path, cards: list[dict], real: bool) -> lis
         Figure(f"card load ({len(cards):,} cards, from the cache)", in_process, target="< 0.3 s",
                note="in-process: cache read and name index"),
         Figure(f"decklists checked a second ({len(decks)} in one call)", rate, unit="/s", target=">= 1,000/s",
-               note=f"printer deck check FOLDER, (N - 1) / (time of N - time of 1), output included; "
+               note=f"printer deck check FOLDER, (N - 1) / (time of N - time of 1), medians of 7 runs each, output included; "
                     f"api.check_decks alone {float(api_rate.tail.split()[-1]):,.0f}/s; {summary}",
                extra={"peak_mib": many.mib}),
     ]  # fmt: skip
