@@ -1140,6 +1140,9 @@ def build_box(
         name = safe_file_name(f"{chosen.id}-{compose.slug(deck_file.stem)}-box") + ".pdf"
     else:
         items = compose.items_for_cards(cards, cards) if cards is not None else []
+        # tokens, tiles and boards (printer.toml components) are not in the deck the box holds
+        _, items, found = _split_components(project, chosen, items, opts.paper, opts.margin)
+        problems += found
         name = f"{chosen.id}-box.pdf"
     count = len(items)
     depth = thickness if thickness is not None else deck_depth(count, card_thickness or CARD_THICKNESS)

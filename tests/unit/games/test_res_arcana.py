@@ -54,7 +54,7 @@ def examples():
 
 def test_the_examples_cover_every_type_kind_and_ability(examples):
     cards = list(examples)
-    assert {c.type for c in cards} == {"Artifact", "Mage", "Monument", "Place of Power", "Magic Item"}
+    assert {c.type for c in cards} == {"Artifact", "Mage", "Monument", "Place of Power", "Magic Item", "Essence"}
     assert {c.get("kind") for c in cards} >= {"Dragon", "Creature", "Demon"}
     collects = [c for card in cards for c in card.get("collect", [])]
     assert any("one_of" in c for c in collects) and any(len([k for k in c if k != "except"]) > 1 for c in collects)
@@ -401,6 +401,22 @@ def test_costs_and_powers_print_as_icons_not_words(built):
         assert len(page.curves) + len(page.rects) > 200  # the icons are vector drawings
     for word in ("elan", "calm", "death", "gold", "tap", "collect"):
         assert word not in text.split(), word
+
+
+@pytest.mark.slow
+def test_essences_print_as_round_tokens_as_many_as_their_count(built):
+    """cards/res-arcana/essences.json: 10 Elan, Life, Calm and Death and 12 Gold, each a 20 mm round token (printer.toml
+    components, copies_field count) with its circular cut line, none on the card sheets."""
+    with pdfplumber.open(built.parent / "res-arcana-components.pdf") as pdf:
+        circles = [
+            curve
+            for page in pdf.pages[::2]
+            for curve in page.curves
+            if curve.get("stroke") and not curve.get("fill") and abs((curve["x1"] - curve["x0"]) / MM - 20) < 0.1
+        ]
+    assert len(circles) == 52
+    with pdfplumber.open(built) as pdf:
+        assert "Essence" not in " ".join(page.extract_text() or "" for page in pdf.pages)
 
 
 @pytest.mark.slow
