@@ -368,8 +368,8 @@ def test_deck_check_command(run_cli, tmp_path, format_cards):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The examples printed once (2 sheets of 63 x 88 mm cards, each followed by its backs; the Places of Power and
-    Monuments print as 88 x 88 mm tiles in res-arcana-components.pdf beside it)."""
+    """The examples printed once (2 sheets of 63 x 88 mm cards, each followed by its backs; the Places of Power,
+    Magic Items and Monuments print as 88 x 88 mm tiles in res-arcana-components.pdf beside it)."""
     return build_examples(tmp_path_factory, "res-arcana")
 
 
@@ -459,8 +459,9 @@ def test_the_real_components_import_validate_and_print(shared_data, tmp_path, ru
     code, stdout, err = run_cli("build", "res-arcana", "--cards", out, "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "res-arcana.pdf") as pdf:
-        assert len(pdf.pages) == 14  # 58 cards (the 15 Monuments and Places of Power are tiles), 9 a sheet: 7 sheets
-        titles = " ".join(pdf.pages[i].extract_text() for i in range(0, 14, 2))
+        # 50 cards (the 23 Monuments, Places of Power and Magic Items are tiles), 9 a sheet: 6 sheets
+        assert len(pdf.pages) == 12
+        titles = " ".join(pdf.pages[i].extract_text() for i in range(0, 12, 2))
     with pdfplumber.open(tmp_path / "pdf" / "res-arcana-components.pdf") as pdf:
         assert len(card_boxes(pdf.pages[0], 88, 88)) >= 4  # 88 x 88 mm tiles
         titles += " ".join(pdf.pages[i].extract_text() for i in range(0, len(pdf.pages), 2))
