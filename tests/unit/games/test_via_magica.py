@@ -48,7 +48,7 @@ def examples():
 
 def test_the_examples_cover_every_card_kind(examples):
     cards = list(examples)
-    assert {c.type for c in cards} == {"Portal", "Bonus", "Summary", "Animus"}
+    assert {c.type for c in cards} == {"Portal", "Bonus", "Summary", "Animus", "Crystal"}
     portals = [c for c in cards if c.type == "Portal"]
     assert {c["color"] for c in portals} == {"yellow", "green", "blue", "purple"}
     assert all(c.copies == 2 for c in portals)
@@ -321,6 +321,19 @@ def test_animus_stones_print_as_round_tokens(built):
         with pdfplumber.open(built) as cards:
             assert all("Air" not in (p.extract_text() or "") for p in cards.pages)
     assert len(circles) == len(fills) == 10  # 6 Air, 2 Fire, 2 Wildcard tokens, each cut along a 25 mm circle
+
+
+@pytest.mark.slow
+def test_the_48_crystals_print_as_small_round_tokens(built):
+    """cards/via-magica/crystals.json: one Crystal with count 48, printed as 48 round 14 mm tokens with circle cuts."""
+    with pdfplumber.open(built.parent / "via-magica-components.pdf") as pdf:
+        circles = [
+            c
+            for page in pdf.pages[::2]
+            for c in page.curves
+            if abs(c["width"] - 14 * MM) < 0.3 and c.get("stroke") and not c.get("fill")
+        ]
+    assert len(circles) == 48
 
 
 # --- acceptance on the real data ------------------------------------------------------------------------
