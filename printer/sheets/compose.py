@@ -494,7 +494,6 @@ class PrintJob:
         its final sizes keeps that round's page and is not laid out once more (a one-card edit whose text
         overflows: 5 layouts -> 3 or 4). Returns ``(document, problems)``, the chunk's pages with the fitted ones
         in place."""
-        where = title or "build"
         problems: list[Problem] = []
         keys = [sheet.faces[0].key for sheet in chunk]
         pages = list(document.pages)
@@ -505,17 +504,10 @@ class PrintJob:
             if not pending:
                 break
             indexes = [i for i, key in enumerate(keys) if key in pending]
-            documents, more = render_documents(
-                [self.document_html([chunk[i] for i in indexes], layout, title, label)],
-                self.renderer.allowed_roots,
-                self.base,
-                where,
-                **options,
-            )
+            laid, more = self._pages_of([chunk[i] for i in indexes], layout, title, label, options)
             problems += more
             self.stats["fit layouts"] += 1
             self.stats["fit pages"] += len(indexes)
-            laid = documents[0].pages
             if len(laid) != len(indexes):  # a face did not make exactly one page: the general way
                 self._fit_faces(pending, self.renderer.allowed_roots)
                 tried = {}
@@ -528,29 +520,31 @@ class PrintJob:
                 self.fitter.sizes[key] = lo  # the largest size seen to fit, should the search stop early
         again = [i for i, key in enumerate(keys) if key in todo and tried.get(i) != self._sizes_of(key)]
         if again:
-            redone, more = render_documents(
-                [self.document_html([chunk[i] for i in again], layout, title, label)],
-                self.renderer.allowed_roots,
-                self.base,
-                where,
-                **options,
-            )
+            redone, more = self._pages_of([chunk[i] for i in again], layout, title, label, options)
             problems += more
             self.stats["layouts"] += 1
             self.stats["pages again"] += len(again)
-            if len(redone[0].pages) != len(again):
-                full = render_documents(
-                    [self.document_html(chunk, layout, title, label)],
-                    self.renderer.allowed_roots,
-                    self.base,
-                    where,
-                    **options,
-                )[0][0]
-                return full, problems
-            for i, page in zip(again, redone[0].pages):
+            if len(redone) != len(again):  # a sheet did not make exactly one page: lay the whole chunk out again
+                full, more = render_documents(
+                    [self.document_html(chunk, layout, title, label)], self.renderer.allowed_roots, self.base,
+                    title or "build", **options,
+                )  # fmt: skip
+                return full[0], problems + more
+            for i, page in zip(again, redone):
                 pages[i] = page
         document.pages = pages
         return document, problems
+
+    def _pages_of(self, sheets: list[Sheet], layout: SheetLayout, title: str, label: bool, options: dict):
+        """``sheets`` laid out at the sizes chosen so far, one document: ``(its pages, problems)``."""
+        documents, problems = render_documents(
+            [self.document_html(sheets, layout, title, label)],
+            self.renderer.allowed_roots,
+            self.base,
+            title or "build",
+            **options,
+        )
+        return list(documents[0].pages), problems
 
     def _sizes_of(self, face: str) -> tuple:
         """The text-fit sizes chosen so far for ``face``'s boxes."""
