@@ -58,7 +58,7 @@ every game; the README section "Writing templates for print" has it with example
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,6 +118,50 @@ class Face:
     def origin(self) -> tuple[float, float]:
         """The turning point inside the face element: the trim box's centre (mm)."""
         return (self.bleed[0] + self.w / 2, self.bleed[1] + self.h / 2)
+
+
+def face_style(face: Face) -> str:
+    """The CSS declarations placing ``face``'s ``.face`` element on its sheet (mm)."""
+    b, o = face.box, face.origin
+    style = (
+        f"left: {b[0]:.4f}mm; top: {b[1]:.4f}mm; width: {b[2]:.4f}mm; height: {b[3]:.4f}mm; "
+        f"--bleed: {face.full_bleed:.4f}mm; --safe: {face.safe:.4f}mm; --trim-width: {face.w}mm; --trim-height: {face.h}mm"
+    )
+    if face.rotate:
+        style += f"; transform-origin: {o[0]:.4f}mm {o[1]:.4f}mm; transform: rotate({face.rotate}deg)"
+    return style
+
+
+def trim_style(face: Face) -> str:
+    """The CSS declarations placing ``face``'s ``.trim`` element in its ``.face`` element (mm)."""
+    return f"left: {face.bleed[0]:.4f}mm; top: {face.bleed[1]:.4f}mm; width: {face.w}mm; height: {face.h}mm"
+
+
+def geometry_classes(sheets: Sequence[Sheet]) -> tuple[str, list[list[tuple[str, str]]]]:
+    """Class rules for the faces' placements: ``(css, classes)``, ``classes[i][j]`` the ``.face`` and ``.trim``
+    class names of ``sheets[i].faces[j]``.
+
+    Faces placed alike share one class (``g0``, ``g1``... for ``.face``, ``t0``... for ``.trim``) instead of
+    each carrying a ``style`` attribute. WeasyPrint (70, the version printer is tested with) computes the style
+    of elements that match the same rules under the same parent style once per document, and a ``style``
+    attribute gives an element, and its whole subtree, a style of its own. On face pages, where every face sits
+    alike, the styles of a face's elements are thus computed once per document instead of once per face (a
+    fifth less time for a cold build of 300 L5R cards).
+    """
+    names: dict[tuple[str, str], str] = {}
+    rules: list[str] = []
+
+    def name(prefix: str, selector: str, style: str) -> str:
+        if (prefix, style) not in names:
+            names[prefix, style] = found = f"{prefix}{sum(1 for p, _ in names if p == prefix)}"
+            rules.append(f"{selector}.{found} {{ {style} }}")
+        return names[prefix, style]
+
+    classes = [
+        [(name("g", ".face", face_style(face)), name("t", ".face > .trim", trim_style(face))) for face in sheet.faces]
+        for sheet in sheets
+    ]
+    return "\n".join(rules), classes
 
 
 def card_bleed(extents: tuple[float, float, float, float], rotate: int) -> tuple[float, float, float, float]:
@@ -421,6 +465,7 @@ class Renderer:
             for sheet in sheets:
                 if sheet.side == "front" and not sheet.marks:
                     sheet.marks = layout.crop_marks()
+        placement_css, placements = geometry_classes(sheets)
         return str(
             self._render(
                 template,
@@ -430,6 +475,8 @@ class Renderer:
                 page=layout.page,
                 title=title,
                 css=Markup(css),
+                placement_css=Markup(placement_css),
+                placements=placements,
                 label=label,
                 stylesheets=self.stylesheets(),
                 game=self.game.template_view(),
