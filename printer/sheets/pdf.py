@@ -31,6 +31,7 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: E402
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
+from printer.sheets import stylesheets  # noqa: E402
 
 
 class BlockedFetch(FatalURLFetchingError):
@@ -175,7 +176,9 @@ class _Collect(logging.Handler):
         self.messages: list[tuple[Path | None, str]] = []
 
     def emit(self, record: logging.LogRecord) -> None:
-        self.messages.append((_stylesheet_being_read(), record.getMessage()))
+        # a warning of a stylesheet parsed earlier, logged again (printer.sheets.stylesheets), says its file itself
+        sheet = record.stylesheet if hasattr(record, "stylesheet") else _stylesheet_being_read()
+        self.messages.append((sheet, record.getMessage()))
 
 
 def _stylesheet_being_read() -> Path | None:
@@ -195,6 +198,8 @@ def _stylesheet_being_read() -> Path | None:
         frame = frame.f_back
     return None
 
+
+stylesheets.install(_stylesheet_being_read)  # each stylesheet parsed once per process, not once per document
 
 _FONTS: FontConfiguration | None = None
 
