@@ -79,3 +79,18 @@ def test_stylesheets_that_change_state_elsewhere_are_parsed_every_time(tmp_path)
     assert stylesheets._stats["parsed"] - counted["parsed"] == 1  # the plain one, once
     assert stylesheets._stats["reused"] - counted["reused"] >= 1
     assert CSS is not None
+
+
+def test_a_kept_stylesheet_is_not_given_to_a_document_whose_sandbox_refuses_it(tmp_path):
+    from weasyprint import HTML
+
+    from printer.sheets.pdf import BlockedFetch, ProjectFetcher
+
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    mine.mkdir()
+    theirs.mkdir()
+    (theirs / "card.css").write_text(".a { color: red; }", encoding="utf-8")
+    page = f'<link rel="stylesheet" href="{(theirs / "card.css").as_uri()}"><p class=a>x</p>'
+    HTML(string=page, url_fetcher=ProjectFetcher([theirs])).render()  # parsed and kept, inside its own project
+    with pytest.raises(BlockedFetch):
+        HTML(string=page, url_fetcher=ProjectFetcher([mine])).render()
