@@ -80,7 +80,10 @@ def build_sheets(
     faces, problems = _cached_faces(job, keys, cache) if cache is not None else ({}, [])
     scattered = _scattered(faces)
     todo = [k for k in keys if k not in faces or k in scattered]
-    laid_out, more = lay_out_faces(job, todo, title, workers, spec, on_batch)
+    chrome: list = []  # (pdf bytes, cache key, problems) of the sheets without faces, made while workers lay out
+    laid_out, more = lay_out_faces(
+        job, todo, title, workers, spec, on_batch, meanwhile=lambda: chrome.append(_chrome(job, sheets, layout, title, cache))
+    )  # fmt: skip
     problems += [p for p in more if p not in problems]
     if cache is not None and laid_out:
         _store_faces(job, laid_out, more, cache)
@@ -88,16 +91,8 @@ def build_sheets(
     job.stats["faces from cache"] += len(keys) - len(todo)
     job.stats["faces laid out"] += len(todo)
     started = time.perf_counter()
-    chrome = [replace(sheet, faces=[]) for sheet in sheets]
-    parts = [chrome[i : i + CHROME_PER_CHUNK] for i in range(0, len(chrome), CHROME_PER_CHUNK)]
-    htmls = [job.renderer.document(part, layout, marks=False, title=title, css=job.extra_css) for part in parts]
-    chrome_key = _face_keys(job, [], cache, "".join(htmls)) if cache is not None else None
-    chrome_data = cache.get_blob(chrome_key) if cache is not None and chrome_key else None
-    if chrome_data is None:
-        chrome_data, more = _chrome_pdf(job, htmls, [len(part) for part in parts], title or "build")
-        problems += [p for p in more if p not in problems]
-        if cache is not None and chrome_key and not more:
-            cache.put_blob(chrome_key, chrome_data)
+    chrome_data, chrome_key, more = chrome[0]
+    problems += [p for p in more if p not in problems]
     problems += [p for p in job.fit_problems() if p not in problems]
     face_layout = page_layout(job, with_bleed=True)
     slot = face_layout.slots()[0]
@@ -139,6 +134,24 @@ def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> 
     if key != chrome_key or hashlib.sha256(data).hexdigest() != digest:
         return None
     return data, drawing
+
+
+def _chrome(
+    job: PrintJob, sheets: list, layout: SheetLayout, title: str, cache: FaceCache | None
+) -> tuple[bytes, str | None, list[Problem]]:
+    """The PDF of ``sheets`` without their faces (marks, guides, labels: one page a sheet), from ``cache`` when it
+    holds it: ``(pdf bytes, its cache key or None, problems)``."""
+    chrome = [replace(sheet, faces=[]) for sheet in sheets]
+    parts = [chrome[i : i + CHROME_PER_CHUNK] for i in range(0, len(chrome), CHROME_PER_CHUNK)]
+    htmls = [job.renderer.document(part, layout, marks=False, title=title, css=job.extra_css) for part in parts]
+    key = _face_keys(job, [], cache, "".join(htmls)) if cache is not None else None
+    data = cache.get_blob(key) if cache is not None and key else None
+    if data is not None:
+        return data, key, []
+    data, problems = _chrome_pdf(job, htmls, [len(part) for part in parts], title or "build")
+    if cache is not None and key and not problems:
+        cache.put_blob(key, data)
+    return data, key, problems
 
 
 def _chrome_pdf(job: PrintJob, htmls: list[str], pages: list[int], where: str) -> tuple[bytes, list[Problem]]:

@@ -193,6 +193,7 @@ def lay_out_faces(
     workers: Workers | None = None,
     spec: JobSpec | None = None,
     on_batch: Callable[[int, int], None] | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> tuple[dict[str, tuple[bytes, int]], list[Problem]]:
     """Every face of ``keys`` laid out once; returns ``({key: (pdf bytes, page index)}, problems)``.
 
@@ -201,6 +202,10 @@ def lay_out_faces(
     executor; otherwise in this process, on ``job`` itself.
     ``on_batch(done, total)`` is called as batches finish. The text-fit
     sizes and unfit boxes the workers found are merged into ``job.fitter``.
+    ``meanwhile()`` is called once, in this process: while the workers lay
+    out their batches, or after the faces when they are laid out here (the
+    build lays out the sheets' marks then, so that they are not left for
+    after the last batch). What it raises is raised.
     """
     from printer.sheets.export.faces import FACES_PER_CHUNK
 
@@ -215,8 +220,12 @@ def lay_out_faces(
             parts.append(_render(job, [(k, str(job.html[k])) for k in batch], title))
             if on_batch:
                 on_batch(done, len(serial))
+        if meanwhile:
+            meanwhile()
     else:
         futures = [executor.submit(render_batch, spec, [(k, str(job.html[k])) for k in part], title) for part in cut]
+        if meanwhile:
+            meanwhile()
         parts = []
         for done, future in enumerate(futures, 1):
             parts.append(future.result())

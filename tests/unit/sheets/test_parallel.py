@@ -42,15 +42,22 @@ def serial(tmp_path_factory) -> Path:
 
 @pytest.mark.slow
 def test_a_build_on_two_worker_processes_is_the_serial_build(serial, tmp_path, monkeypatch):
+    from concurrent.futures import Future
+
+    import printer.sheets.assemble as assemble
     import printer.sheets.export.faces as faces
     import printer.sheets.parallel as parallel
 
     monkeypatch.setattr(faces, "FACES_PER_CHUNK", 4)  # the example's 18 faces make two batches of 9
-    started = []
+    started, events = [], []
     original = parallel.Workers.executor
     monkeypatch.setattr(parallel.Workers, "executor", lambda self: started.append(self.jobs) or original(self))
+    chrome, result = assemble._chrome, Future.result
+    monkeypatch.setattr(assemble, "_chrome", lambda *a: events.append("marks") or chrome(*a))
+    monkeypatch.setattr(Future, "result", lambda self, timeout=None: events.append("batch") or result(self, timeout))
     pooled = _build(tmp_path, "pooled", jobs=2)
     assert started == [2]  # a pool of two processes was asked for
+    assert events[:2] == ["marks", "batch"]  # the sheets' marks laid out here while the workers lay out faces
     assert _pages(pooled) == _pages(serial)
     assert _font_programs(pooled) <= 2 * _font_programs(serial)  # a font at most once per worker batch, not per face
 
