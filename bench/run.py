@@ -12,7 +12,8 @@ files:
 
 - building the first 900 cards, fronts and backs, against ``../shared/bench/plain_weasyprint.py``
   (the same card content by hand: one Jinja2 template, one WeasyPrint call): cold with the default
-  ``--jobs`` and with ``--jobs 1``, then unchanged, then after editing one card's text, then with
+  ``--jobs`` and with ``--jobs 1``, in ``--rounds`` rounds (default 3: the reference, then both builds; a
+  ratio is the median of each round's own ratio, so the machine's drift moves both sides), then unchanged, then after editing one card's text, then with
   ``--watch`` (the PDF's update after a one-card save); a figure needing a flag ``printer build``
   does not have yet is skipped with a note;
 - ``printer validate`` of the 3,535 cards against jsonschema-rs on the same files (one script:
@@ -65,6 +66,8 @@ L5R_TOML = (
 )
 FORMAT = "l5r-ivory-extended"
 BUILD_CARDS = 900
+#: rounds of cold builds (reference, --jobs 1, default jobs in turn); ``--rounds`` sets it
+ROUNDS = 3
 
 
 @dataclass
@@ -369,33 +372,57 @@ def build_flags() -> set[str]:
     return {flag for flag in ("--jobs", "--no-cache", "--watch") if re.search(rf"(^|[\s,]){flag}\b", text, re.M)}
 
 
-def build_figures(work: Path, cards: list[dict]) -> list[Figure]:
+def build_figures(work: Path, cards: list[dict], rounds: int = ROUNDS) -> list[Figure]:
+    """The cold builds against the reference, in ``rounds`` rounds (reference, ``--jobs 1``, default jobs, in
+    turn): the ratios are the medians of each round's own ratios, so that the machine's drift during the run
+    (a third within minutes on a shared machine) moves the reference and printer together."""
     subset = cards[:BUILD_CARDS]
     root = project(work / f"build{BUILD_CARDS}", subset)
     flags = build_flags()
     figures: list[Figure] = []
-    reference = None
-    if PLAIN.is_file():
-        source = work / "plain-cards.json"
-        source.write_text(json.dumps({"cards": subset}, ensure_ascii=False), encoding="utf-8")
-        reference = checked(run([sys.executable, PLAIN, source, BUILD_CARDS, work / "plain.pdf"], work), "reference")
-    ref_note = "" if reference else "../shared/bench/plain_weasyprint.py absent: no reference"
-    ref_s = reference.seconds if reference else None
-    if "--jobs" in flags:
+    source = work / "plain-cards.json"
+    source.write_text(json.dumps({"cards": subset}, ensure_ascii=False), encoding="utf-8")
+    refs: list[Run] = []
+    ones: list[Run] = []
+    colds: list[Run] = []
+    for _ in range(rounds):
+        if PLAIN.is_file():
+            refs.append(checked(run([sys.executable, PLAIN, source, BUILD_CARDS, work / "plain.pdf"], work), "reference"))  # fmt: skip
+        if "--jobs" in flags:
+            shutil.rmtree(root / "build", ignore_errors=True)
+            ones.append(checked(run(printer("build", "l5r", "--jobs", "1"), root), "build --jobs 1"))
         shutil.rmtree(root / "build", ignore_errors=True)
-        one = checked(run(printer("build", "l5r", "--jobs", "1"), root), "build --jobs 1")
-        figures.append(Figure(f"build {BUILD_CARDS} cards cold, --jobs 1", one.seconds, reference="plain WeasyPrint",
-                              ref_value=ref_s, target="<= 1.0x", note=f"peak {one.mib:.0f} MiB {ref_note}".strip()))  # fmt: skip
+        colds.append(checked(run(printer("build", "l5r"), root), "build"))
+    ref_note = "" if refs else "../shared/bench/plain_weasyprint.py absent: no reference"
+    ref_s = median([r.seconds for r in refs]) if refs else None
+
+    def paired(runs: list[Run]) -> tuple[dict, str]:
+        """The ratio column (the median of each round's own ratio) and the note's spread of rounds."""
+        if not refs:
+            return {}, ref_note
+        ratios = [r.seconds / ref.seconds for r, ref in zip(runs, refs)]
+        return {"ratio": f"{median(ratios):.2f}x"}, (
+            f"median of {len(ratios)} rounds, each against the reference run just before it: ratios "
+            f"{', '.join(f'{x:.2f}' for x in ratios)}; times {spread([r.seconds for r in runs])}, "
+            f"reference {spread([r.seconds for r in refs])}"
+        )
+
+    if ones:
+        ratio, note = paired(ones)
+        figures.append(Figure(f"build {BUILD_CARDS} cards cold, --jobs 1", median([r.seconds for r in ones]),
+                              reference="plain WeasyPrint", ref_value=ref_s, target="<= 1.0x", extra=ratio,
+                              note=f"peak {max(r.mib for r in ones):.0f} MiB; {note}"))  # fmt: skip
     else:
         figures.append(
             Figure(f"build {BUILD_CARDS} cards cold, --jobs 1", None, note="printer build has no --jobs yet")
         )
-    shutil.rmtree(root / "build", ignore_errors=True)
-    cold = checked(run(printer("build", "l5r"), root), "build")
     jobs = "default --jobs" if "--jobs" in flags else "one process (no --jobs yet)"
-    figures.append(Figure(f"build {BUILD_CARDS} cards cold, {jobs}", cold.seconds, reference="plain WeasyPrint",
-                          ref_value=ref_s, target="<= 0.6x", extra={"peak_mib": cold.mib},
-                          note=f"peak {cold.mib:.0f} MiB" + (f", reference {reference.mib:.0f} MiB" if reference else "")))  # fmt: skip
+    peak = max(r.mib for r in colds)
+    ratio, note = paired(colds)
+    figures.append(Figure(f"build {BUILD_CARDS} cards cold, {jobs}", median([r.seconds for r in colds]),
+                          reference="plain WeasyPrint", ref_value=ref_s, target="<= 0.6x", extra={"peak_mib": peak, **ratio},
+                          note=f"peak {peak:.0f} MiB" + (f", reference {max(r.mib for r in refs):.0f} MiB" if refs else "")
+                               + f"; {note}"))  # fmt: skip
     again = checked(run(printer("build", "l5r"), root), "rebuild")
     figures.append(Figure("build again, nothing changed", again.seconds, target="< 0.5 s",
                           note="" if "--no-cache" in flags else "no face cache yet: everything is built again"))  # fmt: skip
@@ -549,7 +576,7 @@ def show(value: float | None, unit: str) -> str:
 def table(figures: list[Figure]) -> str:
     rows = [("job", "this checkout", "reference (same run)", "ratio", "target", "note")]
     for f in figures:
-        ratio = f"{f.value / f.ref_value:.2f}x" if f.value and f.ref_value else ""
+        ratio = f.extra.get("ratio") or (f"{f.value / f.ref_value:.2f}x" if f.value and f.ref_value else "")
         reference = f"{f.reference} {show(f.ref_value, 's')}" if f.reference else ""
         rows.append((f.job, show(f.value, f.unit), reference, ratio, f.target, " ".join(f.note.split())))
     widths = [max(len(r[i]) for r in rows) for i in range(5)]
@@ -566,6 +593,7 @@ def main() -> None:
     parser.add_argument("--keep", type=Path, help="work in DIR and keep it (cards, projects, PDFs)")
     parser.add_argument("--no-build", action="store_true", help="skip the builds (the slow part)")
     parser.add_argument("--json", type=Path, help="also write the figures to FILE as JSON")
+    parser.add_argument("--rounds", type=int, default=ROUNDS, help="rounds of cold builds (default: %(default)s)")
     parser.add_argument("--invented", action="store_true", help="invented cards and decklists even with ../shared/data")
     parser.add_argument(
         "--edit-only",
@@ -595,7 +623,7 @@ def main() -> None:
         if options.edit_only:
             steps = [("edit", lambda: edit_only(work, cards, options.against))]
         elif not options.no_build:
-            steps.append(("build", lambda: build_figures(work, cards)))
+            steps.append(("build", lambda: build_figures(work, cards, options.rounds)))
         figures: list[Figure] = []
         for name, step in steps:
             try:
