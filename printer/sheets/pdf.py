@@ -21,9 +21,10 @@ from urllib.request import url2pathname
 
 from PIL import Image
 
-from printer.sheets.libraries import import_weasyprint
+from printer.sheets.libraries import import_weasyprint, open_arrays
 
 import_weasyprint()  # before any other import of WeasyPrint: its libraries loaded without starting programs
+open_arrays()  # font subsets' glyph arrays made without cffi parsing a new type name for each length
 
 from weasyprint import HTML, Document  # noqa: E402
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402

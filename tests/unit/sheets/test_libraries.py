@@ -60,3 +60,26 @@ def test_a_failed_quick_import_falls_back_to_the_ordinary_one():
         """
     )
     assert out == "True %PDF"
+
+
+def test_font_subsets_of_new_lengths_parse_no_new_c_types():
+    parsed = run(
+        """
+        import pycparser.c_parser
+        import printer.sheets.pdf
+        from weasyprint import HTML
+        calls = []
+        real = pycparser.c_parser.CParser.parse
+        def counting(self, text, *a, **k):
+            calls.append(text)
+            return real(self, text, *a, **k)
+        pycparser.c_parser.CParser.parse = counting
+        page = '<p style="font-family: DejaVu Sans">{}</p>'
+        HTML(string=page.format("abc")).write_pdf()  # the first subset: the open array type parsed once
+        before = len(calls)
+        for text in ("abcdef", "abcdefghij", "the quick brown fox"):  # subsets of other lengths
+            HTML(string=page.format(text)).write_pdf()
+        print(len(calls) - before)
+        """
+    )
+    assert parsed == "0"
