@@ -3,18 +3,18 @@
 WeasyPrint parses every ``<link rel="stylesheet">`` and ``<style>`` of a document again for each document: it
 reads the file, tokenizes it and compiles its selectors (``weasyprint.CSS``, called by
 ``weasyprint.css.find_stylesheets``). printer lays a build out as many documents (a batch of faces in chunks of
-48, each text-fit round, the sheets' marks), all with the same ``card-common.css`` and game ``card.css``: 46 ms
-a document for the L5R stylesheets, measured on the 2-core machine of the README's Performance section, about
-a twentieth of a cold build and of a one-card edit.
+48, each text-fit round, the sheets' marks), all with the same ``card-common.css`` and game ``card.css``: 46 ms a
+document for the largest example game's stylesheets, measured on the 2-core machine of the README's Performance
+section, about a twentieth of a cold build and of a one-card edit.
 
 :func:`install` makes ``find_stylesheets`` go through :func:`parsed`, which reads the stylesheet as WeasyPrint
 would (through the document's URL fetcher, so the project's sandbox still decides what may be read), and hands
-back the stylesheet parsed earlier from the same bytes, at the same URL, for the same media. What it keeps is what WeasyPrint reads from a stylesheet while it lays a document out: the
-compiled selectors, the ``@page`` rules and the cascade layers. A stylesheet that changes state outside itself
-while it is parsed is parsed every time, as before: ``@import`` (another file's content), ``@font-face`` (the
-font configuration), ``@counter-style``, ``@color-profile`` and ``@layer``. The warnings the first parse logged
-(an unknown property, at ``line:col``) are logged again at each use, so every document's problems still name
-them.
+back the stylesheet parsed earlier from the same bytes, at the same URL, for the same media. What it keeps is
+what WeasyPrint reads from a stylesheet while it lays a document out: the compiled selectors, the ``@page``
+rules and the cascade layers. A stylesheet that changes state outside itself while it is parsed is parsed every
+time, as before: ``@import`` (another file's content), ``@font-face`` (the font configuration),
+``@counter-style``, ``@color-profile`` and ``@layer``. The warnings the first parse logged (an unknown property,
+at ``line:col``) are logged again at each use, so every document's problems still name them.
 
 Equivalence: WeasyPrint gives the author stylesheets of one document one shared list of ``@page`` rules and
 reads it once per stylesheet, in document order; a kept stylesheet has a list of its own, read at its place in

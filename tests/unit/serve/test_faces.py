@@ -152,7 +152,7 @@ def test_a_face_over_its_render_time_gets_the_limits_error_and_the_next_render_w
     folder = tmp_path / "faces"
     faces.prepare(*args, specs[0].html)  # the project read and the fonts loaded, outside the limit
     batch = [(e.front, s.html) for e, s in zip(shown, specs)]
-    stopped = faces.render_faces(*args, batch, str(folder), seconds=0.05)
+    stopped = faces.render_faces(*args, batch, str(folder), seconds=0.002)  # a face takes 20 ms and more
     assert set(stopped) == {e.front for e in shown}
     for message in stopped.values():
         assert message is not None and "limits.face_render_seconds" in message
