@@ -13,7 +13,7 @@ back the stylesheet parsed earlier from the same bytes, at the same URL, for the
 what WeasyPrint reads from a stylesheet while it lays a document out: the compiled selectors, the ``@page``
 rules and the cascade layers. A stylesheet that changes state outside itself while it is parsed is parsed every
 time, as before: ``@import`` (another file's content), ``@font-face`` (the font configuration),
-``@counter-style``, ``@color-profile`` and ``@layer``. The warnings the first parse logged (an unknown property,
+``@counter-style``, ``@color-profile`` and ``@layer``, and any at-rule whose name is written with escapes. The warnings the first parse logged (an unknown property,
 at ``line:col``) are logged again at each use, so every document's problems still name them.
 
 Equivalence: WeasyPrint gives the author stylesheets of one document one shared list of ``@page`` rules and
@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
@@ -33,10 +34,12 @@ from typing import Any
 #: stylesheets kept per process (least recently used dropped first)
 MAX_KEPT = 64
 #: at-rules whose stylesheet changes state outside itself when parsed: such a stylesheet is never kept
-_NOT_KEPT = (b"@import", b"@font-face", b"@counter-style", b"@color-profile", b"@layer")
+#: (and ``@\``: an at-rule whose name is written with CSS escapes, which these plain names would not find)
+_NOT_KEPT = (b"@import", b"@font-face", b"@counter-style", b"@color-profile", b"@layer", b"@\\")
 
 _kept: OrderedDict[tuple, tuple[Any, list[tuple[int, str, Path | None]]]] = OrderedDict()
 _stats = {"parsed": 0, "reused": 0}
+_lock = threading.Lock()  # the kept stylesheets are shared by the threads of a process
 
 
 class _Record(logging.Handler):
@@ -95,9 +98,12 @@ def parsed(real, attribute: Callable[[], Path | None], *args, **kwargs):
         return real(*args, **kwargs)
     # the font configuration is not part of the key: only @font-face rules use it, and those are never kept
     key = (hashlib.sha256(body).digest(), base_url, kwargs.get("media_type", "print"))
-    if key in _kept:
-        _kept.move_to_end(key)
-        sheet, records = _kept[key]
+    with _lock:
+        found = _kept.get(key)
+        if found is not None:
+            _kept.move_to_end(key)
+    if found is not None:
+        sheet, records = found
         for level, message, where in records:
             LOGGER.log(level, "%s", message, extra={"stylesheet": where})
         _stats["reused"] += 1
@@ -109,8 +115,9 @@ def parsed(real, attribute: Callable[[], Path | None], *args, **kwargs):
         sheet = real(string=body if url is not None else string, **{**own, "base_url": base_url})
     finally:
         LOGGER.removeHandler(record)
-    _stats["parsed"] += 1
-    _kept[key] = (sheet, record.records)
-    while len(_kept) > MAX_KEPT:
-        _kept.popitem(last=False)
+    with _lock:
+        _stats["parsed"] += 1
+        _kept[key] = (sheet, record.records)
+        while len(_kept) > MAX_KEPT:
+            _kept.popitem(last=False)
     return sheet

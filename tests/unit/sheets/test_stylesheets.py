@@ -70,11 +70,12 @@ def test_stylesheets_that_change_state_elsewhere_are_parsed_every_time(tmp_path)
     from printer.sheets.pdf import ProjectFetcher  # installs the parsed-once route
 
     counter = '@counter-style stars { system: cyclic; symbols: "*"; }\n.a { color: red; }'
+    escaped = "@\\6c ayer base;\n.a { color: green; }"  # @layer, its name written with an escape
     plain = ".a { color: blue; }"
     fetcher = ProjectFetcher([tmp_path])
     counted = dict(stylesheets._stats)
     for _ in range(2):
-        for text in (counter, plain):
+        for text in (counter, escaped, plain):
             HTML(string=f"<style>{text}</style><p class=a>x</p>", base_url=tmp_path.as_uri() + "/", url_fetcher=fetcher).render()  # fmt: skip
     assert stylesheets._stats["parsed"] - counted["parsed"] == 1  # the plain one, once
     assert stylesheets._stats["reused"] - counted["reused"] >= 1
