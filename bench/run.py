@@ -13,9 +13,9 @@ files:
 - building the first 900 cards, fronts and backs, against ``../shared/bench/plain_weasyprint.py``
   (the same card content by hand: one Jinja2 template, one WeasyPrint call): cold with the default
   ``--jobs`` and with ``--jobs 1``, in ``--rounds`` rounds (default 3: the reference, then both builds; a
-  ratio is the median of each round's own ratio, so the machine's drift moves both sides), then unchanged, then after editing one card's text, then with
-  ``--watch`` (the PDF's update after a one-card save); a figure needing a flag ``printer build``
-  does not have yet is skipped with a note;
+  ratio is the median of each round's own ratio, so the machine's drift moves both sides), then unchanged,
+  then after editing one card's text, then with ``--watch`` (the PDF's update after a one-card save); a
+  figure needing a flag ``printer build`` does not have yet is skipped with a note;
 - ``printer validate`` of the 3,535 cards against jsonschema-rs on the same files (one script:
   read, compile, validate), ``check-jsonschema`` (the card schema bundled into one file) and
   reading the JSON alone;

@@ -444,10 +444,7 @@ class PrintJob:
         where = title or "build"
         options = {**self.render_options, **options}
         started = time.perf_counter()
-        documents, problems = render_documents(
-            [self.document_html(chunk, layout, title, label)], roots, self.base, where, **options
-        )
-        document = documents[0]
+        document, problems = self._document_of(chunk, layout, title, label, options)
         self.stats["layouts"] += 1
         self.stats["pages"] += len(chunk)
         try:
@@ -463,25 +460,18 @@ class PrintJob:
             self.fitter.shrink([o for o in overflows if o.face in todo])
             self._fit_faces({o.face for o in overflows if (o.face, o.name) not in self.fitter.unfit}, roots)
             again = [i for i, sheet in enumerate(chunk) if any(f.key in todo for f in sheet.faces)]
-            redone, more = render_documents(
-                [self.document_html([chunk[i] for i in again], layout, title, label)],
-                roots,
-                self.base,
-                where,
-                **options,
-            )
+            redone, more = self._document_of([chunk[i] for i in again], layout, title, label, options)
             problems += more
             self.stats["layouts"] += 1
             self.stats["pages again"] += len(again)
             pages = list(document.pages)
-            if len(redone[0].pages) == len(again) and len(pages) == len(chunk):
-                for i, page in zip(again, redone[0].pages):
+            if len(redone.pages) == len(again) and len(pages) == len(chunk):
+                for i, page in zip(again, redone.pages):
                     pages[i] = page
                 document.pages = pages
             else:  # a sheet did not make exactly one page: lay the whole chunk out again
-                document = render_documents(
-                    [self.document_html(chunk, layout, title, label)], roots, self.base, where, **options
-                )[0][0]
+                document, more = self._document_of(chunk, layout, title, label, options)
+                problems += [p for p in more if p not in problems]
             overflows = page_overflows(document.pages)
         for over in overflows:
             self.fitter.unfit.setdefault((over.face, over.name), over)
@@ -504,7 +494,8 @@ class PrintJob:
             if not pending:
                 break
             indexes = [i for i, key in enumerate(keys) if key in pending]
-            laid, more = self._pages_of([chunk[i] for i in indexes], layout, title, label, options)
+            laid_out, more = self._document_of([chunk[i] for i in indexes], layout, title, label, options)
+            laid = list(laid_out.pages)
             problems += more
             self.stats["fit layouts"] += 1
             self.stats["fit pages"] += len(indexes)
@@ -520,23 +511,21 @@ class PrintJob:
                 self.fitter.sizes[key] = lo  # the largest size seen to fit, should the search stop early
         again = [i for i, key in enumerate(keys) if key in todo and tried.get(i) != self._sizes_of(key)]
         if again:
-            redone, more = self._pages_of([chunk[i] for i in again], layout, title, label, options)
+            redone, more = self._document_of([chunk[i] for i in again], layout, title, label, options)
             problems += more
             self.stats["layouts"] += 1
             self.stats["pages again"] += len(again)
-            if len(redone) != len(again):  # a sheet did not make exactly one page: lay the whole chunk out again
-                full, more = render_documents(
-                    [self.document_html(chunk, layout, title, label)], self.renderer.allowed_roots, self.base,
-                    title or "build", **options,
-                )  # fmt: skip
-                return full[0], problems + more
-            for i, page in zip(again, redone):
+            if len(redone.pages) != len(again):  # a sheet did not make exactly one page: lay the whole chunk out again
+                full, more = self._document_of(chunk, layout, title, label, options)
+                return full, problems + more
+            for i, page in zip(again, redone.pages):
                 pages[i] = page
         document.pages = pages
         return document, problems
 
-    def _pages_of(self, sheets: list[Sheet], layout: SheetLayout, title: str, label: bool, options: dict):
-        """``sheets`` laid out at the sizes chosen so far, one document: ``(its pages, problems)``."""
+    def _document_of(self, sheets: list[Sheet], layout: SheetLayout, title: str, label: bool, options: dict):
+        """``sheets`` laid out at the text-fit sizes chosen so far, as one WeasyPrint document:
+        ``(document, problems)``."""
         documents, problems = render_documents(
             [self.document_html(sheets, layout, title, label)],
             self.renderer.allowed_roots,
@@ -544,7 +533,7 @@ class PrintJob:
             title or "build",
             **options,
         )
-        return list(documents[0].pages), problems
+        return documents[0], problems
 
     def _sizes_of(self, face: str) -> tuple:
         """The text-fit sizes chosen so far for ``face``'s boxes."""

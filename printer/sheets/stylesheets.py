@@ -37,6 +37,10 @@ MAX_KEPT = 64
 #: (and ``@\``: an at-rule whose name is written with CSS escapes, which these plain names would not find)
 _NOT_KEPT = (b"@import", b"@font-face", b"@counter-style", b"@color-profile", b"@layer", b"@\\")
 
+#: the arguments of the two calls ``find_stylesheets`` makes (any other call is passed on as it is)
+_ARGUMENTS = frozenset({"string", "url", "url_fetcher", "base_url", "media_type", "font_config", "counter_style",
+                        "color_profiles", "page_rules", "layers", "_check_mime_type"})  # fmt: skip
+
 _kept: OrderedDict[tuple, tuple[Any, list[tuple[int, str, Path | None]]]] = OrderedDict()
 _stats = {"parsed": 0, "reused": 0}
 _lock = threading.Lock()  # the kept stylesheets are shared by the threads of a process
@@ -80,9 +84,7 @@ def parsed(real, attribute: Callable[[], Path | None], *args, **kwargs):
     from weasyprint.logger import LOGGER
     from weasyprint.urls import fetch
 
-    known = {"string", "url", "url_fetcher", "base_url", "media_type", "font_config", "counter_style",
-             "color_profiles", "page_rules", "layers", "_check_mime_type"}  # fmt: skip
-    if args or set(kwargs) - known or (kwargs.get("string") is None) == (kwargs.get("url") is None):
+    if args or set(kwargs) - _ARGUMENTS or (kwargs.get("string") is None) == (kwargs.get("url") is None):
         return real(*args, **kwargs)
     string, url = kwargs.get("string"), kwargs.get("url")
     base_url = kwargs.get("base_url")
