@@ -147,14 +147,20 @@ def time_limit(seconds: float) -> Iterator[bool]:
         yield False
         return
 
+    armed = [True]
+
     def stop(signum, frame) -> None:
-        raise _TooLong()
+        if armed[0]:
+            raise _TooLong()
 
     previous = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    # The timer fires again every tenth of a second (or sooner) after the limit: raised inside a garbage collector
+    # callback or a ``__del__``, the exception is only printed, and the block would run on unbounded.
+    signal.setitimer(signal.ITIMER_REAL, seconds, min(seconds, 0.1))
     try:
         yield True
     finally:
+        armed[0] = False  # first, and without a call (no signal handler runs before it): no second raise from here on
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
 
