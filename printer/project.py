@@ -160,15 +160,19 @@ def load_project(root: Path | None = None) -> Project:
     problems: list[Problem] = []
     project_table = data.get("project")
     settings: dict[str, Any] = project_table if isinstance(project_table, dict) else {}
+    from printer.config import check_game_files, check_project_file, raise_if_errors
+
+    raise_if_errors(check_project_file(path, text, data), path)  # unknown keys and bad values, at their lines
     read_also: list[Path] = []
-    for i, folder in enumerate(settings.get("read_also") or []):
+    listed = settings.get("read_also") or []
+    if not isinstance(listed, list):
+        problems.append(Problem(where, "[project] read_also must be a list of folder names", code="config"))
+        listed = []
+    for i, folder in enumerate(listed):
         if not isinstance(folder, str):
             problems.append(Problem(where, f"[project] read_also[{i}] must be a folder name", code="config"))
             continue
         read_also.append((root / folder).resolve())
-    from printer.config import check_game_files, check_project_file, raise_if_errors
-
-    raise_if_errors(check_project_file(path, text, data), path)  # unknown keys and bad values, at their lines
     games: dict[str, Game] = {}
     for game_id, table in (data.get("games") or {}).items():
         if not GAME_ID.fullmatch(game_id):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
 
@@ -84,6 +84,7 @@ printer_tomls = st.builds(
 
 @settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(printer_tomls)
+@example(text='[project]\npaper = ""\nmargin = ""\nread_also = 1.0\n')  # read_also not a list: once a TypeError
 def test_any_printer_toml_loads_or_says_why(tmp_path: Path, text: str) -> None:
     (tmp_path / "printer.toml").write_text(text, encoding="utf-8")
     try:
