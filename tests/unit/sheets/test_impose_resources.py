@@ -57,3 +57,26 @@ def test_own_resources_keeps_the_used_names_of_a_shared_dictionary():
     own = _own_resources(page)
     assert set(own.Font.keys()) == {"/F2"} and set(own.XObject.keys()) == {"/X1"}
     assert own.ProcSet == shared.ProcSet
+
+
+def test_a_face_page_becomes_a_form_of_its_own_compressed_content_or_a_copy_when_it_has_several():
+    import zlib
+
+    from printer.sheets.impose import _as_form
+
+    pdf = pikepdf.new()
+    page = pikepdf.Page(pdf.add_blank_page(page_size=(200, 300)))
+    page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=pikepdf.Dictionary()))
+    page.obj.TrimBox = pikepdf.Array([10, 10, 190, 290])
+    page.obj.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency)
+    drawing = zlib.compress(b"BT /F1 9 Tf (x) Tj ET")
+    page.obj.Contents = pikepdf.Stream(pdf, drawing, Filter=pikepdf.Name.FlateDecode)
+    form = _as_form(page)
+    assert form.Subtype == "/Form" and list(form.BBox) == [10, 10, 190, 290] and form.Group.S == "/Transparency"
+    assert form.read_raw_bytes() == drawing and form.read_bytes() == b"BT /F1 9 Tf (x) Tj ET"  # not coded again
+    assert set(form.Resources.Font.keys()) == {"/F1"}
+
+    other = pikepdf.Page(pdf.add_blank_page(page_size=(200, 300)))
+    other.obj.Contents = pikepdf.Array([pdf.make_stream(b"q"), pdf.make_stream(b"Q")])
+    joined = _as_form(other)  # several content streams: QPDF's own copy, the streams joined
+    assert joined.Subtype == "/Form" and b"q" in joined.read_bytes() and b"Q" in joined.read_bytes()
