@@ -21,10 +21,11 @@ from urllib.request import url2pathname
 
 from PIL import Image
 
-from printer.sheets.libraries import import_weasyprint, open_arrays
+from printer.sheets.libraries import import_weasyprint, lazy_font_files, open_arrays
 
 import_weasyprint()  # before any other import of WeasyPrint: its libraries loaded without starting programs
 open_arrays()  # font subsets' glyph arrays made without cffi parsing a new type name for each length
+lazy_font_files()  # a font's whole file read only when WeasyPrint needs it, not for every document
 
 from weasyprint import HTML, Document  # noqa: E402
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402

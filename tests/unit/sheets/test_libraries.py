@@ -83,3 +83,29 @@ def test_font_subsets_of_new_lengths_parse_no_new_c_types():
         """
     )
     assert parsed == "0"
+
+
+def test_a_font_copies_its_whole_file_only_when_it_is_read():
+    found = run(
+        """
+        import io
+        import pdfplumber
+        import printer.sheets.pdf
+        import weasyprint.pdf.fonts as fonts
+        from weasyprint import HTML
+        made = []
+        init = fonts.Font.__init__
+        def noting(self, *a, **k):
+            init(self, *a, **k)
+            kind = type(self.__dict__.get("_printer_file_content")).__name__
+            made.append((self, kind, self.file_content if not made else None))  # the first one read at once
+        fonts.Font.__init__ = noting
+        data = HTML(string='<p style="font-family: DejaVu Sans">Lazy fonts</p>').write_pdf()
+        print(sorted({kind for _, kind, _ in made}))  # no font copied its file when it was made
+        whole = open("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "rb").read()
+        print(made[0][2] == whole)  # read when asked for: the whole file
+        print(len(made[0][0].file_content) < len(whole))  # then the subset, as before
+        print(pdfplumber.open(io.BytesIO(data)).pages[0].extract_text())
+        """
+    )
+    assert found.splitlines() == ["['_Deferred']", "True", "True", "Lazy fonts"]
