@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
     from printer.sheets.cache import FaceCache
     from printer.sheets.compose import PrintItem
     from printer.sheets.options import PrintOptions
-    from printer.sheets.parallel import Workers
+    from printer.sheets.parallel import JobSpec, Workers
 
 __all__ = [
     "watch",
@@ -331,6 +332,8 @@ def build_game(
     key, digest = (
         (_build_key(project, game, request), _build_signature(project, game, request)) if cache else ("", None)
     )
+    if workers is not None and workers.rehearse and not workers.started:  # a watch: its pool ready for the first save
+        workers.warm(_job_spec(project, game, request))
     if cache is not None:
         stored = recall(cache.store, key, digest)
         remembered = _game_build_from(stored) if stored is not None else None
@@ -342,6 +345,33 @@ def build_game(
     if cache is not None and not outcome.failure and outcome.target is not None:
         remember(cache.store, key, digest, _game_build_data(outcome), outcome.paths)
     return outcome
+
+
+def _job_spec(project: Project, game: Game, request: BuildRequest, opts: PrintOptions | None = None) -> JobSpec:
+    """What a worker needs to lay out ``game``'s faces as ``request`` asks (``opts``: the options resolved)."""
+    from printer.sheets.options import resolve_options
+    from printer.sheets.parallel import JobSpec
+
+    if opts is None:
+        where = str(project.root / "printer.toml")
+        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where)
+    source = request.cards_dir or game.cards
+    extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
+    roots = tuple(str(r) for r in extra)
+    return JobSpec(str(project.root), game.id, opts, roots, str(request.icc) if request.icc else None)
+
+
+#: set by the first build in this process (see :func:`_fresh_process`)
+_BUILT_BEFORE: list[bool] = []
+
+
+def _fresh_process() -> bool:
+    """Whether this is the process's first build and WeasyPrint is not imported yet: a command, whose faces are best
+    laid out by a pool started at once (:meth:`~printer.sheets.parallel.Workers.warm`). In a long-lived process
+    (the local server), later builds lay a few faces out themselves, without starting processes."""
+    fresh = not _BUILT_BEFORE and "weasyprint" not in sys.modules
+    _BUILT_BEFORE[:] = [True]
+    return fresh
 
 
 def _game_build_data(outcome: GameBuild) -> dict[str, Any]:
@@ -404,7 +434,6 @@ def _build_game(
     from printer.sheets import assemble, compose
     from printer.sheets.export import EXPORTERS, ExportRequest
     from printer.sheets.options import layout_report, resolve_options, sheet_layout
-    from printer.sheets.parallel import JobSpec
 
     outcome = GameBuild(game.id)
     opts = resolve_options(
@@ -417,6 +446,9 @@ def _build_game(
     layout_problems, outcome.notes = layout_report(opts, layout, where)
     out_dir = request.out_dir or project.build_dir
     source = request.cards_dir or game.cards
+    spec = _job_spec(project, game, request, opts)
+    if workers is not None and _fresh_process():  # workers import WeasyPrint while the cards are read
+        workers.warm(spec)
     sets, problems = load_cards(project, [source], game.id)
     # Missing or unreadable art prints a labelled placeholder: a warning here, an error with --strict.
     problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
@@ -462,13 +494,10 @@ def _build_game(
         problem = limit_over("sheets_per_build", n_sheets, project.limits.sheets_per_build, str(source), "sheets")
         outcome.problems, outcome.failure = problems + [problem], "not printed"
         return outcome
-    extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
+    extra = [Path(r) for r in spec.extra_roots]
     job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
     label = f"{game.id}: {counted(len(items), 'card')}"
     update = progress(label, n_sheets) if progress else None
-    spec = JobSpec(
-        str(project.root), game.id, opts, tuple(str(r) for r in extra), str(request.icc) if request.icc else None
-    )
     found = (
         assemble.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec, cache)
         if items or not components
@@ -1235,7 +1264,7 @@ def watch(
     folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
     cache = FaceCache(folder) if folder is not None else None
     try:
-        with Workers(request.jobs, request.scheduler) as workers:
+        with Workers(request.jobs, request.scheduler, rehearse=True) as workers:
             while stop is None or not stop.is_set():
                 try:
                     project = load_project(root)

@@ -21,7 +21,6 @@ from printer.book.source import Edition
 from printer.paths import read_text
 from printer.problems import Problem, errors
 from printer.project import Game, Project
-from printer.sheets.pdf import write_pdf
 
 DEFAULT_ACCENT = "#7a1f1f"
 
@@ -154,6 +153,8 @@ def build_book(
     :class:`~printer.problems.RenderError` when a template fails or a
     resource outside ``roots`` is asked for.
     """
+    from printer.sheets.pdf import write_pdf  # imports WeasyPrint: not for a card build that reads the aids
+
     ctx = RulesContext(project, game, edition, roots, cards_dir)
     html = book_html(ctx, edition, page)
     if errors(ctx.problems) or (strict and ctx.problems):

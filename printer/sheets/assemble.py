@@ -25,7 +25,6 @@ from printer.sheets.cache import FaceCache
 from printer.sheets.compose import PrintItem, PrintJob, layout_sheets
 from printer.sheets.layout import SheetLayout
 from printer.sheets.parallel import JobSpec, Workers
-from printer.sheets.pdf import render_documents, stream_pdf
 
 #: sheets without faces (marks, guides, labels) laid out per WeasyPrint document
 CHROME_PER_CHUNK = 64
@@ -156,6 +155,8 @@ def _chrome(
 
 def _chrome_pdf(job: PrintJob, htmls: list[str], pages: list[int], where: str) -> tuple[bytes, list[Problem]]:
     """The sheets without their faces (marks, guides, labels), laid out a chunk at a time while written."""
+    from printer.sheets.pdf import render_documents, stream_pdf
+
     roots = job.renderer.allowed_roots
 
     def make(html: str):
@@ -171,15 +172,14 @@ def _chrome_pdf(job: PrintJob, htmls: list[str], pages: list[int], where: str) -
 def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str | None = None):
     """Each face's cache key (:meth:`FaceCache.key`) in this job's context; with ``chrome`` (the sheets'
     HTML without faces), that document's key instead."""
-    import weasyprint
-
     from printer import __version__
     from printer.sheets.export.faces import page_layout
+    from printer.sheets.libraries import weasyprint_identity
 
     base_url = job.base.resolve().as_uri() + "/"
     face_layout = page_layout(job, with_bleed=True)
     sheets = [Path(url2pathname(unquote(urlparse(u).path))) for u in job.renderer.stylesheets()]
-    parts: tuple = (__version__, weasyprint.__version__, face_layout.page, face_layout.slots()[0], job.opts.card)
+    parts: tuple = (__version__, weasyprint_identity(), face_layout.page, face_layout.slots()[0], job.opts.card)
     parts += (job.opts.bleed, job.opts.safe, job.extra_css, repr(job.render_options), repr(job.write_options))
     context = cache.context(parts, sheets, base_url)
     if chrome is not None:

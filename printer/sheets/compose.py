@@ -40,7 +40,6 @@ from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
 from printer.sheets.layout import Box, Segment, SheetLayout, Slot, single_card_layout
 from printer.sheets.options import PrintOptions
-from printer.sheets.pdf import render_documents, stream_pdf
 from printer.sheets.render import Face, Renderer, Sheet, card_bleed
 
 SHEETS_PER_CHUNK = 8
@@ -397,6 +396,8 @@ class PrintJob:
 
     def _fit_faces(self, keys: set[str], roots: list[Path]) -> None:
         """Shrink the fit boxes of the faces ``keys`` on a one-face-per-page document until each fits or is at its minimum."""
+        from printer.sheets.pdf import render_documents  # imports WeasyPrint (0.4 s): not before a layout needs it
+
         layout = single_card_layout(self.opts.card, 0.0)
         slot = layout.slots()[0]
         pending = set(keys)
@@ -526,6 +527,8 @@ class PrintJob:
     def _document_of(self, sheets: list[Sheet], layout: SheetLayout, title: str, label: bool, options: dict):
         """``sheets`` laid out at the text-fit sizes chosen so far, as one WeasyPrint document:
         ``(document, problems)``."""
+        from printer.sheets.pdf import render_documents
+
         documents, problems = render_documents(
             [self.document_html(sheets, layout, title, label)],
             self.renderer.allowed_roots,
@@ -565,6 +568,8 @@ class PrintJob:
             if progress:
                 progress(index)
             return document
+
+        from printer.sheets.pdf import stream_pdf
 
         started = time.perf_counter()
         data, more = stream_pdf(

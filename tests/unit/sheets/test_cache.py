@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pdfplumber
@@ -95,6 +97,26 @@ def test_a_card_edit_lays_out_that_face_only(project):
     assert (outcome.stats["faces laid out"], outcome.stats["faces from cache"]) == (1, 6)
     with pdfplumber.open(outcome.target) as pdf:
         assert "Edited." in pdf.pages[0].extract_text()
+
+
+@pytest.mark.slow
+def test_a_commands_rebuild_lays_its_face_out_on_a_worker_and_never_imports_weasyprint(project):
+    cards = _cards(project)
+    cards[3]["text"] = "Edited by a command."
+    _write_cards(project, cards)
+    script = (
+        "import sys\n"
+        "from printer.cli import main\n"
+        "try:\n"
+        "    main(['build', 't', '--out', 'out', '--jobs', '2'])\n"
+        "except SystemExit as exit:\n"
+        "    print('exit', exit.code, 'weasyprint' in sys.modules)\n"
+    )
+    env = dict(os.environ, PYTHONPATH=str(Path(api.__file__).parents[1]))
+    done = subprocess.run([sys.executable, "-c", script], cwd=project, env=env, capture_output=True, text=True)
+    assert done.stdout.splitlines()[-1] == "exit 0 False", done.stdout + done.stderr  # the face went to a worker
+    full = _build(project, "full", cache=False)
+    assert _pages(project / "out" / "t.pdf") == _pages(full.target)
 
 
 def _pages(pdf: Path) -> list[tuple]:
@@ -209,17 +231,29 @@ def _wait_for(outcomes: list, count: int, seconds: float = 120) -> None:
     assert len(outcomes) >= count, f"{len(outcomes)} builds after {seconds} s"
 
 
-@pytest.mark.slow
-def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
+@contextlib.contextmanager
+def _watching(project: Path, jobs: int) -> Iterator[list[api.GameBuild]]:
+    """``api.watch`` of ``project`` on a thread until the block ends; yields the list its builds are appended to."""
     import threading
-    import time
 
     outcomes: list[api.GameBuild] = []
     stop = threading.Event()
-    request = api.BuildRequest(out_dir=project / "out", jobs=1)
+    request = api.BuildRequest(out_dir=project / "out", jobs=jobs)
     watcher = threading.Thread(target=api.watch, args=(project, request, outcomes.append), kwargs={"stop": stop})
     watcher.start()
     try:
+        yield outcomes
+    finally:
+        stop.set()
+        watcher.join(30)
+    assert not watcher.is_alive()
+
+
+@pytest.mark.slow
+def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
+    import time
+
+    with _watching(project, jobs=1) as outcomes:
         _wait_for(outcomes, 1)
         assert outcomes[0].up_to_date
         time.sleep(0.3)  # the watch is set up
@@ -235,10 +269,32 @@ def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
         _write_cards(project, cards)
         _wait_for(outcomes, 4)
         assert not outcomes[-1].failure and [p.code for p in outcomes[-1].problems] == ["low-dpi"]
-    finally:
-        stop.set()
-        watcher.join(30)
-    assert not watcher.is_alive()
+
+
+@pytest.mark.slow
+def test_a_watch_starts_its_workers_before_the_first_save_and_has_each_lay_out_a_face(project, monkeypatch):
+    import time
+
+    from printer.sheets.parallel import Workers
+
+    warmed: list[str] = []
+    rehearsals: list[int] = []
+    warm, idle = Workers.warm, Workers.idle_to_rehearse
+    monkeypatch.setattr(Workers, "warm", lambda self, spec: warmed.append(spec.game) or warm(self, spec))
+    monkeypatch.setattr(Workers, "idle_to_rehearse", lambda self, n: rehearsals.append(idle(self, n)) or rehearsals[-1])
+    with _watching(project, jobs=2) as outcomes:
+        _wait_for(outcomes, 1)
+        assert outcomes[0].up_to_date and warmed == ["t"]  # the pool started, though there was nothing to build
+        time.sleep(0.3)  # the watch is set up
+        for n, text in enumerate(("First save.", "Second save."), 2):
+            cards = _cards(project)
+            cards[2]["text"] = text
+            _write_cards(project, cards)
+            _wait_for(outcomes, n)
+            assert outcomes[-1].stats["faces laid out"] == 1
+        assert rehearsals == [1, 0]  # the worker the first save left idle laid out a face too; once
+        with pdfplumber.open(outcomes[-1].target) as pdf:
+            assert "Second save." in "".join(page.extract_text() for page in pdf.pages)
 
 
 class _Planted:
