@@ -24,8 +24,9 @@ Each figure's source is in ``docs/print-on-demand.md``.
   the PDF stays RGB and a warning says so. printer converts no colour itself.
 - **Layouts.** ``png-per-card``: ``fronts/`` and ``backs/`` folders of numbered PNGs
   (``001-<card id>.png``) and ``cards.csv`` (front, back, copies);
-  ``pdf-alternating``: one PDF, front page then back page per printed card,
-  split into files of at most ``max_cards_per_file`` cards;
+  ``pdf-alternating``: one PDF, front page then back page per printed card
+  (back page first with ``back_first``, as DriveThruCards' "Specifications
+  for Print Cards" asks), split into files of at most ``max_cards_per_file`` cards;
   ``pdf-sides``: a FRONT PDF and a BACK PDF, one card per page in the same order.
 """
 
@@ -86,6 +87,8 @@ class Preset:
     max_cards_per_file: int | None = None
     icc_expected: tuple[str, ...] = ()
     checked: bool = False
+    #: ``pdf-alternating`` only: each printed card's back page before its front page
+    back_first: bool = False
 
 
 @dataclass
@@ -143,6 +146,7 @@ def presets() -> dict[str, Preset]:
             entry.get("max_cards_per_file"),
             tuple(entry.get("icc_expected", ())),
             bool(entry.get("checked", False)),
+            bool(entry.get("back_first", False)),
         )
     return found
 
@@ -496,12 +500,14 @@ def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> Non
     per_file = preset.max_cards_per_file or len(fronts) or 1
     parts = [range(i, min(i + per_file, len(fronts))) for i in range(0, len(fronts), per_file)] or [range(0)]
     for n, part in enumerate(parts, 1):
-        keys = [k for i in part for k in ([fronts[i], backs[i]] if backs else [fronts[i]])]
+        pair = (lambda i: [backs[i], fronts[i]]) if preset.back_first else (lambda i: [fronts[i], backs[i]])
+        keys = [k for i in part for k in (pair(i) if backs else [fronts[i]])]
         name = target.name + (f"-{n}" if len(parts) > 1 else "") + ".pdf"
         finish(keys, target.with_name(name))
     split = f", split into {len(parts)} files of at most {per_file} cards" if len(parts) > 1 else ""
     first = target.with_name(target.name + ("-1" if len(parts) > 1 else "") + ".pdf")
-    result.summary.insert(0, f"{first} ({preset.name}: {len(fronts)} cards, front then back, {page}, {colour}{split})")
+    order = "back then front" if preset.back_first and backs else "front then back" if backs else "fronts only"
+    result.summary.insert(0, f"{first} ({preset.name}: {len(fronts)} cards, {order}, {page}, {colour}{split})")
 
 
 __all__ = [

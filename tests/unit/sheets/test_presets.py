@@ -110,17 +110,19 @@ def test_image_vendors_one_rgb_png_per_face_at_the_vendors_canvas(good, tmp_path
 
 
 @pytest.mark.slow
-def test_drivethrucards_one_card_per_page_front_then_back_with_an_eighth_inch_bleed(good, tmp_path, run):
+def test_drivethrucards_one_card_per_page_back_then_front_with_an_eighth_inch_bleed(good, tmp_path, run):
     result = run("--project", good, "build", "t", "--preset", "drivethrucards", "--out", tmp_path)
     assert result.code == 0, result.err
     pages = pages_mm(tmp_path / "t-drivethrucards.pdf")
-    assert len(pages) == 2 * 4  # 4 printed cards (3 copies of Alpha), each a front page then a back page
+    assert len(pages) == 2 * 4  # 4 printed cards (3 copies of Alpha), each a back page then a front page
     for size, trim in pages:
         assert size == pytest.approx((2.75 * IN, 3.75 * IN), abs=0.05)
         assert (trim[2] - trim[0], trim[3] - trim[1]) == pytest.approx((2.5 * IN, 3.5 * IN), abs=0.05)
         assert trim[0] == pytest.approx(IN / 8, abs=0.05) and trim[1] == pytest.approx(IN / 8, abs=0.05)
     texts = [page.extract_text() for page in PdfReader(tmp_path / "t-drivethrucards.pdf").pages]
-    assert ["Alpha" in t for t in texts[:2]] == [True, False] and "BACK" in texts[1]
+    assert ["Alpha" in t for t in texts[:2]] == [False, True] and "BACK" in texts[0]  # DriveThru asks back first
+    assert ["BACK" in t for t in texts] == [True, False] * 4
+    assert "4 cards, back then front" in result.out
     assert "DriveThruCards takes CMYK: without --icc the PDF stays RGB" in result.err
 
 
@@ -157,7 +159,7 @@ def test_mbprint_3_mm_bleed_4_mm_safe_area_and_the_cards_that_leave_it(tmp_path,
     result = run("--project", root, "build", "t", "--preset", "mbprint", "--out", tmp_path / "out")
     assert result.code == 0, result.err
     pages = pages_mm(tmp_path / "out" / "t-mbprint.pdf")
-    assert len(pages) == 2 * 6
+    assert len(pages) == 2 * 6 and "6 cards, front then back" in result.out  # MB Print: front page first
     for size, trim in pages:
         assert size == pytest.approx((69, 94), abs=0.05) and trim[0] == pytest.approx(3, abs=0.05)
     assert "Edgy: text runs" in result.err and "outside MB Print's safe area (4 mm inside the trim)" in result.err
