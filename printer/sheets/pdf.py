@@ -33,7 +33,17 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: E402
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
-from printer.sheets import stylesheets  # noqa: E402
+from printer.sheets import stylesheets, useragent  # noqa: E402
+
+
+class _HTML(HTML):
+    """``weasyprint.HTML`` that lays out with :func:`printer.sheets.useragent.stylesheet` when ``lighter``."""
+
+    lighter = False
+
+    def _ua_stylesheets(self, forms=False):
+        sheet = useragent.stylesheet() if self.lighter and not forms else None
+        return [sheet] if sheet is not None else super()._ua_stylesheets(forms)
 
 
 class BlockedFetch(FatalURLFetchingError):
@@ -281,8 +291,11 @@ def render_documents(
 ) -> tuple[list, list[Problem]]:
     """Lay out each HTML document of ``chunks`` with WeasyPrint; returns ``(documents, warnings)``.
 
-    ``options`` go to ``HTML.render`` (e.g. ``output_intent``). Raises
-    :class:`RenderError` when a resource was blocked or missing.
+    ``options`` go to ``HTML.render`` (e.g. ``output_intent``). A document
+    that :func:`printer.sheets.useragent.suits` is laid out with that
+    module's lighter user-agent stylesheet (the same pages, fewer styles
+    worked out). Raises :class:`RenderError` when a resource was blocked
+    or missing.
     """
     fetcher = ProjectFetcher(roots)
     base_url = base.resolve().as_uri() + "/"
@@ -290,11 +303,9 @@ def render_documents(
     with _contained(where) as messages:
         for index, html in enumerate(chunks):
             try:
-                documents.append(
-                    HTML(string=html, base_url=base_url, url_fetcher=fetcher).render(
-                        font_config=font_config(), optimize_images=False, **options
-                    )
-                )
+                document = _HTML(string=html, base_url=base_url, url_fetcher=fetcher)
+                document.lighter = useragent.suits(html, base_url, fetcher.roots, options)
+                documents.append(document.render(font_config=font_config(), optimize_images=False, **options))
             except BlockedFetch:
                 pass  # reported below, with the template that asked for it
             _check_blocked([fetcher], where, html, base_url, roots)
