@@ -62,11 +62,13 @@ def _file_needs_full(path: Path) -> bool:
     try:
         stat = path.stat()
         key = (str(path), stat.st_mtime_ns, stat.st_size)
-        if key not in _files:
+        verdict = _files.get(key)
+        if verdict is None:
+            verdict = _needs_full(path.read_bytes().decode("utf-8", errors="replace"))
             if len(_files) >= _MAX_FILES:
                 _files.clear()
-            _files[key] = _needs_full(path.read_bytes().decode("utf-8", errors="replace"))
-        return _files[key]
+            _files[key] = verdict  # shared by the threads of a process: each reads and writes whole entries
+        return verdict
     except OSError:
         return True
 
