@@ -98,19 +98,20 @@ def build_sheets(
     names = {k: "/F" + job.cache_keys[k][:24] for k in keys} if cache is not None else None
     # faces laid out again together keep their names: the last PDF would keep their old copies (and fonts)
     previous = _previous_output(cache, target, chrome_key) if cache is not None and not scattered else None
-    data, drawing = impose(
-        chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, previous
-    )
-    job.stats["impose seconds"] += time.perf_counter() - started
     problems = list(job.renderer.problems) + problems
     if strict and problems:
         return problems
-    with atomic_open(target) as handle:
-        handle.write(data)
+    with atomic_open(target) as handle:  # saved straight into the file: no copy of the whole PDF in memory
+        _, drawing = impose(
+            chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, previous, into=handle
+        )
+    job.stats["impose seconds"] += time.perf_counter() - started
+    with open(target, "rb") as written:
+        digest = hashlib.file_digest(written, "sha256").hexdigest()
     if cache is not None and chrome_key:
-        plan = {"digest": hashlib.sha256(data).hexdigest(), "chrome": chrome_key, "drawing": drawing}
+        plan = {"digest": digest, "chrome": chrome_key, "drawing": drawing}
         cache.put_blob("impose:" + str(target), json.dumps(plan).encode())
-    job.stats["pdf bytes"] = len(data)
+    job.stats["pdf bytes"] = target.stat().st_size
     if job.write_options.get("pdf_variant"):
         from printer.sheets.export.pdfx import rgb_report
 

@@ -21,7 +21,7 @@ import io
 import math
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from printer.sheets.render import Face, Sheet
 from printer.units import MM_PER_IN
@@ -210,6 +210,7 @@ def impose(
     names: Mapping[str, str] | None = None,
     previous: tuple[bytes, list[list[Entry]]] | None = None,
     geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]] | None = None,
+    into: BinaryIO | None = None,
 ) -> tuple[bytes, list[list[Entry]]]:
     """The sheets' PDF: ``chrome_pdf`` (one page per sheet: marks, guides, labels) with every face drawn under it.
 
@@ -227,8 +228,10 @@ def impose(
     PDF is the start and only the faces whose names changed are copied in
     and the pages holding them drawn again. ``geometry`` gives faces of another size their own face page
     size and trim position (see :func:`plan`). Returns ``(pdf bytes, plan)``
-    (see :func:`plan`). Raises ``ValueError`` when ``chrome_pdf`` does not
-    have one page per sheet.
+    (see :func:`plan`); with ``into`` (a binary file open for writing), the
+    PDF is saved into it instead and the bytes returned are empty (a 9,000-card
+    PDF is 36.5 MB, held twice while it is saved into memory). Raises
+    ``ValueError`` when ``chrome_pdf`` does not have one page per sheet.
     """
     import pikepdf
 
@@ -286,12 +289,12 @@ def impose(
         # (0.22 s against 0.11 s for 200 sheets of 900 cards), for the same bytes. New streams (the pages' face
         # drawings) are still compressed.
         out.save(
-            buffer,
+            into if into is not None else buffer,
             compress_streams=True,
             stream_decode_level=pikepdf.StreamDecodeLevel.none,
             object_stream_mode=pikepdf.ObjectStreamMode.generate,
         )
-        return buffer.getvalue(), drawing
+        return (b"" if into is not None else buffer.getvalue()), drawing
     finally:
         for source in sources.values():
             source.close()
