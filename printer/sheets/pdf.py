@@ -29,7 +29,7 @@ lazy_font_files()  # a font's whole file read only when WeasyPrint needs it, not
 
 from weasyprint import HTML, Document  # noqa: E402
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402
-from weasyprint.urls import FatalURLFetchingError, URLFetcher  # noqa: E402
+from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherResponse  # noqa: E402
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
@@ -50,6 +50,10 @@ class BlockedFetch(FatalURLFetchingError):
     """A template or card asked for a resource outside the project."""
 
 
+class _NeedsFullStylesheet(FatalURLFetchingError):
+    """A stylesheet read while laying out with the lighter user-agent stylesheet needs WeasyPrint's own."""
+
+
 class ProjectFetcher(URLFetcher):
     """Fetches ``data:`` URLs and files under ``roots`` only; raises :class:`BlockedFetch` otherwise."""
 
@@ -60,6 +64,10 @@ class ProjectFetcher(URLFetcher):
         #: (inside SVG images, fonts), so callers check this list after laying out and writing (:func:`_check_blocked`)
         self.blocked: list[tuple[str, str, Path | None]] = []
         self._fetched: list[Path] = []  # stylesheets and SVG files read, searched for the reference to a blocked URL
+        #: while a document is laid out with the lighter user-agent stylesheet: whether a stylesheet file's body
+        #: allows it (:func:`printer.sheets.useragent.stylesheet_suits`); one that does not stops the layout
+        self.stylesheet_check: Callable[[bytes], bool] | None = None
+        self.needs_full_stylesheet = False
 
     def fetch(self, url: str, headers=None):
         scheme = url.split(":", 1)[0].lower()
@@ -77,7 +85,17 @@ class ProjectFetcher(URLFetcher):
             self._fetched.append(path)
         if path.suffix.lower() in _RASTER and _too_many_pixels(path):
             self._block(url, f"the image has more than {Image.MAX_IMAGE_PIXELS:,} pixels (a decompression bomb?)")
-        return super().fetch(url, headers)
+        response = super().fetch(url, headers)
+        if self.stylesheet_check is None or path.suffix.lower() != ".css":
+            return response
+        try:
+            body = response.read()
+        finally:
+            response.close()
+        if not self.stylesheet_check(body):
+            self.needs_full_stylesheet = True
+            raise _NeedsFullStylesheet(f"{url} needs WeasyPrint's own user-agent stylesheet")
+        return URLFetcherResponse(response.url, body, response.headers, response.status)
 
     def _block(self, url: str, why: str):
         blocked = (url, why, _referrer(url, self._fetched))
@@ -303,15 +321,39 @@ def render_documents(
     with _contained(where) as messages:
         for index, html in enumerate(chunks):
             try:
-                document = _HTML(string=html, base_url=base_url, url_fetcher=fetcher)
-                document.lighter = useragent.suits(html, base_url, fetcher.roots, options)
-                documents.append(document.render(font_config=font_config(), optimize_images=False, **options))
+                documents.append(_lay_out(html, base_url, fetcher, options))
             except BlockedFetch:
                 pass  # reported below, with the template that asked for it
             _check_blocked([fetcher], where, html, base_url, roots)
             if on_chunk:
                 on_chunk(index)
     return documents, _warnings(messages, where)
+
+
+def _lay_out(html: str, base_url: str, fetcher: ProjectFetcher, options: dict):
+    """``html`` laid out: with the lighter user-agent stylesheet when :func:`printer.sheets.useragent.suits` it,
+    and again with WeasyPrint's own when a stylesheet it reads does not allow that or the layout fails (a failed
+    fetch is not tried again: it would fail the same way)."""
+
+    def render(lighter: bool):
+        document = _HTML(string=html, base_url=base_url, url_fetcher=fetcher)
+        document.lighter = lighter
+        return document.render(font_config=font_config(), optimize_images=False, **options)
+
+    if useragent.suits(html, options) and useragent.stylesheet() is not None:
+        list_items = useragent.has_list_items(html)
+        fetcher.stylesheet_check = lambda body: useragent.stylesheet_suits(body, list_items)
+        fetcher.needs_full_stylesheet = False
+        try:
+            return render(True)
+        except FatalURLFetchingError:
+            if not fetcher.needs_full_stylesheet:
+                raise
+        except Exception:  # noqa: BLE001 (laid out again below with WeasyPrint's own stylesheet, which reports)
+            pass
+        finally:
+            fetcher.stylesheet_check = None
+    return render(False)
 
 
 def render_one(html: str, roots: list[Path], base: Path, where: str = "", **options):

@@ -13,10 +13,13 @@ note (``position: note(...)``). Counted on a cold build of 90 real cards of the 
 :func:`stylesheet` is WeasyPrint's own stylesheet with ``::marker`` kept to ``li`` (the only element it makes
 a list item) and the five footnote and note rules left out; everything else is as WeasyPrint ships it.
 :func:`suits` says whether a document can take it: neither its HTML (``<style>`` elements and ``style``
-attributes included) nor any stylesheet it links says ``footnote``, ``note(``, ``list-item``, ``@import`` or
-``<base``, read after HTML character references and CSS escapes are decoded; every linked stylesheet is a
-file under the document's allowed roots; and no stylesheet is passed to the layout besides. Any other
-document, or a WeasyPrint whose stylesheet does not hold those six rules as written, gets WeasyPrint's own.
+attributes included, read as written and with HTML character references and CSS escapes decoded) says
+``footnote``, ``note(``, ``list-item``, ``@import`` or ``<base``, nor ``inherit`` when it has ``<li>`` elements
+(a child can inherit ``display: list-item``); and no stylesheet is passed to the layout besides. Each stylesheet
+file the document then reads is checked the same way as it is fetched (:func:`stylesheet_suits`, called by
+:class:`printer.sheets.pdf.ProjectFetcher`): one that fails stops the layout, which starts again with
+WeasyPrint's own stylesheet, as does a layout that fails for any other reason. A WeasyPrint whose stylesheet
+does not hold those six rules as written always gets its own.
 """
 
 from __future__ import annotations
@@ -24,21 +27,15 @@ from __future__ import annotations
 import functools
 import html
 import re
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
-from urllib.parse import unquote, urljoin, urlparse
-from urllib.request import url2pathname
 
 #: what, in a document or a stylesheet, may need the rules the lighter stylesheet leaves out (or hides text)
 _NEEDS_FULL = re.compile(r"footnote|note\(|list-item|@import|<base\b", re.IGNORECASE)
+_LIST_ITEMS = re.compile(r"<li[\s/>]", re.IGNORECASE)
 _CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})[ \t\n\r\f]?|\\(.)", re.DOTALL)
-_LINK = re.compile(r"<link\b[^>]*>", re.IGNORECASE)
-_HREF = re.compile(r"""\bhref\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))""", re.IGNORECASE)
+#: the encodings a stylesheet may declare and still be read here as written (ASCII-compatible)
+_CHARSET = re.compile(rb'@charset\s*"(utf-8|us-ascii|iso-8859-1|latin-?1|windows-1252)"', re.IGNORECASE)
 _PSEUDO_RULES = ("footnote-call", "footnote-marker", "note-call", "note-marker", "note-callback")
-#: verdicts on stylesheet files, by (path, mtime in ns, size)
-_files: dict[tuple[str, int, int], bool] = {}
-_MAX_FILES = 256
 
 
 def _decoded(text: str) -> str:
@@ -53,47 +50,38 @@ def _decoded(text: str) -> str:
     return _CSS_ESCAPE.sub(one, text)
 
 
-def _needs_full(text: str) -> bool:
-    return _NEEDS_FULL.search(text) is not None or _NEEDS_FULL.search(_decoded(text)) is not None
+def _needs_full(text: str, list_items: bool) -> bool:
+    for form in (text, _decoded(text)):
+        if _NEEDS_FULL.search(form) is not None or (list_items and "inherit" in form.lower()):
+            return True
+    return False
 
 
-def _file_needs_full(path: Path) -> bool:
-    """Whether the stylesheet file at ``path`` may need WeasyPrint's full stylesheet (``True`` when unreadable)."""
-    try:
-        stat = path.stat()
-        key = (str(path), stat.st_mtime_ns, stat.st_size)
-        verdict = _files.get(key)
-        if verdict is None:
-            verdict = _needs_full(path.read_bytes().decode("utf-8", errors="replace"))
-            if len(_files) >= _MAX_FILES:
-                _files.clear()
-            _files[key] = verdict  # shared by the threads of a process: each reads and writes whole entries
-        return verdict
-    except OSError:
-        return True
-
-
-def suits(document: str, base_url: str, roots: Sequence[Path], options: dict[str, Any] | None = None) -> bool:
-    """Whether the HTML ``document`` (its links resolved against ``base_url``; linked files looked for under
-    ``roots``) can be laid out with :func:`stylesheet` and look the same (see the module's docstring).
+def suits(document: str, options: dict[str, Any] | None = None) -> bool:
+    """Whether the HTML ``document`` may be laid out with :func:`stylesheet` (see the module's docstring);
     ``options``: the keyword arguments the layout gets (a ``stylesheets`` argument means no)."""
     if options and options.get("stylesheets"):
         return False
-    text = html.unescape(document)
-    if _needs_full(text):
+    unescaped = html.unescape(document)
+    list_items = _LIST_ITEMS.search(unescaped) is not None
+    return not (_needs_full(document, list_items) or _needs_full(unescaped, list_items))
+
+
+def has_list_items(document: str) -> bool:
+    """Whether the HTML ``document`` has ``<li>`` elements (its stylesheets must then not say ``inherit``)."""
+    return _LIST_ITEMS.search(html.unescape(document)) is not None
+
+
+@functools.lru_cache(maxsize=64)  # the same few stylesheets are read for every document of a build
+def stylesheet_suits(body: bytes, list_items: bool) -> bool:
+    """Whether the stylesheet file ``body`` leaves a document laid out with :func:`stylesheet` as it would be
+    with WeasyPrint's own (``list_items``: the document has ``<li>`` elements). A body that is not in an
+    ASCII-compatible encoding (a byte-order mark, a NUL byte, another ``@charset``) does not."""
+    if b"\x00" in body or body.startswith((b"\xfe\xff", b"\xff\xfe")):
         return False
-    resolved = [Path(r).resolve() for r in roots]
-    for tag in _LINK.findall(text):
-        found = _HREF.search(tag)
-        if found is None or "stylesheet" not in tag.lower():
-            continue
-        url = urlparse(urljoin(base_url, next(g for g in found.groups() if g is not None)))
-        if url.scheme != "file":
-            return False  # a stylesheet this does not read (WeasyPrint reads or refuses it)
-        path = Path(url2pathname(unquote(url.path))).resolve()
-        if not any(path.is_relative_to(root) for root in resolved) or _file_needs_full(path):
-            return False
-    return True
+    if b"@charset" in body.lower() and _CHARSET.search(body) is None:
+        return False
+    return not _needs_full(body.decode("utf-8", errors="replace"), list_items)
 
 
 @functools.cache

@@ -48,7 +48,7 @@ def test_a_plain_document_works_out_no_footnote_note_or_marker_styles_but_its_li
     body = "".join(f"<div class='face'><p>Card {i}</p><p>Text</p></div>" for i in range(20))
     html = f"<html><body>{body}<ul><li>First</li><li>Second</li></ul><ol><li>One</li></ol></body></html>"
     assert useragent.stylesheet() is not None
-    assert useragent.suits(html, tmp_path.as_uri() + "/", [tmp_path])
+    assert useragent.suits(html)
     data, counted = _laid_out(html, tmp_path, monkeypatch)
     assert counted["marker"] == 3 and not any(counted[name] for name in NOTES[1:])  # the three li only
     text = _text(data)
@@ -71,27 +71,65 @@ def test_a_plain_document_works_out_no_footnote_note_or_marker_styles_but_its_li
         "<p style='display: list-item'>An item</p>",
         "<style>@import url(other.css);</style><p>Text</p>",
         "<base href='file:///elsewhere/'><p>Text</p>",
+        "<ul><li><div style='display: inherit'>An item by inheritance</div></li></ul>",
+        "<p>&#64;import url(x.css)</p>",
     ],
 )
-def test_a_document_that_may_need_the_left_out_rules_gets_weasyprints_own(style, tmp_path):
-    assert not useragent.suits(f"<html><body>{style}</body></html>", tmp_path.as_uri() + "/", [tmp_path])
+def test_a_document_that_may_need_the_left_out_rules_gets_weasyprints_own(style):
+    assert not useragent.suits(f"<html><body>{style}</body></html>")
+    assert useragent.suits("<html><body><p style='display: inherit'>Not a list</p></body></html>")
 
 
-def test_linked_stylesheets_are_read_for_the_same_words_and_must_be_files_under_the_roots(tmp_path):
-    base = tmp_path.as_uri() + "/"
-    page = "<html><head><link rel='stylesheet' href='{}'></head><body><p>Text</p></body></html>"
+def test_a_stylesheet_file_is_checked_as_it_is_read():
+    assert useragent.stylesheet_suits(b"p { color: red }", list_items=False)
+    assert not useragent.stylesheet_suits(b"p { float: footnote }", list_items=False)
+    assert not useragent.stylesheet_suits(b"p { display: list\\-item }", list_items=False)  # a CSS escape
+    assert useragent.stylesheet_suits(b"div { display: inherit }", list_items=False)
+    assert not useragent.stylesheet_suits(b"div { display: inherit }", list_items=True)
+    assert not useragent.stylesheet_suits("p { float: footnote }".encode("utf-16"), list_items=False)  # a BOM
+    assert not useragent.stylesheet_suits(b'@charset "utf-7"; p { color: red }', list_items=False)
+    assert useragent.stylesheet_suits(b'@charset "utf-8"; p { color: red }', list_items=False)
+
+
+@pytest.mark.parametrize(
+    "link",
+    [
+        "<link rel='stylesheet' href='notes.css'>",
+        "<link title='>' rel='stylesheet' href='notes.css'>",  # a quoted > in the tag
+        "<link data-href='plain.css' rel='stylesheet' href='notes.css'>",
+        "<link rel=stylesheet href=notes.css>",
+    ],
+)
+def test_a_linked_stylesheet_that_needs_the_left_out_rules_is_laid_out_with_weasyprints_own(link, tmp_path):
     (tmp_path / "plain.css").write_text("p { color: red }", encoding="utf-8")
-    (tmp_path / "notes.css").write_text("p { float: footnote }", encoding="utf-8")
-    (tmp_path / "escaped.css").write_text("p { display: list\\-item }", encoding="utf-8")
-    assert useragent.suits(page.format("plain.css"), base, [tmp_path])
-    assert not useragent.suits(page.format("notes.css"), base, [tmp_path])
-    assert not useragent.suits(page.format("escaped.css"), base, [tmp_path])
-    assert not useragent.suits(page.format("missing.css"), base, [tmp_path])
-    assert not useragent.suits(page.format("plain.css"), base, [tmp_path / "elsewhere"])  # outside the roots
-    assert not useragent.suits(page.format("http://example.org/a.css"), base, [tmp_path])
-    assert not useragent.suits(page.format("plain.css"), base, [tmp_path], {"stylesheets": ["x.css"]})
-    (tmp_path / "plain.css").write_text("p { float: footnote }", encoding="utf-8")  # edited: read again
-    assert not useragent.suits(page.format("plain.css"), base, [tmp_path])
+    (tmp_path / "notes.css").write_text(".n { float: footnote }", encoding="utf-8")
+    html = f"<html><head>{link}</head><body><p>Rule<span class='n'>See the glossary.</span> text.</p></body></html>"
+    documents, problems = pdf.render_documents([html], [tmp_path], tmp_path, "test")
+    assert problems == [] and "1. See the glossary." in _text(documents[0].write_pdf())
+
+
+def test_a_utf16_stylesheet_that_needs_the_left_out_rules_is_laid_out_with_weasyprints_own(tmp_path):
+    (tmp_path / "notes.css").write_bytes(".n { float: footnote }".encode("utf-16"))
+    html = "<html><head><link rel='stylesheet' href='notes.css'></head><body><p>Rule<span class='n'>Note.</span></p>"
+    documents, _ = pdf.render_documents([html], [tmp_path], tmp_path, "test")
+    assert "1. Note." in _text(documents[0].write_pdf())
+
+
+def test_a_layout_that_fails_with_the_lighter_stylesheet_is_done_again_with_weasyprints_own(tmp_path, monkeypatch):
+    (tmp_path / "notes.css").write_text(".n { float: footnote }", encoding="utf-8")
+    monkeypatch.setattr(useragent, "stylesheet_suits", lambda body, list_items: True)  # a check that misses it
+    html = "<html><head><link rel='stylesheet' href='notes.css'></head><body><p>Rule<span class='n'>Note.</span></p>"
+    documents, _ = pdf.render_documents([html], [tmp_path], tmp_path, "test")
+    assert "1. Note." in _text(documents[0].write_pdf())
+
+
+def test_a_link_to_an_impossible_file_name_is_a_located_problem(tmp_path):
+    from printer.problems import RenderError
+
+    html = "<html><head><link rel='stylesheet' href='a%00.css'></head><body><p>Text</p></body></html>"
+    with pytest.raises(RenderError) as raised:
+        pdf.render_documents([html], [tmp_path], tmp_path, "test")
+    assert [p.where for p in raised.value.problems] == ["test"] and "embedded null byte" in str(raised.value)
 
 
 def test_footnotes_still_print_their_calls_and_markers(tmp_path, monkeypatch):
