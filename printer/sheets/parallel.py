@@ -76,10 +76,12 @@ class Workers:
         #: face took 0.33 s in a fresh worker, the next ones 0.11-0.19 s)
         self.rehearse = rehearse
         self._rehearsed = False
+        self._used = False  # whether a build asked for the executor (a pool warmed and never used is stopped at once)
         self._executor: Executor | None = None
         self._client: Client | None = None
 
     def executor(self) -> Executor | None:
+        self._used = True
         if self._executor is None and self.scheduler:
             from distributed import Client
 
@@ -116,7 +118,7 @@ class Workers:
     def idle_to_rehearse(self, batches: int) -> int:
         """How many workers a build of ``batches`` batches leaves idle that should lay out a face to throw away
         (see ``rehearse``): those of the first build that runs on the pool, none after."""
-        if not self.rehearse or self._rehearsed:
+        if not self.rehearse or self._rehearsed or self.scheduler:  # a cluster's tasks are its own business
             return 0
         self._rehearsed = True
         return max(0, self.jobs - batches)
@@ -127,8 +129,17 @@ class Workers:
         return self._executor is not None
 
     def close(self, cancel: bool = False) -> None:
-        """Stop the workers: after their batches, or at once with ``cancel`` (the build was interrupted)."""
-        if self._executor is not None:
+        """Stop the workers: after their batches, or at once with ``cancel`` (the build was interrupted) or when
+        no build used them (a pool :meth:`warm` started for faces that all came from the cache, or a build that
+        stopped at bad cards: its workers may still be importing WeasyPrint)."""
+        if self._executor is not None and not self._used and not self.scheduler:
+            processes = list((getattr(self._executor, "_processes", None) or {}).values())  # no public way before 3.14
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:  # killed: they hold nothing yet, and may catch SIGTERM as printer does
+                process.kill()
+            for process in processes:
+                process.join(5)
+        elif self._executor is not None:
             if cancel:
                 try:
                     self._executor.shutdown(wait=False, cancel_futures=True)

@@ -94,3 +94,23 @@ def test_a_build_on_a_dask_cluster_is_the_serial_build(serial, tmp_path, monkeyp
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         on_cluster = _build(tmp_path, "dask", scheduler=cluster.scheduler_address, jobs=2)
     assert _pages(on_cluster) == _pages(serial)
+
+
+def test_a_pool_started_early_and_never_used_is_stopped_at_once():
+    import time
+
+    from printer.sheets.options import PrintOptions
+    from printer.sheets.parallel import JobSpec, Workers
+
+    spec = JobSpec(str(REPO), "l5r", PrintOptions(), (), None)
+    workers = Workers(2)
+    workers.warm(spec)  # its workers start importing WeasyPrint and loading the job
+    processes = list(workers._executor._processes.values())
+    assert len(processes) == 2 and all(p.is_alive() for p in processes)
+    started = time.monotonic()
+    workers.close()
+    assert not any(p.is_alive() for p in processes) and time.monotonic() - started < 5
+    used = Workers(2)
+    used.warm(spec)
+    assert used.executor() is not None  # a build asked for it: closed after its batches, as before
+    used.close()
