@@ -24,7 +24,7 @@ from typing import BinaryIO
 
 @contextlib.contextmanager
 def atomic_open(path: Path) -> Iterator[BinaryIO]:
-    """Open a temporary file for binary writing that replaces ``path`` on success.
+    """Open a temporary file for binary writing (and reading back) that replaces ``path`` on success.
 
     The folder of ``path`` is created when missing. On any exception the
     temporary file is removed and ``path`` is untouched.
@@ -34,7 +34,7 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
     remove_stale_temps(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as handle:
+        with os.fdopen(fd, "w+b") as handle:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -101,17 +102,23 @@ def build_sheets(
     problems = list(job.renderer.problems) + problems
     if strict and problems:
         return problems
+    digest = ""
     with atomic_open(target) as handle:  # saved straight into the file: no copy of the whole PDF in memory
         _, drawing = impose(
             chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, previous, into=handle
         )
-    job.stats["impose seconds"] += time.perf_counter() - started
-    with open(target, "rb") as written:
-        digest = hashlib.file_digest(written, "sha256").hexdigest()
-    if cache is not None and chrome_key:
+        job.stats["impose seconds"] += time.perf_counter() - started
+        handle.flush()
+        job.stats["pdf bytes"] = os.fstat(handle.fileno()).st_size
+        if cache is not None and chrome_key:  # the bytes this build wrote, read back before they replace target
+            handle.seek(0)
+            sha = hashlib.sha256()
+            for block in iter(lambda: handle.read(1 << 20), b""):
+                sha.update(block)
+            digest = sha.hexdigest()
+    if cache is not None and digest:
         plan = {"digest": digest, "chrome": chrome_key, "drawing": drawing}
         cache.put_blob("impose:" + str(target), json.dumps(plan).encode())
-    job.stats["pdf bytes"] = target.stat().st_size
     if job.write_options.get("pdf_variant"):
         from printer.sheets.export.pdfx import rgb_report
 
