@@ -116,8 +116,8 @@ _deferring = threading.local()
 
 
 def lazy_font_files() -> None:
-    """Make WeasyPrint read a font's whole file only when it needs it (once; nothing when ``weasyprint.pdf.fonts``
-    has no ``Font`` and ``get_hb_object_data`` as in WeasyPrint 70).
+    """Make WeasyPrint read a font's whole file only when it needs it (once; nothing with a WeasyPrint other than
+    70.x, or whose ``weasyprint.pdf.fonts`` has no ``Font`` and ``get_hb_object_data`` as in 70).
 
     ``Font.__init__`` copies the whole font file out of its HarfBuzz face into a Python ``bytes`` for every font a
     document draws with (every family, weight and style: a template drawing with eight Noto CJK faces copies a
@@ -128,8 +128,11 @@ def lazy_font_files() -> None:
     ``file_content`` (a font that is not subset, or whose type is asked first, reads its whole file then, as
     before). Call after :func:`import_weasyprint`.
     """
+    import weasyprint
     import weasyprint.pdf.fonts as fonts
 
+    if not str(getattr(weasyprint, "__version__", "")).startswith("70."):
+        return  # checked against WeasyPrint 70's Font only: another one keeps its own way
     font, read = getattr(fonts, "Font", None), getattr(fonts, "get_hb_object_data", None)
     if font is None or read is None or getattr(read, "_printer_lazy", False) or "file_content" in vars(font):
         return
