@@ -51,7 +51,9 @@ def deck_file(project, text: str, name: str) -> Path:
     """Write a pasted decklist under the serve cache (by its hash) keeping its file name; returns the file."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     clean = safe_file_name(Path(name or "decklist.txt").name) or "decklist.txt"
-    if Path(clean).suffix.lower() not in (".txt", ".l5d", ".json"):
+    from printer.plugins import decklist_suffixes
+
+    if Path(clean).suffix.lower() not in {".txt", ".json", *decklist_suffixes()}:  # and the games' own formats
         clean += ".txt"
     folder = output_path(_serve_cache(project) / "decks", digest)
     target = output_path(folder, clean)

@@ -19,6 +19,7 @@ CORE = [
     "limits.py",
     "config.py",
     "fsutil.py",
+    "serve",
 ]
 
 # the five bundled games' ids and names, and the terms only one of them uses

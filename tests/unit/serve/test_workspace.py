@@ -127,3 +127,16 @@ def test_following_gives_the_next_fronts_in_gallery_order(project):
     fronts = [e.front for e in workspace.entries.values()]
     assert workspace.following(fronts[0], 3) == fronts[1:4]
     assert workspace.following("0" * 40, 3) == []
+
+
+def test_a_pasted_decklist_keeps_the_suffix_of_a_format_a_game_registers(project):
+    from printer.plugins import decklist_suffixes
+    from printer.project import load_project
+    from printer.serve.jobs import deck_file
+
+    loaded = load_project(project)
+    registered = sorted(decklist_suffixes())
+    assert registered  # the bundled games register their decklist formats
+    assert deck_file(loaded, "1 Card", "crab" + registered[0]).suffix == registered[0]
+    assert deck_file(loaded, "1 Card", "crab.json").suffix == ".json"
+    assert deck_file(loaded, "1 Card", "crab.doc").name == "crab.doc.txt"  # anything else is read as text
