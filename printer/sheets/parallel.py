@@ -134,11 +134,9 @@ class Workers:
         stopped at bad cards: its workers may still be importing WeasyPrint)."""
         if self._executor is not None and not self._used and not self.scheduler:
             processes = list((getattr(self._executor, "_processes", None) or {}).values())  # no public way before 3.14
-            self._executor.shutdown(wait=False, cancel_futures=True)
             for process in processes:  # killed: they hold nothing yet, and may catch SIGTERM as printer does
                 process.kill()
-            for process in processes:
-                process.join(5)
+            self._executor.shutdown(wait=True, cancel_futures=True)  # the pool finds them gone and stops at once
         elif self._executor is not None:
             if cancel:
                 try:
