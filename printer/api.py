@@ -332,8 +332,8 @@ def build_game(
     key, digest = (
         (_build_key(project, game, request), _build_signature(project, game, request)) if cache else ("", None)
     )
-    if workers is not None and workers.rehearse and not workers.started and workers.jobs > 1 and not workers.scheduler:
-        workers.warm(_job_spec(project, game, request))  # a watch: its pool ready for the first save
+    if workers is not None and workers.rehearse and workers.can_warm:  # a watch: its pool ready for the first save
+        workers.warm(_job_spec(project, game, request))
     if cache is not None:
         stored = recall(cache.store, key, digest)
         remembered = _game_build_from(stored) if stored is not None else None

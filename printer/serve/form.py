@@ -23,7 +23,8 @@ list of plain field descriptions the browser turns into inputs:
 
 :func:`required_fields` gives the fields required for a card's current data,
 with the schema's ``if``/``then`` rules applied (a card type whose schema
-requires a field only for that type gets it). Validation itself is the validator's (:meth:`printer.cards.schema.SchemaStore.validate`).
+requires a field only for that type gets it). Validation itself is the
+validator's (:meth:`printer.cards.schema.SchemaStore.validate`).
 """
 
 from __future__ import annotations

@@ -111,7 +111,7 @@ class Workers:
         batch to a started pool), and this process, which only imposes the faces, never imports WeasyPrint. A
         watch warms its pool before its first build, so that the first save finds it ready.
         """
-        if self._executor is None and not self.scheduler and self.jobs > 1:
+        if self.can_warm:
             self._executor = self._pool(spec)
             self._executor.submit(int)  # a pool starts its processes with its first task
 
@@ -122,6 +122,11 @@ class Workers:
             return 0
         self._rehearsed = True
         return max(0, self.jobs - batches)
+
+    @property
+    def can_warm(self) -> bool:
+        """Whether :meth:`warm` would start a pool: a local one of more than one job, not started yet."""
+        return self._executor is None and not self.scheduler and self.jobs > 1
 
     @property
     def started(self) -> bool:

@@ -57,19 +57,22 @@ def _needs_full(text: str, list_items: bool) -> bool:
     return False
 
 
+#: a document's HTML with its character references decoded (:func:`suits` and :func:`has_list_items` both read it)
+_unescaped = functools.lru_cache(maxsize=2)(html.unescape)
+
+
 def suits(document: str, options: dict[str, Any] | None = None) -> bool:
     """Whether the HTML ``document`` may be laid out with :func:`stylesheet` (see the module's docstring);
     ``options``: the keyword arguments the layout gets (a ``stylesheets`` argument means no)."""
     if options and options.get("stylesheets"):
         return False
-    unescaped = html.unescape(document)
-    list_items = _LIST_ITEMS.search(unescaped) is not None
-    return not (_needs_full(document, list_items) or _needs_full(unescaped, list_items))
+    list_items = has_list_items(document)
+    return not (_needs_full(document, list_items) or _needs_full(_unescaped(document), list_items))
 
 
 def has_list_items(document: str) -> bool:
     """Whether the HTML ``document`` has ``<li>`` elements (its stylesheets must then not say ``inherit``)."""
-    return _LIST_ITEMS.search(html.unescape(document)) is not None
+    return _LIST_ITEMS.search(_unescaped(document)) is not None
 
 
 @functools.lru_cache(maxsize=64)  # the same few stylesheets are read for every document of a build

@@ -499,9 +499,9 @@ def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> Non
         return
     per_file = preset.max_cards_per_file or len(fronts) or 1
     parts = [range(i, min(i + per_file, len(fronts))) for i in range(0, len(fronts), per_file)] or [range(0)]
+    first_side, second_side = (backs, fronts) if preset.back_first else (fronts, backs)
     for n, part in enumerate(parts, 1):
-        pair = (lambda i: [backs[i], fronts[i]]) if preset.back_first else (lambda i: [fronts[i], backs[i]])
-        keys = [k for i in part for k in (pair(i) if backs else [fronts[i]])]
+        keys = [k for i in part for k in ([first_side[i], second_side[i]] if backs else [fronts[i]])]
         name = target.name + (f"-{n}" if len(parts) > 1 else "") + ".pdf"
         finish(keys, target.with_name(name))
     split = f", split into {len(parts)} files of at most {per_file} cards" if len(parts) > 1 else ""
