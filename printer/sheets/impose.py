@@ -136,7 +136,7 @@ _USES = {
 _CATEGORIES = frozenset(_USES.values())
 
 
-def _own_resources(page) -> object:
+def _own_resources(page) -> pikepdf.Dictionary:
     """The resources ``page`` (a ``pikepdf.Page``) draws with: its resources dictionary, each category kept to the
     names its content stream uses.
 
@@ -223,10 +223,12 @@ def impose(
     are numbered. Fonts and images of one face PDF are copied once into the
     result, however many faces and sheets use them.
 
-    ``previous`` is the last PDF written from the same ``chrome_pdf`` with
-    the plan it was drawn from: when every face sits where it sat then, that
-    PDF is the start and only the faces whose names changed are copied in
-    and the pages holding them drawn again. ``geometry`` gives faces of another size their own face page
+    The PDF is written a sheet at a time (:class:`~printer.sheets.pdfstream.StreamingPdf`): the imposition
+    holds the sheet being written and the face PDFs that later sheets still draw from, not the whole result
+    (QPDF kept every copied object until its save: 9,000 faces held about 300 MB more). ``previous`` is the
+    last PDF written from the same ``chrome_pdf`` with the plan it was drawn from: when every face sits where
+    it sat then, QPDF opens that PDF, copies in only the faces whose names changed and draws the pages holding
+    them again (an edit's build: the pages left alone are not written anew object by object). ``geometry`` gives faces of another size their own face page
     size and trim position (see :func:`plan`). Returns ``(pdf bytes, plan)``
     (see :func:`plan`); with ``into`` (a binary file open for writing), the
     PDF is saved into it instead and the bytes returned are empty (a 9,000-card
@@ -242,7 +244,11 @@ def impose(
     if previous is not None and len(previous[1]) == len(drawing):
         if all([e[1] for e in a] == [e[1] for e in b] for a, b in zip(previous[1], drawing)):
             old = previous[1]
-    out = pikepdf.open(io.BytesIO(previous[0] if previous is not None and old is not None else chrome_pdf))
+    if previous is None or old is None:
+        memory = io.BytesIO() if into is None else None
+        _stream(chrome_pdf, sheets, faces, drawing, into if into is not None else memory)  # type: ignore[arg-type]
+        return (memory.getvalue() if memory is not None else b""), drawing
+    out = pikepdf.open(io.BytesIO(previous[0]))
     if len(out.pages) != len(sheets):
         raise ValueError(f"the sheet PDF has {len(out.pages)} pages for {len(sheets)} sheets")
     sources: dict[int, pikepdf.Pdf] = {}
@@ -262,14 +268,14 @@ def impose(
     try:
         for index, (sheet, pdf_page) in enumerate(zip(sheets, out.pages)):
             entries = drawing[index]
-            if not sheet.faces or (old is not None and entries == old[index]):
+            if not sheet.faces or entries == old[index]:
                 continue
             resources = pdf_page.obj.get("/Resources")
             resources = pikepdf.Dictionary({} if resources is None else dict(resources.items()))
             xobjects = resources.get("/XObject")
             xobjects = pikepdf.Dictionary({} if xobjects is None else dict(xobjects.items()))
             wanted = {name: face.key for (name, _), face in zip(entries, sheet.faces)}
-            for name, _ in old[index] if old is not None else []:
+            for name, _ in old[index]:
                 if name not in wanted and name in xobjects:
                     del xobjects[name]
             for name, key in wanted.items():
@@ -279,7 +285,7 @@ def impose(
             pdf_page.obj.Resources = resources  # the page's own resources: pages never share face names
             stream = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in entries).encode("ascii")
             contents = pdf_page.obj.get("/Contents")
-            if old is not None and isinstance(contents, pikepdf.Array) and contents[0].read_bytes().startswith(_MARK):
+            if isinstance(contents, pikepdf.Array) and contents[0].read_bytes().startswith(_MARK):
                 contents[0].write(stream)
             else:
                 pikepdf.Page(pdf_page).contents_add(pikepdf.Stream(out, stream), prepend=True)
@@ -299,3 +305,136 @@ def impose(
         for source in sources.values():
             source.close()
         out.close()
+
+
+#: page attributes a page may inherit from its page tree (PDF 32000-1:2008, 7.7.3.4)
+_INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
+
+
+def _stream(
+    chrome_pdf: bytes,
+    sheets: Sequence[Sheet],
+    faces: Mapping[str, tuple[bytes, int]],
+    drawing: list[list[Entry]],
+    handle: BinaryIO,
+) -> None:
+    """Write the sheets' PDF to ``handle`` a sheet at a time (:class:`~printer.sheets.pdfstream.StreamingPdf`): each
+    face's form the first time a sheet draws it, each face PDF closed after the last sheet that draws from it. The
+    chrome PDF's catalog (language, output intents, metadata), document information and ``/ID`` are kept."""
+    import pikepdf
+
+    from printer.sheets.pdfstream import StreamingPdf
+
+    chrome = pikepdf.open(io.BytesIO(chrome_pdf))
+    sources: dict[int, tuple[int, pikepdf.Pdf]] = {}
+    try:
+        if len(chrome.pages) != len(sheets):
+            raise ValueError(f"the sheet PDF has {len(chrome.pages)} pages for {len(sheets)} sheets")
+        out = StreamingPdf(handle, str(chrome.pdf_version))
+        own = out.source(chrome)
+        tree = out.reserve()
+        out.alias(own, chrome.Root.Pages.objgen, tree)
+        numbers = [out.reserve() for _ in sheets]
+        for page, number in zip(chrome.pages, numbers):
+            out.alias(own, page.obj.objgen, number)
+        last = {id(faces[face.key][0]): index for index, sheet in enumerate(sheets) for face in sheet.faces}
+        forms: dict[str, int] = {}
+
+        def form(key: str) -> int:
+            if key not in forms:
+                data, index = faces[key]
+                if id(data) not in sources:
+                    source = pikepdf.open(io.BytesIO(data))
+                    sources[id(data)] = (out.source(source), source)
+                token, source = sources[id(data)]
+                forms[key] = _write_form(out, token, pikepdf.Page(source.pages[index]))
+            return forms[key]
+
+        for index, (sheet, page) in enumerate(zip(sheets, chrome.pages)):
+            xobjects = {name: form(face.key) for (name, _), face in zip(drawing[index], sheet.faces)}
+            drawn = None
+            if drawing[index]:
+                drawn = out.reserve()
+                ops = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in drawing[index]).encode("ascii")
+                out.write_stream(drawn, b"", ops, compress=True)
+            _write_page(out, own, page.obj, numbers[index], tree, xobjects, drawn)
+            for key, at in list(last.items()):
+                if at == index and key in sources:
+                    token, source = sources.pop(key)
+                    out.forget(token)
+                    source.close()
+        kids = b" ".join(b"%d 0 R" % n for n in numbers)
+        out.write(tree, b"<< /Type /Pages /Kids [ %s ] /Count %d >>" % (kids, len(numbers)))
+        catalog = out.reserve()
+        entries = out.entries(own, ((k, v) for k, v in chrome.Root.items() if k not in ("/Pages", "/Type")))
+        out.write(catalog, b"<< /Type /Catalog /Pages %d 0 R%s >>" % (tree, entries))
+        info = chrome.trailer.get("/Info")
+        info_number = None
+        if info is not None:
+            info_number = out.reserve()
+            out.write(info_number, b"<<%s >>" % out.entries(own, info.items()))
+        ids = chrome.trailer.get("/ID")
+        out.finish(catalog, info_number, out.copy(own, ids) if ids is not None else None)
+    finally:
+        for _, source in sources.values():
+            source.close()
+        chrome.close()
+
+
+def _write_form(out, token: int, page: pikepdf.Page) -> int:
+    """Write ``page`` of the source ``token`` as a form XObject (as :func:`_as_form` makes it, with the
+    resources its content uses: :func:`_own_resources`); returns its number."""
+    import pikepdf
+
+    obj = page.obj
+    number = out.reserve()
+    contents = obj.get("/Contents")
+    if isinstance(contents, pikepdf.Array) and len(contents) == 1:
+        contents = contents[0]
+    resources = _own_resources(page)
+    if not isinstance(contents, pikepdf.Stream) or "/Rotate" in obj or "/UserUnit" in obj:
+        obj.Resources = resources
+        made = page.as_form_xobject()
+        entries = out.entries(token, ((k, v) for k, v in made.stream_dict.items() if k != "/Length"))
+        out.write_stream(number, entries, made.read_bytes(), compress=True)
+        return number
+    kept = ((k, v) for k, v in contents.stream_dict.items() if k not in ("/Length", "/Type", "/Subtype"))
+    entries = b" /Type /XObject /Subtype /Form" + out.entries(token, kept)
+    entries += b" /BBox " + out.copy(token, page.trimbox)
+    entries += b" /Resources " + out.copy(token, resources)
+    if "/Group" in obj:
+        entries += b" /Group " + out.copy(token, obj.Group)
+    out.write_stream(number, entries, contents.read_raw_bytes())
+    return number
+
+
+def _write_page(
+    out, token: int, page: pikepdf.Dictionary, number: int, tree: int, xobjects: dict[str, int], drawn: int | None
+) -> None:
+    """Write the chrome ``page`` as page ``number`` of the page tree ``tree``: the face forms ``xobjects`` added to
+    its resources and the content stream ``drawn`` (the faces' drawing, under the marks) before its own."""
+    import pikepdf
+
+    from printer.sheets.pdfstream import name
+
+    values = {k: v for k, v in page.items() if k not in ("/Parent", "/Contents")}
+    parent = page.get("/Parent")
+    while parent is not None:  # what the page inherits, written on it
+        for key in _INHERITED:
+            if key not in values and key in parent:
+                values[key] = parent[key]
+        parent = parent.get("/Parent")
+    resources = values.pop("/Resources", None)
+    res = dict(resources.items()) if resources is not None else {}
+    faces = b"".join(b" " + name(k) + b" %d 0 R" % n for k, n in xobjects.items())
+    if faces or "/XObject" in res:
+        mine = res.pop("/XObject", None)
+        res_xobjects = out.entries(token, mine.items()) if mine is not None else b""
+        faces = b" /XObject <<" + res_xobjects + faces + b" >>"
+    contents = page.get("/Contents")
+    streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents] if contents is not None else []
+    refs = ([b"%d 0 R" % drawn] if drawn is not None else []) + [out.copy(token, s) for s in streams]
+    body = b"<< /Parent %d 0 R%s" % (tree, out.entries(token, values.items()))
+    body += b" /Resources <<%s%s >>" % (out.entries(token, res.items()), faces)
+    body += b" /Contents [ %s ] >>" % b" ".join(refs)
+    out.write(number, body)

@@ -1,0 +1,190 @@
+"""A PDF written object by object as it is made, with objects copied in from other PDFs read through pikepdf.
+
+QPDF (pikepdf) keeps every object of the PDF it writes in memory until the save: imposing 9,000 faces held about
+300 MB in the printer process, growing with the cards. :class:`StreamingPdf` writes each object to the file as soon
+as it is complete and keeps only its byte offset for the cross-reference table, so that the imposition holds what
+the sheet being written needs (:mod:`printer.sheets.impose`).
+
+The file is a classic PDF (PDF 32000-1:2008, section 7.5): a header, the objects, a cross-reference table and a
+trailer; no object streams. An object copied from a source PDF (:meth:`StreamingPdf.copy`) brings every object it
+refers to, each written once per source, however often it is used; its streams are copied with their data as
+stored (compressed or not), never decoded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import zlib
+from collections.abc import Iterable
+from decimal import Decimal
+from typing import TYPE_CHECKING, BinaryIO
+
+if TYPE_CHECKING:
+    import pikepdf
+
+#: an indirect reference in unparsed PDF (``12 0 R``), or a literal string to pass over (QPDF writes its
+#: parentheses and backslashes escaped, so the first unescaped ``)`` ends it)
+_REFERENCE = re.compile(rb"\((?:[^\\)]|\\.)*\)|(\d+) (\d+) R(?![^\s\[\]<>()/%])", re.S)
+
+
+class StreamingPdf:
+    """A PDF written to ``handle`` (a binary file open for writing) one object at a time.
+
+    Numbers are handed out by :meth:`reserve`; :meth:`write` and :meth:`write_stream` write an object's body,
+    :meth:`copy` an object of a source PDF with everything it refers to; :meth:`finish` writes the
+    cross-reference table and the trailer. Memory: the offset of each object written and, for each open source,
+    the number given to each of its objects copied (:meth:`forget` drops them once a source is closed).
+    """
+
+    def __init__(self, handle: BinaryIO, version: str = "1.7"):
+        self._handle = handle
+        self._offsets: list[int] = [0]  # by object number; 0 while reserved and not written yet
+        self._at = 0
+        self._numbers: dict[int, dict[tuple[int, int], int]] = {}  # source -> (num, gen) there -> number here
+        self._sources: dict[int, pikepdf.Pdf] = {}
+        self._pending: list[tuple[int, tuple[int, int], int]] = []
+        self._tokens = 0
+        self._digest = hashlib.md5(usedforsecurity=False)  # of every byte written: the file's /ID
+        self._out(b"%PDF-" + version.encode("ascii") + b"\n%\xb5\xed\xae\xfb\n")
+
+    def _out(self, data: bytes) -> None:
+        self._handle.write(data)
+        self._digest.update(data)
+        self._at += len(data)
+
+    def reserve(self) -> int:
+        """A new object number, for an object written later (a page's parent written after its pages)."""
+        self._offsets.append(0)
+        return len(self._offsets) - 1
+
+    def write(self, number: int, body: bytes) -> None:
+        """Write object ``number`` (from :meth:`reserve`) with ``body``, its PDF syntax."""
+        self._offsets[number] = self._at
+        self._out(b"%d 0 obj\n%s\nendobj\n" % (number, body))
+
+    def write_stream(self, number: int, entries: bytes, data: bytes, compress: bool = False) -> None:
+        """Write stream object ``number``: its dictionary's ``entries`` (PDF syntax between ``<<`` and ``>>``,
+        without ``/Length``, with ``/Filter`` when ``data`` is encoded) and its ``data``; with ``compress``,
+        ``data`` is compressed here (``/FlateDecode`` added)."""
+        if compress:
+            data, entries = zlib.compress(data), entries + b" /Filter /FlateDecode"
+        self._offsets[number] = self._at
+        self._out(b"%d 0 obj\n<<%s /Length %d >>\nstream\n" % (number, entries, len(data)))
+        self._out(data)
+        self._out(b"\nendstream\nendobj\n")
+
+    def source(self, pdf: pikepdf.Pdf) -> int:
+        """A token for ``pdf``, to copy its objects with (:meth:`copy`) until :meth:`forget`."""
+        self._tokens += 1
+        self._numbers[self._tokens], self._sources[self._tokens] = {}, pdf
+        return self._tokens
+
+    def forget(self, token: int) -> None:
+        """Drop what was kept of the source ``token`` (it may be closed then); copying from it again is an error."""
+        self._copy_pending()
+        del self._numbers[token], self._sources[token]
+
+    def alias(self, token: int, objgen: tuple[int, int], number: int) -> None:
+        """Make references to the source's object ``objgen`` refer to ``number`` here, instead of copying it (a
+        page written anew, the page tree)."""
+        self._numbers[token][objgen] = number
+
+    def copy(self, token: int, obj: object) -> bytes:
+        """``obj`` of the source ``token`` in PDF syntax for this file: a reference to its copy when it is an
+        indirect object, else its body with every indirect object it refers to copied (each once). Values pikepdf
+        gives as Python scalars (``int``, ``Decimal``, ``bool``, ``None``) are written as such."""
+        text = self._value(token, obj)
+        self._copy_pending()
+        return text
+
+    def entries(self, token: int, items: Iterable[tuple[str, object]]) -> bytes:
+        """Dictionary entries (``/Key value ...``, between ``<<`` and ``>>``) of ``items`` from the source
+        ``token``, each value as :meth:`copy` writes it."""
+        text = b"".join(b" " + name(key) + b" " + self._value(token, value) for key, value in items)
+        self._copy_pending()
+        return text
+
+    def finish(self, root: int, info: int | None = None, ids: bytes | None = None) -> None:
+        """Write the cross-reference table and the trailer: the catalog ``root``, the document information
+        dictionary ``info`` when given and the ``/ID`` array ``ids`` (PDF syntax), by default two copies of the MD5
+        digest of the bytes written (PDF 32000-1:2008, 14.4: the same file written again gets the same ``/ID``).
+        Raises ``ValueError`` when an object was reserved and never written."""
+        self._copy_pending()
+        missing = [n for n, at in enumerate(self._offsets) if n and not at]
+        if missing:
+            raise ValueError(f"objects reserved and never written: {missing[:10]}")
+        start = self._at
+        table = [b"xref\n0 %d\n0000000000 65535 f \n" % len(self._offsets)]
+        table += [b"%010d 00000 n \n" % at for at in self._offsets[1:]]
+        trailer = b"trailer\n<< /Size %d /Root %d 0 R" % (len(self._offsets), root)
+        if info is not None:
+            trailer += b" /Info %d 0 R" % info
+        if ids is None:
+            ids = b"[ <%s> <%s> ]" % ((self._digest.hexdigest().encode("ascii"),) * 2)
+        trailer += b" /ID " + ids
+        self._out(b"".join(table) + trailer + b" >>\nstartxref\n%d\n%%%%EOF\n" % start)
+
+    def _value(self, token: int, obj: object) -> bytes:
+        """``obj`` in PDF syntax, the objects it refers to numbered here and left pending."""
+        import pikepdf
+
+        if not isinstance(obj, pikepdf.Object):
+            return _scalar(obj)
+        if obj.is_indirect:
+            return b"%d 0 R" % self._number(token, obj.objgen)
+        return self._renumber(token, obj.unparse())
+
+    def _number(self, token: int, objgen: tuple[int, int]) -> int:
+        numbers = self._numbers[token]
+        number = numbers.get(objgen)
+        if number is None:
+            number = numbers[objgen] = self.reserve()
+            self._pending.append((token, objgen, number))
+        return number
+
+    def _renumber(self, token: int, text: bytes) -> bytes:
+        def swap(match: re.Match[bytes]) -> bytes:
+            if match.group(1) is None:
+                return match.group(0)  # a string
+            return b"%d 0 R" % self._number(token, (int(match.group(1)), int(match.group(2))))
+
+        return _REFERENCE.sub(swap, text) if b" R" in text else text
+
+    def _copy_pending(self) -> None:
+        import pikepdf
+
+        while self._pending:
+            token, objgen, number = self._pending.pop()
+            obj = self._sources[token].get_object(objgen)
+            if isinstance(obj, pikepdf.Stream):
+                items = obj.stream_dict.items()
+                entries = b"".join(b" " + name(k) + b" " + self._value(token, v) for k, v in items if k != "/Length")
+                self.write_stream(number, entries, obj.read_raw_bytes())
+            elif isinstance(obj, pikepdf.Object):
+                self.write(number, self._renumber(token, obj.unparse(resolved=True)))
+            else:
+                self.write(number, _scalar(obj))
+
+
+def name(key: str) -> bytes:
+    """A dictionary key as pikepdf spells it (``/Font``) in PDF syntax, with ``#xx`` escapes where needed."""
+    if key.isascii() and key[1:].isalnum():
+        return key.encode("ascii")
+    import pikepdf
+
+    return pikepdf.Name(key).unparse()
+
+
+def _scalar(value: object) -> bytes:
+    if value is None:
+        return b"null"
+    if value is True or value is False:
+        return b"true" if value else b"false"
+    if isinstance(value, int):
+        return b"%d" % value
+    if isinstance(value, (Decimal, float)):
+        text = f"{value:f}"
+        text = text.rstrip("0").rstrip(".") if "." in text else text
+        return (text if text not in ("", "-", "-0") else "0").encode("ascii")
+    raise TypeError(f"not a PDF value: {value!r}")

@@ -1,0 +1,159 @@
+"""The PDF the imposition writes object by object (:mod:`printer.sheets.pdfstream`), read back with pikepdf."""
+
+from __future__ import annotations
+
+import io
+import zlib
+
+import pikepdf
+import pytest
+
+from printer.sheets.pdfstream import StreamingPdf
+
+
+def written(build) -> pikepdf.Pdf:
+    """A PDF made by ``build(out)`` read back, failing on any warning QPDF gives (a wrong offset is repaired
+    silently otherwise)."""
+    handle = io.BytesIO()
+    out = StreamingPdf(handle)
+    build(out)
+    pdf = pikepdf.open(io.BytesIO(handle.getvalue()))
+    for page in pdf.pages:
+        page.obj.get("/Contents")
+    assert pdf.get_warnings() == []
+    pdf.data = handle.getvalue()
+    return pdf
+
+
+def one_page(out: StreamingPdf, resources: bytes = b"", contents: int | None = None) -> None:
+    tree, page, catalog = out.reserve(), out.reserve(), out.reserve()
+    drawn = b" /Contents %d 0 R" % contents if contents is not None else b""
+    out.write(page, b"<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 100 100 ] /Resources <<%s >>%s >>" % (
+        tree, resources, drawn))  # fmt: skip
+    out.write(tree, b"<< /Type /Pages /Kids [ %d 0 R ] /Count 1 >>" % page)
+    out.write(catalog, b"<< /Type /Catalog /Pages %d 0 R >>" % tree)
+    out.finish(catalog)
+
+
+def source() -> pikepdf.Pdf:
+    """A PDF whose objects refer to each other: a shared font, a string that looks like a reference, a name
+    needing escapes, a compressed stream and an object referring to itself."""
+    pdf = pikepdf.new()
+    font = pdf.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1))
+    font.BaseFont = pikepdf.Name("/Odd#Name 1")
+    loop = pdf.make_indirect(pikepdf.Dictionary(Note=pikepdf.String("see 3 0 R (and) \\ here")))
+    loop.Self = loop
+    data = zlib.compress(b"BT /F1 12 Tf (hi) Tj ET")
+    stream = pdf.make_indirect(pikepdf.Stream(pdf, data, Filter=pikepdf.Name.FlateDecode))
+    stream.Loop = loop
+    pdf.Root.Shared = pikepdf.Dictionary(F1=font, F2=font, Drawing=stream, N=pikepdf.Array([1, 2.5, -0.25, True]))
+    return pdf
+
+
+def test_copied_objects_keep_their_values_and_each_shared_object_is_written_once():
+    src = source()
+
+    def build(out: StreamingPdf) -> None:
+        token = out.source(src)
+        shared = out.copy(token, src.Root.Shared)
+        again = out.copy(token, src.Root.Shared.F1)
+        assert again in shared  # the font already copied: a reference to the same copy
+        one_page(out, b" /Font " + shared)
+
+    pdf = written(build)
+    fonts = pdf.pages[0].Resources.Font
+    assert fonts.F1.objgen == fonts.F2.objgen and fonts.F1.BaseFont == "/Odd#Name 1"
+    assert list(fonts.N) == [1, pytest.approx(2.5), pytest.approx(-0.25), True]
+    assert str(fonts.Drawing.Loop.Note) == "see 3 0 R (and) \\ here"
+    assert fonts.Drawing.Loop.Self.objgen == fonts.Drawing.Loop.objgen
+    assert fonts.Drawing.read_raw_bytes() == zlib.compress(b"BT /F1 12 Tf (hi) Tj ET")  # as stored, not coded again
+    assert fonts.Drawing.read_bytes() == b"BT /F1 12 Tf (hi) Tj ET"
+    assert sum(1 for obj in pdf.objects if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/Font") == 1
+
+
+def test_new_streams_are_compressed_on_request_and_the_id_follows_the_bytes():
+    def build(out: StreamingPdf) -> None:
+        contents = out.reserve()
+        out.write_stream(contents, b"", b"0 0 m 100 100 l S", compress=True)
+        one_page(out, contents=contents)
+
+    first, second = written(build), written(build)
+    assert first.pages[0].Contents.Filter == "/FlateDecode"
+    assert first.pages[0].Contents.read_bytes() == b"0 0 m 100 100 l S"
+    assert first.data == second.data and len(first.trailer.ID) == 2
+
+
+def test_an_object_reserved_and_never_written_is_an_error():
+    out = StreamingPdf(io.BytesIO())
+    out.reserve()
+    with pytest.raises(ValueError, match="never written"):
+        out.finish(1)
+
+
+def test_an_aliased_object_is_referred_to_not_copied():
+    src = source()
+
+    def build(out: StreamingPdf) -> None:
+        token = out.source(src)
+        tree = out.reserve()
+        out.alias(token, src.Root.Pages.objgen, tree)
+        page, catalog = out.reserve(), out.reserve()
+        out.write(page, b"<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 10 10 ] /Resources << >> >>" % tree)
+        out.write(tree, b"<< /Type /Pages /Kids [ %d 0 R ] /Count 1 /Extra %s >>" % (page, out.copy(token, src.Root)))
+        out.write(catalog, b"<< /Type /Catalog /Pages %d 0 R >>" % tree)
+        out.finish(catalog)
+
+    pdf = written(build)
+    assert pdf.Root.Pages.Extra.Pages.objgen == pdf.Root.Pages.objgen  # the source's page tree is ours
+
+
+def pdf_bytes(pdf: pikepdf.Pdf) -> bytes:
+    handle = io.BytesIO()
+    pdf.save(handle)
+    return handle.getvalue()
+
+
+def test_imposition_keeps_the_chrome_document_and_writes_each_face_and_font_once():
+    from printer.sheets.impose import impose
+    from printer.sheets.render import Face, Sheet
+
+    chrome = pikepdf.new()
+    for _ in range(2):
+        chrome.add_blank_page(page_size=(210 * 72 / 25.4, 297 * 72 / 25.4))
+        del chrome.pages[-1].obj["/MediaBox"]  # inherited from the page tree below
+    chrome.Root.Pages.MediaBox = pikepdf.Array([0, 0, 595.28, 841.89])
+    chrome.Root.Lang = pikepdf.String("ja")
+    chrome.Root.OutputIntents = pikepdf.Array([chrome.make_indirect(pikepdf.Dictionary(S=pikepdf.Name.GTS_PDFX))])
+    chrome.docinfo.Title = "Sheets"
+
+    faces = pikepdf.new()
+    font = faces.make_indirect(pikepdf.Dictionary(Type=pikepdf.Name.Font, Subtype=pikepdf.Name.Type1))
+    for contents in ([b"BT /F1 9 Tf (a) Tj ET"], [b"q", b"BT /F1 9 Tf (b) Tj ET Q"]):  # the second: two streams
+        page = faces.add_blank_page(page_size=(69 * 72 / 25.4, 94 * 72 / 25.4))
+        page.obj.Resources = pikepdf.Dictionary(Font=pikepdf.Dictionary(F1=font, F9=font))
+        page.obj.TrimBox = pikepdf.Array([8.5, 8.5, 187.09, 257.95])
+        streams = [faces.make_stream(zlib.compress(c), Filter=pikepdf.Name.FlateDecode) for c in contents]
+        page.obj.Contents = streams[0] if len(streams) == 1 else pikepdf.Array(streams)
+    data = pdf_bytes(faces)
+
+    def face(key: str, x: float) -> Face:
+        return Face("", x, 10, 63, 88, key=key, bleed=(3, 3, 3, 3))
+
+    sheets = [Sheet("front", [face("a", 10), face("b", 80)]), Sheet("front", [face("a", 10)], number=2)]
+    found = {"a": (data, 0), "b": (data, 1)}
+    handle = io.BytesIO()
+    impose(pdf_bytes(chrome), sheets, found, (69, 94), (3, 3), 297, {"a": "/Fa", "b": "/Fb"}, into=handle)
+
+    pdf = pikepdf.open(io.BytesIO(handle.getvalue()))
+    assert pdf.get_warnings() == [] and len(pdf.pages) == 2
+    assert str(pdf.Root.Lang) == "ja" and pdf.Root.OutputIntents[0].S == "/GTS_PDFX" and pdf.docinfo.Title == "Sheets"
+    first, second = (page.obj for page in pdf.pages)
+    assert [float(v) for v in first.MediaBox] == pytest.approx([0, 0, 595.28, 841.89])
+    assert first.Resources.XObject.Fa.objgen == second.Resources.XObject.Fa.objgen  # one form, drawn twice
+    a, b = first.Resources.XObject.Fa, first.Resources.XObject.Fb
+    assert [float(v) for v in a.BBox] == pytest.approx([8.5, 8.5, 187.09, 257.95])
+    assert set(a.Resources.Font.keys()) == {"/F1"}  # only what its content uses
+    assert a.read_bytes() == b"BT /F1 9 Tf (a) Tj ET" and b"(b) Tj" in b.read_bytes()
+    assert a.Resources.Font.F1.objgen == b.Resources.Font.F1.objgen  # the font copied once for both faces
+    drawing = first.Contents[0].read_bytes()
+    assert drawing.startswith(b"% printer faces") and b"/Fa Do" in drawing and b"/Fb Do" in drawing
