@@ -12,10 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from functools import partial
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
@@ -25,7 +25,7 @@ from printer.problems import Problem
 from printer.sheets.cache import FaceCache
 from printer.sheets.compose import PrintItem, PrintJob, layout_sheets
 from printer.sheets.layout import SheetLayout
-from printer.sheets.parallel import JobSpec, Workers
+from printer.sheets.parallel import FacePdf, JobSpec, Workers
 
 #: sheets without faces (marks, guides, labels) laid out per WeasyPrint document
 CHROME_PER_CHUNK = 64
@@ -60,8 +60,7 @@ def build_sheets(
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
     """
-    from printer.sheets.export.faces import distinct_faces, page_layout
-    from printer.sheets.impose import impose
+    from printer.sheets.export.faces import distinct_faces
     from printer.sheets.parallel import lay_out_faces
 
     job.face_cache = cache
@@ -81,17 +80,41 @@ def build_sheets(
     scattered = _scattered(faces)
     todo = [k for k in keys if k not in faces or k in scattered]
     chrome: list = []  # (pdf bytes, cache key, problems) of the sheets without faces, made while workers lay out
-    laid_out, more = lay_out_faces(
-        job, todo, title, workers, spec, on_batch, meanwhile=lambda: chrome.append(_chrome(job, sheets, layout, title, cache))
-    )  # fmt: skip
-    problems += [p for p in more if p not in problems]
-    if cache is not None and laid_out:
-        _store_faces(job, laid_out, more, cache)
-    faces.update(laid_out)
+    with tempfile.TemporaryDirectory(prefix="printer-faces-") as spill:  # the batches' PDFs until imposed
+        laid_out, more = lay_out_faces(
+            job, todo, title, workers, spec, on_batch,
+            meanwhile=lambda: chrome.append(_chrome(job, sheets, layout, title, cache)), spill=Path(spill),
+        )  # fmt: skip
+        problems += [p for p in more if p not in problems]
+        if cache is not None and laid_out:
+            _store_faces(job, laid_out, more, cache)
+        faces.update(laid_out)
+        return _impose(job, keys, todo, faces, problems, chrome[0], sheets, layout, target, cache, strict, scattered)
+
+
+def _impose(
+    job: PrintJob,
+    keys: Sequence[str],
+    todo: Sequence[str],
+    faces: dict[str, tuple[FacePdf, int]],
+    problems: list[Problem],
+    chrome: tuple[bytes, str | None, list[Problem]],
+    sheets: list,
+    layout: SheetLayout,
+    target: Path,
+    cache: FaceCache | None,
+    strict: bool,
+    scattered: set[str],
+) -> list[Problem]:
+    """The rest of :func:`build_sheets` once every face is laid out: the faces imposed on the sheets' chrome and
+    written to ``target``; returns the problems."""
+    from printer.sheets.export.faces import page_layout
+    from printer.sheets.impose import impose
+
     job.stats["faces from cache"] += len(keys) - len(todo)
     job.stats["faces laid out"] += len(todo)
     started = time.perf_counter()
-    chrome_data, chrome_key, more = chrome[0]
+    chrome_data, chrome_key, more = chrome
     problems += [p for p in more if p not in problems]
     problems += [p for p in job.fit_problems() if p not in problems]
     face_layout = page_layout(job, with_bleed=True)
@@ -145,36 +168,40 @@ def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> 
 
 def _chrome(
     job: PrintJob, sheets: list, layout: SheetLayout, title: str, cache: FaceCache | None
-) -> tuple[bytes, str | None, list[Problem]]:
-    """The PDF of ``sheets`` without their faces (marks, guides, labels: one page a sheet), from ``cache`` when it
-    holds it: ``(pdf bytes, its cache key or None, problems)``."""
+) -> tuple[list[bytes], str | None, list[Problem]]:
+    """The PDFs of ``sheets`` without their faces (marks, guides, labels: one page a sheet, :data:`CHROME_PER_CHUNK`
+    sheets a PDF), from ``cache`` when it holds them: ``(pdfs, their cache key or None, problems)``."""
     chrome = [replace(sheet, faces=[]) for sheet in sheets]
     parts = [chrome[i : i + CHROME_PER_CHUNK] for i in range(0, len(chrome), CHROME_PER_CHUNK)]
     htmls = [job.renderer.document(part, layout, marks=False, title=title, css=job.extra_css) for part in parts]
     key = _face_keys(job, [], cache, "".join(htmls)) if cache is not None else None
-    data = cache.get_blob(key) if cache is not None and key else None
-    if data is not None:
-        return data, key, []
-    data, problems = _chrome_pdf(job, htmls, [len(part) for part in parts], title or "build")
+    if cache is not None and key:
+        found = [cache.get_blob(f"{key}:{i}") for i in range(len(htmls))]
+        if all(data is not None for data in found):
+            return [data for data in found if data is not None], key, []
+    pdfs, problems = _chrome_pdf(job, htmls, title or "build")
     if cache is not None and key and not problems:
-        cache.put_blob(key, data)
-    return data, key, problems
+        for i, data in enumerate(pdfs):
+            cache.put_blob(f"{key}:{i}", data)
+    return pdfs, key, problems
 
 
-def _chrome_pdf(job: PrintJob, htmls: list[str], pages: list[int], where: str) -> tuple[bytes, list[Problem]]:
-    """The sheets without their faces (marks, guides, labels), laid out a chunk at a time while written."""
-    from printer.sheets.pdf import render_documents, stream_pdf
+def _chrome_pdf(job: PrintJob, htmls: list[str], where: str) -> tuple[list[bytes], list[Problem]]:
+    """The sheets without their faces (marks, guides, labels): a PDF of each document of ``htmls``, laid out and
+    written one at a time (one PDF of all of them held every page's drawing until written: 40 MB for 2,000
+    pages)."""
+    from printer.sheets.pdf import pdf_bytes, render_documents
 
     roots = job.renderer.allowed_roots
-
-    def make(html: str):
-        documents, warnings = render_documents([html], roots, job.base, where, **job.render_options)
-        found.extend(w for w in warnings if w not in found)
-        return documents[0]
-
+    pdfs: list[bytes] = []
     found: list[Problem] = []
-    data, more = stream_pdf([(n, partial(make, html)) for n, html in zip(pages, htmls)], where, **job.write_options)
-    return data, found + [p for p in more if p not in found]
+    for html in htmls:
+        documents, warnings = render_documents([html], roots, job.base, where, **job.render_options)
+        data, more = pdf_bytes(documents, where, **job.write_options)
+        del documents
+        pdfs.append(data)
+        found += [w for w in warnings + more if w not in found]
+    return pdfs, found
 
 
 def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str | None = None):
@@ -197,10 +224,10 @@ def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str
 
 def _cached_faces(
     job: PrintJob, keys: Sequence[str], cache: FaceCache
-) -> tuple[dict[str, tuple[bytes, int]], list[Problem]]:
+) -> tuple[dict[str, tuple[FacePdf, int]], list[Problem]]:
     """The faces of ``keys`` found in ``cache``, with their text-fit sizes put back into ``job.fitter``."""
     job.cache_keys = _face_keys(job, keys, cache)
-    found: dict[str, tuple[bytes, int]] = {}
+    found: dict[str, tuple[FacePdf, int]] = {}
     problems: list[Problem] = []
     for key in keys:
         hit = cache.get(job.cache_keys[key])
@@ -214,7 +241,7 @@ def _cached_faces(
     return found, problems
 
 
-def _scattered(faces: dict[str, tuple[bytes, int]]) -> set[str]:
+def _scattered(faces: dict[str, tuple[FacePdf, int]]) -> set[str]:
     """The faces to lay out again so that the PDF does not grow with every edit: each batch carries its own subset
     of every font its faces use (a CJK font's is 0.1-0.4 MB), so a face laid out alone by an edit adds a copy of
     each. When the faces found come from more than :data:`SMALL_BATCHES` small batches (under
@@ -230,13 +257,13 @@ def _scattered(faces: dict[str, tuple[bytes, int]]) -> set[str]:
 
 
 def _store_faces(
-    job: PrintJob, laid_out: dict[str, tuple[bytes, int]], problems: list[Problem], cache: FaceCache
+    job: PrintJob, laid_out: dict[str, tuple[FacePdf, int]], problems: list[Problem], cache: FaceCache
 ) -> None:
     """Store each batch that was laid out, with each face's text-fit sizes and unfit boxes."""
-    batches: dict[int, tuple[bytes, dict]] = {}
+    batches: dict[int, tuple[FacePdf, dict]] = {}
     for key, (data, index) in laid_out.items():
         sizes = {name: size for (face, name), size in job.fitter.sizes.items() if face == key}
         unfit = {name: over for (face, name), over in job.fitter.unfit.items() if face == key}
         batches.setdefault(id(data), (data, {}))[1][job.cache_keys[key]] = (index, sizes, unfit)
     for data, faces in batches.values():
-        cache.put(data, faces, problems)
+        cache.put(data.read_bytes() if isinstance(data, Path) else data, faces, problems)

@@ -464,7 +464,7 @@ def build_components(
 
     problems: list[Problem] = []
     pieces_by: list[tuple[Component, list[Piece]]] = []
-    faces: dict[str, tuple[bytes, int]] = {}
+    faces: dict[str, tuple[bytes | Path, int]] = {}
     geometry: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
     jobs = []
     opts = None
@@ -508,7 +508,7 @@ def build_components(
     layout = SheetLayout(page, opts.card, 1, 1)
     chrome = [replace(sheet, faces=[]) for sheet in result.sheets]
     htmls = [job.renderer.document(chrome, layout, marks=False, title=title, css=job.extra_css)]
-    chrome_data, more = _chrome_pdf(job, htmls, [len(chrome)], title)
+    chrome_data, more = _chrome_pdf(job, htmls, title)
     problems += [p for p in more if p not in problems]
     first = next(iter(geometry.values()))
     data, _ = impose(chrome_data, result.sheets, faces, first[0], first[1], page[1], geometry=geometry)

@@ -21,6 +21,7 @@ import io
 import math
 import re
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
 from printer.sheets.render import Face, Sheet
@@ -201,9 +202,9 @@ def _as_form(page: pikepdf.Page) -> pikepdf.Object:
 
 
 def impose(
-    chrome_pdf: bytes,
+    chrome_pdf: bytes | Sequence[bytes],
     sheets: Sequence[Sheet],
-    faces: Mapping[str, tuple[bytes, int]],
+    faces: Mapping[str, tuple[bytes | Path, int]],
     face_page: tuple[float, float],
     trim_at: tuple[float, float],
     sheet_height: float,
@@ -212,10 +213,12 @@ def impose(
     geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]] | None = None,
     into: BinaryIO | None = None,
 ) -> tuple[bytes, list[list[Entry]]]:
-    """The sheets' PDF: ``chrome_pdf`` (one page per sheet: marks, guides, labels) with every face drawn under it.
+    """The sheets' PDF: ``chrome_pdf`` (one page per sheet: marks, guides, labels; or several PDFs whose pages
+    are the sheets in turn) with every face drawn under it.
 
-    ``faces`` maps a face key to ``(pdf bytes, page index)``: where that
-    face's page is (several keys may share one PDF; it is opened once).
+    ``faces`` maps a face key to ``(pdf, page index)``: where that face's
+    page is, the PDF as bytes or the ``Path`` of its file (several keys may
+    share one PDF; it is opened once).
     ``face_page`` and ``trim_at`` give the face pages' size and the trim
     box's top-left on them, ``sheet_height`` the sheets' height (all mm).
     ``names`` gives each face key its XObject's resource name (``/F...``:
@@ -246,7 +249,8 @@ def impose(
             old = previous[1]
     if previous is None or old is None:
         memory = io.BytesIO() if into is None else None
-        _stream(chrome_pdf, sheets, faces, drawing, into if into is not None else memory)  # type: ignore[arg-type]
+        parts = [chrome_pdf] if isinstance(chrome_pdf, bytes) else chrome_pdf
+        _stream(parts, sheets, faces, drawing, into if into is not None else memory)  # type: ignore[arg-type]
         return (memory.getvalue() if memory is not None else b""), drawing
     out = pikepdf.open(io.BytesIO(previous[0]))
     if len(out.pages) != len(sheets):
@@ -259,7 +263,7 @@ def impose(
             data, index = faces[key]
             source = sources.get(id(data))
             if source is None:
-                source = sources[id(data)] = pikepdf.open(io.BytesIO(data))
+                source = sources[id(data)] = _open(data)
             page = pikepdf.Page(source.pages[index])
             page.obj.Resources = _own_resources(page)
             forms[key] = out.copy_foreign(_as_form(page))
@@ -307,36 +311,49 @@ def impose(
         out.close()
 
 
+def _open(data: bytes | Path) -> pikepdf.Pdf:
+    """A face PDF, from its bytes or from the file they were written to."""
+    import pikepdf
+
+    return pikepdf.open(data if isinstance(data, Path) else io.BytesIO(data))
+
+
 #: page attributes a page may inherit from its page tree (PDF 32000-1:2008, 7.7.3.4)
 _INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 
 
 def _stream(
-    chrome_pdf: bytes,
+    chrome_pdfs: Sequence[bytes],
     sheets: Sequence[Sheet],
-    faces: Mapping[str, tuple[bytes, int]],
+    faces: Mapping[str, tuple[bytes | Path, int]],
     drawing: list[list[Entry]],
     handle: BinaryIO,
 ) -> None:
     """Write the sheets' PDF to ``handle`` a sheet at a time (:class:`~printer.sheets.pdfstream.StreamingPdf`): each
-    face's form the first time a sheet draws it, each face PDF closed after the last sheet that draws from it. The
-    chrome PDF's catalog (language, output intents, metadata), document information and ``/ID`` are kept."""
+    face's form the first time a sheet draws it, each face PDF closed after the last sheet that draws from it, each
+    chrome PDF (its pages the next sheets) once its pages are written. The first chrome PDF's catalog (language,
+    output intents, metadata), document information and ``/ID`` are kept."""
     import pikepdf
 
     from printer.sheets.pdfstream import StreamingPdf
 
-    chrome = pikepdf.open(io.BytesIO(chrome_pdf))
     sources: dict[int, tuple[int, pikepdf.Pdf]] = {}
+    chrome = pikepdf.open(io.BytesIO(chrome_pdfs[0]))
     try:
-        if len(chrome.pages) != len(sheets):
-            raise ValueError(f"the sheet PDF has {len(chrome.pages)} pages for {len(sheets)} sheets")
         out = StreamingPdf(handle, str(chrome.pdf_version))
-        own = out.source(chrome)
         tree = out.reserve()
-        out.alias(own, chrome.Root.Pages.objgen, tree)
         numbers = [out.reserve() for _ in sheets]
-        for page, number in zip(chrome.pages, numbers):
-            out.alias(own, page.obj.objgen, number)
+        catalog, info_number = out.reserve(), None
+        token = out.source(chrome)
+        _alias_pages(out, token, chrome, tree, numbers)
+        entries = out.entries(token, ((k, v) for k, v in chrome.Root.items() if k not in ("/Pages", "/Type")))
+        out.write(catalog, b"<< /Type /Catalog /Pages %d 0 R%s >>" % (tree, entries))
+        info = chrome.trailer.get("/Info")
+        if info is not None:
+            info_number = out.reserve()
+            out.write(info_number, b"<<%s >>" % out.entries(token, info.items()))
+        found_ids = chrome.trailer.get("/ID")
+        ids = out.copy(token, found_ids) if found_ids is not None else None
         last = {id(faces[face.key][0]): index for index, sheet in enumerate(sheets) for face in sheet.faces}
         forms: dict[str, int] = {}
 
@@ -344,41 +361,55 @@ def _stream(
             if key not in forms:
                 data, index = faces[key]
                 if id(data) not in sources:
-                    source = pikepdf.open(io.BytesIO(data))
+                    source = _open(data)
                     sources[id(data)] = (out.source(source), source)
-                token, source = sources[id(data)]
-                forms[key] = _write_form(out, token, pikepdf.Page(source.pages[index]))
+                face_token, source = sources[id(data)]
+                forms[key] = _write_form(out, face_token, pikepdf.Page(source.pages[index]))
             return forms[key]
 
-        for index, (sheet, page) in enumerate(zip(sheets, chrome.pages)):
-            xobjects = {name: form(face.key) for (name, _), face in zip(drawing[index], sheet.faces)}
-            drawn = None
-            if drawing[index]:
-                drawn = out.reserve()
-                ops = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in drawing[index]).encode("ascii")
-                out.write_stream(drawn, b"", ops, compress=True)
-            _write_page(out, own, page.obj, numbers[index], tree, xobjects, drawn)
-            for key, at in list(last.items()):
-                if at == index and key in sources:
-                    token, source = sources.pop(key)
-                    out.forget(token)
-                    source.close()
+        index, part = 0, 0
+        while True:
+            for page in chrome.pages:
+                if index == len(sheets):
+                    raise ValueError(f"the sheet PDFs have more pages than the {len(sheets)} sheets")
+                xobjects = {name: form(face.key) for (name, _), face in zip(drawing[index], sheets[index].faces)}
+                drawn = None
+                if drawing[index]:
+                    drawn = out.reserve()
+                    ops = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in drawing[index]).encode("ascii")
+                    out.write_stream(drawn, b"", ops, compress=True)
+                _write_page(out, token, page.obj, numbers[index], tree, xobjects, drawn)
+                for key, at in list(last.items()):
+                    if at == index and key in sources:
+                        face_token, source = sources.pop(key)
+                        out.forget(face_token)
+                        source.close()
+                index += 1
+            out.forget(token)
+            chrome.close()
+            part += 1
+            if part == len(chrome_pdfs):
+                break
+            chrome = pikepdf.open(io.BytesIO(chrome_pdfs[part]))
+            token = out.source(chrome)
+            _alias_pages(out, token, chrome, tree, numbers[index:])
+        if index != len(sheets):
+            raise ValueError(f"the sheet PDFs have {index} pages for {len(sheets)} sheets")
         kids = b" ".join(b"%d 0 R" % n for n in numbers)
         out.write(tree, b"<< /Type /Pages /Kids [ %s ] /Count %d >>" % (kids, len(numbers)))
-        catalog = out.reserve()
-        entries = out.entries(own, ((k, v) for k, v in chrome.Root.items() if k not in ("/Pages", "/Type")))
-        out.write(catalog, b"<< /Type /Catalog /Pages %d 0 R%s >>" % (tree, entries))
-        info = chrome.trailer.get("/Info")
-        info_number = None
-        if info is not None:
-            info_number = out.reserve()
-            out.write(info_number, b"<<%s >>" % out.entries(own, info.items()))
-        ids = chrome.trailer.get("/ID")
-        out.finish(catalog, info_number, out.copy(own, ids) if ids is not None else None)
+        out.finish(catalog, info_number, ids)
     finally:
         for _, source in sources.values():
             source.close()
         chrome.close()
+
+
+def _alias_pages(out, token: int, chrome: pikepdf.Pdf, tree: int, numbers: Sequence[int]) -> None:
+    """Have references to ``chrome``'s page tree and pages (from its catalog, annotations...) refer to ``tree`` and
+    to ``numbers``, the pages written in their stead."""
+    out.alias(token, chrome.Root.Pages.objgen, tree)
+    for page, number in zip(chrome.pages, numbers):
+        out.alias(token, page.obj.objgen, number)
 
 
 def _write_form(out, token: int, page: pikepdf.Page) -> int:

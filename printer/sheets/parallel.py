@@ -34,6 +34,10 @@ if TYPE_CHECKING:
     from distributed import Client
 
 
+#: a laid-out batch of faces: its PDF's bytes, or the file they were written to
+FacePdf = bytes | Path
+
+
 @dataclass(frozen=True)
 class JobSpec:
     """What a worker needs to make the same print job: the project folder, the game, the options, extra roots."""
@@ -49,7 +53,7 @@ class JobSpec:
 class BatchResult:
     """One batch laid out: its PDF (one face per page, in the order asked), warnings and text-fit results."""
 
-    pdf: bytes
+    pdf: FacePdf  # a Path once written to a file (see lay_out_faces' spill)
     keys: list[str]
     problems: list[Problem] = field(default_factory=list)
     sizes: dict = field(default_factory=dict)
@@ -208,11 +212,12 @@ def render_batch(spec: JobSpec, faces: Sequence[tuple[str, str]], title: str = "
 
 
 def _render(job, faces: Sequence[tuple[str, str]], title: str) -> BatchResult:
+    from printer.sheets.compose import html_digest
     from printer.sheets.export.faces import FACES_PER_CHUNK, page_layout, single_sheets
 
     for key, html in faces:
         job.html[key] = Markup(html)
-        job.keys[str(html)] = key
+        job.keys[html_digest(html)] = key
     before = len(job.renderer.problems)
     keys = [key for key, _ in faces]
     layout = page_layout(job, with_bleed=True)
@@ -256,46 +261,54 @@ def lay_out_faces(
     spec: JobSpec | None = None,
     on_batch: Callable[[int, int], None] | None = None,
     meanwhile: Callable[[], object] | None = None,
-) -> tuple[dict[str, tuple[bytes, int]], list[Problem]]:
-    """Every face of ``keys`` laid out once; returns ``({key: (pdf bytes, page index)}, problems)``.
+    spill: Path | None = None,
+) -> tuple[dict[str, tuple[FacePdf, int]], list[Problem]]:
+    """Every face of ``keys`` laid out once; returns ``({key: (pdf, page index)}, problems)``.
 
     With ``workers`` of more than one job (and the ``spec`` they rebuild the
     job from) and more faces than one batch holds, batches run on their
     executor, as does a single batch when the executor is already started
     (:meth:`Workers.warm`); otherwise in this process, on ``job`` itself.
+    A batch is handed to the executor when one of the last :data:`AHEAD`
+    per worker finishes, not all at once: the HTML waiting to be sent is
+    held a few batches at a time (9,000 faces' HTML waiting was 21 MB).
     ``on_batch(done, total)`` is called as batches finish. The text-fit
     sizes and unfit boxes the workers found are merged into ``job.fitter``.
     ``meanwhile()`` is called once, in this process: while the workers lay
     out their batches, or after the faces when they are laid out here (the
     build lays out the sheets' marks then, so that they are not left for
-    after the last batch). What it raises is raised.
+    after the last batch). What it raises is raised. With ``spill`` (a
+    folder), each batch's PDF is written there as it comes and the result
+    maps each face to that file's ``Path`` instead of the PDF's bytes.
     """
     from printer.sheets.export.faces import FACES_PER_CHUNK
 
-    where: dict[str, tuple[bytes, int]] = {}
+    where: dict[str, tuple[FacePdf, int]] = {}
     problems: list[Problem] = []
     cut = batches(keys, workers.jobs, FACES_PER_CHUNK) if workers is not None and spec is not None else []
     executor = workers.executor() if workers is not None and (len(cut) > 1 or (cut and workers.started)) else None
-    if executor is None or spec is None:  # spec is set whenever cut has batches
+    parts: list[BatchResult] = []
+    if executor is None or spec is None or workers is None:  # spec is set whenever cut has batches
         serial = batches(keys, 1, FACES_PER_CHUNK)  # one batch, or several past MAX_BATCH faces
-        parts = []
         for done, batch in enumerate(serial, 1):
-            parts.append(_render(job, [(k, str(job.html[k])) for k in batch], title))
+            parts.append(_kept(_render(job, [(k, str(job.html[k])) for k in batch], title), spill, done))
             if on_batch:
                 on_batch(done, len(serial))
         if meanwhile:
             meanwhile()
     else:
-        futures = [executor.submit(render_batch, spec, [(k, str(job.html[k])) for k in part], title) for part in cut]
-        for _ in range(workers.idle_to_rehearse(len(futures)) if workers is not None else 0):
+        feeder = _Feeder(executor, spec, job, cut, title, AHEAD * workers.jobs)
+        for _ in range(workers.idle_to_rehearse(len(cut))):
             executor.submit(render_batch, spec, [(cut[0][0], str(job.html[cut[0][0]]))], title)  # result unused
-        if meanwhile:
-            meanwhile()
-        parts = []
-        for done, future in enumerate(futures, 1):
-            parts.append(future.result())
-            if on_batch:
-                on_batch(done, len(futures))
+        try:
+            if meanwhile:
+                meanwhile()
+            for done in range(1, len(cut) + 1):
+                parts.append(_kept(feeder.result(done - 1), spill, done))
+                if on_batch:
+                    on_batch(done, len(cut))
+        finally:
+            feeder.stop()
     for part in parts:
         for index, key in enumerate(part.keys):
             where[key] = (part.pdf, index)
@@ -307,3 +320,61 @@ def lay_out_faces(
                 job.stats[name] += value
         problems += [p for p in part.problems if p not in problems]
     return where, problems
+
+
+#: how many batches per worker are handed to the executor before the first of them finishes
+AHEAD = 2
+
+
+def _kept(part: BatchResult, spill: Path | None, number: int) -> BatchResult:
+    """``part`` with its PDF written to a file of ``spill`` (its ``pdf`` then that file's path), when given."""
+    if spill is not None and isinstance(part.pdf, bytes):
+        path = spill / f"batch-{number}.pdf"
+        path.write_bytes(part.pdf)
+        part.pdf = path
+    return part
+
+
+class _Feeder:
+    """Hands ``cut``'s batches to ``executor`` from a thread of its own, at most ``ahead`` of them unfinished at a
+    time; :meth:`result` waits for one batch's result, in order."""
+
+    def __init__(self, executor: Executor, spec: JobSpec, job, cut: list[list[str]], title: str, ahead: int):
+        import threading
+
+        self._futures: list = [None] * len(cut)
+        self._ready = [threading.Event() for _ in cut]
+        self._room = threading.Semaphore(max(1, ahead))
+        self._stopped = False
+        self._failed: BaseException | None = None
+
+        def feed() -> None:
+            try:
+                for index, part in enumerate(cut):
+                    self._room.acquire()
+                    if self._stopped:
+                        return
+                    future = executor.submit(render_batch, spec, [(k, str(job.html[k])) for k in part], title)
+                    future.add_done_callback(lambda _: self._room.release())
+                    self._futures[index] = future
+                    self._ready[index].set()
+            except BaseException as exc:  # noqa: BLE001 (an executor shut down: raised by result())
+                self._failed = exc
+                for event in self._ready:
+                    event.set()
+
+        self._thread = threading.Thread(target=feed, name="printer-batches", daemon=True)
+        self._thread.start()
+
+    def result(self, index: int) -> BatchResult:
+        self._ready[index].wait()
+        future = self._futures[index]
+        if future is None:
+            raise self._failed or RuntimeError("a batch was not handed to the workers")
+        return future.result()
+
+    def stop(self) -> None:
+        """Hand over no more batches (the build is done or failed) and wait for the thread."""
+        self._stopped = True
+        self._room.release()
+        self._thread.join()

@@ -114,3 +114,72 @@ def test_a_pool_started_early_and_never_used_is_stopped_at_once():
     used.warm(spec)
     assert used.executor() is not None  # a build asked for it: closed after its batches, as before
     used.close()
+
+
+class _FakeJob:
+    """What lay_out_faces reads of a print job: each face's HTML, the text-fit results, the counters."""
+
+    def __init__(self, keys):
+        from collections import defaultdict
+
+        from printer.sheets.fit import Fitter
+
+        self.html = {k: f"<p>{k}</p>" for k in keys}
+        self.fitter = Fitter()
+        self.stats = defaultdict(int)
+
+
+def test_batches_are_handed_to_the_workers_a_few_at_a_time_and_come_back_in_order_as_files(tmp_path, monkeypatch):
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from printer.sheets import parallel
+    from printer.sheets.parallel import AHEAD, BatchResult, Workers, lay_out_faces
+
+    running, most, lock = [0], [0], threading.Lock()
+
+    def fake_batch(spec, faces, title=""):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.01)
+        with lock:
+            running[0] -= 1
+        return BatchResult(("|".join(k for k, _ in faces)).encode(), [k for k, _ in faces])
+
+    monkeypatch.setattr(parallel, "render_batch", fake_batch)
+    monkeypatch.setattr(parallel, "batches", lambda keys, *_: [keys[i : i + 2] for i in range(0, len(keys), 2)])
+    keys = [f"k{i}" for i in range(40)]
+    workers = Workers(jobs=2)
+    workers._executor = ThreadPoolExecutor(8)  # room for more at once than the feeder may hand over
+    with workers:
+        where, problems = lay_out_faces(_FakeJob(keys), keys, workers=workers, spec=object(), spill=tmp_path)
+    assert problems == [] and most[0] <= AHEAD * 2
+    assert set(where) == set(keys)
+    for key, (pdf, index) in where.items():
+        assert isinstance(pdf, Path) and pdf.parent == tmp_path
+        assert pdf.read_bytes().split(b"|")[index] == key.encode()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"batch-{i}.pdf" for i in range(1, 21))
+
+
+def test_a_failed_batch_is_raised_and_no_more_are_handed_over(monkeypatch):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from printer.sheets import parallel
+    from printer.sheets.parallel import Workers, lay_out_faces
+
+    seen = []
+
+    def fake_batch(spec, faces, title=""):
+        seen.append(faces[0][0])
+        raise RuntimeError("template failed")
+
+    monkeypatch.setattr(parallel, "render_batch", fake_batch)
+    monkeypatch.setattr(parallel, "batches", lambda keys, *_: [keys[i : i + 2] for i in range(0, len(keys), 2)])
+    keys = [f"k{i}" for i in range(40)]
+    workers = Workers(jobs=2)
+    workers._executor = ThreadPoolExecutor(2)
+    with pytest.raises(RuntimeError, match="template failed"), workers:
+        lay_out_faces(_FakeJob(keys), keys, workers=workers, spec=object())
+    assert len(seen) < 20

@@ -157,3 +157,25 @@ def test_imposition_keeps_the_chrome_document_and_writes_each_face_and_font_once
     assert a.Resources.Font.F1.objgen == b.Resources.Font.F1.objgen  # the font copied once for both faces
     drawing = first.Contents[0].read_bytes()
     assert drawing.startswith(b"% printer faces") and b"/Fa Do" in drawing and b"/Fb Do" in drawing
+
+
+def test_the_sheets_chrome_may_come_in_several_pdfs_whose_pages_are_the_sheets_in_turn():
+    from printer.sheets.impose import impose
+    from printer.sheets.render import Sheet
+
+    def chrome(*labels: str) -> bytes:
+        pdf = pikepdf.new()
+        for label in labels:
+            page = pdf.add_blank_page(page_size=(200, 200))
+            page.obj.Contents = pdf.make_stream(b"BT /F1 9 Tf (" + label.encode() + b") Tj ET")
+        return pdf_bytes(pdf)
+
+    parts = [chrome("one", "two"), chrome("three")]
+    data, _ = impose(parts, [Sheet("front"), Sheet("back"), Sheet("front", number=2)], {}, (69, 94), (3, 3), 70)
+    pdf = pikepdf.open(io.BytesIO(data))
+    assert pdf.get_warnings() == []
+    assert [page.Contents[0].read_bytes().split(b"(")[1][:-7] for page in pdf.pages] == [b"one", b"two", b"three"]
+    with pytest.raises(ValueError, match="3 pages for 4 sheets"):
+        impose(parts, [Sheet("front")] * 4, {}, (69, 94), (3, 3), 70)
+    with pytest.raises(ValueError, match="more pages"):
+        impose(parts, [Sheet("front")] * 2, {}, (69, 94), (3, 3), 70)
