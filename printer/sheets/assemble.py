@@ -64,7 +64,7 @@ def build_sheets(
     from printer.sheets.parallel import lay_out_faces
 
     job.face_cache = cache
-    sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
+    sheets = layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job, with_html=False)
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
     n_sheets = len(sheets) // per_page
     keys = [face.key for face in distinct_faces(job, items)]

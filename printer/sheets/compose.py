@@ -24,7 +24,7 @@ import json
 import re
 import time
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
@@ -164,6 +164,9 @@ def outlines_for(layout: SheetLayout, opts: PrintOptions, slots: Sequence[Slot] 
     return [outline_path(layout.trim_box(slot), opts.corner_radius) for slot in (slots or layout.slots())]
 
 
+_NO_HTML = Markup()
+
+
 def layout_sheets(
     renderer: Renderer,
     items: Sequence[PrintItem],
@@ -171,12 +174,15 @@ def layout_sheets(
     flip: str = "long-edge",
     opts: PrintOptions | None = None,
     job: PrintJob | None = None,
+    with_html: bool = True,
 ) -> list[Sheet]:
     """Fronts and backs, alternating sheet by sheet, for duplex printing (or one page each, fold-over).
 
     ``opts`` gives the duplex mode, back offset, marks and safe area
     (default: long-edge ``flip``, crop marks). Faces are rendered once per
-    distinct card through ``job`` (a throw-away one when not given).
+    distinct card through ``job`` (a throw-away one when not given). Without
+    ``with_html``, each :class:`Face` has its key and an empty ``html`` (the
+    imposition's sheets: their faces' HTML is in ``job.html``, once each).
     """
     opts = opts or PrintOptions(card=layout.card, bleed=layout.bleed, duplex=flip)
     job = job or PrintJob(renderer, opts)
@@ -197,12 +203,14 @@ def layout_sheets(
             chunk, used, mirrored, front_bleeds, back_bleeds
         ):
             html, key = job.front(item)
+            html = html if with_html else _NO_HTML
             front.faces.append(
                 Face(html, slot.x, slot.y, w, h, slot.rotate, item.name, front_bleed, layout.bleed, opts.safe, key)
             )
             if opts.duplex == "none":
                 continue
             html, key = job.back(item)
+            html = html if with_html else _NO_HTML
             dx, dy = (0.0, 0.0) if fold else opts.back_offset
             target = front if fold else back
             target.faces.append(
@@ -259,6 +267,36 @@ def _sheet_geometry(layout: SheetLayout, opts: PrintOptions, used: list[Slot], f
     return used, mirrored, full, both, front_bleeds, back_bleeds, marks_for(both if fold else full, opts)
 
 
+class FaceHtml(MutableMapping[str, Markup]):
+    """Each distinct face's HTML by face key (:attr:`PrintJob.html`), held as UTF-8 bytes; reading one gives a new
+    ``Markup``.
+
+    A Python string takes two or four bytes a character once it holds one character past Latin-1 (a ``◆``, a CJK
+    title), as most faces do: a card front of the bundled games is about 2.3 KB as a string and 1.1 KB as UTF-8 (9,000 cards:
+    10 MB instead of 20 for the whole build). Encoding and decoding take about a microsecond a face."""
+
+    def __init__(self) -> None:
+        self._data: dict[str, bytes] = {}
+
+    def __getitem__(self, key: str) -> Markup:
+        return Markup(self._data[key].decode("utf-8", "surrogatepass"))
+
+    def __setitem__(self, key: str, html: str) -> None:
+        self._data[key] = str(html).encode("utf-8", "surrogatepass")
+
+    def __delitem__(self, key: str) -> None:
+        del self._data[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._data
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._data)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
 def html_digest(html: str) -> bytes:
     """What tells one face's HTML from another's in :attr:`PrintJob.keys`: a 16-byte BLAKE2b digest of it (the HTML
     itself as the key held a second copy of every face's, 19 MB for 9,000 cards)."""
@@ -280,11 +318,11 @@ class PrintJob:
         self.opts = opts
         self.base = base or Path.cwd()
         self.fitter = Fitter()
-        self.html: dict[str, Markup] = {}
+        self.html = FaceHtml()
         self.keys: dict[bytes, str] = {}  # a face's HTML (its digest: :func:`html_digest`) -> its key
         self.owners: dict[str, list[tuple[str, str, Card | None]]] = {}
-        self._fronts: dict[object, tuple[Markup, str]] = {}
-        self._backs: dict[object, tuple[Markup, str]] = {}
+        self._fronts: dict[object, str] = {}  # a card's (or placeholder's) front -> its face key
+        self._backs: dict[object, str] = {}
         self.problems: list[Problem] = []
         #: CSS added to every document (the ICC profile of a PDF/X output) and options for WeasyPrint
         self.extra_css = ""
@@ -329,8 +367,10 @@ class PrintJob:
             else:
                 html = self.renderer.placeholder(item.name, item.reason)
             owner = (item.card.where if item.card else item.name, item.name, item.card)
-            self._fronts[ident] = (html, self._key(html, owner))
-        return self._fronts[ident]
+            self._fronts[ident] = self._key(html, owner)
+            return html, self._fronts[ident]
+        key = self._fronts[ident]
+        return self.html[key], key
 
     def _rendered_front(self, card: Card) -> Markup:
         """The card's front HTML: from the face cache's HTML store when the card's data, the game's templates,
@@ -383,8 +423,10 @@ class PrintJob:
                 owner = (item.back_card.where, item.back_card.name, item.back_card)
             else:
                 html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
-            self._backs[ident] = (html, self._key(html, owner))
-        return self._backs[ident]
+            self._backs[ident] = self._key(html, owner)
+            return html, self._backs[ident]
+        key = self._backs[ident]
+        return self.html[key], key
 
     # -- layout with text fit --------------------------------------------------
 

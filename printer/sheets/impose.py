@@ -354,7 +354,7 @@ def _stream(
             out.write(info_number, b"<<%s >>" % out.entries(token, info.items()))
         found_ids = chrome.trailer.get("/ID")
         ids = out.copy(token, found_ids) if found_ids is not None else None
-        last = {id(faces[face.key][0]): index for index, sheet in enumerate(sheets) for face in sheet.faces}
+        last = _last_needed(sheets, faces)
         forms: dict[str, int] = {}
 
         def form(key: str) -> int:
@@ -402,6 +402,21 @@ def _stream(
         for _, source in sources.values():
             source.close()
         chrome.close()
+
+
+def _last_needed(sheets: Sequence[Sheet], faces: Mapping[str, tuple[bytes | Path, int]]) -> dict[int, int]:
+    """For each face PDF (by ``id``), the index of the last sheet that draws one of its faces for the first time:
+    the form is written then, and later sheets refer to it (the backs, drawn on every other sheet, need their
+    batch's PDF open only until their first sheet)."""
+    first: dict[str, int] = {}
+    for index, sheet in enumerate(sheets):
+        for face in sheet.faces:
+            first.setdefault(face.key, index)
+    last: dict[int, int] = {}
+    for key, index in first.items():
+        source = id(faces[key][0])
+        last[source] = max(index, last.get(source, index))
+    return last
 
 
 def _alias_pages(out, token: int, chrome: pikepdf.Pdf, tree: int, numbers: Sequence[int]) -> None:

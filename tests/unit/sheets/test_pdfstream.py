@@ -179,3 +179,30 @@ def test_the_sheets_chrome_may_come_in_several_pdfs_whose_pages_are_the_sheets_i
         impose(parts, [Sheet("front")] * 4, {}, (69, 94), (3, 3), 70)
     with pytest.raises(ValueError, match="more pages"):
         impose(parts, [Sheet("front")] * 2, {}, (69, 94), (3, 3), 70)
+
+
+def test_a_face_pdf_is_needed_until_the_last_sheet_that_first_draws_one_of_its_faces():
+    from printer.sheets.impose import _last_needed
+    from printer.sheets.render import Face, Sheet
+
+    fronts, backs = b"fronts", b"backs"
+
+    def face(key: str) -> Face:
+        return Face("", 0, 0, 63, 88, key=key)
+
+    sheets = [Sheet("front", [face("a")]), Sheet("back", [face("back")]), Sheet("front", [face("b")])]
+    sheets += [Sheet("back", [face("back")])]
+    last = _last_needed(sheets, {"a": (fronts, 0), "b": (fronts, 1), "back": (backs, 0)})
+    assert last == {id(fronts): 2, id(backs): 1}  # the back's form is written on sheet 1, referred to after
+
+
+def test_a_jobs_face_html_is_kept_as_utf8_and_read_back_as_markup():
+    from markupsafe import Markup
+
+    from printer.sheets.compose import FaceHtml
+
+    store = FaceHtml()
+    store["f1"] = Markup("<p>◆ 武士 \U0001f0a1</p>")
+    assert store["f1"] == "<p>◆ 武士 \U0001f0a1</p>" and isinstance(store["f1"], Markup)
+    assert store._data["f1"] == "<p>◆ 武士 \U0001f0a1</p>".encode()
+    assert "f1" in store and list(store) == ["f1"] and store.pop("f1") and len(store) == 0
