@@ -80,7 +80,9 @@ def build_sheets(
     scattered = _scattered(faces)
     todo = [k for k in keys if k not in faces or k in scattered]
     chrome: list = []  # (pdf bytes, cache key, problems) of the sheets without faces, made while workers lay out
-    with tempfile.TemporaryDirectory(prefix="printer-faces-") as spill:  # the batches' PDFs until imposed
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs)
+    with tempfile.TemporaryDirectory(prefix=".printer-faces-", dir=target.parent) as spill:
         laid_out, more = lay_out_faces(
             job, todo, title, workers, spec, on_batch,
             meanwhile=lambda: chrome.append(_chrome(job, sheets, layout, title, cache)), spill=Path(spill),

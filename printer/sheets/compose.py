@@ -323,6 +323,7 @@ class PrintJob:
         self.owners: dict[str, list[tuple[str, str, Card | None]]] = {}
         self._fronts: dict[object, str] = {}  # a card's (or placeholder's) front -> its face key
         self._backs: dict[object, str] = {}
+        self._given: list[Markup] = []  # HTML given with an item, known by its id(): kept, so that no other has it
         self.problems: list[Problem] = []
         #: CSS added to every document (the ICC profile of a PDF/X output) and options for WeasyPrint
         self.extra_css = ""
@@ -368,6 +369,8 @@ class PrintJob:
                 html = self.renderer.placeholder(item.name, item.reason)
             owner = (item.card.where if item.card else item.name, item.name, item.card)
             self._fronts[ident] = self._key(html, owner)
+            if item.front_html is not None:
+                self._given.append(item.front_html)
             return html, self._fronts[ident]
         key = self._fronts[ident]
         return self.html[key], key
@@ -424,6 +427,8 @@ class PrintJob:
             else:
                 html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
             self._backs[ident] = self._key(html, owner)
+            if item.back_html is not None:
+                self._given.append(item.back_html)
             return html, self._backs[ident]
         key = self._backs[ident]
         return self.html[key], key

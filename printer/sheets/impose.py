@@ -332,7 +332,7 @@ def _stream(
     """Write the sheets' PDF to ``handle`` a sheet at a time (:class:`~printer.sheets.pdfstream.StreamingPdf`): each
     face's form the first time a sheet draws it, each face PDF closed after the last sheet that draws from it, each
     chrome PDF (its pages the next sheets) once its pages are written. The first chrome PDF's catalog (language,
-    output intents, metadata), document information and ``/ID`` are kept."""
+    output intents, metadata), document information and first identifier (``/ID``) are kept."""
     import pikepdf
 
     from printer.sheets.pdfstream import StreamingPdf
@@ -353,7 +353,7 @@ def _stream(
             info_number = out.reserve()
             out.write(info_number, b"<<%s >>" % out.entries(token, info.items()))
         found_ids = chrome.trailer.get("/ID")
-        ids = out.copy(token, found_ids) if found_ids is not None else None
+        first_id = out.copy(token, found_ids[0]) if isinstance(found_ids, pikepdf.Array) and found_ids else None
         last = _last_needed(sheets, faces)
         forms: dict[str, int] = {}
 
@@ -397,7 +397,7 @@ def _stream(
             raise ValueError(f"the sheet PDFs have {index} pages for {len(sheets)} sheets")
         kids = b" ".join(b"%d 0 R" % n for n in numbers)
         out.write(tree, b"<< /Type /Pages /Kids [ %s ] /Count %d >>" % (kids, len(numbers)))
-        out.finish(catalog, info_number, ids)
+        out.finish(catalog, info_number, first_id)
     finally:
         for _, source in sources.values():
             source.close()

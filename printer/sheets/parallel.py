@@ -22,6 +22,7 @@ import pickle
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -297,10 +298,10 @@ def lay_out_faces(
         if meanwhile:
             meanwhile()
     else:
-        feeder = _Feeder(executor, spec, job, cut, title, AHEAD * workers.jobs)
-        for _ in range(workers.idle_to_rehearse(len(cut))):
-            executor.submit(render_batch, spec, [(cut[0][0], str(job.html[cut[0][0]]))], title)  # result unused
+        feeder = _Feeder(executor, spec, job, cut, title, AHEAD * workers.jobs, spill)
         try:
+            for _ in range(workers.idle_to_rehearse(len(cut))):
+                executor.submit(render_batch, spec, [(cut[0][0], str(job.html[cut[0][0]]))], title)  # result unused
             if meanwhile:
                 meanwhile()
             for done in range(1, len(cut) + 1):
@@ -327,42 +328,65 @@ AHEAD = 2
 
 
 def _kept(part: BatchResult, spill: Path | None, number: int) -> BatchResult:
-    """``part`` with its PDF written to a file of ``spill`` (its ``pdf`` then that file's path), when given."""
+    """``part`` with its PDF written to a file of ``spill`` (its ``pdf`` then that file's path), when given and the
+    file can be written."""
     if spill is not None and isinstance(part.pdf, bytes):
         path = spill / f"batch-{number}.pdf"
-        path.write_bytes(part.pdf)
+        try:
+            path.write_bytes(part.pdf)
+        except OSError:  # a full disk: the PDF stays in memory
+            return part
         part.pdf = path
     return part
 
 
 class _Feeder:
-    """Hands ``cut``'s batches to ``executor`` from a thread of its own, at most ``ahead`` of them unfinished at a
-    time; :meth:`result` waits for one batch's result, in order."""
+    """Hands ``cut``'s batches to ``executor``, at most ``ahead`` of them unfinished at a time, and has each one's
+    PDF written to ``spill`` (:func:`_kept`) as soon as it finishes, so that finished batches not read yet hold no
+    PDF; :meth:`result` waits for one batch, in order.
 
-    def __init__(self, executor: Executor, spec: JobSpec, job, cut: list[list[str]], title: str, ahead: int):
+    The first batch is handed over from the calling thread (a local pool forks its processes with its first task:
+    from this thread, not from ours while the calling one lays out with WeasyPrint), the others from a thread of
+    its own as earlier ones finish."""
+
+    def __init__(
+        self, executor: Executor, spec: JobSpec, job, cut: list[list[str]], title: str, ahead: int, spill: Path | None
+    ):
         import threading
 
         self._futures: list = [None] * len(cut)
-        self._ready = [threading.Event() for _ in cut]
+        self._ready = [threading.Event() for _ in cut]  # finished and its PDF spilled, failed, or never handed over
         self._room = threading.Semaphore(max(1, ahead))
         self._stopped = False
         self._failed: BaseException | None = None
 
+        def done(index: int, future) -> None:
+            try:
+                if spill is not None and not future.cancelled() and future.exception() is None:
+                    _kept(future.result(), spill, index + 1)
+            finally:
+                self._room.release()
+                self._ready[index].set()
+
+        def submit(index: int) -> None:
+            future = executor.submit(render_batch, spec, [(k, str(job.html[k])) for k in cut[index]], title)
+            self._futures[index] = future
+            future.add_done_callback(partial(done, index))
+
         def feed() -> None:
             try:
-                for index, part in enumerate(cut):
+                for index in range(1, len(cut)):
                     self._room.acquire()
                     if self._stopped:
                         return
-                    future = executor.submit(render_batch, spec, [(k, str(job.html[k])) for k in part], title)
-                    future.add_done_callback(lambda _: self._room.release())
-                    self._futures[index] = future
-                    self._ready[index].set()
+                    submit(index)
             except BaseException as exc:  # noqa: BLE001 (an executor shut down: raised by result())
                 self._failed = exc
                 for event in self._ready:
                     event.set()
 
+        self._room.acquire()
+        submit(0)
         self._thread = threading.Thread(target=feed, name="printer-batches", daemon=True)
         self._thread.start()
 

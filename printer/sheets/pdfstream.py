@@ -105,10 +105,11 @@ class StreamingPdf:
         self._copy_pending()
         return text
 
-    def finish(self, root: int, info: int | None = None, ids: bytes | None = None) -> None:
+    def finish(self, root: int, info: int | None = None, first_id: bytes | None = None) -> None:
         """Write the cross-reference table and the trailer: the catalog ``root``, the document information
-        dictionary ``info`` when given and the ``/ID`` array ``ids`` (PDF syntax), by default two copies of the MD5
-        digest of the bytes written (PDF 32000-1:2008, 14.4: the same file written again gets the same ``/ID``).
+        dictionary ``info`` when given, and the ``/ID``: ``first_id`` (a string in PDF syntax: the identifier the
+        document was first given) or else, like the second identifier, the MD5 digest of the bytes written (PDF
+        32000-1:2008, 14.4: the second changes with the content; the same file written again gets the same).
         Raises ``ValueError`` when an object was reserved and never written."""
         self._copy_pending()
         missing = [n for n, at in enumerate(self._offsets) if n and not at]
@@ -120,9 +121,8 @@ class StreamingPdf:
         trailer = b"trailer\n<< /Size %d /Root %d 0 R" % (len(self._offsets), root)
         if info is not None:
             trailer += b" /Info %d 0 R" % info
-        if ids is None:
-            ids = b"[ <%s> <%s> ]" % ((self._digest.hexdigest().encode("ascii"),) * 2)
-        trailer += b" /ID " + ids
+        digest = b"<%s>" % self._digest.hexdigest().encode("ascii")
+        trailer += b" /ID [ %s %s ]" % (first_id or digest, digest)
         self._out(b"".join(table) + trailer + b" >>\nstartxref\n%d\n%%%%EOF\n" % start)
 
     def _value(self, token: int, obj: object) -> bytes:

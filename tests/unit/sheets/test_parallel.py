@@ -152,10 +152,15 @@ def test_batches_are_handed_to_the_workers_a_few_at_a_time_and_come_back_in_orde
     monkeypatch.setattr(parallel, "batches", lambda keys, *_: [keys[i : i + 2] for i in range(0, len(keys), 2)])
     keys = [f"k{i}" for i in range(40)]
     workers = Workers(jobs=2)
-    workers._executor = ThreadPoolExecutor(8)  # room for more at once than the feeder may hand over
+    pool = ThreadPoolExecutor(8)  # room for more at once than the feeder may hand over
+    first_from = []
+    submit = pool.submit
+    pool.submit = lambda *a, **k: (first_from.append(threading.current_thread()), submit(*a, **k))[1]
+    workers._executor = pool
     with workers:
         where, problems = lay_out_faces(_FakeJob(keys), keys, workers=workers, spec=object(), spill=tmp_path)
     assert problems == [] and most[0] <= AHEAD * 2
+    assert first_from[0] is threading.main_thread()  # a pool forks its processes on its first task: from here
     assert set(where) == set(keys)
     for key, (pdf, index) in where.items():
         assert isinstance(pdf, Path) and pdf.parent == tmp_path

@@ -206,3 +206,24 @@ def test_a_jobs_face_html_is_kept_as_utf8_and_read_back_as_markup():
     assert store["f1"] == "<p>◆ 武士 \U0001f0a1</p>" and isinstance(store["f1"], Markup)
     assert store._data["f1"] == "<p>◆ 武士 \U0001f0a1</p>".encode()
     assert "f1" in store and list(store) == ["f1"] and store.pop("f1") and len(store) == 0
+
+
+def test_the_imposed_pdf_keeps_the_sheets_first_identifier_and_its_second_follows_the_content():
+    from printer.sheets.impose import impose
+    from printer.sheets.render import Face, Sheet
+
+    chrome = pikepdf.new()
+    chrome.add_blank_page(page_size=(200, 200))
+    chrome_data = pdf_bytes(chrome)  # QPDF gives it an /ID
+    first_id = bytes(pikepdf.open(io.BytesIO(chrome_data)).trailer.ID[0])
+    faces = pikepdf.new()
+    for text in (b"a", b"b"):
+        page = faces.add_blank_page(page_size=(100, 100))
+        page.obj.Contents = faces.make_stream(b"BT (" + text + b") Tj ET")
+    data = pdf_bytes(faces)
+    ids = []
+    for key in ("a", "b"):
+        sheet = Sheet("front", [Face("", 10, 10, 30, 30, key=key)])
+        out, _ = impose(chrome_data, [sheet], {"a": (data, 0), "b": (data, 1)}, (35, 35), (2, 2), 70)
+        ids.append([bytes(s) for s in pikepdf.open(io.BytesIO(out)).trailer.ID])
+    assert ids[0][0] == ids[1][0] == first_id and ids[0][1] != ids[1][1]
