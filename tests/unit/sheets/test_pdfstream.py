@@ -227,3 +227,19 @@ def test_the_imposed_pdf_keeps_the_sheets_first_identifier_and_its_second_follow
         out, _ = impose(chrome_data, [sheet], {"a": (data, 0), "b": (data, 1)}, (35, 35), (2, 2), 70)
         ids.append([bytes(s) for s in pikepdf.open(io.BytesIO(out)).trailer.ID])
     assert ids[0][0] == ids[1][0] == first_id and ids[0][1] != ids[1][1]
+
+
+@pytest.mark.parametrize("version, packed", [("1.7", True), ("1.4", False)])
+def test_small_objects_go_into_object_streams_from_pdf_1_5_and_a_classic_table_before(version, packed):
+    handle = io.BytesIO()
+    out = StreamingPdf(handle, version)
+    fonts = [out.reserve() for _ in range(250)]  # three object streams' worth
+    for number in fonts:
+        out.write(number, b"<< /Type /Font /Subtype /Type1 /BaseFont /F%d >>" % number)
+    entries = b"".join(b" /F%d %d 0 R" % (n, n) for n in fonts)
+    one_page(out, b" /Font <<" + entries + b" >>")
+    data = handle.getvalue()
+    pdf = pikepdf.open(io.BytesIO(data))
+    assert pdf.get_warnings() == [] and data.startswith(b"%PDF-" + version.encode())
+    assert sorted(str(f.BaseFont) for f in pdf.pages[0].Resources.Font.values()) == sorted(f"/F{n}" for n in fonts)
+    assert (data.count(b"/Type /ObjStm") == 3) == packed and (b"\nxref\n" in data) != packed
