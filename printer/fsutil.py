@@ -16,6 +16,7 @@ import contextlib
 import glob
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -51,7 +52,8 @@ def remove_stale_temps(path: Path) -> list[Path]:
 
     A leftover is ``.<name>.<pid>.<random>.tmp`` whose process ``pid`` no
     longer runs (another process writing the same file at the same time
-    keeps its own).
+    keeps its own): a file, or a folder a build keeps its face batches in
+    until it writes ``path`` (:mod:`printer.sheets.assemble`).
     """
     path = Path(path)
     removed = []
@@ -61,7 +63,10 @@ def remove_stale_temps(path: Path) -> list[Path]:
         if match is None or (match["pid"] and _running(int(match["pid"]))):
             continue  # another file's temporary file (``.mygame.pdf.bak....``), or a write still going on
         with contextlib.suppress(OSError):
-            tmp.unlink()
+            if tmp.is_dir() and not tmp.is_symlink():
+                shutil.rmtree(tmp)
+            else:
+                tmp.unlink()
             removed.append(tmp)
     return removed
 

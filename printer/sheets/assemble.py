@@ -81,8 +81,10 @@ def build_sheets(
     todo = [k for k in keys if k not in faces or k in scattered]
     chrome: list = []  # (pdf bytes, cache key, problems) of the sheets without faces, made while workers lay out
     target.parent.mkdir(parents=True, exist_ok=True)
-    # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs)
-    with tempfile.TemporaryDirectory(prefix=".printer-faces-", dir=target.parent) as spill:
+    # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs), named as
+    # atomic_open names its temporary file, so that the next build removes one a killed build left
+    spill_dir = tempfile.TemporaryDirectory(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    with spill_dir as spill:
         laid_out, more = lay_out_faces(
             job, todo, title, workers, spec, on_batch,
             meanwhile=lambda: chrome.append(_chrome(job, sheets, layout, title, cache)), spill=Path(spill),

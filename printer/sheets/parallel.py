@@ -104,7 +104,9 @@ class Workers:
 
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
-        return ProcessPoolExecutor(max_workers=self.jobs, mp_context=context, initializer=_warm, initargs=(spec,))
+        return ProcessPoolExecutor(
+            max_workers=self.jobs, mp_context=context, initializer=_warm, initargs=(spec, os.getpid())
+        )
 
     def warm(self, spec: JobSpec) -> None:
         """Start the local pool now, each worker importing WeasyPrint and loading ``spec``'s job while this process
@@ -185,9 +187,14 @@ def _job_for(spec: JobSpec):
     return _JOBS[key]
 
 
-def _warm(spec: JobSpec | None) -> None:
+def _warm(spec: JobSpec | None, parent: int | None = None) -> None:
     """A pool worker's start: WeasyPrint imported (:mod:`printer.sheets.pdf`) and ``spec``'s job loaded before its
-    first batch. What fails here is left for that batch to raise, with its own message."""
+    first batch. What fails here is left for that batch to raise, with its own message. With ``parent`` (the pid
+    of the process that started the pool), the worker ends itself once that process is gone (:func:`_orphaned`)."""
+    if parent is not None:
+        import threading
+
+        threading.Thread(target=_orphaned, args=(parent,), name="printer-parent", daemon=True).start()
     try:
         from printer.sheets import pdf  # noqa: F401
 
@@ -195,6 +202,16 @@ def _warm(spec: JobSpec | None) -> None:
             _job_for(spec)
     except Exception:  # noqa: BLE001 (the batch loads the job again and reports)
         _JOBS.clear()
+
+
+def _orphaned(parent: int, every: float = 0.5) -> None:
+    """End this worker (exit code 1) once ``parent`` is no longer its parent: a build killed with SIGKILL runs no
+    code to stop its pool, and its workers would wait on the pool's queue for ever, each holding its memory."""
+    import time
+
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
 
 
 def _make_job(spec: JobSpec):

@@ -188,3 +188,30 @@ def test_a_failed_batch_is_raised_and_no_more_are_handed_over(monkeypatch):
     with pytest.raises(RuntimeError, match="template failed"), workers:
         lay_out_faces(_FakeJob(keys), keys, workers=workers, spec=object())
     assert len(seen) < 20
+
+
+@pytest.mark.slow
+def test_a_worker_ends_itself_once_the_process_that_started_its_pool_is_gone(tmp_path):
+    import os
+    import subprocess
+    import sys
+    import time
+
+    pid_file = tmp_path / "worker.pid"
+    worker = (
+        "import os, pathlib; from printer.sheets.parallel import _orphaned; "
+        f"pathlib.Path({str(pid_file)!r}).write_text(str(os.getpid())); _orphaned(os.getppid(), 0.05)"
+    )
+    starter = (
+        f"import subprocess, sys; subprocess.Popen([sys.executable, '-c', {worker!r}]); import time; time.sleep(1)"
+    )
+    subprocess.run([sys.executable, "-c", starter], check=True, timeout=30)  # starts the worker, then is gone
+    pid = int(pid_file.read_text())
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the orphaned worker is still running")
