@@ -360,20 +360,27 @@ class PrintJob:
             if item.front_html is not None
             else (("card", item.card.id) if item.card is not None else ("placeholder", item.name, item.reason))
         )
-        if ident not in self._fronts:
-            if item.front_html is not None:
-                html = item.front_html
-            elif item.card is not None:
-                html = self._rendered_front(item.card)
-            else:
-                html = self.renderer.placeholder(item.name, item.reason)
-            owner = (item.card.where if item.card else item.name, item.name, item.card)
-            self._fronts[ident] = self._key(html, owner)
-            if item.front_html is not None:
-                self._given.append(item.front_html)
-            return html, self._fronts[ident]
-        key = self._fronts[ident]
-        return self.html[key], key
+        known = self._fronts.get(ident)
+        if known is not None:
+            return self.html[known], known
+        if item.front_html is not None:
+            html = item.front_html
+        elif item.card is not None:
+            html = self._rendered_front(item.card)
+        else:
+            html = self.renderer.placeholder(item.name, item.reason)
+        owner = (item.card.where if item.card else item.name, item.name, item.card)
+        return self._remember(self._fronts, ident, html, owner, item.front_html)
+
+    def _remember(
+        self, table: dict[object, str], ident: object, html: Markup, owner: tuple, given: Markup | None
+    ) -> tuple[Markup, str]:
+        """``html``'s face key, kept in ``table`` under ``ident`` (a front or a back); ``given``, the HTML an item
+        came with, is kept alive while its ``id()`` is part of ``ident``."""
+        table[ident] = key = self._key(html, owner)
+        if given is not None:
+            self._given.append(given)
+        return html, key
 
     def _rendered_front(self, card: Card) -> Markup:
         """The card's front HTML: from the face cache's HTML store when the card's data, the game's templates,
@@ -417,21 +424,18 @@ class PrintJob:
 
     def back(self, item: PrintItem) -> tuple[Markup, str]:
         ident = self.back_ident(item)
-        if ident not in self._backs:
-            owner: tuple[str, str, Card | None]
-            if item.back_html is not None:
-                html, owner = item.back_html, (item.name, item.name, None)
-            elif item.back_card is not None:
-                html = self.renderer.front(item.back_card)
-                owner = (item.back_card.where, item.back_card.name, item.back_card)
-            else:
-                html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
-            self._backs[ident] = self._key(html, owner)
-            if item.back_html is not None:
-                self._given.append(item.back_html)
-            return html, self._backs[ident]
-        key = self._backs[ident]
-        return self.html[key], key
+        known = self._backs.get(ident)
+        if known is not None:
+            return self.html[known], known
+        owner: tuple[str, str, Card | None]
+        if item.back_html is not None:
+            html, owner = item.back_html, (item.name, item.name, None)
+        elif item.back_card is not None:
+            html = self.renderer.front(item.back_card)
+            owner = (item.back_card.where, item.back_card.name, item.back_card)
+        else:
+            html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
+        return self._remember(self._backs, ident, html, owner, item.back_html)
 
     # -- layout with text fit --------------------------------------------------
 
