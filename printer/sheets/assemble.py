@@ -79,7 +79,7 @@ def build_sheets(
     faces, problems = _cached_faces(job, keys, cache) if cache is not None else ({}, [])
     scattered = _scattered(faces)
     todo = [k for k in keys if k not in faces or k in scattered]
-    chrome: list = []  # (pdf bytes, cache key, problems) of the sheets without faces, made while workers lay out
+    chrome: list = []  # (pdfs, cache key, problems) of the sheets without faces, made while workers lay out
     target.parent.mkdir(parents=True, exist_ok=True)
     # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs), named as
     # atomic_open names its temporary file, so that the next build removes one a killed build left
@@ -102,7 +102,7 @@ def _impose(
     todo: Sequence[str],
     faces: dict[str, tuple[FacePdf, int]],
     problems: list[Problem],
-    chrome: tuple[bytes, str | None, list[Problem]],
+    chrome: tuple[list[bytes], str | None, list[Problem]],
     sheets: list,
     layout: SheetLayout,
     target: Path,
