@@ -172,3 +172,17 @@ def test_a_time_limit_dropped_once_stops_the_block_all_the_same():
             except faces._TooLong:
                 pass  # dropped, as Python drops what a gc callback raises
             time.sleep(5)
+
+
+def test_a_block_whose_every_time_limit_was_dropped_ends_as_too_long():
+    """A library's gc callback (hypothesis installs one) may take every raise: the block still ends as too long."""
+    import time
+
+    with pytest.raises(faces._TooLong):
+        with faces.time_limit(0.01):
+            ends = time.monotonic() + 0.1
+            while time.monotonic() < ends:
+                try:
+                    time.sleep(0.001)
+                except faces._TooLong:
+                    pass  # dropped, every time
