@@ -272,8 +272,8 @@ class FaceHtml(MutableMapping[str, Markup]):
     ``Markup``.
 
     A Python string takes two or four bytes a character once it holds one character past Latin-1 (a ``◆``, a CJK
-    title), as most faces do: a card front of the bundled games is about 2.3 KB as a string and 1.1 KB as UTF-8 (9,000 cards:
-    10 MB instead of 20 for the whole build). Encoding and decoding take about a microsecond a face."""
+    title), as most faces do: a card front of the bundled games is about 2.3 KB as a string and 1.1 KB as UTF-8
+    (9,000 cards: 10 MB instead of 20 for the whole build). Encoding and decoding take about a microsecond a face."""
 
     def __init__(self) -> None:
         self._data: dict[str, bytes] = {}

@@ -231,12 +231,11 @@ def impose(
     (QPDF kept every copied object until its save: 9,000 faces held about 300 MB more). ``previous`` is the
     last PDF written from the same ``chrome_pdf`` with the plan it was drawn from: when every face sits where
     it sat then, QPDF opens that PDF, copies in only the faces whose names changed and draws the pages holding
-    them again (an edit's build: the pages left alone are not written anew object by object). ``geometry`` gives faces of another size their own face page
-    size and trim position (see :func:`plan`). Returns ``(pdf bytes, plan)``
-    (see :func:`plan`); with ``into`` (a binary file open for writing), the
-    PDF is saved into it instead and the bytes returned are empty (a 9,000-card
-    PDF is 36.5 MB, held twice while it is saved into memory). Raises
-    ``ValueError`` when ``chrome_pdf`` does not have one page per sheet.
+    them again (an edit's build: the pages left alone are not written anew object by object). ``geometry``
+    gives faces of another size their own face page size and trim position (see :func:`plan`). Returns
+    ``(pdf bytes, plan)`` (see :func:`plan`); with ``into`` (a binary file open for writing), the PDF is
+    written into it instead and the bytes returned are empty (a 9,000-card PDF is 36.7 MiB). Raises
+    ``ValueError`` when the sheets' PDFs do not have one page per sheet.
     """
     import pikepdf
 

@@ -322,7 +322,7 @@ def lay_out_faces(
             if meanwhile:
                 meanwhile()
             for done in range(1, len(cut) + 1):
-                parts.append(_kept(feeder.result(done - 1), spill, done))
+                parts.append(feeder.result(done - 1))  # its PDF spilled as it finished
                 if on_batch:
                     on_batch(done, len(cut))
         finally:
