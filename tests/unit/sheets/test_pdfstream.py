@@ -196,16 +196,35 @@ def test_a_face_pdf_is_needed_until_the_last_sheet_that_first_draws_one_of_its_f
     assert last == {id(fronts): 2, id(backs): 1}  # the back's form is written on sheet 1, referred to after
 
 
-def test_a_jobs_face_html_is_kept_as_utf8_and_read_back_as_markup():
+@pytest.mark.parametrize("budget", [1 << 20, 200])
+def test_a_jobs_face_html_is_kept_as_utf8_then_compressed_and_read_back_as_markup(budget, monkeypatch):
     from markupsafe import Markup
 
     from printer.sheets.compose import FaceHtml
 
+    monkeypatch.setattr(FaceHtml, "RAW_BUDGET", budget)
     store = FaceHtml()
     store["f1"] = Markup("<p>◆ 武士 \U0001f0a1</p>")
     assert store["f1"] == "<p>◆ 武士 \U0001f0a1</p>" and isinstance(store["f1"], Markup)
-    assert store._data["f1"] == "<p>◆ 武士 \U0001f0a1</p>".encode()
     assert "f1" in store and list(store) == ["f1"] and store.pop("f1") and len(store) == 0
+    store = FaceHtml()
+    faces = [
+        f'<div class="card"><h1 class="title">Card {i}</h1><p class="text">Draw {i} cards.</p></div>' for i in range(50)
+    ]
+    for i, html in enumerate(faces):
+        store[f"f{i}"] = Markup(html)
+    assert [store[f"f{i}"] for i in range(50)] == faces and list(store) == [f"f{i}" for i in range(50)]
+    held = sum(map(len, store._data.values()))
+    raw = sum(len(h.encode()) for h in faces)
+    if budget > raw:  # all within the budget: as they are
+        assert held == raw + 50
+    else:  # past it, the first face is the others' preset dictionary
+        assert store._raw <= budget and held < raw / 2
+    store["f0"], store["empty"] = faces[1], ""
+    assert store["f0"] == faces[1] and store["empty"] == ""
+    for key in list(store):
+        del store[key]
+    assert store._raw == 0
 
 
 def test_the_imposed_pdf_keeps_the_sheets_first_identifier_and_its_second_follows_the_content():
