@@ -58,6 +58,9 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, **params) -> None:
     option can also be set in printer.toml ([project] or [games.<id>]).
     """
 
+    from printer.process import one_malloc_arena
+
+    one_malloc_arena()  # before the build starts its threads (see printer.process)
     project = project_from(ctx)
     request = request_from(games, cards_dir, only, deck_file, out_dir, params)
     strict = request.strict

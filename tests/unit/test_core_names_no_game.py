@@ -19,6 +19,7 @@ CORE = [
     "limits.py",
     "config.py",
     "fsutil.py",
+    "process.py",
     "serve",
 ]
 
