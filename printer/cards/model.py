@@ -12,9 +12,10 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printer.cards.record import Record
 from printer.plugins import name_variants
@@ -62,6 +63,7 @@ class Card:
     game: str
     data: dict
     record: Record
+    _packed: bool = field(default=False, init=False, repr=False, compare=False)  # see pack
 
     @property
     def id(self) -> str:
@@ -117,6 +119,35 @@ class Card:
         """The art file, resolved against the card file's folder, or ``None``."""
         art = self.data.get("art")
         return (self.record.file.parent / art) if art else None
+
+    def pack(self) -> None:
+        """Hold the card's data packed in its record (:meth:`Record.pack`) until it is next read. A card whose
+        data is not its record's (built by hand) is left as it is."""
+        if self._packed or self.data is not self.record.data:
+            return
+        self.record.pack()
+        if self.record._packed is not None:  # packed (data pickle cannot take stays)
+            del self.data
+            self._packed = True
+
+    if not TYPE_CHECKING:  # else mypy would take any attribute missing from the class for one held
+
+        def __getattr__(self, name: str):
+            """``data`` of a packed card: its record's, held again (called only for attributes not held)."""
+            if name != "data" or not self._packed:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            self.data = data = self.record.data
+            self._packed = False
+            return data
+
+
+def pack_cards(cards: Iterable[Card | None]) -> None:
+    """:meth:`Card.pack` each card of ``cards`` (``None`` skipped): a build does it once every face's HTML is made,
+    before laying the faces out, so that a large catalogue's card data is not held as Python objects meanwhile;
+    what reads a card later (an export, a warning) unpacks it."""
+    for card in cards:
+        if card is not None:
+            card.pack()
 
 
 class CardSet:

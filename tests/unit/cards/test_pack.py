@@ -1,0 +1,92 @@
+"""A card's data packed while a build lays its faces out (:meth:`Card.pack`): read back whole, once, on first use."""
+
+from __future__ import annotations
+
+import copy
+import json
+import pickle
+from pathlib import Path
+
+import pytest
+
+from printer.cards.model import Card, pack_cards
+from printer.cards.record import Record
+from printer.cards.spreadsheet import SheetRecord
+
+DATA = {"id": "kyuden", "title": "Kyūden ◆", "type": "Holding", "cost": 3, "legal": ["Ivory"], "art": None}
+
+
+def card(data: dict | None = None, record_type=Record, **extra) -> Card:
+    data = copy.deepcopy(data or DATA)
+    return Card("l5r", data, record_type(data, Path("cards.json"), "$.cards[4]", "l5r", **extra))
+
+
+@pytest.mark.parametrize("record_type, extra", [(Record, {}), (SheetRecord, {"sheet": "Cards", "row": 7})])
+def test_a_packed_card_holds_bytes_and_gives_back_the_same_data_once_read(record_type, extra):
+    packed, plain = card(record_type=record_type, **extra), card(record_type=record_type, **extra)
+    pack_cards([packed, None, packed])  # a card printed twice is packed once
+    assert "data" not in vars(packed) and "data" not in vars(packed.record)
+    assert isinstance(packed.record._packed, bytes) and packed._packed
+    assert packed.id == "kyuden" and packed.data == DATA and packed == plain
+    assert packed.data is packed.record.data  # one dict again, held by both
+    assert packed.record._packed is None and not packed._packed
+    assert packed.where == plain.where and packed.record.where(".cost") == plain.record.where(".cost")
+
+
+def test_a_packed_card_survives_pickling_and_copying():
+    packed = card()
+    packed.pack()
+    assert pickle.loads(pickle.dumps(packed)) == card()
+    assert copy.deepcopy(packed).data == DATA
+
+
+def test_a_card_whose_data_is_not_its_records_is_left_as_it_is():
+    mine = card()
+    mine.data = dict(DATA, title="Other")
+    mine.pack()
+    assert vars(mine)["data"]["title"] == "Other" and "data" in vars(mine.record)
+
+
+def test_data_that_cannot_be_pickled_stays_as_it_is():
+    odd = card(dict(DATA, art=lambda: None))
+    odd.pack()
+    assert "data" in vars(odd) and "data" in vars(odd.record) and odd.record._packed is None and not odd._packed
+
+
+def test_other_missing_attributes_are_still_errors():
+    packed = card()
+    packed.pack()
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        packed.nothing  # noqa: B018
+    with pytest.raises(AttributeError, match="no attribute 'nothing'"):
+        packed.record.nothing  # noqa: B018
+
+
+@pytest.mark.slow
+def test_a_build_that_packs_its_cards_warns_and_exports_as_one_that_does_not(tmp_path, run, monkeypatch):
+    from printer.sheets import assemble
+    from tests.unit.sheets.test_print_production import HUGE, write_project
+
+    cards = [{"id": "huge", "title": "HugeCard", "type": "A", "text": HUGE}]
+    cards += [{"id": f"c{i}", "title": f"Card{i}", "type": "A", "text": f"Draw **{i}** cards."} for i in range(3)]
+    root = write_project(tmp_path, cards)
+    packed: list[str] = []
+
+    def pack(found):
+        found = [c for c in found if c is not None]
+        packed.extend(c.id for c in found)
+        pack_cards(found)
+
+    outputs = {}
+    for limit in (10_000, 1):
+        monkeypatch.setattr(assemble, "PACK_CARDS_FROM", limit)
+        monkeypatch.setattr(assemble, "pack_cards", pack)
+        out = tmp_path / f"out{limit}"
+        result = run("--project", root, "build", "t", "--out", out, "--export", "tts-save", "--no-cache")
+        assert result.code == 0, result.err
+        saved = json.loads((out / "t-tts" / "t.json").read_text())
+        described = [c.get("Description") for o in saved["ObjectStates"] for c in o.get("ContainedObjects", [o])]
+        outputs[limit] = (result.err.splitlines()[-1:], described)
+        assert "cards.json::$.cards[0].text: warning: HugeCard: the text does not fit its box" in result.err
+    assert set(packed) == {"huge", "c0", "c1", "c2"}  # packed by the second build only
+    assert outputs[1] == outputs[10_000] and "Draw **1** cards." in outputs[1][1]
