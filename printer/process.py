@@ -7,7 +7,6 @@ serve another's next allocation.
 
 from __future__ import annotations
 
-import ctypes
 import sys
 
 #: glibc's mallopt(3) parameters
@@ -30,8 +29,10 @@ def one_malloc_arena() -> bool:
     if not sys.platform.startswith("linux"):
         return False
     try:
+        import ctypes
+
         mallopt = ctypes.CDLL(None).mallopt  # the symbols of the process: its C library's
-    except (OSError, AttributeError):  # musl and others have no mallopt
+    except (ImportError, OSError, AttributeError):  # a Python without ctypes; musl and others have no mallopt
         return False
     mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
     return bool(mallopt(M_ARENA_MAX, 1)) and bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))

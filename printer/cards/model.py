@@ -9,6 +9,7 @@ through :meth:`Card.get` or ``card["field"]``.
 from __future__ import annotations
 
 import html
+import pickle
 import re
 import unicodedata
 from collections.abc import Iterable, Iterator
@@ -17,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printer.cards.record import Record
+from printer.cards.record import UNPACKING, Record
 from printer.plugins import name_variants
 from printer.problems import closest
 
@@ -122,10 +123,21 @@ class Card:
 
     def pack(self) -> None:
         """Hold the card's data packed in its record (:meth:`Record.pack`) until it is next read. A card whose
-        data is not its record's (built by hand) is left as it is."""
-        if self._packed or self.data is not self.record.data:
+        data is not its record's (built by hand) is left as it is; two cards of one record read back one dict.
+
+        Changes made afterwards through a reference to the dict taken before are not seen: a build changes no
+        card's data."""
+        if self._packed:
             return
-        self.record.pack()
+        try:
+            held = object.__getattribute__(self.record, "data")
+        except AttributeError:  # packed already, by another card of the same record: the same data?
+            if pickle.dumps(self.data, pickle.HIGHEST_PROTOCOL) != self.record._packed:
+                return
+        else:
+            if self.data is not held:
+                return
+            self.record.pack()
         if self.record._packed is not None:  # packed (data pickle cannot take stays)
             del self.data
             self._packed = True
@@ -134,11 +146,16 @@ class Card:
 
         def __getattr__(self, name: str):
             """``data`` of a packed card: its record's, held again (called only for attributes not held)."""
-            if name != "data" or not self._packed:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            self.data = data = self.record.data
-            self._packed = False
-            return data
+            if name == "data":
+                with UNPACKING:
+                    try:  # another thread may have read it back meanwhile
+                        return object.__getattribute__(self, "data")
+                    except AttributeError:
+                        if self._packed:
+                            self.data = data = self.record.data
+                            self._packed = False
+                            return data
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 def pack_cards(cards: Iterable[Card | None]) -> None:

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import json
 import pickle
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 MAX_FILE_BYTES = 50 * 1024 * 1024
+#: held while a packed record or card is read back (two threads reading one must get the same dict)
+UNPACKING = threading.RLock()
 
 
 @dataclass
@@ -50,11 +53,17 @@ class Record:
 
         def __getattr__(self, name: str):
             """``data`` of a packed record, unpickled and held again (called only for attributes not held)."""
-            if name != "data" or self._packed is None:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-            self.data = data = pickle.loads(self._packed)
-            self._packed = None
-            return data
+            if name == "data":
+                with UNPACKING:
+                    try:  # another thread may have read it back meanwhile
+                        return object.__getattribute__(self, "data")
+                    except AttributeError:
+                        packed = self._packed
+                        if packed is not None:
+                            self.data = data = pickle.loads(packed)
+                            self._packed = None
+                            return data
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
 
 def json_key(name: object) -> str:

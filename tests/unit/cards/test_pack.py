@@ -47,6 +47,41 @@ def test_a_card_whose_data_is_not_its_records_is_left_as_it_is():
     assert vars(mine)["data"]["title"] == "Other" and "data" in vars(mine.record)
 
 
+def test_two_cards_of_one_record_keep_one_dict():
+    first = card()
+    second = Card("l5r", first.data, first.record)
+    pack_cards([first, second])
+    assert first.data is second.data is first.record.data
+
+
+def test_two_threads_reading_a_packed_card_get_the_same_dict():
+    import sys
+    import threading
+
+    cards = [card() for _ in range(2000)]
+    pack_cards(cards)
+    seen: list[list[int]] = [[], []]
+    errors: list[BaseException] = []
+
+    def read(out: list[int]) -> None:
+        try:
+            out.extend(id(c.data) for c in cards)
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=read, args=(out,)) for out in seen]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert not errors and seen[0] == seen[1]
+
+
 def test_data_that_cannot_be_pickled_stays_as_it_is():
     odd = card(dict(DATA, art=lambda: None))
     odd.pack()
