@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printer.cards.record import UNPACKING, Record
+from printer.cards.record import Record, held_again
 from printer.plugins import name_variants
 from printer.problems import closest
 
@@ -146,16 +146,14 @@ class Card:
 
         def __getattr__(self, name: str):
             """``data`` of a packed card: its record's, held again (called only for attributes not held)."""
-            if name == "data":
-                with UNPACKING:
-                    try:  # another thread may have read it back meanwhile
-                        return object.__getattribute__(self, "data")
-                    except AttributeError:
-                        if self._packed:
-                            self.data = data = self.record.data
-                            self._packed = False
-                            return data
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            return held_again(self, name, self._unpack)
+
+    def _unpack(self) -> dict | None:
+        if not self._packed:
+            return None
+        self.data = data = self.record.data
+        self._packed = False
+        return data
 
 
 def pack_cards(cards: Iterable[Card | None]) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import pickle
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,17 +54,29 @@ class Record:
 
         def __getattr__(self, name: str):
             """``data`` of a packed record, unpickled and held again (called only for attributes not held)."""
-            if name == "data":
-                with UNPACKING:
-                    try:  # another thread may have read it back meanwhile
-                        return object.__getattribute__(self, "data")
-                    except AttributeError:
-                        packed = self._packed
-                        if packed is not None:
-                            self.data = data = pickle.loads(packed)
-                            self._packed = None
-                            return data
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+            return held_again(self, name, self._unpack)
+
+    def _unpack(self) -> dict | None:
+        if self._packed is None:
+            return None
+        self.data = data = pickle.loads(self._packed)
+        self._packed = None
+        return data
+
+
+def held_again(owner: object, name: str, unpack: Callable[[], dict | None]) -> dict:
+    """What a packed record's or card's ``__getattr__`` gives: for ``data``, what another thread read back meanwhile,
+    else ``unpack()`` (``None``: not packed); :data:`UNPACKING` held. Raises ``AttributeError`` for anything
+    else."""
+    if name == "data":
+        with UNPACKING:
+            try:
+                return object.__getattribute__(owner, "data")
+            except AttributeError:
+                data = unpack()
+                if data is not None:
+                    return data
+    raise AttributeError(f"{type(owner).__name__!r} object has no attribute {name!r}")
 
 
 def json_key(name: object) -> str:
