@@ -99,7 +99,14 @@ def test_other_missing_attributes_are_still_errors():
 
 @pytest.mark.slow
 def test_a_build_that_packs_its_cards_warns_and_exports_as_one_that_does_not(tmp_path, run, monkeypatch):
+    """The second build packs every card and deflates every face's HTML (no budget): the same warnings, saved
+    object, PNGs and PDF text."""
+    import hashlib
+
+    import pdfplumber
+
     from printer.sheets import assemble
+    from printer.sheets.compose import FaceHtml
     from tests.unit.sheets.test_print_production import HUGE, write_project
 
     cards = [{"id": "huge", "title": "HugeCard", "type": "A", "text": HUGE}]
@@ -116,12 +123,18 @@ def test_a_build_that_packs_its_cards_warns_and_exports_as_one_that_does_not(tmp
     for limit in (10_000, 1):
         monkeypatch.setattr(assemble, "PACK_CARDS_FROM", limit)
         monkeypatch.setattr(assemble, "pack_cards", pack)
+        monkeypatch.setattr(FaceHtml, "RAW_BUDGET", 2 * 1024 * 1024 if limit > 1 else 0)
         out = tmp_path / f"out{limit}"
-        result = run("--project", root, "build", "t", "--out", out, "--export", "tts-save", "--no-cache")
+        exports = ("--export", "tts-save", "--export", "png")
+        result = run("--project", root, "build", "t", "--out", out, *exports, "--no-cache")
         assert result.code == 0, result.err
         saved = json.loads((out / "t-tts" / "t.json").read_text())
         described = [c.get("Description") for o in saved["ObjectStates"] for c in o.get("ContainedObjects", [o])]
-        outputs[limit] = (result.err.splitlines()[-1:], described)
+        pngs = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.rglob("*.png"))}
+        with pdfplumber.open(out / "t.pdf") as pdf:
+            text = [page.extract_text() for page in pdf.pages]
+        outputs[limit] = (result.err.splitlines()[-1:], described, pngs, text)
         assert "cards.json::$.cards[0].text: warning: HugeCard: the text does not fit its box" in result.err
     assert set(packed) == {"huge", "c0", "c1", "c2"}  # packed by the second build only
     assert outputs[1] == outputs[10_000] and "Draw **1** cards." in outputs[1][1]
+    assert len(outputs[1][2]) >= 4 and any("Card1" in page for page in outputs[1][3])
