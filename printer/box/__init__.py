@@ -104,7 +104,7 @@ def back_art(job: PrintJob, items: Sequence[PrintItem]) -> str | None:
     counts = Counter(job.back_ident(item) for item in items)
     ident = counts.most_common(1)[0][0]
     item = next(i for i in items if job.back_ident(i) == ident)
-    _, key = job.back(item)
+    key = job.back_key(item)
     layout = page_layout(job, with_bleed=False)
     for _, image in face_images(job, [key], layout, px_of(job.opts.card, ART_DPI)):
         buffer = io.BytesIO()

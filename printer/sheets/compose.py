@@ -203,15 +203,13 @@ def layout_sheets(
         for item, slot, (bslot, rotate), front_bleed, back_bleed in zip(
             chunk, used, mirrored, front_bleeds, back_bleeds
         ):
-            html, key = job.front(item)
-            html = html if with_html else _NO_HTML
+            html, key = job.front(item) if with_html else (_NO_HTML, job.front_key(item))
             front.faces.append(
                 Face(html, slot.x, slot.y, w, h, slot.rotate, item.name, front_bleed, layout.bleed, opts.safe, key)
             )
             if opts.duplex == "none":
                 continue
-            html, key = job.back(item)
-            html = html if with_html else _NO_HTML
+            html, key = job.back(item) if with_html else (_NO_HTML, job.back_key(item))
             dx, dy = (0.0, 0.0) if fold else opts.back_offset
             target = front if fold else back
             target.faces.append(
@@ -333,8 +331,9 @@ class PrintJob:
     """Renders the faces of one print job once each and lays out documents with text fit.
 
     ``renderer`` renders the game's templates; ``opts`` are the print
-    settings. ``front(item)`` / ``back(item)`` return ``(html, key)``, one
-    key per distinct face. ``fitter`` keeps the text-fit font sizes, shared
+    settings. ``front_key(item)`` / ``back_key(item)`` return the face key,
+    one per distinct face, rendering its HTML the first time; ``front(item)``
+    / ``back(item)`` return ``(html, key)``. ``fitter`` keeps the text-fit font sizes, shared
     by the PDF and every export; ``owners`` maps a face key to the cards
     that print it (for warnings).
     """
@@ -381,6 +380,17 @@ class PrintJob:
         return key
 
     def front(self, item: PrintItem) -> tuple[Markup, str]:
+        """``(html, key)`` of the item's front (:meth:`front_key`; the HTML read back from :attr:`html`)."""
+        key = self.front_key(item)
+        return self.html[key], key
+
+    def back(self, item: PrintItem) -> tuple[Markup, str]:
+        """``(html, key)`` of the item's back (:meth:`back_key`)."""
+        key = self.back_key(item)
+        return self.html[key], key
+
+    def front_key(self, item: PrintItem) -> str:
+        """The face key of the item's front, its HTML rendered and kept in :attr:`html` the first time."""
         ident = (
             ("html", id(item.front_html))
             if item.front_html is not None
@@ -388,7 +398,7 @@ class PrintJob:
         )
         known = self._fronts.get(ident)
         if known is not None:
-            return self.html[known], known
+            return known
         if item.front_html is not None:
             html = item.front_html
         elif item.card is not None:
@@ -400,13 +410,13 @@ class PrintJob:
 
     def _remember(
         self, table: dict[object, str], ident: object, html: Markup, owner: tuple, given: Markup | None
-    ) -> tuple[Markup, str]:
+    ) -> str:
         """``html``'s face key, kept in ``table`` under ``ident`` (a front or a back); ``given``, the HTML an item
         came with, is kept alive while its ``id()`` is part of ``ident``."""
         table[ident] = key = self._key(html, owner)
         if given is not None:
             self._given.append(given)
-        return html, key
+        return key
 
     def _rendered_front(self, card: Card) -> Markup:
         """The card's front HTML: from the face cache's HTML store when the card's data, the game's templates,
@@ -448,11 +458,12 @@ class PrintJob:
             return ("card", item.back_card.id)
         return ("back", self.renderer.back_name(item.card))
 
-    def back(self, item: PrintItem) -> tuple[Markup, str]:
+    def back_key(self, item: PrintItem) -> str:
+        """The face key of the item's back (a back card's front, a shared back or HTML given with the item)."""
         ident = self.back_ident(item)
         known = self._backs.get(ident)
         if known is not None:
-            return self.html[known], known
+            return known
         owner: tuple[str, str, Card | None]
         if item.back_html is not None:
             html, owner = item.back_html, (item.name, item.name, None)

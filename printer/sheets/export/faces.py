@@ -56,10 +56,10 @@ def distinct_faces(job: PrintJob, items: Sequence[PrintItem], backs: bool = True
     """Each distinct front (and back) of ``items`` once, in order of first use."""
     seen: dict[str, FaceRef] = {}
     for item in items:
-        _, key = job.front(item)
+        key = job.front_key(item)
         seen.setdefault(key, FaceRef(key, front_name(item), "front"))
         if backs and job.opts.duplex != "none":
-            _, key = job.back(item)
+            key = job.back_key(item)
             seen.setdefault(key, FaceRef(key, back_name(job, item), "back"))
     return list(seen.values())
 

@@ -234,8 +234,8 @@ def export_preset(
     pjob = preset_job(job, chosen)
     layout = single_card_layout(chosen.trim, chosen.bleed, chosen.canvas)
     result = PresetResult(summary=list(chosen.notes))
-    fronts = [pjob.front(item)[1] for item in items]
-    backs = [pjob.back(item)[1] for item in items] if job.opts.duplex != "none" else []
+    fronts = [pjob.front_key(item) for item in items]
+    backs = [pjob.back_key(item) for item in items] if job.opts.duplex != "none" else []
     distinct = list(dict.fromkeys(fronts + backs))
     target = out_dir / f"{stem}-{preset.id}"
     pngs = preset.layout == "png-per-card"

@@ -59,9 +59,9 @@ def export_print_shop(
     layout = page_layout(job, True, canvas)
     keys = []
     for item in items:
-        keys.append(job.front(item)[1])
+        keys.append(job.front_key(item))
         if job.opts.duplex != "none":
-            keys.append(job.back(item)[1])
+            keys.append(job.back_key(item))
     data, problems = face_pdf(job, keys, layout, "print shop")
     if strict and problems:
         return target, problems

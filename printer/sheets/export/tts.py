@@ -111,8 +111,8 @@ def write_sheets(job: PrintJob, plan: Sequence[TTSSheet], folder: Path) -> list[
     folder = Path(folder)
     items = [item for sheet in plan for item in sheet.items]
     layout = page_layout(job, with_bleed=False)
-    fronts = {id(item): job.front(item)[1] for item in items}
-    backs = {id(item): job.back(item)[1] for item in items}
+    fronts = {id(item): job.front_key(item) for item in items}
+    backs = {id(item): job.back_key(item) for item in items}
     needed = list(dict.fromkeys(list(fronts.values()) + list(backs.values())))
     px = card_px(job.opts.card)
     images = dict(face_images(job, needed, layout, px))
