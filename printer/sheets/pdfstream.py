@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, BinaryIO
 if TYPE_CHECKING:
     import pikepdf
 
-#: an indirect reference in unparsed PDF (``12 0 R``), or a literal string to pass over (QPDF writes its
-#: parentheses and backslashes escaped, so the first unescaped ``)`` ends it)
 #: objects packed into one object stream
 PACKED = 100
 
+#: an indirect reference in unparsed PDF (``12 0 R``), or a literal string to pass over (QPDF writes its
+#: parentheses and backslashes escaped, so the first unescaped ``)`` ends it)
 _REFERENCE = re.compile(rb"\((?:[^\\)]|\\.)*\)|(\d+) (\d+) R(?![^\s\[\]<>()/%])", re.S)
 
 
