@@ -22,6 +22,9 @@ from printer.cards.record import Record, held_again
 from printer.plugins import name_variants
 from printer.problems import closest
 
+if TYPE_CHECKING:
+    from printer.spill import Spill
+
 _QUOTES = str.maketrans(
     {
         "\u2018": "'",
@@ -121,8 +124,9 @@ class Card:
         art = self.data.get("art")
         return (self.record.file.parent / art) if art else None
 
-    def pack(self) -> None:
-        """Hold the card's data packed in its record (:meth:`Record.pack`) until it is next read. A card whose
+    def pack(self, spill: Spill | None = None) -> None:
+        """Hold the card's data packed in its record (:meth:`Record.pack`, in ``spill`` when given) until it is next
+        read. A card whose
         data is not its record's (built by hand) is left as it is; two cards of one record read back one dict.
 
         Changes made afterwards through a reference to the dict taken before are not seen: a build changes no
@@ -132,12 +136,12 @@ class Card:
         try:
             held = object.__getattribute__(self.record, "data")
         except AttributeError:  # packed already, by another card of the same record: the same data?
-            if pickle.dumps(self.data, pickle.HIGHEST_PROTOCOL) != self.record._packed:
+            if pickle.dumps(self.data, pickle.HIGHEST_PROTOCOL) != self.record.packed():
                 return
         else:
             if self.data is not held:
                 return
-            self.record.pack()
+            self.record.pack(spill)
         if self.record._packed is not None:  # packed (data pickle cannot take stays)
             del self.data
             self._packed = True
@@ -156,13 +160,13 @@ class Card:
         return data
 
 
-def pack_cards(cards: Iterable[Card | None]) -> None:
-    """:meth:`Card.pack` each card of ``cards`` (``None`` skipped): a build does it once every face's HTML is made,
-    before laying the faces out, so that a large catalogue's card data is not held as Python objects meanwhile;
-    what reads a card later (an export, a warning) unpacks it."""
+def pack_cards(cards: Iterable[Card | None], spill: Spill | None = None) -> None:
+    """:meth:`Card.pack` each card of ``cards`` (``None`` skipped) into ``spill`` when given: a build does it once
+    every face's HTML is made, before laying the faces out, so that a large catalogue's card data is not held in
+    memory meanwhile; what reads a card later (an export, a warning) unpacks it."""
     for card in cards:
         if card is not None:
-            card.pack()
+            card.pack(spill)
 
 
 class CardSet:

@@ -11,6 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+if TYPE_CHECKING:
+    from printer.spill import Spill
+
 MAX_FILE_BYTES = 50 * 1024 * 1024
 #: held while a packed record or card is read back (two threads reading one must get the same dict)
 UNPACKING = threading.RLock()
@@ -28,19 +31,28 @@ class Record:
     file: Path
     pointer: str
     game: str | None = None
-    _packed: bytes | None = field(default=None, init=False, repr=False, compare=False)  # see pack
+    _packed: bytes | int | None = field(default=None, init=False, repr=False, compare=False)  # see pack
+    _spill: Spill | None = field(default=None, init=False, repr=False, compare=False)  # where an int _packed is
+
+    def __post_init__(self) -> None:
+        # set here, not left to the class's defaults: an attribute first set later (on packing) makes Python give
+        # each instance a dict of its own (about 200 bytes a record)
+        self._packed, self._spill = None, None
 
     def where(self, path: str = "") -> str:
         """``file::$.pointer.path`` for a problem at ``path`` under this card."""
         return f"{self.file}::{self.pointer}{path}"
 
-    def pack(self) -> None:
-        """Hold ``data`` pickled (bytes) until it is next read, when it is unpickled and held as before.
+    def pack(self, spill: Spill | None = None) -> None:
+        """Hold ``data`` pickled (bytes), in ``spill`` when given, until it is next read, when it is unpickled and
+        held as before.
 
         A build packs its cards' data while their faces are laid out (:func:`printer.cards.model.pack_cards`): a
         card's data read from JSON takes about 2 KB as Python objects and 0.7 KB pickled (measured on a published
-        catalogue of 3,535 real cards, repeated to 9,000: 18 MB against 6). Packing and reading back take a few
-        microseconds a card. Only bytes pickled here are ever unpickled."""
+        catalogue of 3,535 real cards, repeated to 9,000: 18 MB against 6), and a handle in a spill file
+        (:class:`printer.spill.Spill`) about 40 bytes. Packing and reading back take a few microseconds a card. When
+        the spill cannot take the pickle (a full disk) it is held in memory. Only bytes pickled here are ever
+        unpickled."""
         if self._packed is not None:
             return
         try:
@@ -48,7 +60,27 @@ class Record:
         except Exception:  # noqa: BLE001 (a value pickle cannot take, e.g. from a caller's own record: kept as it is)
             return
         self._packed = packed
+        if spill is not None:
+            try:
+                self._packed, self._spill = spill.put(packed), spill
+            except OSError:
+                pass
         del self.data
+
+    def __getstate__(self) -> dict:
+        """What pickle and copy take of a record: a pickle held in a spill file is read from it (a spill file
+        cannot be pickled); the copy stays packed until read."""
+        state = dict(vars(self))
+        if isinstance(self._packed, int):
+            state["_packed"], state["_spill"] = self.packed(), None
+        return state
+
+    def packed(self) -> bytes | None:
+        """The pickle of a packed record's ``data`` (read from its spill file when there), else ``None``."""
+        if isinstance(self._packed, int):
+            assert self._spill is not None
+            return self._spill.get(self._packed)
+        return self._packed
 
     if not TYPE_CHECKING:  # else mypy would take any attribute missing from the class for one held
 
@@ -57,10 +89,11 @@ class Record:
             return held_again(self, name, self._unpack)
 
     def _unpack(self) -> dict | None:
-        if self._packed is None:
+        packed = self.packed()
+        if packed is None:
             return None
-        self.data = data = pickle.loads(self._packed)
-        self._packed = None
+        self.data = data = pickle.loads(packed)
+        self._packed = self._spill = None
         return data
 
 

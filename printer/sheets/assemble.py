@@ -27,6 +27,7 @@ from printer.sheets.cache import FaceCache
 from printer.sheets.compose import PrintItem, PrintJob, layout_sheets
 from printer.sheets.layout import SheetLayout
 from printer.sheets.parallel import FacePdf, JobSpec, Workers
+from printer.spill import Spill
 
 #: sheets without faces (marks, guides, labels) laid out per WeasyPrint document
 CHROME_PER_CHUNK = 64
@@ -83,10 +84,13 @@ def build_sheets(
     faces, problems = _cached_faces(job, keys, cache) if cache is not None else ({}, [])
     scattered = _scattered(faces)
     todo = [k for k in keys if k not in faces or k in scattered]
-    if len(todo) >= PACK_CARDS_FROM:  # their HTML is made: their data is not needed while the faces are laid out
-        pack_cards(card for item in items for card in (item.card, item.back_card))
-    chrome: list = []  # (pdfs, cache key, problems) of the sheets without faces, made while workers lay out
     target.parent.mkdir(parents=True, exist_ok=True)
+    if len(todo) >= PACK_CARDS_FROM:  # their HTML is made: their data is not needed while the faces are laid out
+        aside = _spill(target.parent)
+        pack_cards((card for item in items for card in (item.card, item.back_card)), aside)
+        if aside is not None:
+            job.html.set_aside(aside)
+    chrome: list = []  # (pdfs, cache key, problems) of the sheets without faces, made while workers lay out
     # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs), named as
     # atomic_open names its temporary file, so that the next build removes one a killed build left
     spill_dir = tempfile.TemporaryDirectory(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
@@ -100,6 +104,15 @@ def build_sheets(
             _store_faces(job, laid_out, more, cache)
         faces.update(laid_out)
         return _impose(job, keys, todo, faces, problems, chrome[0], sheets, layout, target, cache, strict, scattered)
+
+
+def _spill(folder: Path) -> Spill | None:
+    """A spill file in the output folder for the cards' data and the faces' HTML while the faces are laid out (not
+    the system's temporary folder, which may be memory), or ``None`` when it cannot be made there."""
+    try:
+        return Spill(folder)
+    except OSError:
+        return None
 
 
 def _impose(

@@ -29,6 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequen
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
@@ -42,6 +43,9 @@ from printer.sheets.images import ArtCache
 from printer.sheets.layout import Box, Segment, SheetLayout, Slot, single_card_layout
 from printer.sheets.options import PrintOptions
 from printer.sheets.render import Face, Renderer, Sheet, card_bleed
+
+if TYPE_CHECKING:
+    from printer.spill import Spill
 
 SHEETS_PER_CHUNK = 8
 #: sheets per WeasyPrint document of the sheets' chrome (marks, guides, labels: light pages)
@@ -268,13 +272,15 @@ def _sheet_geometry(layout: SheetLayout, opts: PrintOptions, used: list[Slot], f
 
 class FaceHtml(MutableMapping[str, Markup]):
     """Each distinct face's HTML by face key (:attr:`PrintJob.html`), held as UTF-8 bytes, compressed past
-    :attr:`RAW_BUDGET`; reading one gives a new ``Markup``.
+    :attr:`RAW_BUDGET` and, once :meth:`set_aside` is called, kept in a spill file; reading one gives a new
+    ``Markup``.
 
     Past the budget a face is kept deflated (zlib, raw deflate, level 1) with the first face stored as a preset
     dictionary: the faces of one game share most of their markup, so a card front of the bundled games (about
-    2.3 KB as a Python string, 1.1 KB as UTF-8) takes about 0.4 KB (9,000 cards: about 5 MB instead of 10).
-    Deflating one takes about 25 microseconds and inflating one 6: within the budget (a project of a few hundred
-    cards, whose every build composes all its faces, an edit's too) faces are held as they are."""
+    2.3 KB as a Python string, 1.1 KB as UTF-8) takes about 0.4 KB (9,000 cards: about 5 MB instead of 10), and a
+    handle in the spill file (:class:`printer.spill.Spill`) about 40 bytes. Deflating one takes about 25
+    microseconds and inflating one 6: within the budget (a project of a few hundred cards, whose every build
+    composes all its faces, an edit's too) faces are held as they are."""
 
     #: raw deflate (no header) with a 4 KB window: the window holds the dictionary's last 4 KB
     WBITS, LEVEL, MEMORY = -12, 1, 4
@@ -282,16 +288,44 @@ class FaceHtml(MutableMapping[str, Markup]):
     RAW_BUDGET = 2 * 1024 * 1024
 
     def __init__(self) -> None:
-        self._data: dict[str, bytes] = {}  # b"=" + the UTF-8 bytes, or b"z" + them deflated
+        # b"=" + the UTF-8 bytes, b"z" + them deflated, or the handle of them deflated in the spill file
+        self._data: dict[str, bytes | int] = {}
         self._dictionary = b""
         self._raw = 0  # bytes held as they are
+        self._spill: Spill | None = None
+        self._spilling = False  # whether faces deflated from now on go to the spill file
+
+    def set_aside(self, spill: Spill) -> None:
+        """Keep the faces held deflated, and those deflated from now on, in ``spill`` (a job's first spill only:
+        faces already set aside are read from it). When the spill cannot take more (a full disk), the rest stay in
+        memory."""
+        if self._spill is None:
+            self._spill = spill
+            self._spilling = True
+        for key, held in self._data.items():
+            if self._spilling and isinstance(held, bytes) and held[:1] == b"z":
+                self._data[key] = self._put_aside(held[1:])
+
+    def _put_aside(self, deflated: bytes) -> bytes | int:
+        assert self._spill is not None
+        try:
+            return self._spill.put(deflated)
+        except OSError:
+            self._spilling = False
+            return b"z" + deflated
 
     def __getitem__(self, key: str) -> Markup:
-        held = memoryview(self._data[key])
-        if held[0] == ord("z"):
-            unpack = zlib.decompressobj(self.WBITS, zdict=self._dictionary)
-            return Markup((unpack.decompress(held[1:]) + unpack.flush()).decode("utf-8", "surrogatepass"))
-        return Markup(str(held[1:], "utf-8", "surrogatepass"))
+        held = self._data[key]
+        if isinstance(held, int):
+            assert self._spill is not None
+            return self._inflate(self._spill.get(held))
+        if held[:1] == b"z":
+            return self._inflate(memoryview(held)[1:])
+        return Markup(str(memoryview(held)[1:], "utf-8", "surrogatepass"))
+
+    def _inflate(self, deflated: bytes | memoryview) -> Markup:
+        unpack = zlib.decompressobj(self.WBITS, zdict=self._dictionary)
+        return Markup((unpack.decompress(deflated) + unpack.flush()).decode("utf-8", "surrogatepass"))
 
     def __setitem__(self, key: str, html: str) -> None:
         if key in self._data:
@@ -304,11 +338,12 @@ class FaceHtml(MutableMapping[str, Markup]):
             self._data[key] = b"=" + data
             return
         pack = zlib.compressobj(self.LEVEL, zlib.DEFLATED, self.WBITS, self.MEMORY, zdict=self._dictionary)
-        self._data[key] = b"z" + pack.compress(data) + pack.flush()
+        deflated = pack.compress(data) + pack.flush()
+        self._data[key] = self._put_aside(deflated) if self._spilling else b"z" + deflated
 
     def __delitem__(self, key: str) -> None:
         held = self._data.pop(key)
-        if held[:1] == b"=":
+        if isinstance(held, bytes) and held[:1] == b"=":
             self._raw -= len(held) - 1
 
     def __contains__(self, key: object) -> bool:

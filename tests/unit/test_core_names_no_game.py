@@ -20,6 +20,7 @@ CORE = [
     "config.py",
     "fsutil.py",
     "process.py",
+    "spill.py",
     "serve",
 ]
 

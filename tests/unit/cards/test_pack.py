@@ -40,6 +40,34 @@ def test_a_packed_card_survives_pickling_and_copying():
     assert copy.deepcopy(packed).data == DATA
 
 
+def test_a_card_packed_in_a_spill_file_reads_back_and_pickles_without_it(tmp_path):
+    from printer.spill import Spill
+
+    spill = Spill(tmp_path)
+    cards = [card(dict(DATA, id=f"c{i}")) for i in range(3)]
+    second = Card("l5r", cards[0].data, cards[0].record)
+    pack_cards(cards + [second], spill)
+    assert all(isinstance(c.record._packed, int) and c.record._spill is spill for c in cards)
+    assert second._packed  # the record's pickle read back from the spill to compare
+    copied = pickle.loads(pickle.dumps(cards[1]))
+    assert isinstance(copied.record._packed, bytes) and copied.record._spill is None and copied == card(cards[1].data)
+    assert copy.deepcopy(cards[2]).data["id"] == "c2"
+    assert [c.data["id"] for c in cards] == ["c0", "c1", "c2"] and second.data is cards[0].data
+    assert all(c.record._packed is None and c.record._spill is None for c in cards)
+
+
+def test_a_full_spill_keeps_the_pickle_in_memory(tmp_path):
+    from printer.spill import Spill
+
+    class Full(Spill):
+        def put(self, data):
+            raise OSError(28, "No space left on device")
+
+    packed = card()
+    packed.pack(Full(tmp_path))
+    assert isinstance(packed.record._packed, bytes) and packed.record._spill is None and packed.data == DATA
+
+
 def test_a_card_whose_data_is_not_its_records_is_left_as_it_is():
     mine = card()
     mine.data = dict(DATA, title="Other")
@@ -99,8 +127,8 @@ def test_other_missing_attributes_are_still_errors():
 
 @pytest.mark.slow
 def test_a_build_that_packs_its_cards_warns_and_exports_as_one_that_does_not(tmp_path, run, monkeypatch):
-    """The second build packs every card and deflates every face's HTML (no budget): the same warnings, saved
-    object, PNGs and PDF text."""
+    """The second build packs every card into a spill file and deflates every face's HTML (no budget) into it: the
+    same warnings, saved object, PNGs and PDF text."""
     import hashlib
 
     import pdfplumber
@@ -114,10 +142,10 @@ def test_a_build_that_packs_its_cards_warns_and_exports_as_one_that_does_not(tmp
     root = write_project(tmp_path, cards)
     packed: list[str] = []
 
-    def pack(found):
+    def pack(found, spill):
         found = [c for c in found if c is not None]
-        packed.extend(c.id for c in found)
-        pack_cards(found)
+        pack_cards(found, spill)
+        packed.extend(c.record.packed() and c.id for c in found if isinstance(c.record._packed, int))  # in the spill
 
     outputs = {}
     for limit in (10_000, 1):

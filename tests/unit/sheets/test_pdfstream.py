@@ -227,6 +227,40 @@ def test_a_jobs_face_html_is_kept_as_utf8_then_compressed_and_read_back_as_marku
     assert store._raw == 0
 
 
+def test_faces_set_aside_in_a_spill_file_read_back_the_same_and_a_full_disk_keeps_them_in_memory(tmp_path, monkeypatch):
+    from markupsafe import Markup
+
+    from printer.sheets.compose import FaceHtml
+    from printer.spill import Spill
+
+    monkeypatch.setattr(FaceHtml, "RAW_BUDGET", 300)
+    faces = [f'<div class="card"><h1>Card {i}</h1><p class="text">Draw {i} ◆ cards.</p></div>' for i in range(40)]
+    store = FaceHtml()
+    for i, html in enumerate(faces[:20]):
+        store[f"f{i}"] = Markup(html)
+    raw = [k for k, v in store._data.items() if isinstance(v, bytes) and v[:1] == b"="]
+    spill = Spill(tmp_path)
+    store.set_aside(spill)
+    for i, html in enumerate(faces[20:], 20):
+        store[f"f{i}"] = Markup(html)
+    store.set_aside(Spill(tmp_path))  # a second spill: faces already set aside stay readable from the first
+    assert [store[f"f{i}"] for i in range(40)] == faces
+    held = store._data
+    assert [k for k, v in held.items() if not isinstance(v, int)] == raw and raw  # all past the budget set aside
+    store["f3"] = "<p>again</p>"
+    assert store["f3"] == "<p>again</p>" and len(store) == 40
+
+    class Full(Spill):
+        def put(self, data):
+            raise OSError(28, "No space left on device")
+
+    store = FaceHtml()
+    store.set_aside(Full(tmp_path))
+    for i, html in enumerate(faces):
+        store[f"f{i}"] = Markup(html)
+    assert [store[f"f{i}"] for i in range(40)] == faces and not any(isinstance(v, int) for v in store._data.values())
+
+
 def test_the_imposed_pdf_keeps_the_sheets_first_identifier_and_its_second_follows_the_content():
     from printer.sheets.impose import impose
     from printer.sheets.render import Face, Sheet
