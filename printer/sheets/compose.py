@@ -52,7 +52,7 @@ SHEETS_PER_CHUNK = 8
 FIT_ROUNDS = 10
 
 
-@dataclass
+@dataclass(slots=True)  # no dict of its own: one a printed card
 class PrintItem:
     """One printed card: a real ``card``, or a placeholder for ``name`` (``card`` is ``None``)."""
 
@@ -186,8 +186,10 @@ def layout_sheets(
     ``opts`` gives the duplex mode, back offset, marks and safe area
     (default: long-edge ``flip``, crop marks). Faces are rendered once per
     distinct card through ``job`` (a throw-away one when not given). Without
-    ``with_html``, each :class:`Face` has its key and an empty ``html`` (the
-    imposition's sheets: their faces' HTML is in ``job.html``, once each).
+    ``with_html``, each :class:`Face` has its key, an empty ``html`` and no
+    label (the imposition's sheets: their faces' HTML is in ``job.html``, once
+    each), and a face equal to the one the sheet before had in the same slot is
+    that same object.
     """
     opts = opts or PrintOptions(card=layout.card, bleed=layout.bleed, duplex=flip)
     job = job or PrintJob(renderer, opts)
@@ -196,6 +198,8 @@ def layout_sheets(
     fold = layout.fold is not None
     sheets: list[Sheet] = []
     geometry: dict[int, tuple] = {}  # by the number of cards on a sheet: every full sheet has the same
+    last_fronts: list[Face | None] = [None] * layout.per_sheet  # the faces the sheet before had in each slot
+    last_backs: list[Face | None] = [None] * layout.per_sheet
     for start in range(0, len(items), layout.per_sheet):
         number = start // layout.per_sheet + 1
         chunk = items[start : start + layout.per_sheet]
@@ -204,23 +208,18 @@ def layout_sheets(
         used, mirrored, full, both, front_bleeds, back_bleeds, marks = geometry[len(chunk)]
         front = Sheet("front", number=number)
         back = Sheet("back", number=number)
-        for item, slot, (bslot, rotate), front_bleed, back_bleed in zip(
-            chunk, used, mirrored, front_bleeds, back_bleeds
+        for i, (item, slot, (bslot, rotate), front_bleed, back_bleed) in enumerate(
+            zip(chunk, used, mirrored, front_bleeds, back_bleeds)
         ):
-            html, key = job.front(item) if with_html else (_NO_HTML, job.front_key(item))
-            front.faces.append(
-                Face(html, slot.x, slot.y, w, h, slot.rotate, item.name, front_bleed, layout.bleed, opts.safe, key)
-            )
+            html, key, label = job.front(item) + (item.name,) if with_html else (_NO_HTML, job.front_key(item), "")
+            face = Face(html, slot.x, slot.y, w, h, slot.rotate, label, front_bleed, layout.bleed, opts.safe, key)
+            front.faces.append(face if with_html else _as_before(last_fronts, i, face))
             if opts.duplex == "none":
                 continue
-            html, key = job.back(item) if with_html else (_NO_HTML, job.back_key(item))
+            html, key, label = job.back(item) + (item.name,) if with_html else (_NO_HTML, job.back_key(item), "")
             dx, dy = (0.0, 0.0) if fold else opts.back_offset
-            target = front if fold else back
-            target.faces.append(
-                Face(
-                    html, bslot.x + dx, bslot.y + dy, w, h, rotate, item.name, back_bleed, layout.bleed, opts.safe, key
-                )
-            )
+            face = Face(html, bslot.x + dx, bslot.y + dy, w, h, rotate, label, back_bleed, layout.bleed, opts.safe, key)
+            (front if fold else back).faces.append(face if with_html else _as_before(last_backs, i, face))
         if fold:
             W, H = layout.page
             vertical = layout.fold == "vertical"
@@ -235,6 +234,16 @@ def layout_sheets(
             front.fills = list(reg.ink) if reg is not None else []
             sheets += [front] + ([back] if opts.duplex != "none" else [])
     return sheets
+
+
+def _as_before(last: list[Face | None], slot: int, face: Face) -> Face:
+    """``face``, or the equal face the sheet before had in ``slot`` (the imposition's sheets, without HTML or label,
+    share them: a catalogue's backs are the same few faces sheet after sheet), which ``last`` then holds."""
+    before = last[slot]
+    if before is not None and before == face:
+        return before
+    last[slot] = face
+    return face
 
 
 def _sheet_geometry(layout: SheetLayout, opts: PrintOptions, used: list[Slot], fold: bool) -> tuple:
@@ -380,7 +389,7 @@ class PrintJob:
         self.fitter = Fitter()
         self.html = FaceHtml()
         self.keys: dict[bytes, str] = {}  # a face's HTML (its digest: :func:`html_digest`) -> its key
-        self.owners: dict[str, list[tuple[str, str, Card | None]]] = {}
+        self.owners: dict[str, tuple[tuple[str, str, Card | None], ...]] = {}
         self._fronts: dict[object, str] = {}  # a card's (or placeholder's) front -> its face key
         self._backs: dict[object, str] = {}
         self._given: list[Markup] = []  # HTML given with an item, known by its id(): kept, so that no other has it
@@ -409,9 +418,9 @@ class PrintJob:
         if key is None:
             key = self.keys[text] = f"f{len(self.keys) + 1}"
             self.html[key] = html
-        owners = self.owners.setdefault(key, [])
+        owners = self.owners.get(key, ())
         if owner not in owners:
-            owners.append(owner)
+            self.owners[key] = owners + (owner,)  # a tuple: most faces have one owner
         return key
 
     def front(self, item: PrintItem) -> tuple[Markup, str]:
@@ -426,10 +435,10 @@ class PrintJob:
 
     def front_key(self, item: PrintItem) -> str:
         """The face key of the item's front, its HTML rendered and kept in :attr:`html` the first time."""
-        ident = (
+        ident: object = (  # a card's by its id alone (a string: no tuple a card)
             ("html", id(item.front_html))
             if item.front_html is not None
-            else (("card", item.card.id) if item.card is not None else ("placeholder", item.name, item.reason))
+            else (item.card.id if item.card is not None else ("placeholder", item.name, item.reason))
         )
         known = self._fronts.get(ident)
         if known is not None:
@@ -713,7 +722,7 @@ class PrintJob:
         """A warning for each fit box that overflows even at its minimum size, naming each card and field."""
         problems = []
         for (face, name), over in sorted(self.fitter.unfit.items()):
-            for where, card_name, card in self.owners.get(face, []):
+            for where, card_name, card in self.owners.get(face, ()):
                 at = card.record.where(f".{name}") if card is not None and name in card else where
                 problem = Problem(
                     at,

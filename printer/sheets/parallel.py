@@ -327,9 +327,10 @@ def lay_out_faces(
                     on_batch(done, len(cut))
         finally:
             feeder.stop()
+    own = {key: key for key in keys}  # a worker's keys are copies: the job's own strings are kept instead
     for part in parts:
         for index, key in enumerate(part.keys):
-            where[key] = (part.pdf, index)
+            where[own.get(key, key)] = (part.pdf, index)
         job.fitter.sizes.update(part.sizes)
         for name, over in part.unfit.items():
             job.fitter.unfit.setdefault(name, over)

@@ -279,7 +279,7 @@ def _px(size_mm: tuple[float, float], dpi: int) -> tuple[int, int]:
 
 def _names(pjob: PrintJob, key: str) -> list[str]:
     """The card names that print face ``key`` (for warnings)."""
-    return list(dict.fromkeys(name for _, name, _ in pjob.owners.get(key, [])))
+    return list(dict.fromkeys(name for _, name, _ in pjob.owners.get(key, ())))
 
 
 def _of(name: str) -> str:
@@ -294,7 +294,7 @@ def _who(pjob: PrintJob, key: str) -> str:
 
 
 def _where(pjob: PrintJob, key: str) -> str:
-    owners = pjob.owners.get(key, [])
+    owners = pjob.owners.get(key, ())
     return owners[0][0] if owners else key
 
 

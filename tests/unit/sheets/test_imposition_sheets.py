@@ -1,0 +1,39 @@
+"""The imposition's sheets (layout_sheets without HTML): the same faces in the same places as the printed sheets',
+with equal faces on consecutive sheets held once."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_the_imposition_sheets_place_the_same_faces_and_share_equal_ones(tmp_path, monkeypatch):
+    import printer.sheets.assemble as assemble
+    import printer.sheets.compose as compose
+    from printer.cli import main
+
+    calls = []
+    original = assemble.build_sheets
+    monkeypatch.setattr(assemble, "build_sheets", lambda job, items, layout, *a, **k: calls.append((job, items, layout)) or original(job, items, layout, *a, **k))  # fmt: skip
+    with pytest.raises(SystemExit) as done:
+        main(["--project", str(REPO), "build", "l5r", "--out", str(tmp_path), "--no-cache"])
+    assert done.value.code == 0
+    job, items, layout = calls[0]
+    items = list(items) + [items[0]] * (3 * layout.per_sheet)  # three more sheets of one card: equal faces
+    printed = compose.layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
+    imposed = compose.layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job, with_html=False)
+    assert len(printed) == len(imposed) > 2
+
+    def place(face):
+        return (face.key, face.x, face.y, face.w, face.h, face.rotate, face.bleed, face.full_bleed, face.safe)
+
+    assert [[place(f) for f in s.faces] for s in printed] == [[place(f) for f in s.faces] for s in imposed]
+    assert all(f.label and f.html for s in printed for f in s.faces)
+    assert not any(f.label or f.html for s in imposed for f in s.faces)
+    backs = [s for s in imposed if s.side == "back"]
+    shared = [a is b for one, two in zip(backs, backs[1:]) for a, b in zip(one.faces, two.faces) if a == b]
+    assert shared and all(shared)  # a back equal to the one the sheet before had in that slot is that face
+    assert len({id(f) for s in imposed for f in s.faces}) < sum(len(s.faces) for s in imposed)
