@@ -103,6 +103,7 @@ def build_sheets(
         if cache is not None and laid_out:
             _store_faces(job, laid_out, more, cache)
         faces.update(laid_out)
+        del laid_out  # held in faces now: not a second table of every face while imposing
         return _impose(job, keys, todo, faces, problems, chrome[0], sheets, layout, target, cache, strict, scattered)
 
 

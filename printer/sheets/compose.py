@@ -305,15 +305,20 @@ class FaceHtml(MutableMapping[str, Markup]):
         self._spilling = False  # whether faces deflated from now on go to the spill file
 
     def set_aside(self, spill: Spill) -> None:
-        """Keep the faces held deflated, and those deflated from now on, in ``spill`` (a job's first spill only:
-        faces already set aside are read from it). When the spill cannot take more (a full disk), the rest stay in
-        memory."""
+        """Keep every face held, deflated, and those deflated from now on, in ``spill`` (a job's first spill only:
+        faces already set aside are read from it); the budget is free again for faces stored later (an edit's).
+        When the spill cannot take more (a full disk), the rest stay in memory."""
         if self._spill is None:
             self._spill = spill
             self._spilling = True
         for key, held in self._data.items():
-            if self._spilling and isinstance(held, bytes) and held[:1] == b"z":
-                self._data[key] = self._put_aside(held[1:])
+            if not self._spilling or not isinstance(held, bytes):
+                continue
+            data = held[1:]
+            if held[:1] == b"=":  # as it is: deflated first
+                self._raw -= len(data)
+                data = self._deflate(data)
+            self._data[key] = self._put_aside(data)
 
     def _put_aside(self, deflated: bytes) -> bytes | int:
         assert self._spill is not None
@@ -346,9 +351,12 @@ class FaceHtml(MutableMapping[str, Markup]):
             self._raw += len(data)
             self._data[key] = b"=" + data
             return
-        pack = zlib.compressobj(self.LEVEL, zlib.DEFLATED, self.WBITS, self.MEMORY, zdict=self._dictionary)
-        deflated = pack.compress(data) + pack.flush()
+        deflated = self._deflate(data)
         self._data[key] = self._put_aside(deflated) if self._spilling else b"z" + deflated
+
+    def _deflate(self, data: bytes) -> bytes:
+        pack = zlib.compressobj(self.LEVEL, zlib.DEFLATED, self.WBITS, self.MEMORY, zdict=self._dictionary)
+        return pack.compress(data) + pack.flush()
 
     def __delitem__(self, key: str) -> None:
         held = self._data.pop(key)
@@ -365,6 +373,13 @@ class FaceHtml(MutableMapping[str, Markup]):
         return len(self._data)
 
 
+def owner_where(owner: tuple[str, str, Card | None]) -> str:
+    """Where the owner of a face (an entry of :attr:`PrintJob.owners`) is, for a warning: a card's ``where`` (not
+    held in the entry: a string a card), else the place the entry names."""
+    where, _, card = owner
+    return card.where if card is not None and not where else where
+
+
 def html_digest(html: str) -> bytes:
     """What tells one face's HTML from another's in :attr:`PrintJob.keys`: a 16-byte BLAKE2b digest of it (the HTML
     itself as the key held a second copy of every face's, 19 MB for 9,000 cards)."""
@@ -379,7 +394,8 @@ class PrintJob:
     one per distinct face, rendering its HTML the first time; ``front(item)``
     / ``back(item)`` return ``(html, key)``. ``fitter`` keeps the text-fit font sizes, shared
     by the PDF and every export; ``owners`` maps a face key to the cards
-    that print it (for warnings).
+    that print it, ``(where, name, card)`` each (for warnings; a card's
+    ``where`` is ``""``: :func:`owner_where` gives it).
     """
 
     def __init__(self, renderer: Renderer, opts: PrintOptions, base: Path | None = None):
@@ -449,7 +465,7 @@ class PrintJob:
             html = self._rendered_front(item.card)
         else:
             html = self.renderer.placeholder(item.name, item.reason)
-        owner = (item.card.where if item.card else item.name, item.name, item.card)
+        owner = ("" if item.card else item.name, item.name, item.card)  # "": the card's where, asked when needed
         return self._remember(self._fronts, ident, html, owner, item.front_html)
 
     def _remember(
@@ -513,7 +529,7 @@ class PrintJob:
             html, owner = item.back_html, (item.name, item.name, None)
         elif item.back_card is not None:
             html = self.renderer.front(item.back_card)
-            owner = (item.back_card.where, item.back_card.name, item.back_card)
+            owner = ("", item.back_card.name, item.back_card)
         else:
             html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
         return self._remember(self._backs, ident, html, owner, item.back_html)
@@ -722,8 +738,9 @@ class PrintJob:
         """A warning for each fit box that overflows even at its minimum size, naming each card and field."""
         problems = []
         for (face, name), over in sorted(self.fitter.unfit.items()):
-            for where, card_name, card in self.owners.get(face, ()):
-                at = card.record.where(f".{name}") if card is not None and name in card else where
+            for owner in self.owners.get(face, ()):
+                _, card_name, card = owner
+                at = card.record.where(f".{name}") if card is not None and name in card else owner_where(owner)
                 problem = Problem(
                     at,
                     f"{card_name}: the {name} does not fit its box even at {over.min_pt:g}pt "

@@ -46,7 +46,7 @@ from PIL import Image, ImageChops, ImageStat
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import ERROR, WARNING, Problem, UsageError, did_you_mean
-from printer.sheets.compose import PrintItem, PrintJob
+from printer.sheets.compose import PrintItem, PrintJob, owner_where
 from printer.sheets.export.faces import PAGES_PER_CHUNK, face_pdf, png_bytes, rasterise
 from printer.sheets.images import ArtCache
 from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
@@ -295,7 +295,7 @@ def _who(pjob: PrintJob, key: str) -> str:
 
 def _where(pjob: PrintJob, key: str) -> str:
     owners = pjob.owners.get(key, ())
-    return owners[0][0] if owners else key
+    return owner_where(owners[0]) if owners else key
 
 
 def safe_area_report(
