@@ -121,13 +121,13 @@ def main() -> None:
         figures[n] = measure(project(work / f"p{n}", cards, n), args.jobs)
         f = figures[n]
         print(
-            f"{n:>6} {f['seconds']:>8.0f} {f['main']:>12.0f} {f['worker']:>11.0f} {f['total']:>8.0f} {f['pdf_mib']:>8.1f}"
+            f"{n:>6} {f['seconds']:>8.0f} {f['main']:>12.1f} {f['worker']:>11.1f} {f['total']:>8.0f} {f['pdf_mib']:>8.1f}"
         )
     small, large = figures[min(figures)], figures[max(figures)]
     if len(figures) > 1:
         print(
-            f"{max(figures)} against {min(figures)} cards: printer process {large['main'] / small['main']:.2f}x, "
-            f"largest worker {large['worker'] / max(small['worker'], 1):.2f}x (target: at most 1.2x each; "
+            f"{max(figures)} against {min(figures)} cards: printer process {large['main'] / small['main']:.3f}x, "
+            f"largest worker {large['worker'] / max(small['worker'], 1):.3f}x (target: at most 1.2x each; "
             "a worker at most 300 MB)"
         )
 
