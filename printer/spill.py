@@ -8,7 +8,6 @@ take an integer each.
 
 from __future__ import annotations
 
-import os
 import tempfile
 import threading
 from pathlib import Path
@@ -26,8 +25,10 @@ class Spill:
     The file has no name where the system allows it (Linux's ``O_TMPFILE``; elsewhere it is named and removed at
     once), so nothing is left behind, even by a killed process; it is closed when the last object holding the
     spill is freed. ``folder`` should be on disk: the system's temporary folder may be memory (tmpfs), which would
-    defeat the purpose. Raises ``OSError`` when the file cannot be made, written or read (a full disk); callers that
-    can keep the bytes in memory instead catch it.
+    defeat the purpose. Bytes are gathered in a buffer of :data:`BUFFER` bytes and written a buffer at a time, so
+    that a handle names bytes either in the file or in the buffer. When a write fails (a full disk) the buffer is
+    kept, every handle given stays readable, and :meth:`put` refuses more with ``OSError``: callers keep those
+    bytes in memory instead. ``OSError`` is also raised when the file cannot be made or read.
     """
 
     def __init__(self, folder: Path | str | None = None) -> None:
@@ -35,12 +36,15 @@ class Spill:
         self._lock = threading.Lock()
         self._written = 0  # bytes in the file
         self._pending = bytearray()  # bytes put after those, not written yet
+        self._failed: OSError | None = None  # why the file could not be written
 
     def put(self, data: bytes) -> int:
         """Store ``data`` (under 4 GiB); returns its handle for :meth:`get`."""
         if len(data) >> LENGTH_BITS:
             raise OSError(f"{len(data):,} bytes is too large to set aside")
         with self._lock:
+            if self._failed is not None:
+                raise OSError(f"the spill file cannot be written: {self._failed}")
             offset = self._written + len(self._pending)
             self._pending += data
             if len(self._pending) >= BUFFER:
@@ -54,7 +58,8 @@ class Spill:
             if offset >= self._written:
                 start = offset - self._written
                 return bytes(self._pending[start : start + length])
-            data = os.pread(self._file.fileno(), length, offset)
+            self._file.seek(offset)
+            data = self._file.read(length)
         if len(data) != length:
             raise OSError(f"the spill file lost {length - len(data)} bytes")
         return data
@@ -65,13 +70,16 @@ class Spill:
         return self._written + len(self._pending)
 
     def _write(self) -> None:
-        data, done = bytes(self._pending), 0  # a copy: the buffer is resized below, whatever pwrite kept of it
+        """The buffer to the file, whole or not at all (so that no handle names bytes partly in each)."""
         try:
-            while done < len(data):
-                done += os.pwrite(self._file.fileno(), data[done:] if done else data, self._written + done)
-        finally:  # what was written leaves the buffer, even when the disk is full part way
-            self._written += done
-            del self._pending[:done]
+            self._file.seek(self._written)
+            self._file.write(self._pending)
+            self._file.flush()
+        except OSError as exc:
+            self._failed = exc  # the buffer stays: its handles are read from it
+            return
+        self._written += len(self._pending)
+        self._pending = bytearray()
 
     def close(self) -> None:
         """Remove the file (also done when the spill is freed); handles must not be read afterwards."""

@@ -37,27 +37,30 @@ def test_threads_putting_at_once_each_get_their_own_bytes_back(tmp_path, monkeyp
     assert all(spill.get(handle) == data for pairs in found.values() for data, handle in pairs)
 
 
-def test_a_full_disk_part_way_loses_no_offsets(tmp_path, monkeypatch):
-    """pwrite writing part of the buffer and then failing: what was written stays readable, the rest is still
-    buffered, and later puts land after it."""
+def test_a_full_disk_keeps_every_handle_readable_and_refuses_more(tmp_path, monkeypatch):
+    """The file taking part of a buffer and then failing: every handle given is still read (from the buffer), and
+    the next put is refused, so that its caller keeps the bytes in memory instead."""
     monkeypatch.setattr(spill_module, "BUFFER", 10)
     spill = Spill(tmp_path)
-    real = os.pwrite
-    calls = []
+    first = spill.put(b"0123456789AB")  # written to the file: over the buffer's size
 
-    def flaky(fd, data, offset):
-        calls.append(len(data))
-        if len(calls) == 1:
-            return real(fd, bytes(data[:4]), offset)
-        raise OSError(28, "No space left on device")
+    class Full:
+        def __init__(self, real):
+            self.real = real
 
-    monkeypatch.setattr(spill_module.os, "pwrite", flaky)
-    with pytest.raises(OSError):
-        spill.put(b"0123456789AB")
-    monkeypatch.setattr(spill_module.os, "pwrite", real)
-    later = spill.put(b"xyz")
-    assert spill.get(later) == b"xyz" and spill.size == 15
-    assert spill.get(0 << 32 | 12) == b"0123456789AB"
+        def __getattr__(self, name):
+            return getattr(self.real, name)
+
+        def write(self, data):
+            self.real.write(bytes(data[:3]))  # part of it, then the disk is full
+            raise OSError(28, "No space left on device")
+
+    spill._file = Full(spill._file)
+    second = spill.put(b"abcdefghijkl")  # taken: the write fails, the bytes stay in the buffer
+    with pytest.raises(OSError, match="cannot be written"):
+        spill.put(b"xyz")
+    assert spill.get(first) == b"0123456789AB" and spill.get(second) == b"abcdefghijkl"
+    assert spill.size == 24
 
 
 def test_too_large_is_refused_as_an_os_error(tmp_path):
