@@ -234,8 +234,9 @@ def _render(job, faces: Sequence[tuple[str, str]], title: str) -> BatchResult:
     from printer.sheets.export.faces import FACES_PER_CHUNK, page_layout, single_sheets
 
     for key, html in faces:
-        job.html[key] = Markup(html)
-        job.keys[html_digest(html)] = key
+        if key not in job.html:  # the build's own job (no workers) has them already, perhaps set aside in a spill
+            job.html[key] = Markup(html)
+            job.keys[html_digest(html)] = key
     before = len(job.renderer.problems)
     keys = [key for key, _ in faces]
     layout = page_layout(job, with_bleed=True)

@@ -147,6 +147,10 @@ def test_a_build_that_packs_its_cards_warns_and_exports_as_one_that_does_not(tmp
         pack_cards(found, spill)
         packed.extend(c.record.packed() and c.id for c in found if isinstance(c.record._packed, int))  # in the spill
 
+    stored_after: list[str] = []  # faces' HTML stored again once set aside (the serial path must not)
+    set_aside, store = FaceHtml.set_aside, FaceHtml.__setitem__
+    monkeypatch.setattr(FaceHtml, "set_aside", lambda self, spill: (setattr(self, "aside", True), set_aside(self, spill))[1])  # fmt: skip
+    monkeypatch.setattr(FaceHtml, "__setitem__", lambda self, key, html: (stored_after.append(key) if getattr(self, "aside", False) else None, store(self, key, html))[1])  # fmt: skip
     outputs = {}
     for limit in (10_000, 1):
         monkeypatch.setattr(assemble, "PACK_CARDS_FROM", limit)
@@ -164,5 +168,6 @@ def test_a_build_that_packs_its_cards_warns_and_exports_as_one_that_does_not(tmp
         outputs[limit] = (result.err.splitlines()[-1:], described, pngs, text)
         assert "cards.json::$.cards[0].text: warning: HugeCard: the text does not fit its box" in result.err
     assert set(packed) == {"huge", "c0", "c1", "c2"}  # packed by the second build only
+    assert stored_after == []
     assert outputs[1] == outputs[10_000] and "Draw **1** cards." in outputs[1][1]
     assert len(outputs[1][2]) >= 4 and any("Card1" in page for page in outputs[1][3])
