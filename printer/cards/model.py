@@ -126,8 +126,8 @@ class Card:
 
     def pack(self, spill: Spill | None = None) -> None:
         """Hold the card's data packed in its record (:meth:`Record.pack`, in ``spill`` when given) until it is next
-        read. A card whose
-        data is not its record's (built by hand) is left as it is; two cards of one record read back one dict.
+        read. A card whose data is not its record's (built by hand) is left as it is; two cards of one record read
+        back one dict.
 
         Changes made afterwards through a reference to the dict taken before are not seen: a build changes no
         card's data."""

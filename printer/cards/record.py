@@ -63,7 +63,7 @@ class Record:
         if spill is not None:
             try:
                 self._packed, self._spill = spill.put(packed), spill
-            except OSError:
+            except OSError:  # the spill takes no more: held here
                 pass
         del self.data
 
