@@ -226,19 +226,22 @@ def _make_job(spec: JobSpec):
 
 def render_batch(spec: JobSpec, faces: Sequence[tuple[str, str]], title: str = "") -> BatchResult:
     """Lay out ``faces`` (``(key, html)`` pairs) one per page at trim size plus bleed; runs in a worker."""
-    return _render(_job_for(spec).fresh(), faces, title)
-
-
-def _render(job, faces: Sequence[tuple[str, str]], title: str) -> BatchResult:
     from printer.sheets.compose import html_digest
+
+    job = _job_for(spec).fresh()
+    for key, html in faces:
+        job.html[key] = Markup(html)
+        job.keys[html_digest(html)] = key
+    return _render(job, [key for key, _ in faces], title)
+
+
+def _render(job, keys: Sequence[str], title: str) -> BatchResult:
+    """Lay out the faces ``keys`` of ``job`` (their HTML in ``job.html``): a worker's job, or the build's own when
+    it has no workers (whose faces' HTML may be set aside in a spill: read once, here)."""
     from printer.sheets.export.faces import FACES_PER_CHUNK, page_layout, single_sheets
 
-    for key, html in faces:
-        if key not in job.html:  # the build's own job (no workers) has them already, perhaps set aside in a spill
-            job.html[key] = Markup(html)
-            job.keys[html_digest(html)] = key
     before = len(job.renderer.problems)
-    keys = [key for key, _ in faces]
+    keys = list(keys)
     layout = page_layout(job, with_bleed=True)
     sheets = single_sheets(job, keys, layout)
     chunks = [sheets[i : i + FACES_PER_CHUNK] for i in range(0, len(sheets), FACES_PER_CHUNK)]
@@ -310,7 +313,7 @@ def lay_out_faces(
     if executor is None or spec is None or workers is None:  # spec is set whenever cut has batches
         serial = batches(keys, 1, FACES_PER_CHUNK)  # one batch, or several past MAX_BATCH faces
         for done, batch in enumerate(serial, 1):
-            parts.append(_kept(_render(job, [(k, str(job.html[k])) for k in batch], title), spill, done))
+            parts.append(_kept(_render(job, batch, title), spill, done))
             if on_batch:
                 on_batch(done, len(serial))
         if meanwhile:
