@@ -9,6 +9,7 @@ faces out (a process pool or a Dask cluster), :mod:`printer.sheets.cache` keeps 
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import json
 import os
@@ -213,18 +214,31 @@ def _chrome(
 def _chrome_pdf(job: PrintJob, htmls: list[str], where: str) -> tuple[list[bytes], list[Problem]]:
     """The sheets without their faces (marks, guides, labels): a PDF of each document of ``htmls``, laid out and
     written one at a time (one PDF of all of them held every page's drawing until written: 40 MB for 2,000
-    pages)."""
+    pages).
+
+    A laid-out document's boxes refer to each other, so only Python's cyclic collector frees them, and it walks
+    the oldest generation (where a document's boxes are by the time it is written) only once it has grown by a
+    quarter: with the cards and tables of a large job alive, rarely. Left to it, the documents of 9,000 cards
+    (32) piled up 12 MB of garbage, and the process's peak grew by 7 MB (measured with glibc's ``mallinfo2`` and
+    Python's arena count at each step). So each document is collected once written, with the objects alive before
+    the first frozen (:func:`gc.freeze`: not walked by these collections, about 0.06 s each at 9,000 cards instead
+    of 0.16) and unfrozen after the last."""
     from printer.sheets.pdf import pdf_bytes, render_documents
 
     roots = job.renderer.allowed_roots
     pdfs: list[bytes] = []
     found: list[Problem] = []
-    for html in htmls:
-        documents, warnings = render_documents([html], roots, job.base, where, **job.render_options)
-        data, more = pdf_bytes(documents, where, **job.write_options)
-        del documents
-        pdfs.append(data)
-        found += [w for w in warnings + more if w not in found]
+    gc.freeze()
+    try:
+        for html in htmls:
+            documents, warnings = render_documents([html], roots, job.base, where, **job.render_options)
+            data, more = pdf_bytes(documents, where, **job.write_options)
+            del documents
+            gc.collect()
+            pdfs.append(data)
+            found += [w for w in warnings + more if w not in found]
+    finally:
+        gc.unfreeze()
     return pdfs, found
 
 

@@ -1,0 +1,64 @@
+"""The sheets' chrome (marks, guides, labels: the sheets without their faces), laid out a document at a time."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def test_each_chrome_document_is_freed_before_the_next_is_laid_out(tmp_path, monkeypatch):
+    import printer.sheets.assemble as assemble
+    import printer.sheets.pdf as pdf
+    from printer.cli import main
+
+    monkeypatch.setattr(assemble, "CHROME_PER_CHUNK", 1)  # the bundled L5R cards' 4 sheets: 4 documents
+    boxes: list[weakref.ref] = []
+    alive: list[int] = []  # how many earlier documents' boxes were alive as each document was asked for
+    render, chrome_pdf = pdf.render_documents, assemble._chrome_pdf
+
+    def counted(*args, **kwargs):
+        alive.append(sum(ref() is not None for ref in boxes))
+        documents, warnings = render(*args, **kwargs)
+        boxes.append(weakref.ref(documents[0].pages[0]._page_box))  # a page's boxes refer to each other
+        return documents, warnings
+
+    def chrome(*args, **kwargs):
+        with monkeypatch.context() as patch:
+            patch.setattr(pdf, "render_documents", counted)
+            return chrome_pdf(*args, **kwargs)
+
+    monkeypatch.setattr(assemble, "_chrome_pdf", chrome)
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    gc.disable()  # only the build's own collections free them
+    try:
+        with pytest.raises(SystemExit) as done:
+            main(["--project", str(REPO), "build", "l5r", "--out", str(tmp_path), "--no-cache", "--jobs", "1"])
+    finally:
+        if enabled:
+            gc.enable()
+    assert done.value.code == 0
+    assert len(boxes) == 4 and alive == [0, 0, 0, 0]
+    assert all(ref() is None for ref in boxes)
+    assert gc.get_freeze_count() == frozen  # what was frozen while the documents were laid out is unfrozen
+
+
+def test_the_collector_is_unfrozen_when_a_chrome_document_fails(monkeypatch):
+    import printer.sheets.assemble as assemble
+    import printer.sheets.pdf as pdf
+
+    def fails(*args, **kwargs):
+        assert gc.get_freeze_count() > 0  # the objects alive before are not walked by each collection
+        raise RuntimeError("layout failed")
+
+    monkeypatch.setattr(pdf, "render_documents", fails)
+    job = SimpleNamespace(renderer=SimpleNamespace(allowed_roots=[]), base=REPO, render_options={}, write_options={})
+    frozen = gc.get_freeze_count()
+    with pytest.raises(RuntimeError, match="layout failed"):
+        assemble._chrome_pdf(job, ["<p>sheet</p>"], "build")
+    assert gc.get_freeze_count() == frozen
