@@ -305,8 +305,6 @@ def lay_out_faces(
     """
     from printer.sheets.export.faces import FACES_PER_CHUNK
 
-    where: dict[str, tuple[FacePdf, int]] = {}
-    problems: list[Problem] = []
     cut = batches(keys, workers.jobs, FACES_PER_CHUNK) if workers is not None and spec is not None else []
     executor = workers.executor() if workers is not None and (len(cut) > 1 or (cut and workers.started)) else None
     parts: list[BatchResult] = []
@@ -331,13 +329,22 @@ def lay_out_faces(
                     on_batch(done, len(cut))
         finally:
             feeder.stop()
+    return _merged(job, keys, parts)
+
+
+def _merged(job, keys: Sequence[str], parts: Sequence[BatchResult]) -> tuple[dict, list[Problem]]:
+    """What :func:`lay_out_faces` gives from the batches ``parts``: each face's PDF and page, and the problems;
+    their text-fit sizes and unfit boxes merged into ``job.fitter``, their counters into ``job.stats``. Faces are
+    keyed by the job's own strings of ``keys``, not a worker's copies (9,000 fitted faces held 0.5 MB of them)."""
+    where: dict[str, tuple[FacePdf, int]] = {}
+    problems: list[Problem] = []
     own = {key: key for key in keys}  # a worker's keys are copies: the job's own strings are kept instead
     for part in parts:
         for index, key in enumerate(part.keys):
             where[own.get(key, key)] = (part.pdf, index)
-        job.fitter.sizes.update(part.sizes)
-        for name, over in part.unfit.items():
-            job.fitter.unfit.setdefault(name, over)
+        job.fitter.sizes.update({(own.get(face, face), box): size for (face, box), size in part.sizes.items()})
+        for (face, box), over in part.unfit.items():
+            job.fitter.unfit.setdefault((own.get(face, face), box), over)
         if part.stats is not job.stats:  # a worker's counters (this process's job counted its own)
             for name, value in part.stats.items():
                 job.stats[name] += value

@@ -9,7 +9,7 @@ import pytest
 from helpers import REPO
 
 from printer import api
-from printer.sheets.parallel import batches
+from printer.sheets.parallel import BatchResult, _merged, batches
 
 
 def _build(tmp_path: Path, name: str, **request) -> Path:
@@ -215,3 +215,19 @@ def test_a_worker_ends_itself_once_the_process_that_started_its_pool_is_gone(tmp
         time.sleep(0.05)
     else:
         pytest.fail("the orphaned worker is still running")
+
+
+def test_batches_merge_into_the_job_under_its_own_face_keys():
+    from printer.sheets.compose import PrintJob
+    from printer.sheets.fit import Overflow
+
+    job = PrintJob(None, None)  # type: ignore[arg-type]  # merging needs no renderer
+    keys = [f"f{i}" for i in range(1, 4)]
+    copy = "".join  # a worker's keys come back as equal strings, not the same
+    over = Overflow(copy("f3"), "text", ratio=1.2, size_pt=6.0, min_pt=6.0)
+    sizes, unfit = {(copy("f2"), "text"): 7.5}, {(copy("f3"), "text"): over}
+    part = BatchResult(b"%PDF", [copy(k) for k in keys], sizes=sizes, unfit=unfit)
+    where, _ = _merged(job, keys, [part])
+    assert [next(k for k in where if k == key) is key for key in keys] == [True, True, True]
+    assert where["f2"] == (b"%PDF", 1) and job.fitter.sizes == {("f2", "text"): 7.5}
+    assert next(iter(job.fitter.sizes))[0] is keys[1] and next(iter(job.fitter.unfit))[0] is keys[2]
