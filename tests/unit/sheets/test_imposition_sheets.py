@@ -37,3 +37,20 @@ def test_the_imposition_sheets_place_the_same_faces_and_share_equal_ones(tmp_pat
     shared = [a is b for one, two in zip(backs, backs[1:]) for a, b in zip(one.faces, two.faces) if a == b]
     assert shared and all(shared)  # a back equal to the one the sheet before had in that slot is that face
     assert len({id(f) for s in imposed for f in s.faces}) < sum(len(s.faces) for s in imposed)
+
+
+def test_the_plan_holds_the_drawing_of_equal_consecutive_sheets_of_a_side_once():
+    from printer.sheets.impose import plan
+    from printer.sheets.render import Face, Sheet
+
+    def sheet(side: str, *keys: str) -> Sheet:
+        return Sheet(side, [Face("", 10 + 70 * i, 10, 63, 88, key=k) for i, k in enumerate(keys)])
+
+    sheets = [sheet("front", "a", "b"), sheet("back", "z", "z"), sheet("front", "c", "d"), sheet("back", "z", "z")]
+    sheets.append(sheet("back", "z"))  # the last sheet's backs: one card
+    drawing = plan(sheets, {k: "/" + k for k in "abcdz"}, (69, 94), (3, 3), 297)
+    assert [[name for name, _ in entries] for entries in drawing] == [
+        ["/a", "/b"], ["/z", "/z"], ["/c", "/d"], ["/z", "/z"], ["/z"]
+    ]  # fmt: skip
+    assert drawing[3] is drawing[1] and drawing[2] is not drawing[0] and drawing[4] != drawing[3]
+    assert drawing[0][0][1] == drawing[2][0][1]  # the same place on the sheet: the same operators
