@@ -373,7 +373,50 @@ class FaceHtml(MutableMapping[str, Markup]):
         return len(self._data)
 
 
-def owner_where(owner: tuple[str, str, Card | None]) -> str:
+#: what prints a face, for warnings: ``(where, name, card or None)``; a card's ``where`` is ``""`` (:func:`owner_where`)
+Owner = tuple[str, str, Card | None]
+
+
+def front_owner(item: PrintItem) -> Owner:
+    """The owner of ``item``'s front: ``("", name, card)`` for a card, ``(name, name, None)`` for a placeholder."""
+    return ("" if item.card else item.name, item.name, item.card)
+
+
+class FaceOwners:
+    """What prints each face, by face key (:attr:`PrintJob.owners`): :meth:`get` gives a face's owners in the order
+    they were added.
+
+    A face whose only owner is the front of one print item (most faces) is held as that item, the entry made
+    when asked for (:func:`front_owner`): two tuples a face otherwise, 1 MB for 9,000 cards."""
+
+    def __init__(self) -> None:
+        self._items: dict[str, PrintItem] = {}  # faces owned by one item's front alone
+        self._many: dict[str, tuple[Owner, ...]] = {}
+
+    def add(self, key: str, owner: Owner, item: PrintItem | None = None) -> None:
+        """Add ``owner`` to the face ``key``'s owners unless it is one; ``item``: the print item whose front
+        ``owner`` is, if any."""
+        owners = self.get(key)
+        if owner in owners:
+            return
+        if not owners and item is not None and front_owner(item) == owner:
+            self._items[key] = item
+            return
+        self._items.pop(key, None)
+        self._many[key] = owners + (owner,)
+
+    def get(self, key: str, default: tuple[Owner, ...] = ()) -> tuple[Owner, ...]:
+        """The owners of the face ``key``, or ``default`` when it has none."""
+        item = self._items.get(key)
+        if item is not None:
+            return (front_owner(item),)
+        return self._many.get(key, default)
+
+    def __len__(self) -> int:
+        return len(self._items) + len(self._many)
+
+
+def owner_where(owner: Owner) -> str:
     """Where the owner of a face (an entry of :attr:`PrintJob.owners`) is, for a warning: a card's ``where`` (not
     held in the entry: a string a card), else the place the entry names."""
     where, _, card = owner
@@ -393,9 +436,9 @@ class PrintJob:
     settings. ``front_key(item)`` / ``back_key(item)`` return the face key,
     one per distinct face, rendering its HTML the first time; ``front(item)``
     / ``back(item)`` return ``(html, key)``. ``fitter`` keeps the text-fit font sizes, shared
-    by the PDF and every export; ``owners`` maps a face key to the cards
-    that print it, ``(where, name, card)`` each (for warnings; a card's
-    ``where`` is ``""``: :func:`owner_where` gives it).
+    by the PDF and every export; ``owners`` (:class:`FaceOwners`) gives a
+    face key's owners, the cards that print it, ``(where, name, card)`` each
+    (for warnings; a card's ``where`` is ``""``: :func:`owner_where` gives it).
     """
 
     def __init__(self, renderer: Renderer, opts: PrintOptions, base: Path | None = None):
@@ -405,7 +448,7 @@ class PrintJob:
         self.fitter = Fitter()
         self.html = FaceHtml()
         self.keys: dict[bytes, str] = {}  # a face's HTML (its digest: :func:`html_digest`) -> its key
-        self.owners: dict[str, tuple[tuple[str, str, Card | None], ...]] = {}
+        self.owners = FaceOwners()
         self._fronts: dict[object, str] = {}  # a card's (or placeholder's) front -> its face key
         self._backs: dict[object, str] = {}
         self._given: list[Markup] = []  # HTML given with an item, known by its id(): kept, so that no other has it
@@ -428,15 +471,13 @@ class PrintJob:
         job.extra_css, job.render_options, job.write_options = self.extra_css, self.render_options, self.write_options
         return job
 
-    def _key(self, html: Markup, owner: tuple[str, str, Card | None]) -> str:
+    def _key(self, html: Markup, owner: Owner, item: PrintItem | None = None) -> str:
         text = html_digest(html)
         key = self.keys.get(text)
         if key is None:
             key = self.keys[text] = f"f{len(self.keys) + 1}"
             self.html[key] = html
-        owners = self.owners.get(key, ())
-        if owner not in owners:
-            self.owners[key] = owners + (owner,)  # a tuple: most faces have one owner
+        self.owners.add(key, owner, item)
         return key
 
     def front(self, item: PrintItem) -> tuple[Markup, str]:
@@ -465,15 +506,20 @@ class PrintJob:
             html = self._rendered_front(item.card)
         else:
             html = self.renderer.placeholder(item.name, item.reason)
-        owner = ("" if item.card else item.name, item.name, item.card)  # "": the card's where, asked when needed
-        return self._remember(self._fronts, ident, html, owner, item.front_html)
+        return self._remember(self._fronts, ident, html, front_owner(item), item.front_html, item)
 
     def _remember(
-        self, table: dict[object, str], ident: object, html: Markup, owner: tuple, given: Markup | None
+        self,
+        table: dict[object, str],
+        ident: object,
+        html: Markup,
+        owner: Owner,
+        given: Markup | None,
+        item: PrintItem | None = None,
     ) -> str:
         """``html``'s face key, kept in ``table`` under ``ident`` (a front or a back); ``given``, the HTML an item
-        came with, is kept alive while its ``id()`` is part of ``ident``."""
-        table[ident] = key = self._key(html, owner)
+        came with, is kept alive while its ``id()`` is part of ``ident``; ``item``: the item whose front it is."""
+        table[ident] = key = self._key(html, owner, item)
         if given is not None:
             self._given.append(given)
         return key
@@ -524,7 +570,7 @@ class PrintJob:
         known = self._backs.get(ident)
         if known is not None:
             return known
-        owner: tuple[str, str, Card | None]
+        owner: Owner
         if item.back_html is not None:
             html, owner = item.back_html, (item.name, item.name, None)
         elif item.back_card is not None:
@@ -571,7 +617,7 @@ class PrintJob:
             if lo is not None and key[0] in keys:
                 self.fitter.sizes[key] = lo  # the largest size seen to fit, should the search stop early
 
-    def fit_faces(self, faces: Sequence[tuple[Markup, tuple[str, str, Card | None]]]) -> list[Markup]:
+    def fit_faces(self, faces: Sequence[tuple[Markup, Owner]]) -> list[Markup]:
         """Each face's HTML with its text fitted, as on card sheets, for printing it anywhere else (rules books).
 
         ``faces`` are ``(html, owner)``, the owner ``(where, name, card or

@@ -54,3 +54,26 @@ def test_the_plan_holds_the_drawing_of_equal_consecutive_sheets_of_a_side_once()
     ]  # fmt: skip
     assert drawing[3] is drawing[1] and drawing[2] is not drawing[0] and drawing[4] != drawing[3]
     assert drawing[0][0][1] == drawing[2][0][1]  # the same place on the sheet: the same operators
+
+
+def test_a_faces_owners_are_given_in_the_order_added_each_once():
+    from printer.cards.model import Card
+    from printer.cards.record import Record
+    from printer.sheets.compose import FaceOwners, PrintItem, front_owner
+
+    def card(title: str) -> Card:
+        data = {"id": title.lower(), "title": title, "type": "holding"}
+        return Card("l5r", data, Record(data, Path("cards.json"), "$"))
+
+    one, two = card("One"), card("Two")
+    first, again, other = PrintItem(one, "One"), PrintItem(one, "One"), PrintItem(two, "Two")
+    owners = FaceOwners()
+    owners.add("f1", front_owner(first), first)
+    owners.add("f1", front_owner(again), again)  # a second copy of the card: the same owner
+    assert owners.get("f1") == (("", "One", one),) and owners.get("f9") == () and owners.get("f9", None) is None
+    owners.add("f1", front_owner(other), other)  # another card with the same face
+    owners.add("f2", ("back 'x'", "back x", None))
+    owners.add("f3", ("", "Two", two), first)  # not the item's own front: held as given
+    assert owners.get("f1") == (("", "One", one), ("", "Two", two))
+    assert owners.get("f2") == (("back 'x'", "back x", None),) and owners.get("f3") == (("", "Two", two),)
+    assert len(owners) == 3
