@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printer.cards.record import Record, held_again
+from printer.cards.record import Record, held_again, held_fields
 from printer.plugins import name_variants
 from printer.problems import closest
 
@@ -60,7 +60,7 @@ def normalize_name(name: str) -> str:
     return unicodedata.normalize("NFKC", _SPACE.sub(" ", text).strip().casefold())
 
 
-@dataclass
+@dataclass(slots=True)  # no dict of its own: one a card
 class Card:
     """One valid card of ``game``; ``record`` says where it was read."""
 
@@ -151,6 +151,15 @@ class Card:
         def __getattr__(self, name: str):
             """``data`` of a packed card: its record's, held again (called only for attributes not held)."""
             return held_again(self, name, self._unpack)
+
+    def __getstate__(self) -> dict:
+        """What pickle and copy take of a card: its fields, ``data`` only when not packed (its record's then)."""
+        return held_fields(self)
+
+    def __setstate__(self, state: dict) -> None:
+        """A card from what :meth:`__getstate__` gave."""
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def _unpack(self) -> dict | None:
         if not self._packed:

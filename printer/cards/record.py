@@ -7,7 +7,7 @@ import json
 import pickle
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +19,7 @@ MAX_FILE_BYTES = 50 * 1024 * 1024
 UNPACKING = threading.RLock()
 
 
-@dataclass
+@dataclass(slots=True)  # no dict of its own: one a card (a subclass's own fields still have one)
 class Record:
     """One card as read: its JSON ``data``, ``file`` and JSON path ``pointer``.
 
@@ -33,11 +33,6 @@ class Record:
     game: str | None = None
     _packed: bytes | int | None = field(default=None, init=False, repr=False, compare=False)  # see pack
     _spill: Spill | None = field(default=None, init=False, repr=False, compare=False)  # where an int _packed is
-
-    def __post_init__(self) -> None:
-        # set here, not left to the class's defaults: an attribute first set later (on packing) makes Python give
-        # each instance a dict of its own (about 200 bytes a record)
-        self._packed, self._spill = None, None
 
     def where(self, path: str = "") -> str:
         """``file::$.pointer.path`` for a problem at ``path`` under this card."""
@@ -68,12 +63,18 @@ class Record:
         del self.data
 
     def __getstate__(self) -> dict:
-        """What pickle and copy take of a record: a pickle held in a spill file is read from it (a spill file
-        cannot be pickled); the copy stays packed until read."""
-        state = dict(vars(self))
+        """What pickle and copy take of a record: its fields (a subclass's too), ``data`` only when not packed; a
+        pickle held in a spill file is read from it (a spill file cannot be pickled); the copy stays packed until
+        read."""
+        state = held_fields(self)
         if isinstance(self._packed, int):
             state["_packed"], state["_spill"] = self.packed(), None
         return state
+
+    def __setstate__(self, state: dict) -> None:
+        """A record from what :meth:`__getstate__` gave."""
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     def packed(self) -> bytes | None:
         """The pickle of a packed record's ``data`` (read from its spill file when there), else ``None``."""
@@ -95,6 +96,18 @@ class Record:
         self.data = data = pickle.loads(packed)
         self._packed = self._spill = None
         return data
+
+
+def held_fields(obj: object) -> dict:
+    """The dataclass fields ``obj`` holds, by name, without reading a packed one back (``data``: asking a slot not
+    held for its value would call ``__getattr__``, which reads it back)."""
+    state = {}
+    for name in (f.name for f in fields(obj)):  # type: ignore[arg-type]
+        try:
+            state[name] = object.__getattribute__(obj, name)
+        except AttributeError:
+            pass
+    return state
 
 
 def held_again(owner: object, name: str, unpack: Callable[[], dict | None]) -> dict:

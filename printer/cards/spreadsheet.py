@@ -83,7 +83,7 @@ def sheet_prefix(name: str | None) -> str:
     return "'" + name.replace("'", "''") + "'!"
 
 
-@dataclass
+@dataclass(slots=True)  # as Record: its init=False defaults are set by __init__ only for slots
 class SheetRecord(Record):
     """A card read from one spreadsheet row.
 
