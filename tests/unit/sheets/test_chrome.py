@@ -48,17 +48,30 @@ def test_each_chrome_document_is_freed_before_the_next_is_laid_out(tmp_path, mon
     assert gc.get_freeze_count() == frozen  # what was frozen while the documents were laid out is unfrozen
 
 
-def test_the_collector_is_unfrozen_when_a_chrome_document_fails(monkeypatch):
+class Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_garbage_is_collected_not_frozen_and_the_collector_unfrozen_when_a_chrome_document_fails(monkeypatch):
     import printer.sheets.assemble as assemble
     import printer.sheets.pdf as pdf
 
     def fails(*args, **kwargs):
         assert gc.get_freeze_count() > 0  # the objects alive before are not walked by each collection
+        assert left() is None  # garbage made before was collected, not frozen with them
         raise RuntimeError("layout failed")
 
     monkeypatch.setattr(pdf, "render_documents", fails)
     job = SimpleNamespace(renderer=SimpleNamespace(allowed_roots=[]), base=REPO, render_options={}, write_options={})
-    frozen = gc.get_freeze_count()
-    with pytest.raises(RuntimeError, match="layout failed"):
-        assemble._chrome_pdf(job, ["<p>sheet</p>"], "build")
+    frozen, enabled = gc.get_freeze_count(), gc.isenabled()
+    gc.disable()  # only the chrome's own collections free it
+    try:
+        left = weakref.ref(Cycle())  # garbage only the cyclic collector frees
+        assert left() is not None
+        with pytest.raises(RuntimeError, match="layout failed"):
+            assemble._chrome_pdf(job, ["<p>sheet</p>"], "build")
+    finally:
+        if enabled:
+            gc.enable()
     assert gc.get_freeze_count() == frozen
