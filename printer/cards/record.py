@@ -19,7 +19,7 @@ MAX_FILE_BYTES = 50 * 1024 * 1024
 UNPACKING = threading.RLock()
 
 
-@dataclass(slots=True)  # no dict of its own: one a card (a subclass's own fields still have one)
+@dataclass(slots=True)  # no dict of its own: one a card (SheetRecord is a slots dataclass too)
 class Record:
     """One card as read: its JSON ``data``, ``file`` and JSON path ``pointer``.
 
