@@ -9,13 +9,15 @@ faces out (a process pool or a Dask cluster), :mod:`printer.sheets.cache` keeps 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import hashlib
 import json
 import os
 import tempfile
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
 from urllib.parse import unquote, urlparse
@@ -222,16 +224,15 @@ def _chrome_pdf(job: PrintJob, htmls: list[str], where: str) -> tuple[list[bytes
     (32) piled up 12 MB of garbage, and the process's peak grew by 7 MB (measured with glibc's ``mallinfo2`` and
     Python's arena count at each step). So each document is collected once written, with the objects alive before
     the first frozen (:func:`gc.freeze`: not walked by these collections, about 0.06 s each at 9,000 cards instead
-    of 0.16) and unfrozen after the last. The garbage already there is collected first, not frozen with them (a
-    build laying its faces out in this process leaves their documents': frozen, they raised its peak by 2 MB)."""
+    of 0.16) and unfrozen after the last (see :func:`_frozen`). The garbage already there is collected first, not
+    frozen with them (a build laying its faces out in this process leaves their documents': frozen, they raised its
+    peak by 2 MB)."""
     from printer.sheets.pdf import pdf_bytes, render_documents
 
     roots = job.renderer.allowed_roots
     pdfs: list[bytes] = []
     found: list[Problem] = []
-    gc.collect()
-    gc.freeze()
-    try:
+    with _frozen():
         for html in htmls:
             documents, warnings = render_documents([html], roots, job.base, where, **job.render_options)
             data, more = pdf_bytes(documents, where, **job.write_options)
@@ -239,9 +240,33 @@ def _chrome_pdf(job: PrintJob, htmls: list[str], where: str) -> tuple[list[bytes
             gc.collect()
             pdfs.append(data)
             found += [w for w in warnings + more if w not in found]
-    finally:
-        gc.unfreeze()
     return pdfs, found
+
+
+_FREEZING = threading.Lock()
+_freezing = [0, False]  # builds inside _frozen(), and whether the first of them froze
+
+
+@contextlib.contextmanager
+def _frozen() -> Iterator[None]:
+    """The objects alive frozen (:func:`gc.freeze`, after collecting the garbage) while this process's builds lay
+    out their marks: the first build in freezes, the last out unfreezes (:func:`gc.unfreeze` unfreezes every
+    object, so two builds at once on threads share one freeze). When objects were frozen already (by a program
+    using printer, before it forks, say), they are left so and nothing more is frozen."""
+    with _FREEZING:
+        if _freezing[0] == 0:
+            _freezing[1] = gc.get_freeze_count() == 0
+            if _freezing[1]:
+                gc.collect()
+                gc.freeze()
+        _freezing[0] += 1
+    try:
+        yield
+    finally:
+        with _FREEZING:
+            _freezing[0] -= 1
+            if _freezing[0] == 0 and _freezing[1]:
+                gc.unfreeze()
 
 
 def _face_keys(job: PrintJob, keys: Sequence[str], cache: FaceCache, chrome: str | None = None):
