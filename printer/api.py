@@ -31,7 +31,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
@@ -251,6 +251,8 @@ class BuildResult:
 
 #: ``(label, total)`` when a game's sheets start, returning a function called with each number of sheets laid out
 Progress = Callable[[str, int], Callable[[int], None]]
+#: when a build lays out again together the faces edits laid out one by one (see :func:`build_game`)
+Tidy = Literal["due", "later", "now"]
 
 
 def _strictly(problems: list[Problem], strict: bool) -> list[Problem]:
@@ -321,11 +323,16 @@ def build_game(
     progress: Progress | None = None,
     workers: Workers | None = None,
     cache: FaceCache | None = None,
+    tidy: Tidy = "due",
 ) -> GameBuild:
     """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data.
 
     ``workers`` lay the faces out (:class:`printer.sheets.parallel.Workers`; default: this process);
     ``cache`` holds faces laid out before (:class:`printer.sheets.cache.FaceCache`; default: none).
+    ``tidy`` says when faces that edits laid out one by one are laid out again together, so that the PDF
+    does not keep a copy of their fonts for each (:func:`printer.sheets.assemble.build_sheets`): ``"due"``
+    once there are enough of them; ``"later"`` not in this build (a watch's save: its stats count them as
+    ``untidy faces``); ``"now"`` in this build, even when nothing else changed.
     """
     from printer.sheets.uptodate import recall, remember
 
@@ -334,14 +341,14 @@ def build_game(
     )
     if workers is not None and workers.rehearse and workers.can_warm:  # a watch: its pool ready for the first save
         workers.warm(_job_spec(project, game, request))
-    if cache is not None:
+    if cache is not None and tidy != "now":
         stored = recall(cache.store, key, digest)
         remembered = _game_build_from(stored) if stored is not None else None
         if remembered is not None:
             remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
             remembered.stats, remembered.up_to_date = {}, True
             return remembered
-    outcome = _build_game(project, game, request, progress, workers, cache)
+    outcome = _build_game(project, game, request, progress, workers, cache, tidy != "later")
     if cache is not None and not outcome.failure and outcome.target is not None:
         remember(cache.store, key, digest, _game_build_data(outcome), outcome.paths)
     return outcome
@@ -430,6 +437,7 @@ def _build_game(
     progress: Progress | None = None,
     workers: Workers | None = None,
     cache: FaceCache | None = None,
+    tidy: bool = True,
 ) -> GameBuild:
     from printer.sheets import assemble, compose
     from printer.sheets.export import EXPORTERS, ExportRequest
@@ -499,7 +507,9 @@ def _build_game(
     label = f"{game.id}: {counted(len(items), 'card')}"
     update = progress(label, n_sheets) if progress else None
     found = (
-        assemble.build_sheets(job, items, layout, target, game.name, update, request.strict, workers, spec, cache)
+        assemble.build_sheets(
+            job, items, layout, target, game.name, update, request.strict, workers, spec, cache, tidy=tidy
+        )
         if items or not components
         else []
     )
@@ -1236,48 +1246,63 @@ def watch(
     on_error: Callable[[list[Problem]], object] | None = None,
     stop: threading.Event | None = None,
     debounce_ms: int = 50,
+    tidy_after: float = 2.0,
 ) -> None:
     """Build as ``request`` says, then again each time a file of the project changes, until ``stop`` is set.
 
     One process stays warm: the worker pool, the face cache and the loaded
     modules are kept between builds, so a one-card edit lays out one face.
-    The build folder and ``request.out_dir`` are not watched. A change to
-    printer.toml reloads the project. Problems (a broken card, a template
-    error, a broken printer.toml) go to ``on_game`` or ``on_error`` and the
-    watch goes on. Changes are gathered for ``debounce_ms`` milliseconds
-    before building. Ctrl-C ends it (``KeyboardInterrupt`` is not caught here).
+    The project is watched from before the first build to the end: a file
+    saved while a build runs is built right after it. The build folder and
+    ``request.out_dir`` are not watched. A change to printer.toml reloads
+    the project. Problems (a broken card, a template error, a broken
+    printer.toml) go to ``on_game`` or ``on_error`` and the watch goes on.
+    Changes are gathered for ``debounce_ms`` milliseconds before building.
+    A save's build leaves the faces edits laid out one by one as they are
+    (``tidy="later"``, :func:`build_game`); once no file changed for
+    ``tidy_after`` seconds, each game that has some is built again with
+    them laid out together (its outcome goes to ``on_game`` too). Ctrl-C
+    ends it (``KeyboardInterrupt`` is not caught here). Raises
+    :class:`~printer.problems.PrinterError` when the project can no longer
+    be watched (its folder removed).
     """
-    from watchfiles import DefaultFilter
-    from watchfiles import watch as watch_files
-
     from printer.sheets.cache import FaceCache
     from printer.sheets.parallel import Workers
+    from printer.watching import Changes, ChangesLost
 
     root = Path(root).resolve()
     project = load_project(root)
     ignored = [project.build_dir.resolve()] + ([request.out_dir.resolve()] if request.out_dir else [])
+    untidy: set[str] = set()  # games whose last build left faces to lay out again together
 
-    class _Filter(DefaultFilter):
-        def __call__(self, change: Any, path: str) -> bool:
-            return super().__call__(change, path) and not any(Path(path).is_relative_to(i) for i in ignored)
+    def build_games(workers: Workers, tidy: Tidy, only: Sequence[str] = ()) -> None:
+        try:
+            project = load_project(root)
+            names = only or request.games
+            for game in [project.game(g) for g in names] if names else list(project.games.values()):
+                outcome = build_game(project, game, request, None, workers, cache, tidy)
+                (untidy.add if outcome.stats.get("untidy faces") else untidy.discard)(game.id)
+                on_game(outcome)
+        except PrinterError as exc:
+            if on_error:
+                on_error(exc.problems)
+
+    def wanted(path: str) -> bool:
+        return not any(Path(path).is_relative_to(i) for i in ignored)
 
     folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
     cache = FaceCache(folder) if folder is not None else None
     try:
-        with Workers(request.jobs, request.scheduler, rehearse=True) as workers:
+        with Changes(root, wanted, debounce_ms) as changes, Workers(request.jobs, request.scheduler, True) as workers:
+            build_games(workers, "later")
             while stop is None or not stop.is_set():
-                try:
-                    project = load_project(root)
-                    chosen = [project.game(g) for g in request.games] if request.games else list(project.games.values())
-                    for game in chosen:
-                        on_game(build_game(project, game, request, None, workers, cache))
-                except PrinterError as exc:
-                    if on_error:
-                        on_error(exc.problems)
-                for _ in watch_files(
-                    root, watch_filter=_Filter(), debounce=debounce_ms, step=25, stop_event=stop, raise_interrupt=True
-                ):
-                    break
+                if changes.wait(tidy_after if untidy else None, stop):
+                    build_games(workers, "later")
+                elif untidy and not (stop is not None and stop.is_set()):
+                    build_games(workers, "now", sorted(untidy))
+    except ChangesLost as lost:
+        problem = Problem(str(root), str(lost), hint="is the project folder still there? start the watch again")
+        raise PrinterError(str(lost), [problem]) from None
     finally:
         if cache is not None:
             cache.close()

@@ -53,6 +53,7 @@ def build_sheets(
     workers: Workers | None = None,
     spec: JobSpec | None = None,
     cache: FaceCache | None = None,
+    tidy: bool = True,
 ) -> list[Problem]:
     """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
 
@@ -63,7 +64,9 @@ def build_sheets(
     laid out in batches on ``workers`` when given (they rebuild the job from
     ``spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
     found in ``cache`` (:mod:`printer.sheets.cache`) are not laid out again,
-    and those laid out are stored there. With ``strict``, any warning (text that does not
+    and those laid out are stored there; faces found there that edits laid out one by one are laid out again
+    together once there are enough of them (:func:`_scattered`), or with ``tidy`` false left for a later build
+    and counted in ``job.stats["untidy faces"]``. With ``strict``, any warning (text that does not
     fit, missing art...) leaves ``target`` unwritten. Raises
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
@@ -86,6 +89,9 @@ def build_sheets(
 
     faces, problems = _cached_faces(job, keys, cache) if cache is not None else ({}, [])
     scattered = _scattered(faces)
+    if scattered and not tidy:
+        job.stats["untidy faces"] = len(scattered)
+        scattered = set()
     todo = [k for k in keys if k not in faces or k in scattered]
     target.parent.mkdir(parents=True, exist_ok=True)
     if len(todo) >= PACK_CARDS_FROM:  # their HTML is made: their data is not needed while the faces are laid out

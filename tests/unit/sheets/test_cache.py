@@ -232,14 +232,21 @@ def _wait_for(outcomes: list, count: int, seconds: float = 120) -> None:
 
 
 @contextlib.contextmanager
-def _watching(project: Path, jobs: int) -> Iterator[list[api.GameBuild]]:
-    """``api.watch`` of ``project`` on a thread until the block ends; yields the list its builds are appended to."""
+def _watching(project: Path, jobs: int, on_game=None, **options) -> Iterator[list[api.GameBuild]]:
+    """``api.watch`` of ``project`` on a thread until the block ends; yields the list its builds are appended to
+    (``on_game(outcomes)`` is called after each is, on the watch's thread)."""
     import threading
 
     outcomes: list[api.GameBuild] = []
     stop = threading.Event()
     request = api.BuildRequest(out_dir=project / "out", jobs=jobs)
-    watcher = threading.Thread(target=api.watch, args=(project, request, outcomes.append), kwargs={"stop": stop})
+
+    def built(outcome: api.GameBuild) -> None:
+        outcomes.append(outcome)
+        if on_game:
+            on_game(outcomes)
+
+    watcher = threading.Thread(target=api.watch, args=(project, request, built), kwargs={"stop": stop, **options})
     watcher.start()
     try:
         yield outcomes
@@ -269,6 +276,58 @@ def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
         _write_cards(project, cards)
         _wait_for(outcomes, 4)
         assert not outcomes[-1].failure and [p.code for p in outcomes[-1].problems] == ["low-dpi"]
+
+
+@pytest.mark.slow
+def test_a_file_saved_while_the_watch_builds_is_built_right_after(project):
+    import time
+
+    def save_during_the_build(outcomes: list[api.GameBuild]) -> None:
+        if len(outcomes) == 2:  # the first save's build is done, but the watch has not gone back to waiting yet
+            cards = _cards(project)
+            cards[3]["text"] = "Saved while the first save was building."
+            _write_cards(project, cards)
+
+    with _watching(project, jobs=1, on_game=save_during_the_build) as outcomes:
+        _wait_for(outcomes, 1)
+        time.sleep(0.3)  # the watch is set up
+        cards = _cards(project)
+        cards[2]["text"] = "First save."
+        _write_cards(project, cards)
+        _wait_for(outcomes, 3)
+        assert [o.stats["faces laid out"] for o in outcomes[1:]] == [1, 1]
+    with pdfplumber.open(outcomes[-1].target) as pdf:
+        text = "".join(page.extract_text() for page in pdf.pages)
+    assert "First save." in text and "Saved while the first save was building." in text
+
+
+@pytest.mark.slow
+def test_a_watch_lays_out_the_faces_of_single_edits_together_once_no_file_changes(project):
+    import time
+
+    from printer.sheets.assemble import SMALL_BATCHES
+
+    saves = SMALL_BATCHES + 1
+    with _watching(project, jobs=1, tidy_after=3.0) as outcomes:
+        _wait_for(outcomes, 1)
+        time.sleep(0.3)  # the watch is set up
+        for n in range(saves):
+            cards = _cards(project)
+            cards[n]["text"] = f"Save {n}."
+            _write_cards(project, cards)
+            _wait_for(outcomes, n + 2)
+        _wait_for(outcomes, saves + 2, seconds=60)  # the tidy build, 3 s after the last save
+        time.sleep(3.5)
+    assert [o.stats["faces laid out"] for o in outcomes[1 : saves + 1]] == [1] * saves  # each save laid out its face
+    untidy = [o.stats.get("untidy faces", 0) for o in outcomes[1 : saves + 1]]
+    assert untidy[: SMALL_BATCHES - 1] == [0] * (SMALL_BATCHES - 1) and untidy[-1] > 0  # left for later
+    tidied = outcomes[saves + 1]
+    assert len(outcomes) == saves + 2 and not tidied.up_to_date  # tidied once, though no file changed
+    # the faces left untidy and the last save's own, laid out alone
+    assert tidied.stats["faces laid out"] == untidy[-1] + 1 and "untidy faces" not in tidied.stats
+    with pdfplumber.open(tidied.target) as pdf:
+        text = "".join(page.extract_text() for page in pdf.pages)
+    assert all(f"Save {n}." in text for n in range(saves))
 
 
 @pytest.mark.slow
