@@ -354,6 +354,25 @@ def build_game(
     return outcome
 
 
+def _rehearse(project: Project, game: Game, request: BuildRequest) -> None:
+    """Have this process make a card's HTML and its sheet's as a build of ``game`` would, and throw them away
+    (:func:`printer.sheets.assemble.rehearse`); what fails is left for the next build to report."""
+    from printer.sheets import assemble, compose
+    from printer.sheets.options import resolve_options, sheet_layout
+
+    try:
+        where = str(project.root / "printer.toml")
+        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where)
+        source = request.cards_dir or game.cards
+        cards = load_cards(project, [source], game.id)[0].get(game.id)
+        if cards is None or not len(cards):
+            return
+        job = compose.make_job(project, game, opts, [source.resolve()], cmyk_profile=request.icc)
+        assemble.rehearse(job, compose.items_for_cards([next(iter(cards))], cards), sheet_layout(opts, project.root))
+    except Exception:  # noqa: BLE001, S110 (a rehearsal: the build that follows reports what is wrong)
+        pass
+
+
 def _job_spec(project: Project, game: Game, request: BuildRequest, opts: PrintOptions | None = None) -> JobSpec:
     """What a worker needs to lay out ``game``'s faces as ``request`` asks (``opts``: the options resolved)."""
     from printer.sheets.options import resolve_options
@@ -1251,7 +1270,9 @@ def watch(
     """Build as ``request`` says, then again each time a file of the project changes, until ``stop`` is set.
 
     One process stays warm: the worker pool, the face cache and the loaded
-    modules are kept between builds, so a one-card edit lays out one face.
+    modules are kept between builds, so a one-card edit lays out one face;
+    after the first build, this process makes one card's HTML and its
+    sheet's, so that the first save finds the templates compiled.
     The project is watched from before the first build to the end: a file
     saved while a build runs is built right after it. The build folder and
     ``request.out_dir`` are not watched. A change to printer.toml reloads
@@ -1275,7 +1296,7 @@ def watch(
     ignored = [project.build_dir.resolve()] + ([request.out_dir.resolve()] if request.out_dir else [])
     untidy: set[str] = set()  # games whose last build left faces to lay out again together
 
-    def build_games(workers: Workers, tidy: Tidy, only: Sequence[str] = ()) -> None:
+    def build_games(workers: Workers, tidy: Tidy, only: Sequence[str] = (), rehearse: bool = False) -> None:
         try:
             project = load_project(root)
             names = only or request.games
@@ -1283,6 +1304,8 @@ def watch(
                 outcome = build_game(project, game, request, None, workers, cache, tidy)
                 (untidy.add if outcome.stats.get("untidy faces") else untidy.discard)(game.id)
                 on_game(outcome)
+                if rehearse:
+                    _rehearse(project, game, request)
         except PrinterError as exc:
             if on_error:
                 on_error(exc.problems)
@@ -1294,7 +1317,7 @@ def watch(
     cache = FaceCache(folder) if folder is not None else None
     try:
         with Changes(root, wanted, debounce_ms) as changes, Workers(request.jobs, request.scheduler, True) as workers:
-            build_games(workers, "later")
+            build_games(workers, "later", rehearse=True)  # the first save then finds this process ready too
             while stop is None or not stop.is_set():
                 if changes.wait(tidy_after if untidy else None, stop):
                     build_games(workers, "later")

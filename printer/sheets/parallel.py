@@ -75,12 +75,11 @@ class Workers:
     def __init__(self, jobs: int | None = None, scheduler: str | None = None, rehearse: bool = False):
         self.jobs = jobs if jobs is not None else default_jobs()
         self.scheduler = scheduler
-        #: for a pool kept between builds (``printer build --watch``): the first build that gives its workers fewer
-        #: batches than there are workers has each idle worker lay out its first face too, and throw it away, so
-        #: that no later one-face batch pays for a worker's first layout (fonts loaded, stylesheets parsed: a first
-        #: face took 0.33 s in a fresh worker, the next ones 0.11-0.19 s)
+        #: for a pool kept between builds (``printer build --watch``): each worker of a pool :meth:`warm` starts
+        #: lays out a card of the game as it starts, and throws it away (:func:`_rehearse`), so that no save's
+        #: one-face batch pays for a worker's first layout (fonts loaded, stylesheets parsed: a first face took
+        #: 0.33 s in a fresh worker, the next ones 0.11-0.19 s)
         self.rehearse = rehearse
-        self._rehearsed = False
         self._used = False  # whether a build asked for the executor (a pool warmed and never used is stopped at once)
         self._executor: Executor | None = None
         self._client: Client | None = None
@@ -104,8 +103,9 @@ class Workers:
 
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
+        rehearse = self.rehearse and spec is not None
         return ProcessPoolExecutor(
-            max_workers=self.jobs, mp_context=context, initializer=_warm, initargs=(spec, os.getpid())
+            max_workers=self.jobs, mp_context=context, initializer=_warm, initargs=(spec, os.getpid(), rehearse)
         )
 
     def warm(self, spec: JobSpec) -> None:
@@ -121,14 +121,6 @@ class Workers:
         if self.can_warm:
             self._executor = self._pool(spec)
             self._executor.submit(int)  # a pool starts its processes with its first task
-
-    def idle_to_rehearse(self, batches: int) -> int:
-        """How many workers a build of ``batches`` batches leaves idle that should lay out a face to throw away
-        (see ``rehearse``): those of the first build that runs on the pool, none after."""
-        if not self.rehearse or self._rehearsed or self.scheduler:  # a cluster's tasks are its own business
-            return 0
-        self._rehearsed = True
-        return max(0, self.jobs - batches)
 
     @property
     def can_warm(self) -> bool:
@@ -187,10 +179,11 @@ def _job_for(spec: JobSpec):
     return _JOBS[key]
 
 
-def _warm(spec: JobSpec | None, parent: int | None = None) -> None:
+def _warm(spec: JobSpec | None, parent: int | None = None, rehearse: bool = False) -> None:
     """A pool worker's start: WeasyPrint imported (:mod:`printer.sheets.pdf`) and ``spec``'s job loaded before its
-    first batch. What fails here is left for that batch to raise, with its own message. With ``parent`` (the pid
-    of the process that started the pool), the worker ends itself once that process is gone (:func:`_orphaned`)."""
+    first batch; with ``rehearse``, a face laid out too (:func:`_rehearse`). What fails here is left for that batch
+    to raise, with its own message. With ``parent`` (the pid of the process that started the pool), the worker
+    ends itself once that process is gone (:func:`_orphaned`)."""
     if parent is not None:
         import threading
 
@@ -202,6 +195,26 @@ def _warm(spec: JobSpec | None, parent: int | None = None) -> None:
             _job_for(spec)
     except Exception:  # noqa: BLE001 (the batch loads the job again and reports)
         _JOBS.clear()
+        return
+    if rehearse and spec is not None:
+        try:
+            _rehearse(spec)
+        except Exception:  # noqa: BLE001, S110 (a card that does not lay out is the build's to report)
+            pass
+
+
+def _rehearse(spec: JobSpec) -> None:
+    """Lay out the front of the first card of ``spec``'s game, as a batch of its own, and throw it away: the
+    fonts, images and stylesheets a face uses are loaded then, not by the first face a build sends."""
+    from printer.cards.catalog import load_cards
+    from printer.project import load_project
+
+    job = _job_for(spec)
+    game = job.renderer.game
+    sets, _ = load_cards(load_project(Path(spec.root)), [game.cards], game.id)
+    cards = sets.get(game.id)
+    if cards is not None and len(cards):
+        render_batch(spec, [("rehearsal", str(job.renderer.front(next(iter(cards)))))])
 
 
 def _orphaned(parent: int, every: float = 0.5) -> None:
@@ -319,8 +332,6 @@ def lay_out_faces(
     else:
         feeder = _Feeder(executor, spec, job, cut, title, AHEAD * workers.jobs, spill)
         try:
-            for _ in range(workers.idle_to_rehearse(len(cut))):
-                executor.submit(render_batch, spec, [(cut[0][0], str(job.html[cut[0][0]]))], title)  # result unused
             if meanwhile:
                 meanwhile()
             for done in range(1, len(cut) + 1):

@@ -331,16 +331,23 @@ def test_a_watch_lays_out_the_faces_of_single_edits_together_once_no_file_change
 
 
 @pytest.mark.slow
-def test_a_watch_starts_its_workers_before_the_first_save_and_has_each_lay_out_a_face(project, monkeypatch):
+def test_a_watch_starts_its_workers_before_the_first_save_and_has_each_lay_out_a_face(project, monkeypatch, tmp_path):
     import time
 
+    from printer.sheets import parallel
     from printer.sheets.parallel import Workers
 
     warmed: list[str] = []
-    rehearsals: list[int] = []
-    warm, idle = Workers.warm, Workers.idle_to_rehearse
+    warm, rehearse = Workers.warm, parallel._rehearse
     monkeypatch.setattr(Workers, "warm", lambda self, spec: warmed.append(spec.game) or warm(self, spec))
-    monkeypatch.setattr(Workers, "idle_to_rehearse", lambda self, n: rehearsals.append(idle(self, n)) or rehearsals[-1])
+    rehearsed = tmp_path / "rehearsed"
+    rehearsed.mkdir()
+
+    def noted(spec) -> None:  # runs in a forked worker: it says so with a file named by its pid
+        rehearse(spec)
+        (rehearsed / str(os.getpid())).write_text(spec.game, encoding="utf-8")
+
+    monkeypatch.setattr(parallel, "_rehearse", noted)
     with _watching(project, jobs=2) as outcomes:
         _wait_for(outcomes, 1)
         assert outcomes[0].up_to_date and warmed == ["t"]  # the pool started, though there was nothing to build
@@ -351,9 +358,27 @@ def test_a_watch_starts_its_workers_before_the_first_save_and_has_each_lay_out_a
             _write_cards(project, cards)
             _wait_for(outcomes, n)
             assert outcomes[-1].stats["faces laid out"] == 1
-        assert rehearsals == [1, 0]  # the worker the first save left idle laid out a face too; once
         with pdfplumber.open(outcomes[-1].target) as pdf:
             assert "Second save." in "".join(page.extract_text() for page in pdf.pages)
+    # each worker laid out a face of the game as it started, before any save
+    assert sorted(p.read_text(encoding="utf-8") for p in rehearsed.iterdir()) == ["t", "t"]
+    assert os.getpid() not in {int(p.name) for p in rehearsed.iterdir()}
+
+
+def test_a_watch_rehearsal_compiles_what_a_save_would_and_writes_nothing(project, monkeypatch):
+    from printer.sheets import sandbox
+
+    compiled: list[str] = []
+    dump = sandbox.COMPILED.dump_bytecode
+    monkeypatch.setattr(sandbox.COMPILED, "_store", {})  # as in a fresh process
+    monkeypatch.setattr(sandbox.COMPILED, "dump_bytecode", lambda bucket: compiled.append(bucket.key) or dump(bucket))
+    files = sorted(project.rglob("*"))
+    loaded = api.load_project(project)
+    api._rehearse(loaded, loaded.game("t"), api.BuildRequest(out_dir=project / "out"))
+    assert compiled and sorted(project.rglob("*")) == files
+    compiled.clear()
+    outcome = _build(project, cache=False)  # every face made again: the templates are compiled already
+    assert outcome.stats["faces laid out"] == 7 and compiled == []
 
 
 class _Planted:
