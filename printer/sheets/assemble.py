@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, NamedTuple
 from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
 
@@ -155,7 +156,7 @@ def _impose(
     """The rest of :func:`build_sheets` once every face is laid out: the faces imposed on the sheets' chrome and
     written to ``target``; returns the problems."""
     from printer.sheets.export.faces import page_layout
-    from printer.sheets.impose import impose
+    from printer.sheets.impose import impose, same_places
 
     job.stats["faces from cache"] += len(keys) - len(todo)
     job.stats["faces laid out"] += len(todo)
@@ -172,21 +173,24 @@ def _impose(
     if strict and problems:
         return problems
     digest = ""
+    last = (previous.data, previous.drawing) if previous is not None else None
     with atomic_open(target) as handle:  # saved straight into the file: no copy of the whole PDF in memory
         _, drawing = impose(
-            chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, previous, into=handle
+            chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, last, into=handle
         )
         job.stats["impose seconds"] += time.perf_counter() - started
         handle.flush()
-        job.stats["pdf bytes"] = os.fstat(handle.fileno()).st_size
+        size = job.stats["pdf bytes"] = os.fstat(handle.fileno()).st_size
+        updated = previous is not None and same_places(previous.drawing, drawing)  # the last PDF, and an update
         if cache is not None and chrome_key:  # the bytes this build wrote, read back before they replace target
-            handle.seek(0)
-            sha = hashlib.sha256()
+            handle.seek(len(previous.data) if previous is not None and updated else 0)
+            sha = previous.sha.copy() if previous is not None and updated else hashlib.sha256()
             for block in iter(lambda: handle.read(1 << 20), b""):
                 sha.update(block)
             digest = sha.hexdigest()
     if cache is not None and digest:
-        plan = {"digest": digest, "chrome": chrome_key, "drawing": drawing}
+        base = previous.base if previous is not None and updated else size
+        plan = {"digest": digest, "chrome": chrome_key, "drawing": drawing, "base": base}
         cache.put_blob("impose:" + str(target), json.dumps(plan).encode())
     if job.write_options.get("pdf_variant"):
         from printer.sheets.export.pdfx import rgb_report
@@ -195,21 +199,38 @@ def _impose(
     return problems
 
 
-def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> tuple[bytes, list] | None:
-    """The PDF last written to ``target`` from the same sheets' chrome, with its plan, if it is there unchanged."""
+class _Previous(NamedTuple):
+    """The PDF a build wrote to its target: its bytes, the plan it was drawn from (:func:`printer.sheets.impose.plan`),
+    the size it had when last written whole (``base``) and the SHA-256 of its bytes, to go on hashing an update."""
+
+    data: bytes
+    drawing: list
+    base: int
+    sha: Any
+
+
+#: an edit's build updates the last PDF (:func:`printer.sheets.impose.impose`) until it has grown past this many
+#: times its size when last written whole; then it writes it whole again, without the faces no page draws any more
+GROWN = 1.5
+
+
+def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> _Previous | None:
+    """The PDF last written to ``target`` from the same sheets' chrome, with its plan, if it is there unchanged and
+    has not grown past :data:`GROWN` times its size when last written whole."""
     stored = cache.get_blob("impose:" + str(target)) if chrome_key else None
     if stored is None:
         return None
     try:
         plan = json.loads(stored)
-        digest, key = plan["digest"], plan["chrome"]
+        digest, key, base = plan["digest"], plan["chrome"], int(plan.get("base", 0))
         drawing = [[(str(name), str(ops)) for name, ops in sheet] for sheet in plan["drawing"]]
         data = target.read_bytes()
     except Exception:  # no such file, or a damaged entry
         return None
-    if key != chrome_key or hashlib.sha256(data).hexdigest() != digest:
+    sha = hashlib.sha256(data)
+    if key != chrome_key or sha.hexdigest() != digest or len(data) > GROWN * base:
         return None
-    return data, drawing
+    return _Previous(data, drawing, base, sha)
 
 
 def _chrome(

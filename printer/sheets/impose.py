@@ -179,33 +179,6 @@ def _unescape(name: bytes) -> str:
     return "/" + _ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), name).decode("latin-1")
 
 
-def _as_form(page: pikepdf.Page) -> pikepdf.Object:
-    """``page`` (a ``pikepdf.Page``) as a form XObject: its one content stream made the form itself, its bytes left
-    as WeasyPrint compressed them; ``Page.as_form_xobject`` otherwise (several content streams, a turned or scaled
-    page).
-
-    ``as_form_xobject`` makes a new stream whose data QPDF produces at the save by decoding the page's content, and
-    compresses it again: measured on 9,000 faces, the imposition took 16 % less memory (545 -> 458 MiB) and 900
-    faces 15 % less time without it, for the same drawing (the form's ``/BBox`` is the page's trim box, its
-    resources and transparency group the page's, as ``as_form_xobject`` makes them). The stream is changed in
-    place: the batch PDF is opened for the imposition only."""
-    import pikepdf
-
-    obj = page.obj
-    contents = obj.get("/Contents")
-    if isinstance(contents, pikepdf.Array) and len(contents) == 1:
-        contents = contents[0]
-    if not isinstance(contents, pikepdf.Stream) or "/Rotate" in obj or "/UserUnit" in obj or "/Subtype" in contents:
-        return page.as_form_xobject()  # (a stream with a /Subtype: another page's form already, shared)
-    contents.Type = pikepdf.Name.XObject
-    contents.Subtype = pikepdf.Name.Form
-    contents.BBox = pikepdf.Array(page.trimbox)
-    contents.Resources = obj.Resources
-    if "/Group" in obj:
-        contents.Group = obj.Group
-    return contents
-
-
 def impose(
     chrome_pdf: bytes | Sequence[bytes],
     sheets: Sequence[Sheet],
@@ -235,84 +208,31 @@ def impose(
     holds the sheet being written and the face PDFs that later sheets still draw from, not the whole result
     (QPDF kept every copied object until its save: 9,000 faces held about 300 MB more). ``previous`` is the
     last PDF written from the same ``chrome_pdf`` with the plan it was drawn from: when every face sits where
-    it sat then, QPDF opens that PDF, copies in only the faces whose names changed and draws the pages holding
-    them again (an edit's build: the pages left alone are not written anew object by object). ``geometry``
+    it sat then, the result is that PDF with an incremental update that adds the faces whose names changed and
+    draws the pages holding them again (:func:`_append`: an edit's build writes a face and a page, not the
+    PDF). ``geometry``
     gives faces of another size their own face page size and trim position (see :func:`plan`). Returns
     ``(pdf bytes, plan)`` (see :func:`plan`); with ``into`` (a binary file open for writing), the PDF is
     written into it instead and the bytes returned are empty (a 9,000-card PDF is 36.7 MiB). Raises
     ``ValueError`` when the sheets' PDFs do not have one page per sheet.
     """
-    import pikepdf
-
     if names is None:
         names = {key: f"/Face{i}" for i, key in enumerate(dict.fromkeys(f.key for s in sheets for f in s.faces))}
     drawing = plan(sheets, names, face_page, trim_at, sheet_height, geometry)
-    old = None
-    if previous is not None and len(previous[1]) == len(drawing):
-        if all([e[1] for e in a] == [e[1] for e in b] for a, b in zip(previous[1], drawing)):
-            old = previous[1]
-    if previous is None or old is None:
-        memory = io.BytesIO() if into is None else None
+    memory = io.BytesIO() if into is None else None
+    handle = into if into is not None else memory
+    if previous is None or not same_places(previous[1], drawing):
         parts = [chrome_pdf] if isinstance(chrome_pdf, bytes) else chrome_pdf
-        _stream(parts, sheets, faces, drawing, into if into is not None else memory)  # type: ignore[arg-type]
-        return (memory.getvalue() if memory is not None else b""), drawing
-    out = pikepdf.open(io.BytesIO(previous[0]))
-    if len(out.pages) != len(sheets):
-        raise ValueError(f"the sheet PDF has {len(out.pages)} pages for {len(sheets)} sheets")
-    sources: dict[int, pikepdf.Pdf] = {}
-    forms: dict[str, pikepdf.Object] = {}
+        _stream(parts, sheets, faces, drawing, handle)  # type: ignore[arg-type]
+    else:
+        _append(previous[0], sheets, faces, drawing, previous[1], handle)  # type: ignore[arg-type]
+    return (memory.getvalue() if memory is not None else b""), drawing
 
-    def form(key: str) -> pikepdf.Object:
-        if key not in forms:
-            data, index = faces[key]
-            source = sources.get(id(data))
-            if source is None:
-                source = sources[id(data)] = _open(data)
-            page = pikepdf.Page(source.pages[index])
-            page.obj.Resources = _own_resources(page)
-            forms[key] = out.copy_foreign(_as_form(page))
-        return forms[key]
 
-    try:
-        for index, (sheet, pdf_page) in enumerate(zip(sheets, out.pages)):
-            entries = drawing[index]
-            if not sheet.faces or entries == old[index]:
-                continue
-            resources = pdf_page.obj.get("/Resources")
-            resources = pikepdf.Dictionary({} if resources is None else dict(resources.items()))
-            xobjects = resources.get("/XObject")
-            xobjects = pikepdf.Dictionary({} if xobjects is None else dict(xobjects.items()))
-            wanted = {name: face.key for (name, _), face in zip(entries, sheet.faces)}
-            for name, _ in old[index]:
-                if name not in wanted and name in xobjects:
-                    del xobjects[name]
-            for name, key in wanted.items():
-                if name not in xobjects:
-                    xobjects[name] = form(key)
-            resources.XObject = xobjects
-            pdf_page.obj.Resources = resources  # the page's own resources: pages never share face names
-            stream = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in entries).encode("ascii")
-            contents = pdf_page.obj.get("/Contents")
-            if isinstance(contents, pikepdf.Array) and contents[0].read_bytes().startswith(_MARK):
-                contents[0].write(stream)
-            else:
-                pikepdf.Page(pdf_page).contents_add(pikepdf.Stream(out, stream), prepend=True)
-        memory = io.BytesIO() if into is None else None
-        # Streams are written as they were read (stream_decode_level none): the faces' and sheets' streams come
-        # compressed from WeasyPrint, and decoding every one to compress it again doubled the save's time
-        # (0.22 s against 0.11 s for 200 sheets of 900 cards), for the same bytes. New streams (the pages' face
-        # drawings) are still compressed.
-        out.save(
-            into if into is not None else memory,
-            compress_streams=True,
-            stream_decode_level=pikepdf.StreamDecodeLevel.none,
-            object_stream_mode=pikepdf.ObjectStreamMode.generate,
-        )
-        return (memory.getvalue() if memory is not None else b""), drawing
-    finally:
-        for source in sources.values():
-            source.close()
-        out.close()
+def same_places(old: Sequence[Sequence[Entry]], drawing: Sequence[Sequence[Entry]]) -> bool:
+    """Whether the plan ``drawing`` puts faces where ``old`` put them, sheet by sheet (whatever the faces): then
+    :func:`impose` updates the PDF drawn from ``old`` rather than writing it anew."""
+    return len(old) == len(drawing) and all([e[1] for e in a] == [e[1] for e in b] for a, b in zip(old, drawing))
 
 
 def _open(data: bytes | Path) -> pikepdf.Pdf:
@@ -408,6 +328,92 @@ def _stream(
         chrome.close()
 
 
+_STARTXREF = re.compile(rb"startxref\s+(\d+)\s+%%EOF\s*$")
+
+
+def _append(
+    previous: bytes,
+    sheets: Sequence[Sheet],
+    faces: Mapping[str, tuple[bytes | Path, int]],
+    drawing: list[list[Entry]],
+    old: list[list[Entry]],
+    handle: BinaryIO,
+) -> None:
+    """Write ``previous`` (a PDF :func:`impose` wrote, drawn from the plan ``old``) to ``handle`` with an incremental
+    update (PDF 32000-1:2008, 7.5.6) that draws ``drawing``: the forms of the faces it did not have, and each page
+    whose faces changed written anew (its face forms in its resources and its drawing). Nothing else is read or
+    written again: an edit's build of 900 cards appends one face and a page or two to the last PDF. Objects the
+    pages no longer use stay in the file, unreferenced (the build writes the whole PDF anew once it has grown:
+    :func:`printer.sheets.assemble._previous_output`). Raises ``ValueError`` when ``previous`` is not such a PDF."""
+    import pikepdf
+
+    from printer.sheets.pdfstream import StreamingPdf, Update, name
+
+    found = _STARTXREF.search(previous[-1024:])
+    if found is None:
+        raise ValueError("the last PDF has no startxref")
+    base = pikepdf.open(io.BytesIO(previous))
+    sources: dict[int, tuple[int, pikepdf.Pdf]] = {}
+    try:
+        if len(base.pages) != len(sheets):
+            raise ValueError(f"the sheet PDF has {len(base.pages)} pages for {len(sheets)} sheets")
+        ids = base.trailer.get("/ID")
+        last_id = ids[1].unparse() if isinstance(ids, pikepdf.Array) and len(ids) == 2 else b""
+        update = Update(previous, int(base.trailer.Size), int(found.group(1)), last_id)
+        out = StreamingPdf(handle, str(base.pdf_version), update)
+        own = out.source(base, same=True)
+        forms: dict[str, int] = {}
+
+        def form(key: str) -> int:
+            if key not in forms:
+                data, index = faces[key]
+                if id(data) not in sources:
+                    source = _open(data)
+                    sources[id(data)] = (out.source(source), source)
+                token, source = sources[id(data)]
+                forms[key] = _write_form(out, token, pikepdf.Page(source.pages[index]))
+            return forms[key]
+
+        for index, (sheet, page) in enumerate(zip(sheets, base.pages)):
+            entries = drawing[index]
+            if not sheet.faces or entries == old[index]:
+                continue
+            obj = page.obj
+            res = dict(obj.Resources.items()) if "/Resources" in obj else {}
+            mine = res.pop("/XObject", None)
+            xobjects = {k: out.copy(own, v) for k, v in mine.items()} if mine is not None else {}
+            wanted = {n: face.key for (n, _), face in zip(entries, sheet.faces)}
+            for n, _ in old[index]:
+                if n not in wanted:
+                    xobjects.pop(n, None)
+            for n, key in wanted.items():
+                if n not in xobjects:
+                    xobjects[n] = b"%d 0 R" % form(key)
+            drawn = out.reserve()
+            ops = _MARK + "\n".join(f"{ops} {n} Do Q" for n, ops in entries).encode("ascii")
+            out.write_stream(drawn, b"", ops, compress=True)
+            contents = obj.get("/Contents")
+            streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents] if contents else []
+            if streams and streams[0].read_bytes().startswith(_MARK):
+                streams = streams[1:]  # the last drawing of the faces
+            values = ((k, v) for k, v in obj.items() if k not in ("/Resources", "/Contents"))
+            faces_text = b"".join(b" " + name(k) + b" " + ref for k, ref in xobjects.items())
+            body = b"<<%s /Resources <<%s /XObject <<%s >> >>" % (
+                out.entries(own, values),
+                out.entries(own, res.items()),
+                faces_text,
+            )
+            body += b" /Contents [ %s ] >>" % b" ".join([b"%d 0 R" % drawn] + [out.copy(own, s) for s in streams])
+            out.write(obj.objgen[0], body)
+        info = base.trailer.get("/Info")
+        first_id = out.copy(own, ids[0]) if isinstance(ids, pikepdf.Array) and ids else None
+        out.finish(base.Root.objgen[0], info.objgen[0] if info is not None else None, first_id)
+    finally:
+        for _, source in sources.values():
+            source.close()
+        base.close()
+
+
 def _last_needed(sheets: Sequence[Sheet], faces: Mapping[str, tuple[bytes | Path, int]]) -> dict[int, int]:
     """For each face PDF (by ``id``), the index of the last sheet that draws one of its faces for the first time:
     the form is written then, and later sheets refer to it (the backs, drawn on every other sheet, need their
@@ -432,8 +438,12 @@ def _alias_pages(out, token: int, chrome: pikepdf.Pdf, tree: int, numbers: Seque
 
 
 def _write_form(out, token: int, page: pikepdf.Page) -> int:
-    """Write ``page`` of the source ``token`` as a form XObject (as :func:`_as_form` makes it, with the
-    resources its content uses: :func:`_own_resources`); returns its number."""
+    """Write ``page`` of the source ``token`` as a form XObject, with the resources its content uses
+    (:func:`_own_resources`); returns its number. The page's one content stream becomes the form, its bytes as
+    WeasyPrint compressed them (its ``/BBox`` the page's trim box, its resources and transparency group the page's,
+    as ``Page.as_form_xobject`` makes them); a page with several content streams, turned or scaled goes through
+    ``as_form_xobject``, which decodes the content and compresses it again (measured on 9,000 faces when QPDF
+    wrote the imposition: 16 % more memory and, on 900 faces, 15 % more time)."""
     import pikepdf
 
     obj = page.obj

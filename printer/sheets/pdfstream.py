@@ -5,7 +5,9 @@ QPDF (pikepdf) keeps every object of the PDF it writes in memory until the save:
 as it is complete and keeps only its byte offset for the cross-reference table, so that the imposition holds what
 the sheet being written needs (:mod:`printer.sheets.impose`).
 
-The file is a PDF of PDF 32000-1:2008, section 7.5: a header, the objects, a cross-reference stream. Objects that
+The file is a PDF of PDF 32000-1:2008, section 7.5: a header, the objects, a cross-reference stream; or, given an
+:class:`Update`, another PDF's bytes followed by an incremental update of it (7.5.6: the objects added or written
+anew, a cross-reference section for them alone, a trailer pointing back to the last one). Objects that
 are not streams are packed :data:`PACKED` at a time into compressed object streams (7.5.7), as QPDF writes them
 (without, a 9,000-card PDF was 12 % larger); a PDF version before 1.5 gets a classic cross-reference table and no
 object streams. An object copied from a source PDF (:meth:`StreamingPdf.copy`) brings every object it
@@ -20,6 +22,7 @@ import re
 import zlib
 from array import array
 from collections.abc import Iterable
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -34,6 +37,18 @@ PACKED = 100
 _REFERENCE = re.compile(rb"\((?:[^\\)]|\\.)*\)|(\d+) (\d+) R(?![^\s\[\]<>()/%])", re.S)
 
 
+@dataclass(frozen=True)
+class Update:
+    """What an incremental update of the PDF ``data`` needs: the objects numbered below ``size`` (its trailer's
+    ``/Size``) are there already, ``xref`` is the byte offset of its last cross-reference section (its
+    ``startxref``), ``last_id`` the second string of its ``/ID`` in PDF syntax (``b"<...>"``)."""
+
+    data: bytes
+    size: int
+    xref: int
+    last_id: bytes = b""
+
+
 class StreamingPdf:
     """A PDF written to ``handle`` (a binary file open for writing) one object at a time.
 
@@ -42,22 +57,37 @@ class StreamingPdf:
     cross-reference stream (or table) and the trailer. Memory: where each object was written (12 bytes an object),
     the objects waiting to be packed into the next object stream and, for each open source, the number given to
     each of its objects copied (:meth:`forget` drops them once a source is closed).
+
+    With ``update``, ``handle`` gets ``update.data`` first and the objects after it are an incremental update:
+    new numbers start at ``update.size``, an object numbered below it may be written anew (:meth:`write` with its
+    own number), and a source opened on ``update.data`` itself with ``same=True`` (:meth:`source`) refers to its
+    objects by their own numbers, copying none. ``version`` must then be the PDF's own.
     """
 
-    def __init__(self, handle: BinaryIO, version: str = "1.7"):
+    def __init__(self, handle: BinaryIO, version: str = "1.7", update: Update | None = None):
         self._handle = handle
+        kept = update.size if update is not None else 1
         #: by object number: its byte offset, or the number of the object stream holding it; 0 while not written
-        self._offsets = array("q", [0])
-        self._slots = array("l", [-1])  # by object number: its index in that object stream, or -1
+        self._offsets = array("q", [0]) * kept
+        self._slots = array("l", [-1]) * kept  # by object number: its index in that object stream, or -1
+        self._kept = kept  # objects numbered below this are in the PDF updated (none for a new PDF)
+        self._update = update
         self._packing = tuple(int(part) for part in version.split(".")[:2]) >= (1, 5)
         self._pack: list[tuple[int, bytes]] = []
         self._at = 0
         self._numbers: dict[int, dict[tuple[int, int], int]] = {}  # source -> (num, gen) there -> number here
         self._sources: dict[int, pikepdf.Pdf] = {}
+        self._same: set[int] = set()  # sources that are the PDF updated: their objects keep their numbers
         self._pending: list[tuple[int, tuple[int, int], int]] = []
         self._tokens = 0
-        self._digest = hashlib.md5(usedforsecurity=False)  # of every byte written: the file's /ID
-        self._out(b"%PDF-" + version.encode("ascii") + b"\n%\xb5\xed\xae\xfb\n")
+        # of every byte written: the file's /ID (an update's, of the bytes it adds and the last /ID: a 37 MB PDF is
+        # not read again for it)
+        self._digest = hashlib.md5(update.last_id if update is not None else b"", usedforsecurity=False)
+        if update is None:
+            self._out(b"%PDF-" + version.encode("ascii") + b"\n%\xb5\xed\xae\xfb\n")
+        else:
+            self._handle.write(update.data if update.data.endswith(b"\n") else update.data + b"\n")
+            self._at = len(update.data) + (not update.data.endswith(b"\n"))
 
     def _out(self, data: bytes) -> None:
         self._handle.write(data)
@@ -105,10 +135,13 @@ class StreamingPdf:
         self._out(data)
         self._out(b"\nendstream\nendobj\n")
 
-    def source(self, pdf: pikepdf.Pdf) -> int:
-        """A token for ``pdf``, to copy its objects with (:meth:`copy`) until :meth:`forget`."""
+    def source(self, pdf: pikepdf.Pdf, same: bool = False) -> int:
+        """A token for ``pdf``, to copy its objects with (:meth:`copy`) until :meth:`forget`; with ``same``, ``pdf``
+        is the PDF this one updates (see :class:`StreamingPdf`): its objects are referred to, not copied."""
         self._tokens += 1
         self._numbers[self._tokens], self._sources[self._tokens] = {}, pdf
+        if same:
+            self._same.add(self._tokens)
         return self._tokens
 
     def forget(self, token: int) -> None:
@@ -145,7 +178,7 @@ class StreamingPdf:
         and never written."""
         self._copy_pending()
         self._write_pack()
-        missing = [n for n in range(1, len(self._offsets)) if not self._offsets[n]]
+        missing = [n for n in range(self._kept, len(self._offsets)) if not self._offsets[n]]
         if missing:
             raise ValueError(f"objects reserved and never written: {missing[:10]}")
         digest = b"<%s>" % self._digest.hexdigest().encode("ascii")
@@ -153,24 +186,44 @@ class StreamingPdf:
         if info is not None:
             trailer += b" /Info %d 0 R" % info
         trailer += b" /ID [ %s %s ]" % (first_id or digest, digest)
+        if self._update is not None:
+            trailer += b" /Prev %d" % self._update.xref
         start = self._at
         if self._packing:  # a cross-reference stream (7.5.8): type, offset or object stream, generation or index
             number = self.reserve()
             self._offsets[number] = start
             width = max(1, (max(self._offsets).bit_length() + 7) // 8)
             # one buffer, not a bytes object a row: 40,000 objects (9,000 faces) took 4.4 MiB more of Python's memory
-            rows = bytearray(b"\x00" + bytes(width) + b"\xff\xff")
-            for at, slot in zip(self._offsets[1:], self._slots[1:]):
-                rows += b"\x01" if slot < 0 else b"\x02"
-                rows += at.to_bytes(width, "big") + max(slot, 0).to_bytes(2, "big")
-            entries = b" /Type /XRef /W [ 1 %d 2 ] %s" % (width, trailer)
+            rows = bytearray(b"\x00" + bytes(width) + b"\xff\xff") if self._update is None else bytearray()
+            for first, count in self._sections():
+                for at, slot in zip(self._offsets[first : first + count], self._slots[first : first + count]):
+                    rows += b"\x01" if slot < 0 else b"\x02"
+                    rows += at.to_bytes(width, "big") + max(slot, 0).to_bytes(2, "big")
+            index = b" ".join(b"%d %d" % section for section in self._sections()) if self._update else b""
+            entries = b" /Type /XRef /W [ 1 %d 2 ]%s %s" % (width, b" /Index [ %s ]" % index if index else b"", trailer)
             self.write_stream(number, entries, bytes(rows), compress=True)
         else:
-            table = bytearray(b"xref\n0 %d\n0000000000 65535 f \n" % len(self._offsets))
-            for at in self._offsets[1:]:
-                table += b"%010d 00000 n \n" % at
+            table = bytearray(b"xref\n" if self._update else b"xref\n0 %d\n0000000000 65535 f \n" % len(self._offsets))
+            for first, count in self._sections():
+                table += b"%d %d\n" % (first, count) if self._update else b""
+                for at in self._offsets[first : first + count]:
+                    table += b"%010d 00000 n \n" % at
             self._out(bytes(table) + b"trailer\n<< " + trailer + b" >>\n")
         self._out(b"startxref\n%d\n%%%%EOF\n" % start)
+
+    def _sections(self) -> list[tuple[int, int]]:
+        """The cross-reference sections to write, ``(first number, count)``: every object after the first of a new
+        PDF; the runs of objects written (added or anew) of an update."""
+        if self._update is None:
+            return [(1, len(self._offsets) - 1)]
+        runs: list[tuple[int, int]] = []
+        for number in range(1, len(self._offsets)):
+            if self._offsets[number]:
+                if runs and sum(runs[-1]) == number:
+                    runs[-1] = (runs[-1][0], runs[-1][1] + 1)
+                else:
+                    runs.append((number, 1))
+        return runs
 
     def _value(self, token: int, obj: object) -> bytes:
         """``obj`` in PDF syntax, the objects it refers to numbered here and left pending."""
@@ -183,6 +236,10 @@ class StreamingPdf:
         return self._renumber(token, obj.unparse())
 
     def _number(self, token: int, objgen: tuple[int, int]) -> int:
+        if token in self._same:
+            if objgen[1] or not 0 < objgen[0] < self._kept:
+                raise ValueError(f"object {objgen[0]} {objgen[1]} is not one this update keeps")
+            return objgen[0]
         numbers = self._numbers[token]
         number = numbers.get(objgen)
         if number is None:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pdfplumber
+import pikepdf
 import pytest
 from PIL import Image
 
@@ -139,6 +140,37 @@ def test_a_pdf_redrawn_from_the_last_one_is_the_full_build(project):
         assert _pages(redrawn.target) == _pages(full.target)
     with pdfplumber.open(redrawn.target) as pdf:
         assert "Second edit." in pdf.pages[0].extract_text() and "First edit." not in pdf.pages[0].extract_text()
+
+
+@pytest.mark.slow
+def test_an_edit_updates_the_last_pdf_until_it_has_grown_then_writes_it_whole(project):
+    from printer.sheets.assemble import GROWN
+
+    target = project / "out" / "t.pdf"
+    previous = target.read_bytes()  # the fixture's cold build
+    base, kinds = len(previous), []
+    for n in range(6):
+        cards = _cards(project)
+        cards[3]["text"] = f"Edit number {n}."
+        _write_cards(project, cards)
+        assert _build(project).stats["faces laid out"] == 1
+        data = target.read_bytes()
+        if len(previous) <= GROWN * base:  # the last PDF with an incremental update after it
+            assert data.startswith(previous) and data.count(b"%%EOF") > previous.count(b"%%EOF")
+            kinds.append("update")
+        else:  # grown: written whole, without the faces no page draws any more
+            assert not data.startswith(previous[:-1024]) and data.count(b"%%EOF") == 1
+            base = len(data)
+            kinds.append("whole")
+        previous = data
+    assert "update" in kinds and "whole" in kinds, kinds
+    pdf = pikepdf.open(target)
+    assert pdf.check_pdf_syntax() == [] and pdf.get_warnings() == []
+    full = _build(project, "full", cache=False)
+    assert _pages(target) == _pages(full.target)
+    with pdfplumber.open(target) as doc:
+        text = "".join(page.extract_text() for page in doc.pages)
+    assert "Edit number 5." in text and "Edit number 4." not in text
 
 
 @pytest.mark.slow

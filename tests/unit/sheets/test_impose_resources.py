@@ -60,9 +60,11 @@ def test_own_resources_keeps_the_used_names_of_a_shared_dictionary():
 
 
 def test_a_face_page_becomes_a_form_of_its_own_compressed_content_or_a_copy_when_it_has_several():
+    import io
     import zlib
 
-    from printer.sheets.impose import _as_form
+    from printer.sheets.impose import _write_form
+    from printer.sheets.pdfstream import StreamingPdf
 
     pdf = pikepdf.new()
     page = pikepdf.Page(pdf.add_blank_page(page_size=(200, 300)))
@@ -71,12 +73,25 @@ def test_a_face_page_becomes_a_form_of_its_own_compressed_content_or_a_copy_when
     page.obj.Group = pikepdf.Dictionary(S=pikepdf.Name.Transparency)
     drawing = zlib.compress(b"BT /F1 9 Tf (x) Tj ET")
     page.obj.Contents = pikepdf.Stream(pdf, drawing, Filter=pikepdf.Name.FlateDecode)
-    form = _as_form(page)
+    other = pikepdf.Page(pdf.add_blank_page(page_size=(200, 300)))
+    other.obj.Contents = pikepdf.Array([pdf.make_stream(b"q"), pdf.make_stream(b"Q")])
+
+    handle = io.BytesIO()
+    out = StreamingPdf(handle)
+    token = out.source(pdf)
+    forms = (_write_form(out, token, page), _write_form(out, token, other))
+    tree, sheet, catalog = out.reserve(), out.reserve(), out.reserve()
+    out.write(sheet, b"<< /Type /Page /Parent %d 0 R /MediaBox [ 0 0 10 10 ] /Resources << /XObject << "
+              b"/A %d 0 R /B %d 0 R >> >> >>" % (tree, *forms))  # fmt: skip
+    out.write(tree, b"<< /Type /Pages /Kids [ %d 0 R ] /Count 1 >>" % sheet)
+    out.write(catalog, b"<< /Type /Catalog /Pages %d 0 R >>" % tree)
+    out.finish(catalog)
+    result = pikepdf.open(io.BytesIO(handle.getvalue()))
+    written = result.pages[0].Resources.XObject
+
+    form = written.A
     assert form.Subtype == "/Form" and list(form.BBox) == [10, 10, 190, 290] and form.Group.S == "/Transparency"
     assert form.read_raw_bytes() == drawing and form.read_bytes() == b"BT /F1 9 Tf (x) Tj ET"  # not coded again
     assert set(form.Resources.Font.keys()) == {"/F1"}
-
-    other = pikepdf.Page(pdf.add_blank_page(page_size=(200, 300)))
-    other.obj.Contents = pikepdf.Array([pdf.make_stream(b"q"), pdf.make_stream(b"Q")])
-    joined = _as_form(other)  # several content streams: QPDF's own copy, the streams joined
+    joined = written.B  # several content streams: QPDF's own copy, the streams joined
     assert joined.Subtype == "/Form" and b"q" in joined.read_bytes() and b"Q" in joined.read_bytes()

@@ -8,7 +8,7 @@ import zlib
 import pikepdf
 import pytest
 
-from printer.sheets.pdfstream import StreamingPdf
+from printer.sheets.pdfstream import StreamingPdf, Update
 
 
 def written(build) -> pikepdf.Pdf:
@@ -105,6 +105,59 @@ def test_an_aliased_object_is_referred_to_not_copied():
 
     pdf = written(build)
     assert pdf.Root.Pages.Extra.Pages.objgen == pdf.Root.Pages.objgen  # the source's page tree is ours
+
+
+@pytest.mark.parametrize("version", ["1.7", "1.4"])  # a cross-reference stream, a classic table
+def test_an_update_adds_objects_writes_one_anew_and_leaves_the_pdf_before_it_as_it_was(version):
+    handle = io.BytesIO()
+    first = StreamingPdf(handle, version)
+    one_page(first)  # 1: the page tree, 2: the page, 3: the catalog
+    before = handle.getvalue()
+    last = pikepdf.open(io.BytesIO(before))
+    startxref = int(before.rsplit(b"startxref", 1)[1].split()[0])
+    update = Update(before, int(last.trailer.Size), startxref, last.trailer.ID[1].unparse())
+
+    handle = io.BytesIO()
+    out = StreamingPdf(handle, version, update)
+    own = out.source(last, same=True)
+    drawing = out.reserve()
+    assert drawing == int(last.trailer.Size)  # new objects are numbered after the PDF's own
+    out.write_stream(drawing, b"", b"0 0 m 100 100 l S", compress=True)
+    page = last.pages[0].obj
+    kept = out.entries(own, ((k, v) for k, v in page.items() if k != "/Contents"))
+    out.write(page.objgen[0], b"<<%s /Contents %d 0 R >>" % (kept, drawing))  # the page written anew, same number
+    out.finish(last.Root.objgen[0], None, out.copy(own, last.trailer.ID[0]))
+    data = handle.getvalue()
+
+    assert data.startswith(before) and data.count(b"%%EOF") == 2
+    pdf = pikepdf.open(io.BytesIO(data))
+    assert pdf.get_warnings() == [] and pdf.check_pdf_syntax() == []
+    assert pdf.pages[0].Contents.read_bytes() == b"0 0 m 100 100 l S"
+    assert pdf.pages[0].obj.objgen == page.objgen and pdf.pages[0].Parent.objgen == last.Root.Pages.objgen
+    assert pdf.trailer.ID[0] == last.trailer.ID[0] and pdf.trailer.ID[1] != last.trailer.ID[1]
+    assert pdf.trailer.Prev == startxref and int(pdf.trailer.Size) == drawing + 1 + 2 * (
+        version == "1.7"
+    )  # and an object stream and the xref stream
+
+
+def test_an_update_refers_to_the_objects_of_the_pdf_it_updates_and_copies_none():
+    handle = io.BytesIO()
+    one_page(StreamingPdf(handle))
+    before = handle.getvalue()
+    last = pikepdf.open(io.BytesIO(before))
+    update = Update(before, int(last.trailer.Size), int(before.rsplit(b"startxref", 1)[1].split()[0]))
+    out = StreamingPdf(io.BytesIO(), "1.7", update)
+    own = out.source(last, same=True)
+    assert out.copy(own, last.Root.Pages) == b"%d 0 R" % last.Root.Pages.objgen[0]
+    with pytest.raises(ValueError, match="not one this update keeps"):
+        out.copy(own, foreign_ref(last))
+
+
+def foreign_ref(pdf: pikepdf.Pdf) -> pikepdf.Object:
+    """An indirect object of ``pdf`` numbered past its ``/Size``: what no update of it keeps."""
+    extra = pdf.make_indirect(pikepdf.Dictionary(C=3))
+    assert extra.objgen[0] >= int(pdf.trailer.Size)
+    return extra
 
 
 def pdf_bytes(pdf: pikepdf.Pdf) -> bytes:
