@@ -330,9 +330,10 @@ def build_game(
     ``workers`` lay the faces out (:class:`printer.sheets.parallel.Workers`; default: this process);
     ``cache`` holds faces laid out before (:class:`printer.sheets.cache.FaceCache`; default: none).
     ``tidy`` says when faces that edits laid out one by one are laid out again together, so that the PDF
-    does not keep a copy of their fonts for each (:func:`printer.sheets.assemble.build_sheets`): ``"due"``
-    once there are enough of them; ``"later"`` not in this build (a watch's save: its stats count them as
-    ``untidy faces``); ``"now"`` in this build, even when nothing else changed.
+    does not keep a copy of their fonts for each, and when the PDF, updated edit after edit, is written whole
+    again (:func:`printer.sheets.assemble.build_sheets`): ``"due"`` once there are enough of them or it has
+    grown enough; ``"later"`` not in this build (a watch's save: its stats say ``untidy faces`` and ``pdf to
+    write whole``); ``"now"`` in this build, even when nothing else changed.
     """
     from printer.sheets.uptodate import recall, remember
 
@@ -1302,7 +1303,8 @@ def watch(
             names = only or request.games
             for game in [project.game(g) for g in names] if names else list(project.games.values()):
                 outcome = build_game(project, game, request, None, workers, cache, tidy)
-                (untidy.add if outcome.stats.get("untidy faces") else untidy.discard)(game.id)
+                left = outcome.stats.get("untidy faces") or outcome.stats.get("pdf to write whole")
+                (untidy.add if left else untidy.discard)(game.id)
                 on_game(outcome)
                 if rehearse:
                     _rehearse(project, game, request)

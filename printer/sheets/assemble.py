@@ -67,7 +67,7 @@ def build_sheets(
     found in ``cache`` (:mod:`printer.sheets.cache`) are not laid out again,
     and those laid out are stored there; faces found there that edits laid out one by one are laid out again
     together once there are enough of them (:func:`_scattered`), or with ``tidy`` false left for a later build
-    and counted in ``job.stats["untidy faces"]``. With ``strict``, any warning (text that does not
+    and counted in ``job.stats["untidy faces"]`` (the same for a PDF to write whole: :func:`_impose`). With ``strict``, any warning (text that does not
     fit, missing art...) leaves ``target`` unwritten. Raises
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
@@ -114,7 +114,9 @@ def build_sheets(
             _store_faces(job, laid_out, more, cache)
         faces.update(laid_out)
         del laid_out  # held in faces now: not a second table of every face while imposing
-        return _impose(job, keys, todo, faces, problems, chrome[0], sheets, layout, target, cache, strict, scattered)
+        return _impose(
+            job, keys, todo, faces, problems, chrome[0], sheets, layout, target, cache, strict, scattered, tidy
+        )
 
 
 def rehearse(job: PrintJob, items: Sequence[PrintItem], layout: SheetLayout) -> None:
@@ -152,9 +154,11 @@ def _impose(
     cache: FaceCache | None,
     strict: bool,
     scattered: set[str],
+    tidy: bool = True,
 ) -> list[Problem]:
     """The rest of :func:`build_sheets` once every face is laid out: the faces imposed on the sheets' chrome and
-    written to ``target``; returns the problems."""
+    written to ``target``; returns the problems. Without ``tidy``, a last PDF grown past :data:`GROWN` is updated
+    all the same, and ``job.stats["pdf to write whole"]`` says so."""
     from printer.sheets.export.faces import page_layout
     from printer.sheets.impose import impose, same_places
 
@@ -169,6 +173,11 @@ def _impose(
     names = {k: "/F" + job.cache_keys[k][:24] for k in keys} if cache is not None else None
     # faces laid out again together keep their names: the last PDF would keep their old copies (and fonts)
     previous = _previous_output(cache, target, chrome_key) if cache is not None and not scattered else None
+    if previous is not None and len(previous.data) > GROWN * previous.base:
+        if tidy:
+            previous = None  # written whole: the faces no page draws any more are left out
+        else:
+            job.stats["pdf to write whole"] = 1
     problems = list(job.renderer.problems) + problems
     if strict and problems:
         return problems
@@ -215,8 +224,7 @@ GROWN = 1.5
 
 
 def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> _Previous | None:
-    """The PDF last written to ``target`` from the same sheets' chrome, with its plan, if it is there unchanged and
-    has not grown past :data:`GROWN` times its size when last written whole."""
+    """The PDF last written to ``target`` from the same sheets' chrome, with its plan, if it is there unchanged."""
     stored = cache.get_blob("impose:" + str(target)) if chrome_key else None
     if stored is None:
         return None
@@ -228,7 +236,7 @@ def _previous_output(cache: FaceCache, target: Path, chrome_key: str | None) -> 
     except Exception:  # no such file, or a damaged entry
         return None
     sha = hashlib.sha256(data)
-    if key != chrome_key or sha.hexdigest() != digest or len(data) > GROWN * base:
+    if key != chrome_key or sha.hexdigest() != digest:
         return None
     return _Previous(data, drawing, base, sha)
 

@@ -174,6 +174,35 @@ def test_an_edit_updates_the_last_pdf_until_it_has_grown_then_writes_it_whole(pr
 
 
 @pytest.mark.slow
+def test_a_watch_save_updates_even_a_grown_pdf_and_leaves_writing_it_whole_for_later(project):
+    from printer.paths import cache_folder
+    from printer.sheets.assemble import GROWN
+    from printer.sheets.cache import FaceCache
+
+    loaded = api.load_project(project)
+    request = api.BuildRequest(out_dir=project / "out", jobs=1)
+    target = project / "out" / "t.pdf"
+    base = target.stat().st_size  # the fixture's cold build, written whole
+    cache = FaceCache(cache_folder(loaded.root, loaded.build_dir, "faces"))
+    try:
+        for n in range(4):  # one card edited again and again: no faces to lay out together, only growth
+            cards = _cards(project)
+            cards[3]["text"] = f"Saved {n}."
+            _write_cards(project, cards)
+            before = target.read_bytes()
+            saved = api.build_game(loaded, loaded.game("t"), request, None, None, cache, "later")
+            assert target.read_bytes().startswith(before)  # updated, grown or not
+            assert saved.stats.get("pdf to write whole", 0) == (len(before) > GROWN * base)
+        assert saved.stats["pdf to write whole"] == 1
+        tidied = api.build_game(loaded, loaded.game("t"), request, None, None, cache, "now")
+    finally:
+        cache.close()
+    data = target.read_bytes()
+    assert not tidied.up_to_date and tidied.stats["faces laid out"] == 0 and data.count(b"%%EOF") == 1
+    assert len(data) < len(before) and "pdf to write whole" not in tidied.stats
+
+
+@pytest.mark.slow
 def test_an_icon_edit_lays_out_the_faces_that_show_it(project):
     _touch(project / "templates" / "t" / "icons" / "sun.svg", ICON.format("orange"))
     assert _build(project).stats["faces laid out"] == 2
