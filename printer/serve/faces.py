@@ -136,22 +136,31 @@ class _TooLong(BaseException):
     """The time limit of a render ran out (a ``BaseException``: WeasyPrint's own ``except Exception`` lets it by)."""
 
 
+@dataclass
+class Clock:
+    """What :func:`time_limit` yields: whether it can interrupt the block (``bounded``) and whether its time ran
+    out (``over``: a block that goes on after an interruption was dropped should not write its results)."""
+
+    bounded: bool
+    over: bool = False
+
+
 @contextlib.contextmanager
-def time_limit(seconds: float) -> Iterator[bool]:
-    """Interrupt the block with :class:`_TooLong` after ``seconds`` (a ``SIGALRM`` timer); yields whether it can.
+def time_limit(seconds: float) -> Iterator[Clock]:
+    """Interrupt the block with :class:`_TooLong` after ``seconds`` (a ``SIGALRM`` timer); yields a :class:`Clock`.
 
     Only the main thread of a process on a system with ``setitimer`` (Linux, macOS) can be interrupted: the
     render processes of ``printer serve`` are. Elsewhere (a thread, for tests) the block runs unbounded.
     """
     if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield False
+        yield Clock(False)
         return
 
-    armed, fired = [True], [False]
+    armed, clock = [True], Clock(True)
 
     def stop(signum, frame) -> None:
         if armed[0]:
-            fired[0] = True
+            clock.over = True
             raise _TooLong()
 
     previous = signal.signal(signal.SIGALRM, stop)
@@ -161,8 +170,10 @@ def time_limit(seconds: float) -> Iterator[bool]:
     # the block still ends as too long.
     signal.setitimer(signal.ITIMER_REAL, seconds, min(seconds, 0.1))
     try:
-        yield True
-        if fired[0]:  # every raise landed in a garbage collector callback and was dropped: over the limit all the same
+        yield clock
+        if (
+            clock.over
+        ):  # every raise landed in a garbage collector callback and was dropped: over the limit all the same
             raise _TooLong()
     finally:
         armed[0] = False  # first, and without a call (no signal handler runs before it): no second raise from here on
@@ -215,16 +226,18 @@ def render_faces(
     px = px_of(layout.page, dpi)
     results: dict[str, str | None] = {}
 
-    def run(batch: Sequence[tuple[str, str]]) -> None:
+    def run(batch: Sequence[tuple[str, str]], clock: Clock) -> None:
         for key, html in batch:
             job.html[key] = Markup(html)
         for key, image in face_images(job, [k for k, _ in batch], layout, px):
+            if clock.over:  # out of time, the interruption dropped (a gc callback took it): no picture
+                raise _TooLong()
             atomic_write_bytes(picture_path(Path(folder), key), png_bytes(image, dpi))
             results[key] = None
 
     try:
-        with time_limit(seconds * len(faces)):
-            run(faces)
+        with time_limit(seconds * len(faces)) as clock:
+            run(faces, clock)
     except (Exception, _TooLong) as exc:  # a face WeasyPrint cannot lay out (in time): find which, render the others
         if len(faces) == 1:
             problems = getattr(exc, "problems", None)
