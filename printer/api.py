@@ -1073,7 +1073,10 @@ def _collector_paused() -> Iterator[None]:
 
     Each decklist's check allocates many small objects, and every collection of the oldest generation walks all
     the loaded cards as well: a third of the time of a folder of decklists. Reference counting still frees what
-    each check drops; the reports are kept anyway.
+    each check drops; the reports are kept anyway. On the way out, what the checks made is moved to the oldest
+    generation without a walk (:func:`gc.freeze` then :func:`gc.unfreeze`; only when nothing is frozen, so a
+    caller's own freeze is left alone): else the first allocation after :func:`gc.enable` walked every report
+    made meanwhile as young objects (0.04 s after 317 decklists, in ``printer deck check`` just before it prints).
     """
     was = gc.isenabled()
     gc.disable()
@@ -1081,6 +1084,9 @@ def _collector_paused() -> Iterator[None]:
         yield
     finally:
         if was:
+            if not gc.get_freeze_count():
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
 
 

@@ -91,3 +91,32 @@ def test_too_many_decklists(run, tmp_path):
         shutil.copy(IVORY / "legal.txt", project / f"{name}.txt")
     result = run("--project", project, "deck", "check", project, "--cards", CARDS, "--format", "l5r-ivory-extended")
     assert result.code == 2 and "limits.decklists_per_check" in result.err, result.err
+
+
+def test_checking_many_decks_leaves_the_collector_on_with_nothing_young_to_walk_and_a_callers_freeze_kept():
+    import gc
+
+    from printer import api
+
+    project = api.load_project(REPO)
+    decks = [IVORY / "legal.txt", IVORY / "four-copies.txt", IVORY / "unknown-cards.txt"] * 20
+    assert gc.isenabled()
+    kept = api.check_decks(project, decks, "l5r-ivory-extended", [CARDS])
+    # the reports went to the oldest generation unwalked: a collection of the young ones would have moved them to
+    # the middle one (every object made while the collector was off counts as young)
+    assert gc.isenabled() and len(kept) == 60 and len(gc.get_objects(generation=1)) < 1_000
+    frozen = [object()]
+    gc.freeze()
+    try:
+        before = gc.get_freeze_count()
+        api.check_decks(project, decks, "l5r-ivory-extended", [CARDS])
+        assert gc.isenabled() and gc.get_freeze_count() == before  # the caller's freeze left as it was
+    finally:
+        gc.unfreeze()
+    del frozen
+    gc.disable()
+    try:
+        api.check_decks(project, decks[:2], "l5r-ivory-extended", [CARDS])
+        assert not gc.isenabled()  # a caller that had it off keeps it off
+    finally:
+        gc.enable()
