@@ -103,12 +103,19 @@ def referenced_files(text: str, base_url: str) -> tuple[Path, ...]:
     found = []
     for groups in _references(text):
         ref = (groups[0] or groups[1]).strip()
-        if not ref or ref.startswith(("data:", "#")):
-            continue
-        url = urljoin(base_url, ref)
-        if urlparse(url).scheme == "file":
-            found.append(Path(url2pathname(unquote(urlparse(url).path))))
+        if ref and not ref.startswith(("data:", "#")):
+            path = _local_file(ref, base_url)
+            if path is not None:
+                found.append(path)
     return tuple(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def _local_file(ref: str, base_url: str) -> Path | None:
+    """The local file ``ref`` names from ``base_url``, or ``None`` (another scheme): each reference resolved once,
+    not once per face naming it (900 faces naming the same icons: 0.06 s of a one-card edit's build)."""
+    url = urlparse(urljoin(base_url, ref))
+    return Path(url2pathname(unquote(url.path))) if url.scheme == "file" else None
 
 
 class FaceCache:

@@ -464,6 +464,8 @@ class PrintJob:
         #: the face cache, also keeping each card's front HTML (set by the build when it uses the cache)
         self.face_cache: FaceCache | None = None
         self._templates: str | None = None  # the signature of the game's templates and options
+        self._existing: dict[Path, bool] = {}  # files the faces' HTML names: whether each exists (this job's view)
+        self._base_url = self.base.as_uri() + "/"
 
     def fresh(self) -> PrintJob:
         """A new job on the same renderer, options and output settings (a worker's job for one batch of faces)."""
@@ -549,13 +551,20 @@ class PrintJob:
         data = json.dumps(card.data, sort_keys=True, ensure_ascii=False, default=str)
         key = hashlib.sha256(f"{self._templates}\0{card.where}\0{stat}\0{data}".encode()).hexdigest()
         found = cache.get_html(key)
-        if found is not None and all(p.exists() for p in referenced_files(found[0], self.base.as_uri() + "/")):
+        if found is not None and all(map(self._exists, referenced_files(found[0], self._base_url))):
             self.renderer.problems.extend(p for p in found[1] if p not in self.renderer.problems)
             return Markup(found[0])
         before = len(self.renderer.problems)
         html = self.renderer.front(card)
         cache.put_html(key, str(html), self.renderer.problems[before:])
         return html
+
+    def _exists(self, path: Path) -> bool:
+        """Whether ``path`` exists, asked once per job (900 faces name the same icons)."""
+        found = self._existing.get(path)
+        if found is None:
+            found = self._existing[path] = path.exists()
+        return found
 
     def back_ident(self, item: PrintItem) -> tuple:
         if item.back_html is not None:
