@@ -1289,7 +1289,8 @@ def watch(
     A save's build leaves the faces edits laid out one by one as they are
     (``tidy="later"``, :func:`build_game`); once no file changed for
     ``tidy_after`` seconds, each game that has some is built again with
-    them laid out together (its outcome goes to ``on_game`` too). Ctrl-C
+    them laid out together (its outcome goes to ``on_game`` too, with a
+    note that says so). Ctrl-C
     ends it (``KeyboardInterrupt`` is not caught here). Raises
     :class:`~printer.problems.PrinterError` when the project can no longer
     be watched (its folder removed).
@@ -1311,6 +1312,9 @@ def watch(
                 outcome = build_game(project, game, request, None, workers, cache, tidy)
                 left = outcome.stats.get("untidy faces") or outcome.stats.get("pdf to write whole")
                 (untidy.add if left else untidy.discard)(game.id)
+                if tidy == "now" and outcome.ok:
+                    laid = counted(int(outcome.stats.get("faces laid out", 0)), "face")
+                    outcome.notes = [*outcome.notes, f"tidied: {laid} of earlier edits laid out together"]
                 on_game(outcome)
                 if rehearse:
                     _rehearse(project, game, request)

@@ -386,6 +386,7 @@ def test_a_watch_lays_out_the_faces_of_single_edits_together_once_no_file_change
     assert len(outcomes) == saves + 2 and not tidied.up_to_date  # tidied once, though no file changed
     # the faces left untidy and the last save's own, laid out alone
     assert tidied.stats["faces laid out"] == untidy[-1] + 1 and "untidy faces" not in tidied.stats
+    assert tidied.notes[-1] == f"tidied: {untidy[-1] + 1} faces of earlier edits laid out together"
     with pdfplumber.open(tidied.target) as pdf:
         text = "".join(page.extract_text() for page in pdf.pages)
     assert all(f"Save {n}." in text for n in range(saves))
