@@ -1305,13 +1305,18 @@ def watch(
     untidy: set[str] = set()  # games whose last build left faces to lay out again together
 
     def build_games(workers: Workers, tidy: Tidy, only: Sequence[str] = (), rehearse: bool = False) -> None:
+        untidy.difference_update(only)  # a tidy build is tried once: a game gone or broken is not tried every 2 s
         try:
             project = load_project(root)
-            names = only or request.games
+            names = [g for g in only if g in project.games] if only else request.games
+            if only and not names:
+                return
             for game in [project.game(g) for g in names] if names else list(project.games.values()):
                 outcome = build_game(project, game, request, None, workers, cache, tidy)
-                left = outcome.stats.get("untidy faces") or outcome.stats.get("pdf to write whole")
-                (untidy.add if left else untidy.discard)(game.id)
+                if outcome.stats.get("untidy faces") or outcome.stats.get("pdf to write whole"):
+                    untidy.add(game.id)
+                elif not outcome.up_to_date:  # an up-to-date game (another game's file saved) is as untidy as it was
+                    untidy.discard(game.id)
                 if tidy == "now" and outcome.ok:
                     laid = counted(int(outcome.stats.get("faces laid out", 0)), "face")
                     outcome.notes = [*outcome.notes, f"tidied: {laid} of earlier edits laid out together"]
@@ -1329,6 +1334,7 @@ def watch(
     cache = FaceCache(folder) if folder is not None else None
     try:
         with Changes(root, wanted, debounce_ms) as changes, Workers(request.jobs, request.scheduler, True) as workers:
+            changes.wait_ready()  # set up (0.2 s at most): a file saved as the first build starts is seen
             build_games(workers, "later", rehearse=True)  # the first save then finds this process ready too
             while stop is None or not stop.is_set():
                 if changes.wait(tidy_after if untidy else None, stop):

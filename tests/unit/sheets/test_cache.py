@@ -392,6 +392,73 @@ def test_a_watch_lays_out_the_faces_of_single_edits_together_once_no_file_change
     assert all(f"Save {n}." in text for n in range(saves))
 
 
+def _save_and_wait(project: Path, outcomes: list, game: str, text: str, builds: int = 1) -> None:
+    path = project / "cards" / game / "cards.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cards"][3]["text"] = text
+    count = len(outcomes)
+    path.write_text(json.dumps(data), encoding="utf-8")
+    _wait_for(outcomes, count + builds)
+
+
+@pytest.mark.slow
+def test_a_watch_tidies_a_game_though_another_games_save_found_it_up_to_date(project):
+    import shutil
+    import time
+
+    (project / "printer.toml").write_text(
+        '[games.t]\nname = "T"\ncard_size = "poker"\n[games.s]\nname = "S"\ncard_size = "poker"\n', encoding="utf-8"
+    )
+    for folder in ("cards", "templates", "schema"):
+        shutil.copytree(project / folder / "t", project / folder / "s")
+    cards = project / "cards" / "s" / "cards.json"
+    cards.write_text(cards.read_text(encoding="utf-8").replace('"game": "t"', '"game": "s"'), encoding="utf-8")
+    with _watching(project, jobs=1, tidy_after=2.0) as outcomes:
+        _wait_for(outcomes, 2)
+        time.sleep(0.3)  # the watch is set up
+        for n in range(4):  # one card of t edited again and again: t's PDF grows until it should be written whole
+            _save_and_wait(project, outcomes, "t", f"Save {n}.", builds=2)
+        assert outcomes[-2].game == "t" and outcomes[-2].stats.get("pdf to write whole") == 1
+        _save_and_wait(project, outcomes, "s", "Another game's save.", builds=2)  # t up to date in this round
+        assert outcomes[-2].game == "t" and outcomes[-2].up_to_date
+        _wait_for(outcomes, len(outcomes) + 1, seconds=30)  # t's tidy build, once no file changed for 2 s
+        tidied = outcomes[-1]
+    assert tidied.game == "t" and "tidied" in tidied.notes[-1]
+    assert (project / "out" / "t.pdf").read_bytes().count(b"%%EOF") == 1  # written whole again
+
+
+@pytest.mark.slow
+def test_a_watch_tries_a_tidy_build_once_though_its_game_is_gone(project):
+    import threading
+    import time
+
+    errors: list = []
+    outcomes: list[api.GameBuild] = []
+    stop = threading.Event()
+    request = api.BuildRequest(out_dir=project / "out", jobs=1)
+    watcher = threading.Thread(
+        target=api.watch,
+        args=(project, request, outcomes.append, errors.append),
+        kwargs={"stop": stop, "tidy_after": 0.5},
+    )
+    watcher.start()
+    try:
+        _wait_for(outcomes, 1)
+        time.sleep(0.3)  # the watch is set up
+        for n in range(4):
+            _save_and_wait(project, outcomes, "t", f"Save {n}.")
+        assert outcomes[-1].stats.get("pdf to write whole") == 1
+        (project / "printer.toml").write_text('[games.u]\nname = "U"\ncard_size = "poker"\n', encoding="utf-8")
+        time.sleep(3)  # the renamed project built once; t, which is no more, was to be tidied
+        built, failed = len(outcomes), len(errors)
+        time.sleep(2)
+        assert (len(outcomes), len(errors)) == (built, failed)  # nothing tried again and again
+    finally:
+        stop.set()
+        watcher.join(30)
+    assert not watcher.is_alive()
+
+
 @pytest.mark.slow
 def test_a_watch_starts_its_workers_before_the_first_save_and_has_each_lay_out_a_face(project, monkeypatch, tmp_path):
     import time
