@@ -242,6 +242,41 @@ def _open(data: bytes | Path) -> pikepdf.Pdf:
     return pikepdf.open(data if isinstance(data, Path) else io.BytesIO(data))
 
 
+class _FaceForms:
+    """Each face's form XObject, written into ``out`` the first time it is asked for (:func:`_write_form`) from the
+    face PDFs of ``faces`` (``{key: (pdf, page index)}``), each opened once; ``sources`` holds, by the ``id`` of a
+    face PDF's data, its token in ``out`` and the open PDF (:meth:`close` closes those still open)."""
+
+    def __init__(self, out, faces: Mapping[str, tuple[bytes | Path, int]]):
+        self.out, self.faces = out, faces
+        self.sources: dict[int, tuple[int, pikepdf.Pdf]] = {}
+        self.numbers: dict[str, int] = {}
+
+    def __call__(self, key: str) -> int:
+        import pikepdf
+
+        if key not in self.numbers:
+            data, index = self.faces[key]
+            if id(data) not in self.sources:
+                source = _open(data)
+                self.sources[id(data)] = (self.out.source(source), source)
+            token, source = self.sources[id(data)]
+            self.numbers[key] = _write_form(self.out, token, pikepdf.Page(source.pages[index]))
+        return self.numbers[key]
+
+    def close(self) -> None:
+        for _, source in self.sources.values():
+            source.close()
+
+
+def _write_drawing(out, entries: Sequence[Entry]) -> int:
+    """Write the content stream that draws a sheet's faces (``entries``: :func:`plan`'s); returns its number."""
+    number = out.reserve()
+    ops = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in entries).encode("ascii")
+    out.write_stream(number, b"", ops, compress=True)
+    return number
+
+
 #: page attributes a page may inherit from its page tree (PDF 32000-1:2008, 7.7.3.4)
 _INHERITED = ("/Resources", "/MediaBox", "/CropBox", "/Rotate")
 
@@ -261,10 +296,11 @@ def _stream(
 
     from printer.sheets.pdfstream import StreamingPdf
 
-    sources: dict[int, tuple[int, pikepdf.Pdf]] = {}
     chrome = pikepdf.open(io.BytesIO(chrome_pdfs[0]))
+    form: _FaceForms | None = None
     try:
         out = StreamingPdf(handle, str(chrome.pdf_version))
+        form = _FaceForms(out, faces)
         tree = out.reserve()
         numbers = [out.reserve() for _ in sheets]
         catalog, info_number = out.reserve(), None
@@ -279,33 +315,17 @@ def _stream(
         found_ids = chrome.trailer.get("/ID")
         first_id = out.copy(token, found_ids[0]) if isinstance(found_ids, pikepdf.Array) and found_ids else None
         last = _last_needed(sheets, faces)
-        forms: dict[str, int] = {}
-
-        def form(key: str) -> int:
-            if key not in forms:
-                data, index = faces[key]
-                if id(data) not in sources:
-                    source = _open(data)
-                    sources[id(data)] = (out.source(source), source)
-                face_token, source = sources[id(data)]
-                forms[key] = _write_form(out, face_token, pikepdf.Page(source.pages[index]))
-            return forms[key]
-
         index, part = 0, 0
         while True:
             for page in chrome.pages:
                 if index == len(sheets):
                     raise ValueError(f"the sheet PDFs have more pages than the {len(sheets)} sheets")
                 xobjects = {name: form(face.key) for (name, _), face in zip(drawing[index], sheets[index].faces)}
-                drawn = None
-                if drawing[index]:
-                    drawn = out.reserve()
-                    ops = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in drawing[index]).encode("ascii")
-                    out.write_stream(drawn, b"", ops, compress=True)
+                drawn = _write_drawing(out, drawing[index]) if drawing[index] else None
                 _write_page(out, token, page.obj, numbers[index], tree, xobjects, drawn)
                 for key, at in list(last.items()):
-                    if at == index and key in sources:
-                        face_token, source = sources.pop(key)
+                    if at == index and key in form.sources:
+                        face_token, source = form.sources.pop(key)
                         out.forget(face_token)
                         source.close()
                 index += 1
@@ -323,8 +343,8 @@ def _stream(
         out.write(tree, b"<< /Type /Pages /Kids [ %s ] /Count %d >>" % (kids, len(numbers)))
         out.finish(catalog, info_number, first_id)
     finally:
-        for _, source in sources.values():
-            source.close()
+        if form is not None:
+            form.close()
         chrome.close()
 
 
@@ -353,7 +373,7 @@ def _append(
     if found is None:
         raise ValueError("the last PDF has no startxref")
     base = pikepdf.open(io.BytesIO(previous))
-    sources: dict[int, tuple[int, pikepdf.Pdf]] = {}
+    form: _FaceForms | None = None
     try:
         if len(base.pages) != len(sheets):
             raise ValueError(f"the sheet PDF has {len(base.pages)} pages for {len(sheets)} sheets")
@@ -362,18 +382,7 @@ def _append(
         update = Update(previous, int(base.trailer.Size), int(found.group(1)), last_id)
         out = StreamingPdf(handle, str(base.pdf_version), update)
         own = out.source(base, same=True)
-        forms: dict[str, int] = {}
-
-        def form(key: str) -> int:
-            if key not in forms:
-                data, index = faces[key]
-                if id(data) not in sources:
-                    source = _open(data)
-                    sources[id(data)] = (out.source(source), source)
-                token, source = sources[id(data)]
-                forms[key] = _write_form(out, token, pikepdf.Page(source.pages[index]))
-            return forms[key]
-
+        form = _FaceForms(out, faces)
         for index, (sheet, page) in enumerate(zip(sheets, base.pages)):
             entries = drawing[index]
             if not sheet.faces or entries == old[index]:
@@ -389,9 +398,7 @@ def _append(
             for n, key in wanted.items():
                 if n not in xobjects:
                     xobjects[n] = b"%d 0 R" % form(key)
-            drawn = out.reserve()
-            ops = _MARK + "\n".join(f"{ops} {n} Do Q" for n, ops in entries).encode("ascii")
-            out.write_stream(drawn, b"", ops, compress=True)
+            drawn = _write_drawing(out, entries)
             contents = obj.get("/Contents")
             streams = list(contents) if isinstance(contents, pikepdf.Array) else [contents] if contents else []
             if streams and streams[0].read_bytes().startswith(_MARK):
@@ -409,8 +416,8 @@ def _append(
         first_id = out.copy(own, ids[0]) if isinstance(ids, pikepdf.Array) and ids else None
         out.finish(base.Root.objgen[0], info.objgen[0] if info is not None else None, first_id)
     finally:
-        for _, source in sources.values():
-            source.close()
+        if form is not None:
+            form.close()
         base.close()
 
 
