@@ -37,7 +37,7 @@ def _roots(ctx: click.Context) -> list[Path]:
     "--format",
     "format_ref",
     metavar="FORMAT",
-    help="Format id (such as l5r-ivory-extended) or format file; default: the JSON deck's 'format'.",
+    help="Format id ('printer deck formats' lists them) or format file; default: the JSON deck's 'format'.",
 )
 @click.option(
     "--cards",
@@ -63,7 +63,7 @@ def check_command(
     as_json: bool,
     strict: bool,
 ) -> None:
-    """Check each DECK (plain text, a text format a game registers such as .l5d, or JSON; a folder: every decklist in
+    """Check each DECK (plain text, a text format a game registers ('printer games' lists them), or JSON; a folder: every decklist in
     it) against FORMAT.
 
     One deck: every broken rule with its decklist line, then the names that

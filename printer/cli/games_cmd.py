@@ -10,7 +10,7 @@ from printer.cli.output import EXIT_OK
 @click.command(name="games", epilog="Exit codes: 0 ok, 2 usage error.")
 @click.pass_context
 def games(ctx: click.Context) -> None:
-    """List the installed games: id, name, where from, their checks, importers and formats."""
+    """List the installed games: id, name, where from, their formats, checks, importers and decklist files."""
     from printer.decks import available_formats
     from printer.plugins import installed_games
 
@@ -24,6 +24,8 @@ def games(ctx: click.Context) -> None:
             click.echo("  checks: " + ", ".join(f"{game.id}.{name}" for name in game.checks))
         if game.importers:
             click.echo("  import: " + ", ".join(i.name for i in game.importers))
+        if game.decklist_suffixes:
+            click.echo("  decklists: " + ", ".join(sorted(game.decklist_suffixes)))
     ctx.exit(EXIT_OK)
 
 

@@ -21,7 +21,9 @@ CORE = [
     "fsutil.py",
     "process.py",
     "spill.py",
+    "watching.py",
     "serve",
+    "cli",
 ]
 
 # the five bundled games' ids and names, and the terms only one of them uses

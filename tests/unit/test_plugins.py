@@ -80,6 +80,7 @@ def test_removing_a_game_removes_it_from_games_and_nothing_else(monkeypatch) -> 
 def test_printer_games_lists_games_and_formats() -> None:
     out = subprocess.run([sys.executable, "-m", "printer", "games"], capture_output=True, text=True, check=True).stdout
     assert "l5r\tLegend of the Five Rings CCG" in out and "l5r-ivory-extended" in out and "l5r.sensei-clan" in out
+    assert "  decklists: .l5d" in out  # the decklist files a game reads (printer deck check --help points here)
 
 
 def test_deck_checks_name_no_game_outside_the_games_package() -> None:
