@@ -1290,10 +1290,9 @@ def watch(
     (``tidy="later"``, :func:`build_game`); once no file changed for
     ``tidy_after`` seconds, each game that has some is built again with
     them laid out together (its outcome goes to ``on_game`` too, with a
-    note that says so). Ctrl-C
-    ends it (``KeyboardInterrupt`` is not caught here). Raises
-    :class:`~printer.problems.PrinterError` when the project can no longer
-    be watched (its folder removed).
+    note that says so). Ctrl-C ends it (``KeyboardInterrupt`` is not caught
+    here). Raises :class:`~printer.problems.PrinterError` when the project
+    can no longer be watched (the watching thread ended by itself).
     """
     from printer.sheets.cache import FaceCache
     from printer.sheets.parallel import Workers

@@ -65,9 +65,11 @@ def build_sheets(
     laid out in batches on ``workers`` when given (they rebuild the job from
     ``spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
     found in ``cache`` (:mod:`printer.sheets.cache`) are not laid out again,
-    and those laid out are stored there; faces found there that edits laid out one by one are laid out again
-    together once there are enough of them (:func:`_scattered`), or with ``tidy`` false left for a later build
-    and counted in ``job.stats["untidy faces"]`` (the same for a PDF to write whole: :func:`_impose`). With ``strict``, any warning (text that does not
+    and those laid out are stored there; faces found there that edits laid
+    out one by one are laid out again together once there are enough of them
+    (:func:`_scattered`), or, with ``tidy`` false, left for a later build and
+    counted in ``job.stats["untidy faces"]`` (the same for a PDF to write
+    whole: :func:`_impose`). With ``strict``, any warning (text that does not
     fit, missing art...) leaves ``target`` unwritten. Raises
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
@@ -184,9 +186,16 @@ def _impose(
     digest = ""
     last = (previous.data, previous.drawing) if previous is not None else None
     with atomic_open(target) as handle:  # saved straight into the file: no copy of the whole PDF in memory
-        _, drawing = impose(
-            chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names, last, into=handle
-        )
+        args = (chrome_data, sheets, faces, face_layout.page, (slot.x, slot.y), layout.page[1], names)
+        try:
+            _, drawing = impose(*args, last, into=handle)
+        except Exception:  # noqa: BLE001 (the last PDF could not be updated: it is written whole)
+            if last is None:
+                raise
+            handle.seek(0)
+            handle.truncate()
+            previous = None
+            _, drawing = impose(*args, None, into=handle)
         job.stats["impose seconds"] += time.perf_counter() - started
         handle.flush()
         size = job.stats["pdf bytes"] = os.fstat(handle.fileno()).st_size

@@ -174,6 +174,29 @@ def test_an_edit_updates_the_last_pdf_until_it_has_grown_then_writes_it_whole(pr
 
 
 @pytest.mark.slow
+def test_a_last_pdf_that_cannot_be_updated_is_written_whole(project, monkeypatch):
+    from printer.sheets import impose
+
+    def broken(*args, **kwargs):
+        raise ValueError("the sheet PDF has 3 pages for 2 sheets")
+
+    monkeypatch.setattr(impose, "_append", broken)
+    cards = _cards(project)
+    cards[3]["text"] = "Written whole."
+    _write_cards(project, cards)
+    outcome = _build(project)
+    data = (project / "out" / "t.pdf").read_bytes()
+    assert outcome.stats["faces laid out"] == 1 and data.count(b"%%EOF") == 1
+    monkeypatch.undo()
+    cards[3]["text"] = "Then updated."
+    _write_cards(project, cards)
+    _build(project)  # the plan stored for the whole PDF is right: this edit updates it
+    assert (project / "out" / "t.pdf").read_bytes().startswith(data)
+    with pdfplumber.open(project / "out" / "t.pdf") as pdf:
+        assert "Then updated." in pdf.pages[0].extract_text()
+
+
+@pytest.mark.slow
 def test_a_watch_save_updates_even_a_grown_pdf_and_leaves_writing_it_whole_for_later(project):
     from printer.paths import cache_folder
     from printer.sheets.assemble import GROWN
