@@ -16,6 +16,8 @@ from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 
+from printer.problems import Problem, UsageError
+
 
 class ChangesLost(Exception):
     """Watching ``root`` stopped before it was asked to (``error``: why, when watchfiles said)."""
@@ -35,12 +37,17 @@ class Changes:
     Changes are grouped as watchfiles groups them: one group is yielded once
     no file changed for ``step_ms`` milliseconds, or after ``debounce_ms``.
     Use it as a context manager: watching starts on entering (before the
-    first build) and ends on leaving. Raises ``ImportError`` when watchfiles
-    is not installed.
+    first build) and ends on leaving. Raises
+    :class:`~printer.problems.UsageError` when watchfiles is not installed.
     """
 
     def __init__(self, root: Path, wanted: Callable[[str], bool], debounce_ms: int = 50, step_ms: int = 25):
-        from watchfiles import DefaultFilter, watch
+        try:
+            from watchfiles import DefaultFilter, watch
+        except ImportError:
+            message = "watching needs the watchfiles package, which is not installed"
+            hint = "pip install 'printer[serve]' (or pip install watchfiles)"
+            raise UsageError(message, [Problem("command line", message, hint, code="usage")]) from None
 
         class _Filter(DefaultFilter):
             def __call__(self, change: object, path: str) -> bool:

@@ -42,3 +42,14 @@ def test_a_watch_that_ended_by_itself_is_raised_in_the_waiting_thread(tmp_path: 
     changes._watch = broken
     with changes, pytest.raises(ChangesLost, match="inotify watch limit reached"):
         changes.wait(5)
+
+
+def test_without_watchfiles_the_watch_is_a_usage_error_that_says_what_to_install(tmp_path: Path, monkeypatch):
+    import sys
+
+    from printer.problems import UsageError
+
+    monkeypatch.setitem(sys.modules, "watchfiles", None)  # as if not installed: importing it raises ImportError
+    with pytest.raises(UsageError) as raised:
+        Changes(tmp_path, lambda path: True)
+    assert raised.value.exit_code == 2 and "printer[serve]" in (raised.value.problems[0].hint or "")
