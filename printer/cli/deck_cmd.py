@@ -63,8 +63,8 @@ def check_command(
     as_json: bool,
     strict: bool,
 ) -> None:
-    """Check each DECK (plain text, a text format a game registers ('printer games' lists them), or JSON; a folder: every decklist in
-    it) against FORMAT.
+    """Check each DECK (plain text, a text format a game registers ('printer games' lists them), or JSON; a
+    folder: every decklist in it) against FORMAT.
 
     One deck: every broken rule with its decklist line, then the names that
     match no card, then a summary with the section sizes. Several decks (or

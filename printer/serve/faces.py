@@ -171,9 +171,8 @@ def time_limit(seconds: float) -> Iterator[Clock]:
     signal.setitimer(signal.ITIMER_REAL, seconds, min(seconds, 0.1))
     try:
         yield clock
-        if (
-            clock.over
-        ):  # every raise landed in a garbage collector callback and was dropped: over the limit all the same
+        # every raise landed in a garbage collector callback and was dropped: over the limit all the same
+        if clock.over:
             raise _TooLong()
     finally:
         armed[0] = False  # first, and without a call (no signal handler runs before it): no second raise from here on
