@@ -34,7 +34,7 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from printer.cards.markup import RenderEnv, direction_plugin, icon_plugin, unknown_icon
+from printer.cards.markup import RenderEnv, cjk_emphasis_plugin, direction_plugin, icon_plugin, unknown_icon
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.problems import WARNING, Problem, did_you_mean
 
@@ -83,7 +83,7 @@ def rules_markdown(lang: str = "en", labels: dict[str, str] | None = None) -> Ma
     md = MarkdownIt("commonmark", {"html": False, "typographer": True, "quotes": quotes})
     md.enable(["table", "strikethrough", "replacements", "smartquotes"])
     md.options["maxNesting"] = DEFAULT_LIMITS.markdown_nesting  # deeper blocks print as text (no deep recursion)
-    md.use(icon_plugin).use(footnote_plugin).use(deflist_plugin).use(direction_plugin)
+    md.use(icon_plugin).use(cjk_emphasis_plugin).use(footnote_plugin).use(deflist_plugin).use(direction_plugin)
     titles = labels or {}
     for kind in ADMONITIONS:
         md.use(container_plugin, kind, render=_admonition_renderer(md, kind, titles.get(kind, kind.capitalize())))

@@ -18,7 +18,9 @@ names are lower-case letters, digits and ``-``; each is an SVG file
 ``icons/<name>.svg`` on the game's template search path.
 
 Parsing is markdown-it-py (the ``zero`` preset with emphasis, escapes and
-line breaks switched on) plus :func:`icon_plugin`.
+line breaks switched on) plus :func:`icon_plugin` and :func:`cjk_emphasis_plugin`
+(``**太字**`` next to Japanese punctuation, as in ``**スモール(59 mm)**で``, is bold, not
+asterisks).
 """
 
 from __future__ import annotations
@@ -29,7 +31,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline import emphasis as _emphasis
+from markdown_it.rules_inline.state_inline import Scanned
 from markupsafe import Markup, escape
 
 from printer.problems import WARNING, Problem, did_you_mean
@@ -92,11 +97,62 @@ def icon_plugin(md: MarkdownIt) -> None:
     md.add_render_rule("icon", _render_icon)
 
 
+def is_cjk(char: str) -> bool:
+    """Whether ``char`` is a Chinese, Japanese or Korean letter or punctuation mark (East Asian Wide or Fullwidth)."""
+    return unicodedata.east_asian_width(char) in ("W", "F")
+
+
+def _scan_cjk(state: StateInline, start: int, can_split_word: bool) -> Scanned:
+    """markdown-it-py's delimiter scan with CommonMark's flanking rules widened for CJK text.
+
+    CommonMark (0.31, section 6.2) lets ``**`` open only where the next character is no punctuation mark or the
+    one before is a space or a punctuation mark, which Japanese, written without spaces, rarely satisfies:
+    ``は**「重要」**です`` would print its asterisks. Here a CJK character on the outer side of a delimiter run
+    counts as a space would (the relaxation proposed by the markdown-cjk-friendly specification,
+    https://github.com/tats-u/markdown-cjk-friendly); text without CJK characters parses as in CommonMark.
+    """
+    src, end = state.src, state.posMax
+    marker = src[start]
+    pos = start
+    while pos < end and src[pos] == marker:
+        pos += 1
+    last = src[start - 1] if start > 0 else " "
+    nxt = src[pos] if pos < end else " "
+    last_punct = isMdAsciiPunct(ord(last)) or isPunctChar(last)
+    next_punct = isMdAsciiPunct(ord(nxt)) or isPunctChar(nxt)
+    last_space = isWhiteSpace(ord(last)) or is_cjk(last)
+    next_space = isWhiteSpace(ord(nxt)) or is_cjk(nxt)
+    left = not isWhiteSpace(ord(nxt)) and (not next_punct or last_space or last_punct)
+    right = not isWhiteSpace(ord(last)) and (not last_punct or next_space or next_punct)
+    can_open = left and (can_split_word or not right or last_punct)
+    can_close = right and (can_split_word or not left or next_punct)
+    return Scanned(can_open, can_close, pos - start)
+
+
+def _cjk_emphasis_rule(state: StateInline, silent: bool) -> bool:
+    if state.src[state.pos] != "*":
+        return _emphasis.tokenize(state, silent)
+    # markdown-it-py's emphasis rule asks the state for the scan: this state (one parse's) answers with ours
+    state.scanDelims = lambda start, canSplitWord: _scan_cjk(state, start, canSplitWord)  # type: ignore[method-assign]
+    try:
+        return _emphasis.tokenize(state, silent)
+    finally:
+        del state.scanDelims
+
+
+def cjk_emphasis_plugin(md: MarkdownIt) -> None:
+    """markdown-it-py plugin: ``*`` emphasis that opens and closes next to CJK punctuation (:func:`_scan_cjk`).
+
+    ``_`` keeps CommonMark's rules (it never splits a word, and Japanese has no word spaces).
+    """
+    md.inline.ruler.at("emphasis", _cjk_emphasis_rule)
+
+
 def card_markdown() -> MarkdownIt:
     """The parser for card text: emphasis, escapes, line breaks, icons; no HTML."""
     md = MarkdownIt("zero", {"breaks": True, "html": False})
     md.enable(["emphasis", "escape", "newline", "text"])
-    md.use(icon_plugin)
+    md.use(icon_plugin).use(cjk_emphasis_plugin)
     return md
 
 

@@ -1,5 +1,7 @@
 """Card-text markup: emphasis, breaks, paragraphs, icons, escaping, no HTML injection."""
 
+import pytest
+
 from printer.cards.markup import RenderEnv, escape_text, icons_in, plain_text, to_html
 
 
@@ -48,3 +50,23 @@ def test_escape_text_round_trips_plain_text():
 
 def test_japanese_text_passes_through():
     assert to_html("**戦闘:** {bow}サヨ:対象の従者を破壊する。", env("bow")).count("<img") == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "bold"),
+    [
+        ("クラスのカードは**スモールサイズ(59 × 86 mm)**で印刷する", "スモールサイズ(59 × 86 mm)"),
+        ("これは**「重要」**です", "「重要」"),
+        ("**攻撃側**{x}、", "攻撃側"),
+        ("a**b**c", "b"),
+    ],
+)
+def test_bold_next_to_japanese_punctuation_is_bold_not_asterisks(text, bold):
+    html = to_html(text)
+    assert f"<strong>{bold}</strong>" in html
+    assert "**" not in html
+
+
+def test_asterisks_between_spaces_stay_asterisks():
+    assert str(to_html("2 * 3 * 4")) == "<p>2 * 3 * 4</p>"
+    assert "<em>" in to_html("an *italic* word")
