@@ -7,7 +7,9 @@ Templates are shared between projects, so they are treated as untrusted:
   raises :class:`~jinja2.exceptions.SecurityError`) with autoescaping on, and
   with ``*`` and ``**`` limited so that ``'x' * 10**10`` or ``9 ** 9 ** 9``
   fail at once instead of eating the machine's memory (Jinja2's own
-  ``range()`` is already limited to 100,000 items);
+  ``range()`` is already limited to 100,000 items), and every string and list
+  a template builds bounded (:mod:`printer.sheets.sizes`: ``~``, ``+``, ``%``,
+  filters, methods, ``{% set %}`` blocks);
 - :func:`template_data` is the one gate every template context goes through:
   templates get plain data only (dicts, lists, strings, numbers, booleans,
   ``None``) and printer's own helper functions, never a :class:`~pathlib.Path`,
@@ -29,10 +31,15 @@ from typing import Any
 
 import jinja2
 import jinja2.bccache
+from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from printer.problems import Problem
+from printer.sheets import sizes
+from printer.sheets.sizes import RenderLimit
+
+__all__ = ["RenderLimit", "TemplateSandbox", "render_limited", "template_data", "template_problem"]
 
 #: the longest string or list a template may build with ``*`` (items)
 MAX_REPEAT = 1_000_000
@@ -42,10 +49,6 @@ MAX_EXPONENT = 1_000
 _SIZED_STR_METHODS = frozenset({"ljust", "rjust", "center", "zfill", "expandtabs"})
 #: the longest one template render may run, seconds (a loop in a loop in a loop...)
 RENDER_SECONDS = 20.0
-
-
-class RenderLimit(SecurityError):
-    """A template went past a limit: too much output, or too long."""
 
 
 def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars: int) -> str:
@@ -96,6 +99,39 @@ def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars
                 signal.setitimer(signal.ITIMER_REAL, max(outer_deadline - time.monotonic(), 1e-6))
 
 
+class _BoundedCode(CodeGenerator):
+    """Jinja2's code generator, with every ``~`` and filter result checked by :func:`printer.sheets.sizes.produced`
+    and every block's output collected in a :class:`printer.sheets.sizes.BoundedBuffer`."""
+
+    def buffer(self, frame) -> None:
+        frame.buffer = self.temporary_identifier()
+        self.writeline(f"{frame.buffer} = environment.bounded_buffer()")
+
+    def visit_Concat(self, node, frame) -> None:
+        self.write("environment.produced(")
+        super().visit_Concat(node, frame)
+        self.write(")")
+
+    def visit_Filter(self, node, frame) -> None:
+        self.write("environment.produced(")
+        super().visit_Filter(node, frame)
+        self.write(")")
+
+
+class BoundedTemplate(jinja2.Template):
+    """A template whose render counts, from zero, the characters it produces (:func:`printer.sheets.sizes.
+    budget_scope`), its output included."""
+
+    def generate(self, *args: Any, **kwargs: Any):
+        with sizes.budget_scope():
+            for chunk in super().generate(*args, **kwargs):
+                sizes.produced(chunk)
+                yield chunk
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        return "".join(self.generate(*args, **kwargs))
+
+
 class TemplateSandbox(SandboxedEnvironment):
     """A sandboxed, autoescaping Jinja2 environment with bounded ``*`` and ``**`` (see the module docstring).
 
@@ -105,12 +141,18 @@ class TemplateSandbox(SandboxedEnvironment):
     an empty string).
     """
 
-    intercepted_binops = frozenset({"*", "**"})
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
+    code_generator_class = _BoundedCode
+    template_class = BoundedTemplate
+    produced = staticmethod(sizes.produced)
+    bounded_buffer = sizes.BoundedBuffer
 
     def __init__(self, **options: Any):
         options.setdefault("autoescape", True)
         options.setdefault("undefined", jinja2.StrictUndefined)
         super().__init__(**options)
+        self.filters = dict(self.filters)
+        sizes.bounded_filters(self.filters)
 
     @classmethod
     def for_templates(cls, template_dirs: Iterable[Path], allowed_roots: Iterable[Path]) -> TemplateSandbox:
@@ -124,13 +166,18 @@ class TemplateSandbox(SandboxedEnvironment):
         )
 
     def call(self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N807 (Jinja2's own signature)
-        """Calls from templates, with the string methods that could allocate gigabytes bounded."""
-        name = getattr(__obj, "__name__", "")
-        if isinstance(getattr(__obj, "__self__", None), str) and name in _SIZED_STR_METHODS:
-            sizes = [a for a in (*args, *kwargs.values()) if isinstance(a, int) and not isinstance(a, bool)]
-            if any(size > MAX_REPEAT for size in sizes):
+        """Calls from templates, with the string methods that could allocate gigabytes bounded, and the result
+        checked (:mod:`printer.sheets.sizes`)."""
+        method = getattr(__obj, "__wrapped__", __obj)  # str.format comes wrapped by the sandbox
+        name = getattr(method, "__name__", "")
+        if isinstance(getattr(method, "__self__", None), str) and name in _SIZED_STR_METHODS:
+            ints = [a for a in (*args, *kwargs.values()) if isinstance(a, int) and not isinstance(a, bool)]
+            if any(size > MAX_REPEAT for size in ints):
                 raise SecurityError(f"a template may not pad a string to more than {MAX_REPEAT:,} characters")
-        return super().call(__context, __obj, *args, **kwargs)
+        sizes.check_method(method, args, kwargs)
+        if name == "generate_lorem_ipsum" and any(isinstance(a, int) and a > 1_000 for a in (*args, *kwargs.values())):
+            raise RenderLimit("lipsum() may make at most 1,000 paragraphs of at most 1,000 words")
+        return sizes.produced(super().call(__context, __obj, *args, **kwargs))
 
     def call_binop(self, context, operator_name: str, left: Any, right: Any) -> Any:
         if operator_name == "*":
@@ -144,6 +191,15 @@ class TemplateSandbox(SandboxedEnvironment):
             if isinstance(right, (int, float)) and abs(right) > MAX_EXPONENT:
                 raise SecurityError(f"a template may not raise to a power over {MAX_EXPONENT} with '**'")
             return operator.pow(left, right)
+        if operator_name == "+":
+            if isinstance(left, (str, list)) and isinstance(right, (str, list)):
+                if isinstance(left, str):
+                    sizes.expect(len(left) + len(right))
+                return sizes.produced(operator.add(left, right))
+            return operator.add(left, right)
+        if operator_name == "%":
+            sizes.check_percent(left, right)
+            return sizes.produced(operator.mod(left, right))
         return super().call_binop(context, operator_name, left, right)
 
 

@@ -1,0 +1,255 @@
+"""Bounds on the strings and lists a sandboxed template may build, so that no template can exhaust memory.
+
+A template can make a string grow fast without printing it: ``s|replace('x', 'y' * 3000)``, or
+``{% set ns.s = ns.s ~ ns.s %}`` in a loop (64 doublings is 2**64 characters). :class:`~printer.sheets.sandbox.
+TemplateSandbox` sends every value a template makes through this module:
+
+- :func:`produced` checks each string and list an expression gives (a ``~`` concatenation, a filter's or a
+  method's result, ``+``, ``%``): no string over :data:`MAX_STRING` characters, no list over :data:`MAX_ITEMS`
+  items, and no more than :data:`MAX_PRODUCED` characters made by one render in all (strings made and dropped
+  count too, so a loop that keeps many large strings is stopped as well);
+- the operations whose result is much larger than their arguments (``replace``, ``join``, ``center``, ``indent``,
+  ``wordwrap``, format widths such as ``'%999999999d'``, ``list.extend``...) are checked before they run, from
+  their arguments, so that the large string is never allocated;
+- :class:`BoundedBuffer` is the list a template's ``{% set %}`` block, macro or call block collects its output in:
+  it counts what is appended.
+
+Every refusal is a :class:`RenderLimit` raised inside the template's code, so the problem is located at the
+template's line (:func:`printer.sheets.sandbox.template_problem`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import string
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from jinja2.exceptions import SecurityError
+
+#: the longest string one template expression may produce, characters
+MAX_STRING = 10_000_000
+#: the longest list a template may build (``append``, ``extend``, ``+``), items
+MAX_ITEMS = 1_000_000
+#: the characters one render may produce in all, kept or not (strings made by expressions, output collected)
+MAX_PRODUCED = 200_000_000
+
+
+class RenderLimit(SecurityError):
+    """A template went past a limit: too much output, too large a string, or too long."""
+
+
+class _Budget(threading.local):
+    used = 0
+
+
+_BUDGET = _Budget()
+
+
+class budget_scope:  # noqa: N801 (used as a function: ``with budget_scope():``)
+    """One render's count of characters produced: starts at 0, and is added to an enclosing render's count when
+    it ends (a template helper that renders another template cannot reset its caller's count)."""
+
+    def __enter__(self) -> None:
+        self._saved = _BUDGET.used
+        _BUDGET.used = 0
+
+    def __exit__(self, *exc: object) -> None:
+        _BUDGET.used += self._saved
+
+
+def _too_long(size: int) -> RenderLimit:
+    return RenderLimit(f"the template produced a string over {MAX_STRING:,} characters ({size:,})")
+
+
+def _charge(size: int) -> None:
+    _BUDGET.used += size
+    if _BUDGET.used > MAX_PRODUCED:
+        raise RenderLimit(f"the template produced more than {MAX_PRODUCED:,} characters in all")
+
+
+def produced(value: Any) -> Any:
+    """``value`` (anything an expression gave), after checking a string or list against the limits."""
+    if isinstance(value, str):
+        size = len(value)
+        if size > MAX_STRING:
+            raise _too_long(size)
+        _charge(size)
+    elif isinstance(value, list) and len(value) > MAX_ITEMS:
+        raise RenderLimit(f"the template built a list of more than {MAX_ITEMS:,} items")
+    return value
+
+
+def expect(size: int) -> None:
+    """Refuse, before it is made, a string of ``size`` characters over :data:`MAX_STRING`."""
+    if size > MAX_STRING:
+        raise _too_long(size)
+
+
+class BoundedBuffer(list):
+    """The list a template block collects its output in, refusing more than :data:`MAX_STRING` characters."""
+
+    __slots__ = ("size",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.size = 0
+
+    def append(self, item: Any) -> None:
+        if isinstance(item, str):
+            self.size += len(item)
+            if self.size > MAX_STRING:
+                raise _too_long(self.size)
+            _charge(len(item))
+        super().append(item)
+
+    def extend(self, items: Any) -> None:
+        for item in items:
+            self.append(item)
+
+
+# -- checks before the operation ----------------------------------------------------------------------------------
+
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?")
+_DIGITS = re.compile(r"\d+")
+
+
+def _ints(values: Any) -> list[int]:
+    if isinstance(values, dict):
+        values = list(values.values())
+    elif not isinstance(values, (list, tuple)):
+        values = [values]
+    return [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+
+
+def check_percent(fmt: Any, values: Any) -> None:
+    """``fmt % values``: refuse a width or precision (``%999999999d``, ``%.*f``) over :data:`MAX_STRING`."""
+    if not isinstance(fmt, str) or "%" not in fmt:
+        return
+    for match in _PERCENT.finditer(fmt):
+        for group in match.groups():
+            if group == "*":
+                if any(v > MAX_STRING for v in _ints(values)):
+                    raise _too_long(max(_ints(values)))
+            elif group and len(group) > 7 and int(group) > MAX_STRING:
+                raise _too_long(int(group))
+
+
+def check_braces(fmt: Any, args: tuple, kwargs: dict) -> None:
+    """``fmt.format(*args, **kwargs)``: refuse a width or precision (``{:>999999999}``, ``{:{}}``) over the limit."""
+    if not isinstance(fmt, str) or "{" not in fmt:
+        return
+    try:
+        fields = list(string.Formatter().parse(fmt))
+    except ValueError:
+        return  # the call itself reports the bad format string
+    for _, _, spec, _ in fields:
+        if not spec:
+            continue
+        for digits in _DIGITS.findall(spec):
+            if len(digits) > 7 and int(digits) > MAX_STRING:
+                raise _too_long(int(digits))
+        if "{" in spec and any(v > MAX_STRING for v in _ints(list(args)) + _ints(kwargs)):
+            raise _too_long(max(_ints(list(args)) + _ints(kwargs)))
+
+
+def _replaced_size(s: Any, old: Any, new: Any, count: Any = None) -> int:
+    s, old, new = str(s), str(old), str(new)
+    found = s.count(old)
+    if isinstance(count, int) and count >= 0:
+        found = min(found, count)
+    return len(s) + found * (len(new) - len(old))
+
+
+def _joined_size(items: Any, sep: Any = "") -> int:
+    return sum(len(x) if isinstance(x, str) else 24 for x in items) + len(str(sep)) * max(len(items) - 1, 0)
+
+
+def check_method(method: Any, args: tuple, kwargs: dict) -> None:
+    """Refuse a call of a string or list method whose result would be over the limits, before it runs."""
+    owner = getattr(method, "__self__", None)
+    name = getattr(method, "__name__", "")
+    if isinstance(owner, str):
+        if name == "replace" and len(args) >= 2:
+            expect(_replaced_size(owner, *args[:3]))
+        elif name == "join" and args and isinstance(args[0], (list, tuple)):
+            expect(_joined_size(args[0], owner))
+        elif name == "translate" and args and isinstance(args[0], dict):
+            longest = max((len(v) for v in args[0].values() if isinstance(v, str)), default=1)
+            expect(len(owner) * max(longest, 1))
+        elif name in ("format", "format_map"):
+            check_braces(owner, args, kwargs)
+    elif isinstance(owner, list) and name in ("append", "extend", "insert"):
+        added = len(args[0]) if name == "extend" and args and hasattr(args[0], "__len__") else 1
+        if len(owner) + added > MAX_ITEMS:
+            raise RenderLimit(f"the template built a list of more than {MAX_ITEMS:,} items")
+
+
+def _checked(estimate: Callable[..., None], function: Callable[..., Any], skip: int) -> Callable[..., Any]:
+    """``function`` (a Jinja2 filter) with ``estimate`` called on its arguments first (after ``skip`` leading
+    arguments Jinja2 passes itself: the environment or evaluation context)."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if len(args) > skip and not isinstance(args[skip], (str, list, tuple)) and hasattr(args[skip], "__iter__"):
+            args = (*args[:skip], list(args[skip]), *args[skip + 1 :])  # a generator (``map``): counted as a list
+            produced(args[skip])
+        estimate(*args[skip:], **kwargs)
+        return function(*args, **kwargs)
+
+    return wrapper
+
+
+def _est_replace(s: Any, old: Any = "", new: Any = "", count: Any = None, **_: Any) -> None:
+    expect(_replaced_size(s, old, new, count))
+
+
+def _est_center(value: Any, width: Any = 80, **_: Any) -> None:
+    if isinstance(width, int):
+        expect(width)
+
+
+def _est_indent(s: Any, width: Any = 4, *_: Any, **kwargs: Any) -> None:
+    width = kwargs.get("width", width)
+    step = len(width) if isinstance(width, str) else width if isinstance(width, int) else 0
+    expect(step)
+    expect(len(str(s)) + (str(s).count("\n") + 2) * step)
+
+
+def _est_wordwrap(s: Any, width: Any = 79, *rest: Any, **kwargs: Any) -> None:
+    wrap = kwargs.get("wrapstring", rest[1] if len(rest) > 1 else None)
+    if isinstance(wrap, str) and len(wrap) > 1:
+        expect(len(str(s)) * len(wrap))
+
+
+def _est_format(value: Any, *args: Any, **kwargs: Any) -> None:
+    check_percent(value, kwargs or args)
+
+
+def _est_join(value: Any, d: Any = "", *_: Any, **__: Any) -> None:
+    if isinstance(value, (list, tuple)):
+        expect(_joined_size(value, d))
+
+
+#: Jinja2's filters whose result can be much larger than their arguments, with the check each gets first
+_ESTIMATES: dict[str, Callable[..., None]] = {
+    "replace": _est_replace,
+    "center": _est_center,
+    "indent": _est_indent,
+    "wordwrap": _est_wordwrap,
+    "format": _est_format,
+    "join": _est_join,
+}
+
+
+def bounded_filters(filters: dict[str, Callable[..., Any]]) -> None:
+    """Wrap the filters of :data:`_ESTIMATES` in ``filters`` (an environment's) with their checks."""
+    for name, estimate in _ESTIMATES.items():
+        function = filters.get(name)
+        if function is not None and not getattr(function, "_bounded", False):
+            skip = 1 if getattr(function, "jinja_pass_arg", None) is not None else 0
+            wrapped = _checked(estimate, function, skip)
+            wrapped._bounded = True  # type: ignore[attr-defined]
+            filters[name] = wrapped

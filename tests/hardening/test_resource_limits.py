@@ -1,0 +1,91 @@
+"""A stranger's project or a hostile request cannot exhaust the memory, disk or time of a build or of
+``printer serve``: each bound is reached with a located error, never a crash or a stalled server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from printer.sheets.sandbox import TemplateSandbox, template_problem
+
+CARD = {"id": "a", "title": "A Card", "type": "Strategy", "deck": "Fate", "focus": 1, "text": "Hello."}
+L5R = '[games.l5r]\nname = "L5R"\ncard_size = "poker"\nback_field = "deck"\nbacks = { Fate = "fate" }\n'
+
+
+def _project(root: Path, cards: list[dict] | None = None, toml: str = L5R) -> Path:
+    project = root / "project"
+    (project / "cards" / "l5r").mkdir(parents=True)
+    (project / "printer.toml").write_text(toml, encoding="utf-8")
+    body = {"game": "l5r", "cards": cards if cards is not None else [CARD]}
+    (project / "cards" / "l5r" / "a.json").write_text(json.dumps(body), encoding="utf-8")
+    return project
+
+
+# -- template string bombs ----------------------------------------------------------------------------------------
+
+BOMBS = {
+    "concat doubling": "{% set zz = namespace(s='x') %}{% for i in range(64) %}{% set zz.s = zz.s ~ zz.s %}{% endfor %}",
+    "plus doubling": "{% set zz = namespace(s='x') %}{% for i in range(64) %}{% set zz.s = zz.s + zz.s %}{% endfor %}",
+    "replace": "{% set n = namespace(s='x' * 100) %}{% for i in range(9) %}{% set n.s = n.s|replace('x', 'x' * 3000) %}"
+    "{% endfor %}",
+    "replace method": "{{ ('x' * 100000).replace('x', 'y' * 3000) }}",
+    "center": "{{ 'x'|center(3000000000) }}",
+    "indent": "{{ ('a\n' * 100000)|indent(100000) }}",
+    "wordwrap": "{{ ('a ' * 400000)|wordwrap(1, wrapstring='y' * 1000) }}",
+    "format filter": "{{ '%999999999d'|format(1) }}",
+    "percent star": "{{ '%.*f' % (999999999, 1) }}",
+    "str.format width": "{{ '{:>999999999}'.format(1) }}",
+    "str.format nested": "{{ '{:{}}'.format(1, 999999999) }}",
+    "join filter": "{{ (['y' * 1000000] * 1000)|join }}",
+    "join method": "{{ ''.join(['y' * 1000000] * 1000) }}",
+    "set block": "{% set n = namespace(s='x') %}{% for i in range(64) %}{% set b %}{{ n.s }}{{ n.s }}{% endset %}"
+    "{% set n.s = b %}{% endfor %}",
+    "macro": "{% macro m(s) %}{{ s }}{{ s }}{% endmacro %}{% set n = namespace(s='x') %}{% for i in range(64) %}"
+    "{% set n.s = m(n.s) %}{% endfor %}",
+    "list doubling": "{% set l = [1] %}{% for i in range(64) %}{% if l.extend(l) %}{% endif %}{% endfor %}",
+    "list plus": "{% set n = namespace(l=[1]) %}{% for i in range(64) %}{% set n.l = n.l + n.l %}{% endfor %}",
+    "many large strings kept": "{% set l = [] %}{% for i in range(100000) %}{% if l.append(('y' * 1000000) ~ i) %}"
+    "{% endif %}{% endfor %}",
+    "translate": "{{ ('x' * 100000).translate({120: 'y' * 100000}) }}",
+}
+
+
+@pytest.mark.parametrize("name", sorted(BOMBS))
+def test_a_template_cannot_build_a_huge_string(name: str) -> None:
+    env = TemplateSandbox()
+    template = env.from_string("line one\n" + BOMBS[name], template_class=None)
+    with pytest.raises(Exception) as caught:
+        template.render()
+    problem = template_problem(caught.value, "<template>")
+    assert "template error: refused:" in problem.message, problem.message
+    assert any(word in problem.message for word in ("characters", "items")), problem.message
+
+
+def test_ordinary_string_work_is_untouched() -> None:
+    env = TemplateSandbox()
+    source = (
+        "{{ 'a' ~ 'b' }}|{{ [1, 2]|join(',') }}|{{ 'x %s' % 3 }}|{{ 1 + 2 }}|{{ 'aa'|replace('a', 'bc') }}|"
+        "{{ '{:>4}'.format(7) }}|{{ 'ab'|center(6) }}|{{ 'a\nb'|indent(2) }}|{{ [1] + [2] }}"
+        "{% set b %}<{{ 'q' }}>{% endset %}|{{ b }}"
+    )
+    assert env.from_string(source).render() == "ab|1,2|x 3|3|bcbc|   7|  ab  |a\n  b|[1, 2]|<q>"
+
+
+def test_a_build_with_a_doubling_template_stops_at_the_card_and_line(tmp_path: Path, run) -> None:
+    project = _project(tmp_path)
+    templates = project / "templates" / "l5r"
+    templates.mkdir(parents=True)
+    (templates / "card.html.j2").write_text(
+        "<div class='card'>\n{% set zz = namespace(s='x') %}\n{% for i in range(64) %}\n"
+        "{% set zz.s = zz.s ~ zz.s %}\n{% endfor %}\n{{ zz.s|length }}</div>\n",
+        encoding="utf-8",
+    )
+    result = run("--project", project, "build", "--no-aids")
+    said = result.out + result.err
+    assert result.code == 1, said
+    assert "Traceback" not in said
+    assert "template produced a string over 10,000,000 characters" in said, said
+    assert "card.html.j2:4" in said, said
+    assert "a.json" in said, said  # the card it was rendering
