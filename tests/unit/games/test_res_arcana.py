@@ -54,7 +54,15 @@ def examples():
 
 def test_the_examples_cover_every_type_kind_and_ability(examples):
     cards = list(examples)
-    assert {c.type for c in cards} == {"Artifact", "Mage", "Monument", "Place of Power", "Magic Item", "Essence"}
+    assert {c.type for c in cards} == {
+        "Artifact",
+        "Mage",
+        "Monument",
+        "Place of Power",
+        "Magic Item",
+        "Essence",
+        "First Player",
+    }
     assert {c.get("kind") for c in cards} >= {"Dragon", "Creature", "Demon"}
     collects = [c for card in cards for c in card.get("collect", [])]
     assert any("one_of" in c for c in collects) and any(len([k for k in c if k != "except"]) > 1 for c in collects)
@@ -368,8 +376,9 @@ def test_deck_check_command(run_cli, tmp_path, format_cards):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The examples printed once (2 sheets of 63 x 88 mm cards, each followed by its backs; the Places of Power,
-    Magic Items and Monuments print as 88 x 88 mm tiles in res-arcana-components.pdf beside it)."""
+    """The examples printed once (2 sheets of 63 x 88 mm cards, Monuments among them, each followed by its backs; the
+    Places of Power and Magic Items print as 88 x 88 mm tiles in res-arcana-components.pdf beside it, with the
+    essence tokens and the First Player token)."""
     return build_examples(tmp_path_factory, "res-arcana")
 
 
@@ -437,9 +446,42 @@ def test_the_two_sides_of_a_place_of_power_lie_behind_each_other(built):
             with pytest.raises(AssertionError):
                 find_word(pdf, back_title, range(0, len(pdf.pages), 2))
     with pdfplumber.open(built) as pdf:  # neither side is on the card sheets
-        for title in ("Forge", "Reef", "Obelisk"):
+        for title in ("Forge", "Reef"):
             with pytest.raises(AssertionError):
                 find_word(pdf, title, range(len(pdf.pages)))
+
+
+@pytest.mark.slow
+def test_monuments_are_cards_with_the_monument_back(built):
+    """Monuments are a deck of cards (shuffled, two face up; Res Arcana rulebook, Japanese edition, ゲームの準備): they
+    print as 63 x 88 mm cards on the card sheets, each with the Monument back behind it, and are no tile."""
+    with pdfplumber.open(built) as pdf:
+        i, word = find_word(pdf, "Obelisk", range(0, len(pdf.pages), 2))
+        front = card_at(word["x0"] / MM, word["top"] / MM, pdf.pages[i])
+        assert front is not None
+        backs = [w for w in pdf.pages[i + 1].extract_words() if w["text"] == "MONUMENT"]
+        assert len(backs) == 2  # the two example Monuments
+        behind = [card_at(w["x0"] / MM, w["top"] / MM, pdf.pages[i + 1]) for w in backs]
+        assert (pytest.approx(210 - front[0] - 63, abs=0.2), pytest.approx(front[1], abs=0.2)) in behind
+    with pdfplumber.open(built.parent / "res-arcana-components.pdf") as pdf:
+        text = " ".join(page.extract_text() or "" for page in pdf.pages)
+        assert "Obelisk" not in text and "MONUMENT" not in text.upper().split()
+
+
+@pytest.mark.slow
+def test_the_first_player_token_prints_round_on_both_sides(built):
+    """cards/res-arcana/first-player.json: one 40 mm round token (printer.toml components.first-player) with its
+    circular cut line; its other side carries the same title."""
+    with pdfplumber.open(built.parent / "res-arcana-components.pdf") as pdf:
+        fronts = [p for p in pdf.pages[::2] if "FIRST" in (p.extract_text() or "")]
+        backs = [p for p in pdf.pages[1::2] if "FIRST" in (p.extract_text() or "")]
+        assert len(fronts) == 1 and len(backs) == 1
+        circles = [
+            c
+            for c in fronts[0].curves
+            if c.get("stroke") and not c.get("fill") and abs((c["x1"] - c["x0"]) / MM - 40) < 0.1
+        ]
+        assert len(circles) == 1
 
 
 # --- acceptance on the real data ------------------------------------------------------------------------
@@ -459,13 +501,13 @@ def test_the_real_components_import_validate_and_print(shared_data, tmp_path, ru
     code, stdout, err = run_cli("build", "res-arcana", "--cards", out, "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "res-arcana.pdf") as pdf:
-        # 50 cards (the 23 Monuments, Places of Power and Magic Items are tiles), 9 a sheet: 6 sheets
-        assert len(pdf.pages) == 12
-        titles = " ".join(pdf.pages[i].extract_text() for i in range(0, 12, 2))
+        # 60 cards (Artifacts, Mages, Monuments; the Places of Power and Magic Items are tiles), 9 a sheet: 7 sheets
+        assert len(pdf.pages) == 14
+        titles = " ".join(pdf.pages[i].extract_text() for i in range(0, 14, 2))
     with pdfplumber.open(tmp_path / "pdf" / "res-arcana-components.pdf") as pdf:
         assert len(card_boxes(pdf.pages[0], 88, 88)) >= 4  # 88 x 88 mm tiles
         titles += " ".join(pdf.pages[i].extract_text() for i in range(0, len(pdf.pages), 2))
-        assert "Great Pyramid" in titles and "Catacombs of the Dead" in titles
+        assert "Catacombs of the Dead" in titles
     for title in ("Dragon Teeth", "Necromancer", "Great Pyramid", "Catacombs of the Dead", "Protection"):
         assert title in titles
     sets, _ = load_cards(load_project(REPO), [out])
