@@ -40,6 +40,7 @@ from printer.paths import cache_folder, output_path, safe_file_name
 from printer.problems import ERROR, WARNING, PrinterError, Problem, UsageError, counted, errors
 from printer.project import Game, Project
 from printer.project import load_project as _load_project
+from printer.sheets.players import MAX_PLAYERS
 
 if TYPE_CHECKING:
     from printer.cards.importing import ImportResult
@@ -76,6 +77,7 @@ __all__ = [
     "check_decks",
     "decks_summary",
     "load_project",
+    "MAX_PLAYERS",
     "usage_error",
     "validate",
 ]
@@ -177,7 +179,10 @@ class BuildRequest:
     ``cut_files`` are cut-file formats (``svg``, ``dxf``: one file per
     sheet, the ``cut-svg`` / ``cut-dxf`` exports); ``image_url_base`` is
     where the player hosts the Tabletop Simulator images (``tts-save``;
-    default ``file:///`` URLs, for local play only).
+    default ``file:///`` URLs, for local play only). ``players`` (1 to
+    :data:`MAX_PLAYERS`) overrides printer.toml's ``players``: what the game
+    marks per-player (cards, player aids, components) prints once per player
+    (:mod:`printer.sheets.players`).
     """
 
     games: Sequence[str] = ()
@@ -198,6 +203,7 @@ class BuildRequest:
     cache: bool = True
     cut_files: Sequence[str] = ()
     image_url_base: str | None = None
+    players: int | None = None
 
 
 @dataclass
@@ -294,6 +300,12 @@ def build(
             plan(preset, parse_size(game.card_size, CARD_SIZES, "card size"), game.id)
     if request.jobs is not None and request.jobs < 1:
         raise usage_error(f"--jobs {request.jobs}: at least 1 process is needed", "e.g. --jobs 2")
+    if request.players is not None:
+        from printer.sheets.players import check_players
+
+        bad = check_players(request.players, "command line: --players")
+        if bad is not None:
+            raise usage_error(bad.message, bad.hint, bad.where)
     from printer.sheets.parallel import Workers
 
     result = BuildResult()
@@ -462,8 +474,10 @@ def _build_game(
     from printer.sheets import assemble, compose
     from printer.sheets.export import EXPORTERS, ExportRequest
     from printer.sheets.options import layout_report, resolve_options, sheet_layout
+    from printer.sheets.players import per_player, read_players
 
     outcome = GameBuild(game.id)
+    toml = str(project.root / "printer.toml")
     opts = resolve_options(
         project.settings, game.settings, game.card_size, request.options, str(project.root / "printer.toml")
     )
@@ -490,30 +504,36 @@ def _build_game(
         )
         outcome.failure = "not printed: no cards"
         return outcome
+    players, per, player_problems = read_players(project.settings, game.settings, game.id, toml)
+    if request.players is not None:
+        players = request.players
     if request.deck_file:
         items, found = deck_items(request.deck_file, cards, project.limits)
         items = compose.sort_items(items, opts.sort)
         target = output_path(out_dir, safe_file_name(f"{game.id}-{compose.slug(request.deck_file.stem)}") + ".pdf")
     else:
         selected, found = compose.select(cards, request.only)
-        total = sum(card.copies for card in selected)
+        total = sum(card.copies * (players if per.holds(card.data) else 1) for card in selected)
         if total > project.limits.cards_per_build:
             where = str(source)
             too_many = limit_over("cards_per_build", total, project.limits.cards_per_build, where, "cards to print")
             outcome.problems, outcome.failure = [too_many], "not printed"
             return outcome
         items = compose.sort_items(compose.items_for_cards(selected, cards), opts.sort)
+        items = per_player(items, players, lambda item: item.card is not None and per.holds(item.card.data))
         if not request.only and request.aids:  # player aids print with the whole game (printer.book.aids)
             from printer.book import aid_items
 
             aids, aid_problems = aid_items(project, game, compose.allowed_roots(project, [source.resolve()]))
-            items, problems = items + aids, problems + aid_problems
+            items, problems = items + aids * (players if per.aids else 1), problems + aid_problems
         target = output_path(out_dir, f"{game.id}.pdf")
     components: list[tuple[Any, list[PrintItem]]] = []
     component_problems: list[Problem] = []
     if not request.deck_file:  # a decklist prints its cards as proxies, whatever they are
-        components, items, component_problems = _split_components(project, game, items, layout.page, opts.margin)
-    problems += found + layout_problems + component_problems
+        components, items, component_problems = _split_components(
+            project, game, items, layout.page, opts.margin, players
+        )
+    problems += player_problems + found + layout_problems + component_problems
     if errors(problems) or (request.strict and problems):
         outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
         return outcome
@@ -581,12 +601,18 @@ def _build_game(
 
 
 def _split_components(
-    project: Project, game: Game, items: list[PrintItem], page: tuple[float, float], margin: float
+    project: Project,
+    game: Game,
+    items: list[PrintItem],
+    page: tuple[float, float],
+    margin: float,
+    players: int = 1,
 ) -> tuple[list[tuple[Any, list[PrintItem]]], list[PrintItem], list[Problem]]:
     """The game's declared components (printer.toml ``[games.<id>.components.*]``, :mod:`printer.sheets.components`)
     with the print items each holds, the items left for the card sheets, and the declarations' problems.
 
-    A component with a ``copies_field`` prints each of its cards as many times as that field says.
+    A component with a ``copies_field`` prints each of its cards as many times as that field says; one marked
+    ``per_player`` prints all of them once per player (``players``).
     """
     from printer.sheets.components import read_components
 
@@ -619,6 +645,9 @@ def _split_components(
         value = data.get(component.copies_field, 1)
         count = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 1
         groups[component.name] += [item] * min(count, project.limits.copies_per_line)
+    for c in declared:
+        if c.per_player:
+            groups[c.name] = groups[c.name] * players
     return [(c, groups[c.name]) for c in declared if groups[c.name]], rest, problems
 
 

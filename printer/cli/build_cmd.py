@@ -27,6 +27,14 @@ from printer.problems import counted
 )
 @click.option("--only", multiple=True, metavar="ID|TITLE", help="Print only these cards (repeatable).")
 @click.option(
+    "--players",
+    type=click.IntRange(1, api.MAX_PLAYERS),
+    default=None,
+    metavar="N",
+    help="Print for N players: one copy per player of what the game marks per-player (aids, summaries, trackers, "
+    "player sets); overrides printer.toml's players.",
+)
+@click.option(
     "--deck",
     "deck_file",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),

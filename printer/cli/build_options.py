@@ -135,4 +135,5 @@ def request_from(games, cards_dir, only, deck_file, out_dir, params: dict) -> Bu
         cache=not params["no_cache"],
         cut_files=params["cut_files"],
         image_url_base=params["image_url_base"],
+        players=params.get("players"),
     )

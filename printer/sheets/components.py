@@ -8,6 +8,7 @@ A game declares them in its ``printer.toml`` table, one sub-table per component 
     size = "60x51.96mm"        # the trim box (a hex's and a round token's bounding box), WxH
     when = { type = "Tile" }   # the cards it holds: card field -> value (or a list of values)
     copies_field = "count"     # optional: the card field giving how many to print (default: the card's copies)
+    per_player = true          # optional: print them all once per player (printer.sheets.players)
     overlap = 10               # boards only: mm shared by neighbouring pages (default 10)
 
 Cards matching a declaration leave the card sheets and print in ``<game>-components.pdf``:
@@ -60,7 +61,8 @@ CROSS = 4.0
 @dataclass(frozen=True)
 class Component:
     """One declared component kind: ``name`` (its table's key), ``kind``, ``shape``, trim ``size`` (w, h mm),
-    ``when`` (card field -> accepted values), ``copies_field`` and a board's ``overlap`` (mm)."""
+    ``when`` (card field -> accepted values), ``copies_field``, a board's ``overlap`` (mm) and ``per_player``
+    (printed once per player, :mod:`printer.sheets.players`)."""
 
     name: str
     kind: str
@@ -69,6 +71,7 @@ class Component:
     when: tuple[tuple[str, tuple[str, ...]], ...] = ()
     copies_field: str | None = None
     overlap: float = 10.0
+    per_player: bool = False
 
     def holds(self, data: Mapping[str, Any]) -> bool:
         """True when a card's data matches every ``when`` field."""
@@ -179,7 +182,13 @@ def read_components(
             for f, values in when.items()
         )
         copies = spec.get("copies_field")
-        components.append(Component(str(name), kind, shape, size, pairs, str(copies) if copies else None, overlap))
+        each = spec.get("per_player", False)
+        if not isinstance(each, bool):
+            bad("per_player", f"must be true or false, not {each!r}", "per_player = true prints them once per player")
+            continue
+        components.append(
+            Component(str(name), kind, shape, size, pairs, str(copies) if copies else None, overlap, each)
+        )
     return components, problems
 
 
