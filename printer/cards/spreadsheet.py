@@ -27,7 +27,9 @@ writes (``utf-8-sig``), comma-, semicolon- or tab-separated. Workbooks are
 read with python-calamine, which gives formula results, not formulas; an
 XLSX formula whose result was never saved (a file written by a program
 that does not compute formulas) and an error value (``#DIV/0!``) are
-reported rather than read as empty.
+reported rather than read as empty. A sheet spanning more than
+:data:`printer.cards.sheet_size.MAX_SHEET_CELLS` cells (one far cell such as
+``XFD1048576``) is reported, before the workbook is loaded, at its last cell.
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from printer.cards.record import MAX_FILE_BYTES, Record, json_key, json_type
+from printer.cards.sheet_size import oversized_sheets
 from printer.problems import Problem
 
 #: file name endings read as spreadsheets (lower case)
@@ -163,7 +166,9 @@ def read_records(path: Path) -> tuple[list[SheetRecord], list[Problem]]:
     if path.suffix.lower() == ".csv":
         sheets, problems = _read_csv(path)
     else:
-        sheets, problems = _read_workbook(path)
+        problems = oversized_sheets(path, sheet_prefix)  # before calamine allocates the sheet's whole area
+        sheets, unread = ([], []) if problems else _read_workbook(path)
+        problems += unread
     records: list[SheetRecord] = []
     for name, rows in sheets:
         more, found = _records(path, name, rows, typed=path.suffix.lower() != ".csv")

@@ -89,3 +89,70 @@ def test_a_build_with_a_doubling_template_stops_at_the_card_and_line(tmp_path: P
     assert "template produced a string over 10,000,000 characters" in said, said
     assert "card.html.j2:4" in said, said
     assert "a.json" in said, said  # the card it was rendering
+
+
+# -- a workbook with one far cell ---------------------------------------------------------------------------------
+
+
+def _ods_with_far_cell(path: Path) -> None:
+    import zipfile
+
+    def cell(text: str) -> str:
+        return f'<table:table-cell office:value-type="string"><text:p>{text}</text:p></table:table-cell>'
+
+    rows = (
+        f"<table:table-row>{cell('id')}{cell('title')}</table:table-row>"
+        f"<table:table-row>{cell('a')}{cell('A Card')}</table:table-row>"
+        '<table:table-row table:number-rows-repeated="1048570">'
+        '<table:table-cell table:number-columns-repeated="1024"/></table:table-row>'
+        f'<table:table-row><table:table-cell table:number-columns-repeated="16000"/>{cell("far")}</table:table-row>'
+    )
+    content = (
+        '<?xml version="1.0" encoding="UTF-8"?><office:document-content'
+        ' xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"'
+        ' xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"'
+        ' xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" office:version="1.2"><office:body>'
+        f'<office:spreadsheet><table:table table:name="Cards">{rows}</table:table></office:spreadsheet>'
+        "</office:body></office:document-content>"
+    )
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        archive.writestr("content.xml", content, compress_type=zipfile.ZIP_DEFLATED)
+
+
+def test_a_workbook_with_one_far_cell_is_refused_before_it_is_loaded(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    import openpyxl
+
+    project = _project(tmp_path, cards=[])
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "Cards"
+    sheet.append(["id", "title", "type", "deck", "focus", "text"])
+    sheet.append(["b", "B Card", "Strategy", "Fate", 1, "Hello."])
+    sheet["XFD1048576"] = "far"
+    far = project / "cards" / "l5r" / "far.xlsx"
+    book.save(far)
+    assert far.stat().st_size < 6_000
+    _ods_with_far_cell(project / "cards" / "l5r" / "far.ods")
+    near = openpyxl.Workbook()  # a style far away is not a cell calamine reads: no problem
+    near.active.append(["id", "title", "type", "deck", "focus", "text"])
+    near.active.append(["c", "C Card", "Strategy", "Fate", 1, "Hello."])
+    near.active["XFD1048576"].number_format = "0.00"
+    near.save(project / "cards" / "l5r" / "near.xlsx")
+
+    done = subprocess.run(
+        [sys.executable, "-m", "printer", "--project", str(project), "validate"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    said = done.stdout + done.stderr
+    assert done.returncode == 1, f"exit {done.returncode}\n{said[-2000:]}"
+    assert "Traceback" not in said and "panicked" not in said, said[-2000:]
+    assert "far.xlsx:Cards!XFD1048576: error: the sheet spans A1:XFD1048576" in said, said
+    assert "over the limit of 5,000,000 cells" in said
+    assert "far.ods:Cards!" in said and "the sheet spans A1:" in said, said
+    assert "near.xlsx" not in said, said
