@@ -100,9 +100,20 @@ def usage_error(message: str, hint: str | None = None, where: str = "command lin
 def load_project(path: str | Path | None = None) -> Project:
     """The project at ``path`` (a folder holding printer.toml), or the nearest one above the current folder.
 
-    Raises :class:`UsageError` when there is none or printer.toml is invalid.
+    What printer.toml may not decide alone (a ``read_also`` folder outside the project, a limit raised) takes the
+    user's word (:mod:`printer.userconfig`); what is refused is in ``Project.problems`` as warnings.
+    Raises :class:`UsageError` when there is none or printer.toml (or the user's config) is invalid.
     """
     return _load_project(Path(path) if path is not None else None)
+
+
+def user_word_environment(read_also: list[str], allow_limit: list[str]) -> dict[str, str]:
+    """The environment variables that carry the command line's ``--read-also DIR`` and ``--allow-limit NAME=VALUE``
+    to every project loaded in this run (:func:`printer.userconfig.command_line`). Raises :class:`UsageError` for an
+    unknown limit or a value that is not a positive number."""
+    from printer.userconfig import command_line
+
+    return command_line(read_also, allow_limit)
 
 
 # -- validate -------------------------------------------------------------------------------------------------------
@@ -297,7 +308,7 @@ def build(
 
         preset = get_preset(request.preset)
         for game in chosen:  # a card size the vendor does not print is a usage error before anything is built
-            plan(preset, parse_size(game.card_size, CARD_SIZES, "card size"), game.id)
+            plan(preset, parse_size(game.card_size, CARD_SIZES, "card size", project.limits.size_mm), game.id)
     if request.jobs is not None and request.jobs < 1:
         raise usage_error(f"--jobs {request.jobs}: at least 1 process is needed", "e.g. --jobs 2")
     if request.players is not None:
@@ -375,7 +386,7 @@ def _rehearse(project: Project, game: Game, request: BuildRequest) -> None:
 
     try:
         where = str(project.root / "printer.toml")
-        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where)
+        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where, project.limits)
         source = request.cards_dir or game.cards
         cards = load_cards(project, [source], game.id)[0].get(game.id)
         if cards is None or not len(cards):
@@ -393,7 +404,7 @@ def _job_spec(project: Project, game: Game, request: BuildRequest, opts: PrintOp
 
     if opts is None:
         where = str(project.root / "printer.toml")
-        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where)
+        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where, project.limits)
     source = request.cards_dir or game.cards
     extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
     roots = tuple(str(r) for r in extra)
@@ -479,7 +490,12 @@ def _build_game(
     outcome = GameBuild(game.id)
     toml = str(project.root / "printer.toml")
     opts = resolve_options(
-        project.settings, game.settings, game.card_size, request.options, str(project.root / "printer.toml")
+        project.settings,
+        game.settings,
+        game.card_size,
+        request.options,
+        str(project.root / "printer.toml"),
+        project.limits,
     )
     if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
         project.contained(opts.sheet_layout, "sheet_layout", str(project.root / "printer.toml"))
@@ -764,7 +780,12 @@ def align(
     game = next(iter(project.games.values()), None)
     size = card_size or (game.card_size if game else "poker")
     opts = resolve_options(
-        project.settings, game.settings if game else {}, size, options, str(project.root / "printer.toml")
+        project.settings,
+        game.settings if game else {},
+        size,
+        options,
+        str(project.root / "printer.toml"),
+        project.limits,
     )
     if opts.duplex == "none":
         raise usage_error("--duplex none prints no backs to align", "use long-edge, short-edge or fold")
@@ -949,7 +970,7 @@ def build_rules(
         games = [project.game(game)]
     if paths and len(games) != 1:
         raise usage_error("PATHS need a game", "e.g. printer rules GAME my-rules/")
-    page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
+    page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size", project.limits.size_mm)
     out_dir = out_dir or project.build_dir
     books: list[BookBuild] = []
 
@@ -1223,8 +1244,10 @@ def build_box(
     from printer.sheets.options import resolve_options
 
     chosen = project.game(game)
-    opts = resolve_options(project.settings, chosen.settings, chosen.card_size, {}, str(project.root / "printer.toml"))
-    page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size")
+    opts = resolve_options(
+        project.settings, chosen.settings, chosen.card_size, {}, str(project.root / "printer.toml"), project.limits
+    )
+    page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size", project.limits.size_mm)
     sets, problems = load_cards(project, [chosen.cards], chosen.id)
     problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
     cards = sets.get(chosen.id)

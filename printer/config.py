@@ -105,8 +105,9 @@ def locate(path: Path | str, lines: dict[tuple[str, ...], tuple[int, int]], keys
     return str(path)
 
 
-def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
-    """Every problem of ``printer.toml`` (its ``text`` and parsed ``data``) against its schema and value parsers."""
+def check_project_file(path: Path, text: str, data: dict, max_mm: float | None = None) -> list[Problem]:
+    """Every problem of ``printer.toml`` (its ``text`` and parsed ``data``) against its schema and value parsers;
+    ``max_mm`` is the project's ``size_mm`` limit (default: printer's)."""
     from printer.units import CARD_SIZES, PAPER_SIZES, parse_length, parse_offset, parse_size
 
     lines = key_lines(text)
@@ -126,14 +127,17 @@ def check_project_file(path: Path, text: str, data: dict) -> list[Problem]:
     tables += [(("games", gid), table) for gid, table in (data.get("games") or {}).items()]
     for keys, table in tables:
         if "card_size" in table:
-            checked(keys + ("card_size",), lambda t=table: parse_size(t["card_size"], CARD_SIZES, "card size"))
+            checked(keys + ("card_size",), lambda t=table: parse_size(t["card_size"], CARD_SIZES, "card size", max_mm))
         if "paper" in table:
-            checked(keys + ("paper",), lambda t=table: parse_size(t["paper"], PAPER_SIZES, "paper size"))
+            checked(keys + ("paper",), lambda t=table: parse_size(t["paper"], PAPER_SIZES, "paper size", max_mm))
         for key in ("margin", "gutter", "bleed", "safe", "mark_length", "mark_offset", "corner_radius"):
             if key in table:
-                checked(keys + (key,), lambda t=table, k=key: parse_length(t[k], k, "printer.toml"))
+                checked(keys + (key,), lambda t=table, k=key: parse_length(t[k], k, "printer.toml", max_mm=max_mm))
         if "back_offset" in table:
-            checked(keys + ("back_offset",), lambda t=table: parse_offset(t["back_offset"], "back_offset"))
+            checked(
+                keys + ("back_offset",),
+                lambda t=table: parse_offset(t["back_offset"], "back_offset", max_mm=max_mm),
+            )
     return problems
 
 

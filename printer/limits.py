@@ -3,11 +3,18 @@
 A project may come from a stranger: a decklist line ``999999999 Some Card``,
 ``aid_copies = 1000000000`` or a 1-km paper size would otherwise exhaust the
 machine's memory. Each limit here is checked before the work it bounds and
-reported as an error that names the limit and where to raise it:
-printer.toml's ``[limits]`` table, for instance::
+reported as an error that names the limit and how to change it.
+
+A project may *lower* a limit in printer.toml's ``[limits]`` table. Raising one
+above printer's default takes the user's own word, never the project's: the
+command line's ``--allow-limit NAME=VALUE`` or the ``[limits]`` table of the
+user's own config file (:mod:`printer.userconfig`), for instance::
 
     [limits]
     cards_per_build = 50000      # a publisher's whole catalogue in one PDF
+
+A project's value over what the user allows is not used (a warning says so and
+how to allow it); the user's value, else the default, is used instead.
 
 The defaults are far above any real game (a constructed deck of two 40-card decks is 80
 cards; the largest bundled game prints 90).
@@ -16,14 +23,16 @@ cards; the largest bundled game prints 90).
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from printer.problems import Problem, UsageError
+from printer.problems import WARNING, Problem, UsageError, did_you_mean
 
 
 @dataclass(frozen=True)
 class Limits:
-    """The limits in force; every field can be set in printer.toml's ``[limits]`` table."""
+    """The limits in force; a project may lower each one in printer.toml's ``[limits]`` table, the user may raise it
+    (``--allow-limit NAME=VALUE``, or ``[limits]`` in the user's own config)."""
 
     #: copies of one card on one decklist line
     copies_per_line: int = 1_000
@@ -58,34 +67,76 @@ class Limits:
 
 
 DEFAULT = Limits()
-_HINT = "raise it in printer.toml: [limits] {name} = N"
+#: where the user's own config file usually is (:func:`printer.userconfig.config_file`), as hints name it
+USER_CONFIG = "~/.config/printer/config.toml"
+_HINT = (
+    "lower it in printer.toml ([limits] {name} = N); raise it with --allow-limit {name}=N on the command line "
+    "or [limits] {name} = N in your own config (" + USER_CONFIG + ")"
+)
+NAMES = tuple(f.name for f in fields(Limits))
 
 
-def from_settings(table: object, where: str = "printer.toml") -> Limits:
-    """The limits of a project: the defaults, overridden by printer.toml's ``[limits]`` table.
+def check_value(name: object, value: object, where: str, what: str = "[limits]") -> tuple[float | None, Problem | None]:
+    """``value`` as the type of the limit ``name``, or ``(None, problem)`` for an unknown name or a value that is not a
+    positive finite number (``what`` names the table or option in the message)."""
+    if name not in NAMES:
+        hint = did_you_mean(str(name), list(NAMES)) or "known limits: " + ", ".join(NAMES)
+        return None, Problem(where, f"unknown limit {name!r}", hint, code="config")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+        return None, Problem(where, f"{what} {name} must be a positive number, not {value!r}", code="config")
+    return type(getattr(DEFAULT, str(name)))(value), None
 
-    Raises :class:`UsageError` for an unknown limit or a value that is not a
-    positive number.
+
+def from_settings(
+    table: object,
+    where: str = "printer.toml",
+    allowed: Mapping[str, float] | None = None,
+    located: Mapping[str, str] | None = None,
+) -> tuple[Limits, list[Problem]]:
+    """The limits of a project and the warnings for what it may not raise: ``(limits, problems)``.
+
+    ``table`` is printer.toml's ``[limits]`` (at ``where``; ``located`` maps a limit's name to its
+    ``file:line:col``); ``allowed`` holds the user's own values (``--allow-limit``, the user config's
+    ``[limits]``). Each limit is the user's value, else the default; a project's own value is used when it is
+    not above that, and is refused with a warning (naming how to allow it) when it is. Raises
+    :class:`UsageError` for an unknown limit or a value that is not a positive number.
     """
-    if not table:
-        return DEFAULT
-    if not isinstance(table, dict):
+    allowed = dict(allowed or {})
+    located = located or {}
+    if table is not None and not isinstance(table, dict):
         raise UsageError("[limits] must be a table", [Problem(where, "[limits] must be a table", code="config")])
-    known = {f.name: f for f in fields(Limits)}
-    values = {}
-    for name, value in table.items():
-        if name not in known:
-            from printer.problems import did_you_mean
-
-            problem = Problem(
-                where, f"unknown limit {name!r}", did_you_mean(name, list(known)) or ", ".join(known), code="config"
+    values: dict[str, float] = {name: value for name, value in allowed.items() if name in NAMES}
+    problems: list[Problem] = []
+    for name, raw in (table or {}).items():
+        here = located.get(name, where)
+        value, problem = check_value(name, raw, here)
+        if problem is not None:
+            raise UsageError(problem.message, [problem])
+        assert value is not None  # check_value gives a value or a problem
+        ceiling = values.get(name, getattr(DEFAULT, name))
+        if value <= ceiling:
+            values[name] = value
+            continue
+        whose = "you allow" if name in allowed else "printer's default"
+        problems.append(
+            Problem(
+                here,
+                f"[limits] {name} = {value:g} is not used: a project may lower a limit, not raise it above "
+                f"{ceiling:g} ({whose}); {ceiling:g} is used",
+                f"if you trust this project, allow it yourself: --allow-limit {name}={value:g} on the command line, "
+                f"or [limits] {name} = {value:g} in your own config ({USER_CONFIG})",
+                severity=WARNING,
+                code="limit-raise",
             )
-            raise UsageError(problem.message, [problem])
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-            problem = Problem(where, f"[limits] {name} must be a positive number, not {value!r}", code="config")
-            raise UsageError(problem.message, [problem])
-        values[name] = type(getattr(DEFAULT, name))(value)
-    return Limits(**values)
+        )
+    if not values:
+        return DEFAULT, problems
+    return Limits(**values), problems  # type: ignore[arg-type]
+
+
+def hint(name: str) -> str:
+    """How to change the limit ``name``: lower it in printer.toml, raise it with the user's own word."""
+    return _HINT.format(name=name)
 
 
 def over(name: str, value: float, limit: float, where: str, what: str) -> Problem:
@@ -93,6 +144,6 @@ def over(name: str, value: float, limit: float, where: str, what: str) -> Proble
     return Problem(
         where,
         f"{what}: {value:,g} is over the limit of {limit:,g} (limits.{name})",
-        _HINT.format(name=name),
+        hint(name),
         code="limit",
     )

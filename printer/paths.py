@@ -5,10 +5,15 @@ and rules.toml entries, card files found in its folders, layout files,
 chapters and aids, art, icons, schemas) goes through :func:`contained`: the
 symbolic links are resolved and the real path must lie inside the project
 root, or inside one of the read-only folders printer itself ships
-(:func:`printer.project.bundled_root`) or the user lists in printer.toml
-(``[project] read_also = ["../shared-art"]``, relative to the project).
+(:func:`printer.project.bundled_root`) or the project's ``read_also`` folders
+(``[project] read_also = ["../shared-art"]`` in printer.toml, each one outside the
+project allowed by the user: :mod:`printer.userconfig`).
 Anything else is a located :class:`~printer.problems.Problem` naming the key
 and the file, never a read.
+
+A card file is written (the editor's save, new card, duplicate, delete) only where
+:func:`write_problem` allows: inside the project's real root, in none of its
+``read_also`` folders and none of printer's bundled files.
 
 Only regular files are read (:func:`regular_file_problem`: a FIFO, a device
 or a socket would hang or never end). Names that become file names are
@@ -67,8 +72,9 @@ def contained(
     return path, Problem(
         where,
         message,
-        "keep every file the project names inside the project folder, or list the folder in "
-        "printer.toml's [project] read_also",
+        "keep every file the project names inside the project folder; to let printer read a folder outside it, "
+        "allow the folder yourself: --read-also DIR on the command line or read_also in your own config "
+        "(~/.config/printer/config.toml)",
         code="outside-project",
     )
 
@@ -203,6 +209,44 @@ def bundled_root() -> Path:
 def bundled_schema(*parts: str) -> Path:
     """A file of printer's bundled ``schema/`` folder: ``bundled_schema("deck.schema.json")``."""
     return bundled_root().joinpath("schema", *parts)
+
+
+def bundled_folders() -> list[Path]:
+    """printer's bundled ``schema/`` and ``templates/`` folders: read-only for every writer."""
+    return [bundled_root() / "schema", bundled_root() / "templates"]
+
+
+def write_problem(path: Path, root: Path, read_also: Sequence[Path] = (), where: str | None = None) -> Problem | None:
+    """Why printer may not write the card file ``path``, or ``None`` when it may: the one rule of every writer.
+
+    Allowed: the real path (links resolved) lies inside the real ``root``, in no ``read_also`` folder (read-only
+    everywhere; a folder that holds the whole project does not count) and in none of printer's bundled files
+    (:func:`bundled_folders`).
+    """
+    real, home = Path(os.path.realpath(path)), Path(os.path.realpath(root))
+    where = where or str(path)
+    for folder in bundled_folders():
+        if real.is_relative_to(Path(os.path.realpath(folder))):
+            return Problem(
+                where,
+                f"{path} is one of printer's bundled files ({real}): they are read-only",
+                "keep the project's own schema and cards in the project folder",
+                code="read-only",
+            )
+    if not real.is_relative_to(home):
+        return Problem(
+            where, f"{path} is outside the project ({real}): printer writes only inside it", code="read-only"
+        )
+    for folder in read_also:
+        shared = Path(os.path.realpath(folder))
+        if real.is_relative_to(shared) and not home.is_relative_to(shared):
+            return Problem(
+                where,
+                f"{path} is in a read_also folder ({shared}): read_also folders are read-only",
+                "edit the file where it belongs, or copy it into the project",
+                code="read-only",
+            )
+    return None
 
 
 def cache_folder(root: Path, build_dir: Path, name: str) -> Path | None:

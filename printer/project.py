@@ -15,10 +15,18 @@ Every path of a game (``schema``, ``cards``, ``templates``) defaults to the
 conventional place and is looked up in the project first, then among the
 schemas and templates bundled with printer, so that a user's project only
 holds what it changes (the mkdocs model).
+
+A project may come from a stranger: what it cannot decide for itself takes the
+user's own word (:mod:`printer.userconfig`). A ``[project] read_also`` folder
+outside the project is read only when the user allows it (``--read-also DIR`` or
+the user's config), else it is dropped with a warning in :attr:`Project.problems`;
+a ``[limits]`` value above printer's default (or the user's) is not used, with a
+warning (:func:`printer.limits.from_settings`).
 """
 
 from __future__ import annotations
 
+import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,9 +35,11 @@ from typing import Any
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import from_settings as limits_from_settings
-from printer.paths import GAME_ID, contained, contained_or_raise, is_inside
+from printer.paths import GAME_ID, contained, contained_or_raise, is_inside, write_problem
 from printer.paths import bundled_root as bundled_root  # re-exported: the stages import it with Project
-from printer.problems import Problem, UsageError, did_you_mean
+from printer.problems import WARNING, Problem, UsageError, did_you_mean
+from printer.userconfig import UserWord
+from printer.userconfig import load as load_user_word
 
 PROJECT_FILE = "printer.toml"
 
@@ -63,16 +73,24 @@ class Project:
     root: Path
     games: dict[str, Game]
     settings: dict[str, Any] = field(default_factory=dict)
-    #: read-only folders outside the root that the project may read (printer.toml ``[project] read_also``)
+    #: read-only folders the project may read: its ``[project] read_also`` ones inside it or allowed by the user,
+    #: and the user's own (:mod:`printer.userconfig`)
     read_also: list[Path] = field(default_factory=list)
-    #: what one build may ask for (printer.toml ``[limits]``, :mod:`printer.limits`)
+    #: what one build may ask for (printer.toml ``[limits]`` within the user's word, :mod:`printer.limits`)
     limits: Limits = DEFAULT_LIMITS
+    #: warnings of printer.toml that do not stop the project from loading (a refused read_also folder or limit)
+    problems: list[Problem] = field(default_factory=list)
 
     def contained(self, name: str | Path, key: str, where: str) -> Path:
         """``name`` (relative to the root) when its real path is inside the project, its ``read_also`` folders or
         printer's bundled files; raises :class:`UsageError` naming ``key`` at ``where`` otherwise
         (:func:`printer.paths.contained`)."""
         return contained_or_raise(self.root, name, key, where, [*self.read_also, bundled_root()])
+
+    def write_problem(self, path: Path, where: str | None = None) -> Problem | None:
+        """Why printer may not write the card file ``path`` (outside the project, in a ``read_also`` folder, in
+        printer's bundled files), or ``None`` (:func:`printer.paths.write_problem`)."""
+        return write_problem(path, self.root, self.read_also, where)
 
     @property
     def build_dir(self) -> Path:
@@ -121,11 +139,12 @@ def _resolve(root: Path, relative: str) -> Path:
     return bundled if bundled.exists() else own
 
 
-def load_project(root: Path | None = None) -> Project:
+def load_project(root: Path | None = None, user: UserWord | None = None) -> Project:
     """Read ``printer.toml`` from ``root`` (or the nearest one above the cwd).
 
-    Raises :class:`UsageError` when there is no project file or it is not
-    valid TOML; the problem carries ``file:line:col`` where TOML gives one.
+    ``user`` is what the user allows (default: :func:`printer.userconfig.load`, the user's config file and the
+    command line). Raises :class:`UsageError` when there is no project file or it is not
+    valid TOML, or the user's config is not valid; the problem carries ``file:line:col`` where TOML gives one.
     """
     if root is None:
         root = find_root()
@@ -160,19 +179,21 @@ def load_project(root: Path | None = None) -> Project:
     problems: list[Problem] = []
     project_table = data.get("project")
     settings: dict[str, Any] = project_table if isinstance(project_table, dict) else {}
-    from printer.config import check_game_files, check_project_file, raise_if_errors
+    from printer.config import check_game_files, check_project_file, key_lines, locate, raise_if_errors
 
-    raise_if_errors(check_project_file(path, text, data), path)  # unknown keys and bad values, at their lines
-    read_also: list[Path] = []
-    listed = settings.get("read_also") or []
-    if not isinstance(listed, list):
-        problems.append(Problem(where, "[project] read_also must be a list of folder names", code="config"))
-        listed = []
-    for i, folder in enumerate(listed):
-        if not isinstance(folder, str):
-            problems.append(Problem(where, f"[project] read_also[{i}] must be a folder name", code="config"))
-            continue
-        read_also.append((root / folder).resolve())
+    if user is None:
+        user = load_user_word()
+    lines = key_lines(text)
+    table = data.get("limits")
+    located = {name: locate(path, lines, ("limits", name)) for name in table} if isinstance(table, dict) else {}
+    limits, refused = limits_from_settings(table, where, user.limits, located)
+    # unknown keys and bad values, at their lines
+    raise_if_errors(check_project_file(path, text, data, limits.size_mm), path)
+    read_also, warnings = _read_also(
+        root, settings.get("read_also"), user, locate(path, lines, ("project", "read_also"))
+    )
+    problems += [p for p in warnings if p.is_error]
+    warnings = [p for p in warnings if not p.is_error]
     games: dict[str, Game] = {}
     for game_id, table in (data.get("games") or {}).items():
         if not GAME_ID.fullmatch(game_id):
@@ -205,9 +226,43 @@ def load_project(root: Path | None = None) -> Project:
         unique_dirs = list(dict.fromkeys(d.resolve() for d in template_dirs if d.is_dir()))
         card_size = table.pop("card_size", "poker")
         games[game_id] = Game(game_id, name, schema, cards, unique_dirs, card_size, table)
-    if problems:
-        raise UsageError(problems[0].message, problems)
-    limits = limits_from_settings(data.get("limits"), where)
-    project = Project(root, games, settings, read_also, limits)
+    if problems:  # with the warnings: a folder refused is often why a path is outside the project
+        raise UsageError(problems[0].message, problems + warnings + refused)
+    project = Project(root, games, settings, read_also, limits, warnings + refused)
     raise_if_errors(check_game_files(path, text, data, project), path)  # the files it names exist
     return project
+
+
+def _read_also(root: Path, listed: object, user: UserWord, where: str) -> tuple[list[Path], list[Problem]]:
+    """The folders the project may read besides its own: its ``read_also`` ones inside it or allowed by the user,
+    then the user's own; and the problems (a warning for each folder the user did not allow)."""
+    problems: list[Problem] = []
+    if listed is None:
+        listed = []
+    if not isinstance(listed, list):
+        problems.append(Problem(where, "[project] read_also must be a list of folder names", code="config"))
+        listed = []
+    home = Path(os.path.realpath(root))
+    allowed = [Path(os.path.realpath(folder)) for folder in user.read_also]
+    folders: list[Path] = []
+    for i, folder in enumerate(listed):
+        if not isinstance(folder, str):
+            problems.append(Problem(where, f"[project] read_also[{i}] must be a folder name", code="config"))
+            continue
+        real = Path(os.path.realpath(root / folder))
+        if real.is_relative_to(home) or any(real.is_relative_to(mine) for mine in allowed):
+            folders.append(real)
+            continue
+        config = user.config or "~/.config/printer/config.toml"
+        problems.append(
+            Problem(
+                where,
+                f"[project] read_also = {folder!r} ({real}) is not read: a project cannot let printer read outside "
+                "its folder on its own",
+                f"if you trust this project, allow the folder yourself: printer --read-also {real} COMMAND, or "
+                f'read_also = ["{real}"] in your own config ({config})',
+                severity=WARNING,
+                code="read-also-refused",
+            )
+        )
+    return list(dict.fromkeys([*folders, *allowed])), problems

@@ -2,8 +2,9 @@
 
 Every value comes out in millimetres. A length may carry a unit (``mm``,
 ``cm``, ``in``, ``pt`` at 72 pt to the inch); a bare number is mm. A size
-over :attr:`printer.limits.Limits.size_mm` is refused, and so are nan and
-infinity (the pattern only admits digits).
+over :attr:`printer.limits.Limits.size_mm` is refused (``max_mm``: a project's own
+limit, printer's default when not given), and so are nan and infinity (the
+pattern only admits digits).
 """
 
 from __future__ import annotations
@@ -49,11 +50,13 @@ def _usage(message: str, hint: str | None, where: str = "command line") -> Usage
     return UsageError(message, [Problem(where, message, hint, code="usage")])
 
 
-def parse_size(text: str, named: dict[str, tuple[float, float]], what: str) -> tuple[float, float]:
+def parse_size(
+    text: str, named: dict[str, tuple[float, float]], what: str, max_mm: float | None = None
+) -> tuple[float, float]:
     """A size as ``(width, height)`` in mm from a name (``poker``, ``A4``) or ``WxH[mm|cm|in]``.
 
     Names are matched case-insensitively. Raises :class:`UsageError` with the
-    closest name as a hint.
+    closest name as a hint, or for a side over ``max_mm`` (default: the ``size_mm`` limit's default).
     """
     for name, size in named.items():
         if name.lower() == str(text).strip().lower():
@@ -63,16 +66,23 @@ def parse_size(text: str, named: dict[str, tuple[float, float]], what: str) -> t
         factor = _UNITS[match.group(3)]
         width, height = float(match.group(1)) * factor, float(match.group(2)) * factor
         if width > 0 and height > 0:
-            _check_size(max(width, height), what, str(text))
+            _check_size(max(width, height), what, str(text), max_mm=max_mm)
             return (width, height)
     hint = did_you_mean(str(text), list(named)) or f"one of {', '.join(named)}, or WxH in mm or in, e.g. 63x88mm"
     raise _usage(f"unknown {what} {text!r}", hint)
 
 
-def parse_length(text: str | float | int, what: str, where: str = "command line", minimum: float | None = 0.0) -> float:
+def parse_length(
+    text: str | float | int,
+    what: str,
+    where: str = "command line",
+    minimum: float | None = 0.0,
+    max_mm: float | None = None,
+) -> float:
     """A length in mm from a number (mm) or a string with a unit: ``3``, ``3mm``, ``0.125in``, ``9pt``.
 
-    Raises :class:`UsageError` for text that is not a length, or one below ``minimum``.
+    Raises :class:`UsageError` for text that is not a length, one below ``minimum``, or one over ``max_mm``
+    (default: the ``size_mm`` limit's default).
     """
     if isinstance(text, (int, float)) and not isinstance(text, bool):
         value = float(text)
@@ -87,20 +97,26 @@ def parse_length(text: str | float | int, what: str, where: str = "command line"
         raise _usage(f"{what}: {text!r} is not a length", "a finite number in mm", where)
     if minimum is not None and value < minimum - EPS:
         raise _usage(f"{what}: {text!r} is less than {minimum:g} mm", None, where)
-    _check_size(abs(value), what, str(text), where)
+    _check_size(abs(value), what, str(text), where, max_mm)
     return value
 
 
-def _check_size(mm: float, what: str, text: str, where: str = "command line") -> None:
-    """Refuse a length over :attr:`printer.limits.Limits.size_mm` (a 1-km sheet would exhaust memory)."""
-    if mm > DEFAULT_LIMITS.size_mm:
-        problem = limit_over("size_mm", round(mm, 1), DEFAULT_LIMITS.size_mm, where, f"{what} {text}")
+def _check_size(mm: float, what: str, text: str, where: str = "command line", max_mm: float | None = None) -> None:
+    """Refuse a length over ``max_mm``, the ``size_mm`` limit (a 1-km sheet would exhaust memory)."""
+    limit = DEFAULT_LIMITS.size_mm if max_mm is None else max_mm
+    if mm > limit:
+        problem = limit_over("size_mm", round(mm, 1), limit, where, f"{what} {text}")
         raise UsageError(problem.message, [problem])
 
 
-def parse_offset(text: str, what: str = "--back-offset", where: str = "command line") -> tuple[float, float]:
+def parse_offset(
+    text: str, what: str = "--back-offset", where: str = "command line", max_mm: float | None = None
+) -> tuple[float, float]:
     """``"X,Y"`` in mm (each may carry a unit) as ``(x, y)``; e.g. ``"0.8,-0.5"``."""
     parts = [p for p in str(text).split(",")]
     if len(parts) != 2:
         raise _usage(f"{what}: {text!r} is not X,Y", "two lengths in mm separated by a comma, e.g. 0.8,-0.5", where)
-    return (parse_length(parts[0], what, where, minimum=None), parse_length(parts[1], what, where, minimum=None))
+    return (
+        parse_length(parts[0], what, where, minimum=None, max_mm=max_mm),
+        parse_length(parts[1], what, where, minimum=None, max_mm=max_mm),
+    )

@@ -36,6 +36,17 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_user_config(tmp_path_factory):
+    """No test reads the user's own config (~/.config/printer/config.toml) or a --read-also/--allow-limit of the
+    shell: PRINTER_CONFIG names a file that is not there. A test that needs one sets it (monkeypatch.setenv)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("PRINTER_CONFIG", str(tmp_path_factory.mktemp("user-config") / "config.toml"))
+        patch.delenv("PRINTER_READ_ALSO", raising=False)
+        patch.delenv("PRINTER_ALLOW_LIMIT", raising=False)
+        yield
+
+
 @dataclass
 class Result:
     code: int

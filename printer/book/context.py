@@ -128,7 +128,7 @@ class RulesContext:
         self.problems: list[Problem] = []
         self.file: Path | None = None
         self.renderer = Renderer(game, roots)
-        self.card_size = parse_size(game.card_size, CARD_SIZES, "card size")
+        self.card_size = parse_size(game.card_size, CARD_SIZES, "card size", project.limits.size_mm)
         lang = edition.lang if edition else "en"
         key = "ja" if lang.startswith("ja") else "en"
         support = installed_games().get(game.id)

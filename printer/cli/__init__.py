@@ -23,9 +23,35 @@ from printer.problems import PrinterError
     metavar="DIR",
     help="Project folder (holding printer.toml); default: the nearest one above the current folder.",
 )
+@click.option(
+    "--read-also",
+    "read_also",
+    multiple=True,
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="A folder outside the project that printer may read, never write (shared art); repeatable. A project's "
+    "own read_also folders outside it are read only when you allow them here or in your config.",
+)
+@click.option(
+    "--allow-limit",
+    "allow_limit",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="Raise one of printer's limits to VALUE for this run, e.g. cards_per_build=50000; repeatable. A project's "
+    "printer.toml may only lower limits.",
+)
 @click.version_option(package_name="printer")
-def cli(project: str | None) -> None:
-    """printer: validate card files, print card sheets, check decks."""
+@click.pass_context
+def cli(ctx: click.Context, project: str | None, read_also: tuple[str, ...], allow_limit: tuple[str, ...]) -> None:
+    """printer: validate card files, print card sheets, check decks.
+
+    Your own config file (~/.config/printer/config.toml, or $PRINTER_CONFIG) may
+    hold read_also folders and [limits] for every run.
+    """
+    if read_also or allow_limit:
+        from printer.cli.output import user_word
+
+        user_word(ctx, read_also, allow_limit)
 
 
 def _register() -> None:

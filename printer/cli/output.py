@@ -20,11 +20,41 @@ EXIT_CODES = "Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error."
 
 
 def project_from(ctx: click.Context) -> Project:
-    """The project named by ``--project`` or found above the current folder."""
+    """The project named by ``--project`` or found above the current folder; its warnings (a ``read_also`` folder
+    or a limit printer.toml may not set) are printed."""
     from printer.project import load_project
 
     root = ctx.find_root().params.get("project")
-    return load_project(Path(root) if root else None)
+    return loaded(load_project(Path(root) if root else None))
+
+
+def loaded(project: Project) -> Project:
+    """``project``, its loading warnings printed to stderr (each with how to allow what was refused)."""
+    if project.problems:
+        here = _here()
+        click.echo("\n".join(relative(str(p), here) for p in project.problems), err=True)
+    return project
+
+
+def user_word(ctx: click.Context, read_also: Iterable[str], allow_limit: Iterable[str]) -> None:
+    """Make ``--read-also`` and ``--allow-limit`` the user's word for this run: put in the environment, where every
+    project loaded from now on (in this process and printer's worker processes) finds it, until the command ends."""
+    import os
+
+    from printer.api import user_word_environment
+
+    values = user_word_environment(list(read_also), list(allow_limit))
+    previous = {name: os.environ.get(name) for name in values}
+    os.environ.update(values)
+
+    def restore() -> None:
+        for name, value in previous.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+    ctx.call_on_close(restore)
 
 
 def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple[int, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from printer import api
-from printer.cli.output import project_from, report
+from printer.cli.output import loaded, project_from, report
 
 
 @click.command()
@@ -42,7 +42,7 @@ def serve(ctx, project_dir, port, host, open_browser, workers) -> None:
     Schema, deck checks, the card sheets and exports, the rules reference.
     Binds 127.0.0.1 unless --host says otherwise. Stop it with Ctrl-C.
     """
-    project = api.load_project(project_dir) if project_dir else project_from(ctx)
+    project = loaded(api.load_project(project_dir)) if project_dir else project_from(ctx)
     from printer.serve import host_problems, run
 
     report(host_problems(host))

@@ -3,7 +3,10 @@
 Only JSON card files inside a game's card folder are written, each path
 resolved by the project's resolver (:meth:`printer.project.Project.contained`,
 :func:`printer.paths.is_inside`: no ``..``, no absolute path, no symbolic
-link out of the folder), atomically (:mod:`printer.fsutil`), changing only
+link out of the folder) and allowed by the one rule of every writer
+(:meth:`printer.project.Project.write_problem`: inside the project's real
+folder, not in a ``read_also`` folder, not in printer's bundled files),
+atomically (:mod:`printer.fsutil`), changing only
 the card's text (:mod:`printer.cards.edit`). A save names the card's data
 as the editor loaded it (``base``, a hash): if the file changed on disk
 since, the save is refused (409) instead of overwriting someone's edit.
@@ -52,8 +55,9 @@ def digest(data: object) -> str:
     return hashlib.sha256(json.dumps(data, sort_keys=True, ensure_ascii=False).encode()).hexdigest()
 
 
-def card_file(workspace: Workspace, game_id: str, name: object, must_exist: bool = True) -> Path:
-    """The card file ``name`` (relative to the project) of ``game_id``, checked; raises :class:`EditRefused`."""
+def card_file(workspace: Workspace, game_id: str, name: object, must_exist: bool = True, writing: bool = True) -> Path:
+    """The card file ``name`` (relative to the project) of ``game_id``, checked (``writing``: a file printer may
+    write, :meth:`printer.project.Project.write_problem`); raises :class:`EditRefused`."""
     project = workspace.project
     if game_id not in project.games:
         raise EditRefused(400, f"no game {game_id!r} in this project")
@@ -63,6 +67,9 @@ def card_file(workspace: Workspace, game_id: str, name: object, must_exist: bool
         path = project.contained(name, "file", "editor")
     except UsageError as exc:
         raise EditRefused(403, str(exc), exc.problems[0].as_dict() if exc.problems else None) from None
+    refused = project.write_problem(path, name) if writing else None
+    if refused is not None:
+        raise EditRefused(403, f"{refused.message}: not written", refused.as_dict())
     game = project.games[game_id]
     if not is_inside(path, [game.cards]) or ".." in Path(name).parts:
         raise EditRefused(403, f"{name} is not in the card folder of {game_id} ({game.cards.name}/)")
@@ -108,7 +115,7 @@ def check_card(workspace: Workspace, body: dict) -> dict:
     game = workspace.project.games[game_id]
     name = body.get("file")
     try:
-        path = card_file(workspace, game_id, name, must_exist=False)
+        path = card_file(workspace, game_id, name, must_exist=False, writing=False)
     except EditRefused:
         path = game.cards / "new.json"
     pointer = body.get("pointer")
@@ -280,8 +287,11 @@ def _new_name(body: dict, game_id: str, workspace: Workspace) -> str:
     if not isinstance(new, str) or not new.strip():
         raise EditRefused(400, "name the file the new card goes to")
     stem = safe_file_name(new.strip().removesuffix(".json"))
-    folder = workspace.project.games[game_id].cards
-    return str((folder / f"{stem}.json").relative_to(workspace.root))
+    path = workspace.project.games[game_id].cards / f"{stem}.json"
+    refused = workspace.project.write_problem(path)
+    if refused is not None:
+        raise EditRefused(403, f"{refused.message}: not written", refused.as_dict())
+    return str(path.relative_to(workspace.root))
 
 
 __all__ = ["EditRefused", "card_file", "check_card", "digest", "edit_card"]

@@ -88,7 +88,9 @@ def game_job(project: Project, game: Game) -> PrintJob:
     from printer.sheets.compose import make_job
     from printer.sheets.options import resolve_options
 
-    opts = resolve_options(project.settings, game.settings, game.card_size, {}, str(project.root / "printer.toml"))
+    opts = resolve_options(
+        project.settings, game.settings, game.card_size, {}, str(project.root / "printer.toml"), project.limits
+    )
     job = make_job(project, game, opts, [game.cards.resolve()])
     job.renderer.max_chars = project.limits.face_html_chars
     return job
@@ -184,7 +186,8 @@ def too_long(seconds: float) -> str:
     """The error of a face whose picture took over ``seconds`` (``limits.face_render_seconds``)."""
     return (
         f"laying out this face took over {seconds:g} s (limits.face_render_seconds): make its text or art lighter, "
-        "or raise it in printer.toml: [limits] face_render_seconds = N"
+        "or raise the limit yourself: --allow-limit face_render_seconds=N, or [limits] face_render_seconds = N in your "
+        "own config (~/.config/printer/config.toml)"
     )
 
 

@@ -328,7 +328,7 @@ class Workspace:
                 problems=[self._problem(p) for p in rest],
                 editable=False,
             )
-        all_problems = problems + _merge_repeats(render_problems)
+        all_problems = list(self.project.problems) + problems + _merge_repeats(render_problems)
         changes = Changes(reloaded=reloaded)
         for uid, entry in entries.items():
             if self.entries.get(uid) != entry:
@@ -385,7 +385,8 @@ class Workspace:
             set=str(data.get("set") or ""),
             copies=copies if isinstance(copies, int) and not isinstance(copies, bool) else 1,
             search=_text_of(data),
-            editable=record.file.suffix.lower() in (".json", *WRITABLE),
+            editable=record.file.suffix.lower() in (".json", *WRITABLE)
+            and self.project.write_problem(record.file) is None,
         )
         problems = list(own)
         if card is None:

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from printer.limits import hint as limit_hint
 from printer.problems import Problem
 from printer.sheets.layout import EPS, Box, Segment, SheetLayout, Slot
 from printer.sheets.render import Face, Sheet, card_bleed
@@ -128,13 +129,13 @@ def read_components(
             bad("shape", f"a {kind} cannot be {shape!r}", f"a {kind} is " + " or ".join(KINDS[kind]))
             continue
         try:
-            size = parse_size(str(spec.get("size", "")), {}, "component size")
+            size = parse_size(str(spec.get("size", "")), {}, "component size", max_size)
         except Exception as exc:  # a UsageError naming the text
             bad("size", f"not a size: {spec.get('size')!r} ({exc})", 'give width x height with a unit, e.g. "25x25mm"')
             continue
         w, h = size
         if max(w, h) > max_size:
-            bad("size", f"{w:g} x {h:g} mm is over the {max_size:g} mm limit on a side", "raise [limits] size_mm")
+            bad("size", f"{w:g} x {h:g} mm is over the {max_size:g} mm limit on a side", limit_hint("size_mm"))
             continue
         if shape == "round" and abs(w - h) > EPS:
             bad("size", f"a round {kind} needs a square box, not {w:g} x {h:g} mm", f'e.g. "{w:g}x{w:g}mm"')
@@ -158,7 +159,7 @@ def read_components(
         overlap = 10.0
         if kind == "board":
             try:
-                overlap = parse_length(spec.get("overlap", 10), "overlap")
+                overlap = parse_length(spec.get("overlap", 10), "overlap", max_mm=max_size)
             except Exception as exc:
                 bad("overlap", f"not a length: {exc}", "e.g. overlap = 10 (mm)")
                 continue

@@ -48,6 +48,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from printer.limits import DEFAULT as DEFAULT_LIMITS
+from printer.limits import Limits
 from printer.limits import over as limit_over
 from printer.problems import WARNING, Problem, UsageError, did_you_mean
 from printer.sheets.cutting import CLEARANCE, REGISTRATIONS, fit_registered, layout_clear, registration_marks
@@ -107,6 +108,8 @@ class PrintOptions:
     sheet_layout: Path | None = None
     corner_radius: float = 0.0
     registration: str = "none"
+    #: the project's limits (``size_mm`` for every length, ``layout_slots`` for a sheet layout file)
+    limits: Limits = field(default=DEFAULT_LIMITS, repr=False)
 
     @property
     def flip(self) -> str:
@@ -130,10 +133,16 @@ def _choice(value: str, choices: tuple[str, ...], what: str, where: str) -> str:
 
 
 def resolve_options(
-    project_settings: dict, game_settings: dict, card_size: str, cli: dict, where: str = "printer.toml"
+    project_settings: dict,
+    game_settings: dict,
+    card_size: str,
+    cli: dict,
+    where: str = "printer.toml",
+    limits: Limits = DEFAULT_LIMITS,
 ) -> PrintOptions:
     """Merge ``[project]``, ``[games.<id>]`` and command-line values (``None`` = not given) into options.
 
+    ``limits`` are the project's (:attr:`printer.project.Project.limits`): no length may pass its ``size_mm``.
     Raises :class:`UsageError` naming the setting for a bad value.
     """
     merged: dict = {}
@@ -145,15 +154,16 @@ def resolve_options(
         for key in KEYS:
             if source.get(key) is not None:
                 merged[key] = (source[key], place)
-    opts = PrintOptions()
-    opts.card = parse_size(card_size, CARD_SIZES, "card size")
+    opts = PrintOptions(limits=limits)
+    max_mm = limits.size_mm
+    opts.card = parse_size(card_size, CARD_SIZES, "card size", max_mm)
 
     def get(key):
         return merged.get(key, (None, where))
 
     value, place = get("paper")
     if value is not None:
-        opts.paper = parse_size(str(value), PAPER_SIZES, "paper size")
+        opts.paper = parse_size(str(value), PAPER_SIZES, "paper size", max_mm)
     value, place = get("orientation")
     if value is not None:
         opts.orientation = _choice(value, ORIENTATIONS, "orientation", place)
@@ -168,7 +178,7 @@ def resolve_options(
     ):
         value, place = get(key)
         if value is not None:
-            setattr(opts, key, parse_length(value, key.replace("_", "-"), place, minimum))
+            setattr(opts, key, parse_length(value, key.replace("_", "-"), place, minimum, max_mm))
     value, place = get("marks")
     if value is not None:
         opts.marks = _choice(value, MARKS, "marks", place)
@@ -177,7 +187,7 @@ def resolve_options(
         opts.duplex = _choice(value, DUPLEX, "duplex", place)
     value, place = get("back_offset")
     if value is not None:
-        opts.back_offset = parse_offset(value, "back-offset", place)
+        opts.back_offset = parse_offset(value, "back-offset", place, max_mm)
     value, place = get("sort")
     if value is not None:
         fields = [f.strip() for f in (value if isinstance(value, list) else str(value).split(",")) if f.strip()]
@@ -248,10 +258,10 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
     page = opts.paper
     try:
         if "paper" in data:
-            page = parse_size(str(data["paper"]), PAPER_SIZES, "paper size")
+            page = parse_size(str(data["paper"]), PAPER_SIZES, "paper size", opts.limits.size_mm)
         page = orient(page, data.get("orientation", "portrait" if opts.orientation == "auto" else opts.orientation))
         if "card" in data:
-            size = parse_size(str(data["card"]), CARD_SIZES, "card size")
+            size = parse_size(str(data["card"]), CARD_SIZES, "card size", opts.limits.size_mm)
             if abs(size[0] - opts.card[0]) > 0.05 or abs(size[1] - opts.card[1]) > 0.05:
                 problems.append(
                     Problem(
@@ -274,9 +284,9 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
             )
         )
     raw = data.get("slot")
-    if isinstance(raw, list) and len(raw) > DEFAULT_LIMITS.layout_slots:
+    if isinstance(raw, list) and len(raw) > opts.limits.layout_slots:
         problems.append(
-            limit_over("layout_slots", len(raw), DEFAULT_LIMITS.layout_slots, f"{where}::$.slot", "[[slot]] tables")
+            limit_over("layout_slots", len(raw), opts.limits.layout_slots, f"{where}::$.slot", "[[slot]] tables")
         )
         raw = []
     if not isinstance(raw, list) or not raw:
@@ -291,8 +301,8 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
             problems.append(Problem(here, "a slot must be a table with x and y", code="usage"))
             continue
         try:
-            x = parse_length(entry["x"], "x", f"{here}.x", minimum=None) if "x" in entry else None
-            y = parse_length(entry["y"], "y", f"{here}.y", minimum=None) if "y" in entry else None
+            x = parse_length(entry["x"], "x", f"{here}.x", None, opts.limits.size_mm) if "x" in entry else None
+            y = parse_length(entry["y"], "y", f"{here}.y", None, opts.limits.size_mm) if "y" in entry else None
         except UsageError as exc:
             problems += exc.problems
             continue

@@ -322,7 +322,8 @@
     showTarget();
     build();
     if (!card.entry || card.entry.editable === false) {
-      if (card.entry) say("This card comes from a spreadsheet: edit it in its spreadsheet program.", "bad");
+      if (card.entry && /\.(ods|xls)$/i.test(card.entry.file)) say("This card comes from a spreadsheet: edit it in its spreadsheet program.", "bad");
+      else if (card.entry) say("This card's file is read-only here (a read_also folder or printer's bundled files).", "bad");
     }
     if (card.entry && !card.entry.editable) saveButton.hidden = true;
     check();
