@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pdfplumber
 import pytest
 
@@ -20,17 +23,46 @@ def test_example_game_reference_prints_without_problems(game, repo, run, tmp_pat
         assert "Contents" in contents and "Reference" in contents
 
 
+def _outline(folder: Path) -> tuple[list[int], list[str]]:
+    """The heading levels and the ``printer`` blocks' kinds of an edition's chapters, in order."""
+    levels, blocks = [], []
+    for chapter in sorted(folder.glob("*.md")):
+        for line in chapter.read_text(encoding="utf-8").splitlines():
+            if heading := re.match(r"(#{1,6}) ", line):
+                levels.append(len(heading.group(1)))
+            elif line.startswith("```printer "):
+                blocks.append(line.split()[1])
+    return levels, blocks
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_game_has_a_japanese_edition_with_the_english_ones_sections_and_blocks(game, repo):
+    english, japanese = repo / "rules" / game, repo / "rules" / game / "ja"
+    assert (japanese / "rules.toml").is_file()
+    assert _outline(japanese) == _outline(english)
+    assert sorted(p.name for p in (japanese / "aids").glob("*.md")) == sorted(
+        p.name for p in (english / "aids").glob("*.md")
+    )
+
+
 @pytest.mark.slow
-def test_japanese_edition_of_edelweiss(repo, run, tmp_path):
-    result = run("--project", repo, "rules", "edelweiss", "--edition", "ja", "--out", tmp_path, "--strict")
+@pytest.mark.parametrize("game", GAMES)
+def test_japanese_edition_prints_with_kinsoku_and_no_markup_left(game, repo, run, tmp_path):
+    result = run("--project", repo, "rules", game, "--edition", "ja", "--out", tmp_path, "--strict")
     assert result.code == 0, result.err
-    with pdfplumber.open(tmp_path / "edelweiss-rules-ja.pdf") as pdf:
+    with pdfplumber.open(tmp_path / f"{game}-rules-ja.pdf") as pdf:
         assert "目次" in pdf.pages[1].extract_text()
+        assert not [n for n, page in enumerate(pdf.pages) if "**" in (page.extract_text() or "")]
         lines: dict[tuple[int, int, int], list] = {}
         for n, page in enumerate(pdf.pages[2:]):
             for ch in page.chars:
                 if 8 <= ch["size"] <= 11:
                     lines.setdefault((n, ch["x0"] > page.width / 2, round(ch["top"])), []).append(ch)
-    starts = [min(chars, key=lambda c: c["x0"])["text"] for chars in lines.values()]
+    firsts = {key: min(chars, key=lambda c: c["x0"]) for key, chars in lines.items()}
+    # a column's text starts at its left edge; a line whose first character sits further right begins with an icon
+    edges: dict[tuple[int, int], float] = {}
+    for (n, column, _), ch in firsts.items():
+        edges[n, column] = min(edges.get((n, column), ch["x0"]), ch["x0"])
+    starts = [ch["text"] for (n, column, _), ch in firsts.items() if ch["x0"] < edges[n, column] + 1]
     assert len(starts) > 30
     assert [s for s in starts if s in "、。」）"] == []
