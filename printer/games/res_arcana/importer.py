@@ -48,8 +48,11 @@ notes (collect, power)             ``notes`` (never printed)
 Fields listed in :data:`NOT_IMPORTED` are deliberately left out and each is
 reported once with the number of components that had it; an effect, passive
 or condition printer has no form for is printed as text and reported as a
-warning. The source holds only one side of each Place of Power tile, so each
-is reported and prints with the generic Place of Power back.
+warning. The source holds only one side of each Place of Power tile: each is
+paired with its other side (:mod:`printer.games.res_arcana.places`), added when
+the data lacks it, so the tile prints both sides. The essence tokens and the
+First Player token, which no data set lists, are added too (``essences.json``,
+``first-player.json``).
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ from pathlib import Path
 from printer.cards import importing as common
 from printer.cards.importing import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 from printer.cards.markup import escape_text
+from printer.games.res_arcana.places import added, complete
 from printer.problems import WARNING, Problem, counted
 
 GAME = "res-arcana"
@@ -86,6 +90,8 @@ TYPE_FILES = {
     "Monument": "monuments.json",
     "Place of Power": "places-of-power.json",
     "Magic Item": "magic-items.json",
+    "Essence": "essences.json",
+    "First Player": "first-player.json",
 }
 
 #: A tag or type restriction (``has_tag``, ``type``) -> the kind printer names.
@@ -98,6 +104,9 @@ FIELD_ORDER = (
     "type",
     "kind",
     "side",
+    "back_card",
+    "essence",
+    "count",
     "cost",
     "collect",
     "powers",
@@ -131,11 +140,18 @@ NOT_IMPORTED = {
     "aruco_id": "a camera-marker id of the source project",
     "source_image": "an image path of the source project",
     "status": "the source project's review status",
-    "side": "the source's label of a tile side; the other side of the tile is not in the data",
+    "side": "the source's label of a tile side (printer names a tile's sides A and B)",
     "power.power_index": "the power's position, which printer keeps by order",
     "power.requires_action": "follows from the power being a reaction or not (Res Arcana rulebook, Japanese edition, 対応パワー)",
     "power.requires_turn": "repeats the cost's turn_self",
     "power.limit": "a use limit; only null is known (another value is reported)",
+}
+
+#: Collect effects of a single card, as card text in our words (the source names them only by id):
+#: Vault gives 2 essences but Gold while Gold is on it and not taken; Windup Man adds 2 of each kind on it.
+COLLECT_TEXTS = {
+    "vault_collect_choice": "If {gold} is on this card and you leave it there: {any:2}{no-gold}",
+    "windup_collect_plus2_each_type": "add 2 more of each kind of essence it holds",
 }
 
 #: Every Monument costs 4 Gold (Res Arcana rulebook, Japanese edition, アクション b).
@@ -351,6 +367,8 @@ class _Component:
                     entry = self.counts(value, epath)
                 elif key == "gain_wild" and isinstance(value, dict):
                     entry = self.choice(value, epath)
+                elif key in COLLECT_TEXTS:
+                    entry = {"text": COLLECT_TEXTS[key]}
                 elif key == "upkeep_choice" and isinstance(value, dict):
                     pay = self.cost(value.get("option_pay"), f"{epath}.option_pay") or {}
                     entry = {
@@ -584,17 +602,12 @@ class _Component:
         for key in data:
             if key not in MAPPED:
                 self.skip(key, f".{key}")
-        if card_type == "Place of Power":
-            self.problems.append(
-                Problem(
-                    f"{self.where}",
-                    f"the other side of the Place of Power tile {card['title']!r} is not in the data",
-                    "it prints with the generic Place of Power back; add the other side as a card and name it in back_card",
-                    WARNING,
-                    "missing-other-side",
-                )
-            )
-        return {key: card[key] for key in FIELD_ORDER if key in card}
+        return in_order(card)
+
+
+def in_order(card: dict) -> dict:
+    """``card`` with its fields in :data:`FIELD_ORDER`."""
+    return {key: card[key] for key in FIELD_ORDER if key in card}
 
 
 def convert_file(
@@ -653,9 +666,12 @@ def import_res_arcana(paths: Iterable[Path]) -> ResArcanaImport:
                 )
             )
     result.problems += skipped_warnings(skipped, NOT_IMPORTED, "component", "components")
+    complete(result, in_order)
     return result
 
 
 def summary(cards: list[dict]) -> str:
-    """``73 components imported (Artifact 40, Mage 10, ...)``: the count per printer type."""
-    return f"{counted(len(cards), 'component')} imported ({type_counts(cards, TYPE_FILES) or 'none'})"
+    """``73 components imported (Artifact 40, Mage 10, ...); added ...``: the count per printer type of the
+    components read, then what the import added (:func:`~printer.games.res_arcana.places.added`)."""
+    read, extra = added(cards)
+    return f"{counted(len(read), 'component')} imported ({type_counts(read, TYPE_FILES) or 'none'})" + extra

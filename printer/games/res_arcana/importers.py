@@ -29,7 +29,8 @@ IMPORTERS = (
         """Import Res Arcana component data (JSON files with a 'cards' list, or folders of them).
 
     Writes artifacts.json, mages.json, monuments.json, places-of-power.json
-    and magic-items.json into DIR. Problems are located as
+    (each base-game tile with both sides: a side the data lacks is added),
+    magic-items.json, essences.json and first-player.json into DIR. Problems are located as
     file::$.cards[i].field; fields and effects with no printer form are
     reported (effects print as text).
     Exit 0 ok, 1 invalid input (the other cards are still written), 2 usage error (such as files that would be overwritten without --force).""",

@@ -9,6 +9,9 @@ acceptance tests at the end import ../shared/data/res-arcana/.
 
 from __future__ import annotations
 
+import json
+import re
+
 import pdfplumber
 import pytest
 from helpers import (
@@ -27,7 +30,8 @@ from helpers import (
 
 from printer.cards.catalog import load_cards
 from printer.decks import check_file, load_format
-from printer.games.res_arcana.importer import import_res_arcana, slug
+from printer.games.res_arcana.importer import convert_file, import_res_arcana, slug
+from printer.games.res_arcana.places import pair_places
 from printer.project import load_project
 
 EXAMPLES = REPO / "cards" / "res-arcana"
@@ -145,6 +149,8 @@ def test_every_type_goes_to_its_own_file(imported):
         "monuments.json": 2,
         "places-of-power.json": 1,
         "magic-items.json": 2,
+        "essences.json": 5,
+        "first-player.json": 1,
     }
 
 
@@ -210,9 +216,14 @@ def test_problems_are_located_and_fields_not_imported_are_counted(imported):
 def test_the_imported_fixtures_validate(tmp_path, run_cli):
     code, out, err = run_cli("import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
     assert code == 1  # three components in the fixtures are bad: they are reported, the others written
-    assert "13 components imported (Artifact 6, Mage 2, Monument 2, Place of Power 1, Magic Item 2)" in out
+    assert (
+        "13 components imported (Artifact 6, Mage 2, Monument 2, Place of Power 1, Magic Item 2); "
+        "added the essence and First Player tokens"
+    ) in out
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
         "artifacts.json",
+        "essences.json",
+        "first-player.json",
         "mages.json",
         "magic-items.json",
         "monuments.json",
@@ -225,6 +236,40 @@ def test_the_imported_fixtures_validate(tmp_path, run_cli):
     (tmp_path / "out" / "mages.json").write_text("{}", encoding="utf-8")
     code, out, err = run_cli("import", "res-arcana", FIXTURES, "--out", tmp_path / "out")
     assert code == 2 and "--force" in err
+
+
+def place(title: str, **more) -> dict:
+    return {"id": slug(title), "title": title, "type": "Place of Power", "cost": {"death": 9}, **more}
+
+
+def test_a_place_of_power_gets_its_other_side_from_the_base_game_tiles():
+    """The data set holds one side of each tile: the other side is added (printer's fields, a note saying so) and
+    named in back_card, so the tile prints both sides; a side already in the data is paired, not added again."""
+    cards = [place("Dragon\u2019s Lair"), place("Coral Castle"), place("Sunken Reef"), place("Test Marsh")]
+    added, missing = pair_places(cards)
+    assert [c["id"] for c in added] == ["sorcerers-bestiary"]
+    bestiary = added[0]
+    assert bestiary["side"] == "B" and bestiary["cost"] == {"elan": 2, "life": 4, "calm": 2, "death": 2}
+    assert "not in the imported data" in bestiary["notes"]
+    assert (cards[0]["back_card"], cards[0]["side"]) == ("sorcerers-bestiary", "A")
+    assert cards[1]["back_card"] == "sunken-reef" and cards[2]["side"] == "B" and "back_card" not in cards[2]
+    assert [c["title"] for c in missing] == ["Test Marsh"]  # not a base-game tile: still reported
+
+
+def test_collect_effects_known_only_by_id_print_as_words(tmp_path):
+    """Vault's and Windup Man's collect abilities are ids in the source (``vault_collect_choice``); they print as
+    our words with icons, never as the id, and are not reported as unmapped."""
+    component = {
+        "id": "RA_A_TEST_SAFE",
+        "type": "artifact",
+        "name_en": "Test Safe",
+        "placement_cost": {"essence": {"gold": 1}, "wild": 1},
+        "collect": [{"timing": "collect_phase", "if": None, "effect": [{"vault_collect_choice": True}]}],
+    }
+    cards, problems = convert_file({"cards": [component]}, "x.json")
+    text = cards[0][1]["collect"][0]["text"]
+    assert "vault" not in text and "_" not in text and "{gold}" in text and "{any:2}{no-gold}" in text
+    assert not [p for p in problems if p.code == "unmapped"]
 
 
 def test_a_file_that_is_not_component_data_is_an_error(tmp_path):
@@ -487,6 +532,17 @@ def test_the_first_player_token_prints_round_on_both_sides(built):
 # --- acceptance on the real data ------------------------------------------------------------------------
 
 
+def printed_texts(value) -> list[str]:
+    """Every ``text`` string in an imported card file (card text, collect and effect texts)."""
+    if isinstance(value, dict):
+        return [v for k, v in value.items() if k == "text" and isinstance(v, str)] + [
+            t for k, v in value.items() if k != "notes" for t in printed_texts(v)
+        ]
+    if isinstance(value, list):
+        return [t for v in value for t in printed_texts(v)]
+    return []
+
+
 @pytest.mark.shared
 def test_the_real_components_import_validate_and_print(shared_data, tmp_path, run_cli):
     out = tmp_path / "ra"
@@ -494,10 +550,17 @@ def test_the_real_components_import_validate_and_print(shared_data, tmp_path, ru
         "import", "res-arcana", *sorted((shared_data / "res-arcana").glob("*.json")), "--out", out
     )
     assert code == 0, err
-    assert "73 components imported (Artifact 40, Mage 10, Monument 10, Place of Power 5, Magic Item 8)" in stdout
-    assert err.count("missing") == 0 or "is not in the data" in err  # the other sides are reported
+    assert (
+        "73 components imported (Artifact 40, Mage 10, Monument 10, Place of Power 5, Magic Item 8); "
+        "added the other sides of 5 Places of Power and the essence and First Player tokens"
+    ) in stdout
+    assert "is not in the data" not in err and "has no printer form" not in err  # every side paired, every effect read
+    texts = [text for file in out.glob("*.json") for text in printed_texts(json.loads(file.read_text("utf-8")))]
+    assert len(texts) > 20
+    for text in texts:  # effects print as words, never as a source id such as vault_collect_choice
+        assert not re.search(r"[a-z]_[a-z]|vault collect|windup collect", text), text
     code, stdout, err = run_cli("validate", out, "--game", "res-arcana")
-    assert code == 0 and "73 valid cards" in stdout, err
+    assert code == 0 and "84 valid cards" in stdout, err
     code, stdout, err = run_cli("build", "res-arcana", "--cards", out, "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "res-arcana.pdf") as pdf:
@@ -507,7 +570,17 @@ def test_the_real_components_import_validate_and_print(shared_data, tmp_path, ru
     with pdfplumber.open(tmp_path / "pdf" / "res-arcana-components.pdf") as pdf:
         assert len(card_boxes(pdf.pages[0], 88, 88)) >= 4  # 88 x 88 mm tiles
         titles += " ".join(pdf.pages[i].extract_text() for i in range(0, len(pdf.pages), 2))
-        assert "Catacombs of the Dead" in titles
+        backs = " ".join(pdf.pages[i].extract_text() for i in range(1, len(pdf.pages), 2))
+        circles = [
+            round((c["x1"] - c["x0"]) / MM)
+            for page in pdf.pages[::2]
+            for c in page.curves
+            if c.get("stroke") and not c.get("fill")
+        ]
+    assert "Catacombs of the Dead" in titles and "Sacrificial Pit" in backs  # both sides of each tile
+    for back in ("Alchemist's Tower", "Dwarven Mines", "Sunken Reef", "Sorcerer's Bestiary"):
+        assert back in backs and back not in titles
+    assert circles.count(20) == 52 and circles.count(40) == 1  # the essence tokens and the First Player token
     for title in ("Dragon Teeth", "Necromancer", "Great Pyramid", "Catacombs of the Dead", "Protection"):
         assert title in titles
     sets, _ = load_cards(load_project(REPO), [out])
