@@ -891,12 +891,17 @@ def write_card_files(texts: dict[str, str], out: Path, force: bool, dry_run: boo
     A file's status is ``new``, ``changed`` or ``unchanged`` (same text:
     left alone, never rewritten). A file that would change needs ``force``:
     without it a :class:`UsageError` is raised before anything is written,
-    except with ``dry_run``, which never writes and lets the caller report.
+    except with ``dry_run``, which never writes and lets the caller report. An ``out`` in printer's bundled files
+    is a :class:`UsageError` too (:func:`printer.paths.bundled_problem`: no writer changes them).
     """
     from printer.fsutil import atomic_write_text
+    from printer.paths import bundled_problem
 
     if out.exists() and not out.is_dir():
         raise usage_error(f"--out {out} is a file, not a folder")
+    bundled = bundled_problem(out, "--out")
+    if bundled is not None:
+        raise UsageError(bundled.message, [bundled])
     status = {}
     for name, text in texts.items():
         path = out / name

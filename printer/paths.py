@@ -216,6 +216,21 @@ def bundled_folders() -> list[Path]:
     return [bundled_root() / "schema", bundled_root() / "templates"]
 
 
+def bundled_problem(path: Path, where: str | None = None) -> Problem | None:
+    """A problem when the real path of ``path`` lies in printer's bundled files (:func:`bundled_folders`), which no
+    writer may change; else ``None``."""
+    real = Path(os.path.realpath(path))
+    for folder in bundled_folders():
+        if real.is_relative_to(Path(os.path.realpath(folder))):
+            return Problem(
+                where or str(path),
+                f"{path} is one of printer's bundled files ({real}): they are read-only",
+                "keep the project's own schema and cards in the project folder",
+                code="read-only",
+            )
+    return None
+
+
 def write_problem(path: Path, root: Path, read_also: Sequence[Path] = (), where: str | None = None) -> Problem | None:
     """Why printer may not write the card file ``path``, or ``None`` when it may: the one rule of every writer.
 
@@ -225,14 +240,9 @@ def write_problem(path: Path, root: Path, read_also: Sequence[Path] = (), where:
     """
     real, home = Path(os.path.realpath(path)), Path(os.path.realpath(root))
     where = where or str(path)
-    for folder in bundled_folders():
-        if real.is_relative_to(Path(os.path.realpath(folder))):
-            return Problem(
-                where,
-                f"{path} is one of printer's bundled files ({real}): they are read-only",
-                "keep the project's own schema and cards in the project folder",
-                code="read-only",
-            )
+    bundled = bundled_problem(path, where)
+    if bundled is not None:
+        return bundled
     if not real.is_relative_to(home):
         return Problem(
             where, f"{path} is outside the project ({real}): printer writes only inside it", code="read-only"

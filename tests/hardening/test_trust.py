@@ -170,6 +170,27 @@ def test_the_editor_writes_nothing_into_printers_bundled_schema(tmp_path):
     assert not made.exists()
 
 
+def test_an_import_writes_nothing_into_printers_bundled_files():
+    from printer.api import write_card_files
+
+    planted = bundled_root() / "schema" / "l5r" / "planted.json"
+    try:
+        with pytest.raises(UsageError) as caught:
+            write_card_files({"planted.json": "{}"}, planted.parent, force=True, dry_run=False)
+        assert "bundled files" in caught.value.problems[0].message
+    finally:
+        planted.unlink(missing_ok=True)
+
+
+def test_the_servers_problems_show_what_printer_toml_may_not_decide(tmp_path):
+    pytest.importorskip("starlette")
+    from printer.serve.workspace import Workspace
+
+    root = _project(tmp_path / "proj", '[project]\nread_also = ["/"]\n[limits]\ndrafts = 100000\n')
+    codes = [p.code for p in Workspace(root).problems]
+    assert codes[:2] == ["read-also-refused", "limit-raise"]
+
+
 # --- limits --------------------------------------------------------------------------------------------------------
 
 RAISED = "[limits]\nface_render_seconds = 100000\ncards_per_build = 5\n"
