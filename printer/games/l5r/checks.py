@@ -11,25 +11,8 @@ import re
 from printer.cards.model import Card
 from printer.decks.checks import Context
 from printer.decks.report import Violation
+from printer.games.l5r.clans import clan_names
 
-CLANS = (
-    "Crab",
-    "Crane",
-    "Dragon",
-    "Lion",
-    "Mantis",
-    "Phoenix",
-    "Scorpion",
-    "Spider",
-    "Unicorn",
-    "Naga",
-    "Toturi's Army",
-    "Ratling",
-    "Spirit",
-    "Brotherhood",
-    "Shadowlands",
-    "Imperial",
-)
 _TAGS = re.compile(r"<[^>]+>")
 _ALL = {"all", "all clans", "unaligned", "none", "clanless"}
 
@@ -49,7 +32,7 @@ def card_clans(card: Card) -> set[str] | None:
             if word.casefold() in ("all clans", "all"):
                 return None
             base = word[:-5].strip() if word.casefold().endswith(" clan") else word
-            if base in CLANS:
+            if base in clan_names():
                 names.append(base)
     clans = {n for n in names if n.casefold() not in _ALL}
     if not clans or any(n.casefold() in ("all", "all clans") for n in names):

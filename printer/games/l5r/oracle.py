@@ -56,6 +56,7 @@ from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
 from printer.cards import importing as common
 from printer.cards.importing import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 from printer.cards.markup import escape_text
+from printer.games.l5r.clans import clan_names
 from printer.problems import WARNING, Problem, counted
 
 GAME = "l5r"
@@ -182,26 +183,6 @@ NOT_IMPORTED = {
     },
 }
 
-#: Clans a Sensei's keywords may name (the ``clan`` enum of the L5R schema).
-CLANS = (
-    "Crab",
-    "Crane",
-    "Dragon",
-    "Lion",
-    "Mantis",
-    "Phoenix",
-    "Scorpion",
-    "Spider",
-    "Unicorn",
-    "Unaligned",
-    "Spirit",
-    "Naga",
-    "Toturi's Army",
-    "Ratling",
-    "Brotherhood",
-    "Shadowlands",
-    "Imperial",
-)
 ELEMENTS = ("Earth", "Water", "Fire", "Air", "Void")
 
 _ICON = re.compile(r":(bow|g(\d{1,2}|star|\*)):")
@@ -646,7 +627,7 @@ class _Card:
         """The clan field; a Sensei's clans come from keywords such as ``Lion Clan`` or ``Crane`` (``All Clans``: none)."""
         clans = _unique(html_to_plain(v) for v in self.strings("clan"))
         if not clans and card_type == "Sensei" and "clan" not in self.data:
-            clans = _unique(k.removesuffix(" Clan") for k in keywords if k.removesuffix(" Clan") in CLANS)
+            clans = _unique(k.removesuffix(" Clan") for k in keywords if k.removesuffix(" Clan") in clan_names())
         return (clans[0] if len(clans) == 1 else clans) or None
 
     def element(self, title: str, keywords: list[str]) -> str | None:
