@@ -12,7 +12,7 @@ from typing import Literal
 
 import click
 
-from printer.cli.output import EXIT_CODES, EXIT_INVALID, EXIT_USAGE, report
+from printer.cli.output import ALLOW_LIMIT_HELP, EXIT_CODES, EXIT_INVALID, EXIT_USAGE, READ_ALSO_HELP, report
 from printer.problems import PrinterError
 
 
@@ -29,16 +29,14 @@ from printer.problems import PrinterError
     multiple=True,
     type=click.Path(file_okay=False),
     metavar="DIR",
-    help="A folder outside the project that printer may read, never write (shared art); repeatable. A project's "
-    "own read_also folders outside it are read only when you allow them here or in your config.",
+    help=READ_ALSO_HELP,
 )
 @click.option(
     "--allow-limit",
     "allow_limit",
     multiple=True,
     metavar="NAME=VALUE",
-    help="Raise one of printer's limits to VALUE for this run, e.g. cards_per_build=50000; repeatable. A project's "
-    "printer.toml may only lower limits.",
+    help=ALLOW_LIMIT_HELP,
 )
 @click.version_option(package_name="printer")
 @click.pass_context

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from printer import api
-from printer.cli.output import EXIT_OK, project_from, report
+from printer.cli.output import EXIT_OK, project_from, report, user_word_options
 from printer.cli.sheet_options import cli_values, print_options
 
 
@@ -27,6 +27,7 @@ from printer.cli.sheet_options import cli_values, print_options
     help="Card size outlined on the page (default: the first game's, else poker).",
 )
 @print_options
+@user_word_options
 @click.pass_context
 def align(ctx, out_file, card_size, **params) -> None:
     """Print the duplex alignment test page: crosses on the front, scales on the back.

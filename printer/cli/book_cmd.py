@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from printer import api
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
+from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 
 
 @click.command()
@@ -43,6 +43,7 @@ from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
     help="Read the cards (embeds, card index) from DIR instead of the game's card folder.",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings (unknown cards or icons) as errors.")
+@user_word_options
 @click.pass_context
 def rules(ctx, game, paths, out_dir, paper, edition_name, cards_dir, strict) -> None:
     """Print the rules reference of GAME (every game with rules when omitted) to PDF.

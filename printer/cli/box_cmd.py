@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from printer import api
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error
+from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error, user_word_options
 from printer.sheets.layout import parse_length
 
 
@@ -38,6 +38,7 @@ def _length(value: str | None, what: str, minimum: float) -> float | None:
     metavar="DIR",
     help="Output folder (default: the project's build/).",
 )
+@user_word_options
 @click.pass_context
 def box(ctx, game, deck_file, thickness, card_thickness, paper, out_dir) -> None:
     """Write build/GAME-box.pdf: a tuck box that holds GAME's deck.

@@ -11,7 +11,7 @@ import click
 from printer import api
 from printer.api import GameBuild
 from printer.cli.build_options import output_options, request_from, run_options
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
+from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 from printer.cli.sheet_options import print_options
 from printer.problems import counted
 
@@ -57,6 +57,7 @@ from printer.problems import counted
 )
 @output_options
 @run_options
+@user_word_options
 @click.pass_context
 def build(ctx, games, cards_dir, only, deck_file, out_dir, **params) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.

@@ -13,7 +13,7 @@ import click
 
 from printer import api
 from printer.cli.deck_report import print_many, print_one
-from printer.cli.output import project_from
+from printer.cli.output import project_from, user_word_options
 from printer.problems import UsageError
 
 
@@ -54,6 +54,7 @@ def _roots(ctx: click.Context) -> list[Path]:
     help="Treat warnings (skipped lines, loosely matched names, unknown headers, "
     "invalid card files) as errors: a deck with any is not legal (exit 1).",
 )
+@user_word_options
 @click.pass_context
 def check_command(
     ctx: click.Context,

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from printer import api
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
+from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 from printer.problems import counted
 
 
@@ -29,6 +29,7 @@ def export() -> None:
 @click.option(
     "--cards", "cards_dir", type=click.Path(path_type=Path), metavar="DIR", help="Card folder (default: the game's)."
 )
+@user_word_options
 @click.pass_context
 def export_cards_cmd(ctx: click.Context, game: str, out: Path, cards_dir: Path | None) -> None:
     """Write GAME's cards to a spreadsheet, one card per row.

@@ -36,6 +36,47 @@ def loaded(project: Project) -> Project:
     return project
 
 
+READ_ALSO_HELP = (
+    "A folder outside the project that printer may read, never write (shared art); repeatable. A project's own "
+    "read_also folders outside it are read only when you allow them here or in your config."
+)
+ALLOW_LIMIT_HELP = (
+    "Raise one of printer's limits to VALUE for this run, e.g. cards_per_build=50000; repeatable. A project's "
+    "printer.toml may only lower limits."
+)
+
+
+def user_word_options(command):
+    """``--read-also DIR`` and ``--allow-limit NAME=VALUE`` on a command that reads a project (as on ``printer``
+    itself, before the command): the user's word for this run (:func:`user_word`)."""
+
+    def read_also(ctx: click.Context, param, value: tuple[str, ...]) -> None:
+        if value:
+            user_word(ctx, value, ())
+
+    def allow_limit(ctx: click.Context, param, value: tuple[str, ...]) -> None:
+        if value:
+            user_word(ctx, (), value)
+
+    command = click.option(
+        "--allow-limit",
+        multiple=True,
+        metavar="NAME=VALUE",
+        expose_value=False,
+        callback=allow_limit,
+        help=ALLOW_LIMIT_HELP,
+    )(command)
+    return click.option(
+        "--read-also",
+        multiple=True,
+        type=click.Path(file_okay=False),
+        metavar="DIR",
+        expose_value=False,
+        callback=read_also,
+        help=READ_ALSO_HELP,
+    )(command)
+
+
 def user_word(ctx: click.Context, read_also: Iterable[str], allow_limit: Iterable[str]) -> None:
     """Make ``--read-also`` and ``--allow-limit`` the user's word for this run: put in the environment, where every
     project loaded from now on (in this process and printer's worker processes) finds it, until the command ends."""

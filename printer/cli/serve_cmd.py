@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from printer import api
-from printer.cli.output import loaded, project_from, report
+from printer.cli.output import loaded, project_from, report, user_word_options
 
 
 @click.command()
@@ -31,6 +31,7 @@ from printer.cli.output import loaded, project_from, report
     metavar="N",
     help="Processes rendering card pictures (default: one per core, at most 4; 0: one thread).",
 )
+@user_word_options
 @click.pass_context
 def serve(ctx, project_dir, port, host, open_browser, workers) -> None:
     """Serve PROJECT (default: the current one) as a local web app.

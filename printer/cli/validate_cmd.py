@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from printer import api
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
+from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 from printer.problems import counted
 
 
@@ -16,6 +16,7 @@ from printer.problems import counted
 @click.option("--game", metavar="GAME", help="Game of cards whose file and folder do not say.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--no-render", is_flag=True, help="Check the card data only; do not render the templates.")
+@user_word_options
 @click.pass_context
 def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, strict: bool, no_render: bool) -> None:
     """Check card files (default: every game's card folder).

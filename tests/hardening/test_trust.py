@@ -74,9 +74,13 @@ def test_a_cards_folder_through_a_refused_read_also_does_not_load(tmp_path, run)
 def test_the_user_allows_read_also_on_the_command_line_or_in_their_config(tmp_path, run, monkeypatch):
     shared = _shared(tmp_path)
     root = _project(tmp_path / "proj", '[project]\nread_also = ["../shared"]\n', cards="../shared/cards")
-    result = run("--project", root, "--read-also", shared, "validate", "--no-render")
-    assert result.code == 0, result.err
-    assert "1 valid card" in result.out and "not read" not in result.err
+    for args in (
+        ("--read-also", shared, "validate", "--no-render"),
+        ("validate", "--no-render", "--read-also", shared),
+    ):
+        result = run("--project", root, *args)
+        assert result.code == 0, result.err
+        assert "1 valid card" in result.out and "not read" not in result.err
     config = tmp_path / "config.toml"
     config.write_text(f'read_also = ["{shared}"]\n', encoding="utf-8")
     monkeypatch.setenv("PRINTER_CONFIG", str(config))
@@ -224,6 +228,8 @@ def test_the_user_allows_a_raise_on_the_command_line_or_in_their_config(tmp_path
     assert "above 50 (you allow)" in project.problems[0].message
     result = run("--project", root, "--allow-limit", "face_render_seconds=100000", "validate", "--no-render")
     assert result.code == 0 and "not used" not in result.err
+    result = run("--project", root, "validate", "--no-render", "--allow-limit", "face_render_seconds=100000")
+    assert result.code == 0 and "not used" not in result.err  # after the command, as on every command that loads one
     result = run("--project", root, "--allow-limit", "face_render_second=3", "validate")
     assert (
         result.code == 2 and "unknown limit 'face_render_second'" in result.err and "face_render_seconds" in result.err
