@@ -508,8 +508,6 @@ def _build_game(
     if workers is not None and _fresh_process():  # workers import WeasyPrint while the cards are read
         workers.warm(spec)
     sets, problems = load_cards(project, [source], game.id)
-    # Missing or unreadable art prints a labelled placeholder: a warning here, an error with --strict.
-    problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
     if errors(problems):
         outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed: fix the card files first"
         return outcome
@@ -1254,7 +1252,6 @@ def build_box(
     )
     page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size", project.limits.size_mm)
     sets, problems = load_cards(project, [chosen.cards], chosen.id)
-    problems = [p.with_severity(WARNING) if p.code in ("missing-art", "bad-art") else p for p in problems]
     cards = sets.get(chosen.id)
     if deck_file is not None:
         items, found = deck_items(deck_file, cards, project.limits) if cards is not None else ([], [])

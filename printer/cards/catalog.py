@@ -20,7 +20,7 @@ from printer.cards.schema import SchemaStore
 
 if TYPE_CHECKING:
     from printer.cards.spreadsheet import SchemaTypes, SheetRecord
-from printer.problems import Problem, did_you_mean
+from printer.problems import WARNING, Problem, did_you_mean
 from printer.project import Project, bundled_root
 
 
@@ -205,9 +205,11 @@ def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | Non
     A URL, a missing file, a file reached through ``..``, an absolute path
     or a symbolic link out of the project (rendering would refuse to read
     it), and a file Pillow cannot open or that is over its
-    decompression-bomb limit are problems. Only the image's header is read:
-    a truncated file shows at ``printer build``. ``seen`` caches the header
-    check of each file.
+    decompression-bomb limit are problems. Missing and unreadable art are
+    warnings (a build prints a labelled placeholder in their place, and
+    ``--strict`` makes them errors), the rest errors. Only the image's header
+    is read: a truncated file shows at ``printer build``. ``seen`` caches the
+    header check of each file.
     """
     text = card.get("art")
     art = card.art_path()
@@ -225,7 +227,7 @@ def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | Non
         ]
     if not art.is_file():
         kind = "is a folder, not an image file" if art.is_dir() else "not found"
-        return [Problem(where, f"art file {kind}: {art}", _art_hint(art), code="missing-art")]
+        return [Problem(where, f"art file {kind}: {art}", _art_hint(art), WARNING, "missing-art")]
     resolved = art.resolve()
     if not any(resolved.is_relative_to(root) for root in roots):
         return [
@@ -240,7 +242,9 @@ def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | Non
     if resolved not in seen:
         seen[resolved] = _unreadable_image(resolved)
     if seen[resolved]:
-        return [Problem(where, f"art file {art.name} cannot be used: {seen[resolved]}", code="bad-art")]
+        return [
+            Problem(where, f"art file {art.name} cannot be used: {seen[resolved]}", severity=WARNING, code="bad-art")
+        ]
     return []
 
 

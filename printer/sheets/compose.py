@@ -815,7 +815,12 @@ def make_job(
     """A :class:`PrintJob` for ``game`` with art prepared into ``build/.cache/art`` of the project."""
     cache = ArtCache(project.build_dir / ".cache" / "art", cmyk_profile=cmyk_profile)
     renderer = Renderer(
-        game, allowed_roots(project, extra_roots), art_cache=cache, bleed=opts.bleed, card_size=opts.card
+        game,
+        allowed_roots(project, extra_roots),
+        art_cache=cache,
+        bleed=opts.bleed,
+        card_size=opts.card,
+        base=project.root,
     )
     job = PrintJob(renderer, opts, project.root)
     if cmyk_profile is not None:

@@ -43,7 +43,7 @@ def preflight(
 
     problems: list[Problem] = []
     for game_id, cards in sets.items():
-        renderer = Renderer(project.games[game_id], art_roots(project, paths))
+        renderer = Renderer(project.games[game_id], art_roots(project, paths), base=project.root)
         seen: dict[tuple[str, str], list] = {}
         backs: dict[str, object] = {}
 
@@ -59,10 +59,10 @@ def preflight(
         for card in cards:
             key = clean.key(card)
             if key not in clean.known:
-                before = len(renderer.problems)
+                before, calls = len(renderer.problems), renderer.unknown_icon_calls
                 try:
                     renderer.front(card)
-                    if len(renderer.problems) == before:
+                    if len(renderer.problems) == before and renderer.unknown_icon_calls == calls:
                         clean.add(key)
                 except PrinterError as exc:
                     note(exc, card.where)

@@ -58,8 +58,9 @@ every game; the README section "Writing templates for print" has it with example
 from __future__ import annotations
 
 import re
+import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import jinja2
@@ -196,7 +197,8 @@ class Renderer:
 
     Problems found while rendering (unknown icons, missing art) are
     collected in ``problems`` as warnings. Template errors raise
-    :class:`RenderError` naming the template file and line.
+    :class:`RenderError` naming the template file and line; so does a file
+    a face names that the build could not read, when ``base`` is set.
     """
 
     def __init__(
@@ -206,8 +208,14 @@ class Renderer:
         art_cache: ArtCache | None = None,
         bleed: float = 0.0,
         card_size: tuple[float, float] | None = None,
+        base: Path | None = None,
     ):
         self.game = game
+        #: the folder a face's relative URLs are read from (the project's); when set, every file a face's HTML
+        #: names is checked as soon as it is rendered (:mod:`printer.sheets.references`)
+        self.base = base
+        self._references: dict[str, str | None] = {}
+        self._reference_roots: tuple[str, list[Path]] | None = None
         self.max_chars = DEFAULT_LIMITS.face_html_chars  # a project's own limit is set by printer.sheets.compose
         self.allowed_roots = allowed_roots
         self.art_cache = art_cache
@@ -217,8 +225,13 @@ class Renderer:
         self.env = TemplateSandbox.for_templates(game.template_dirs, allowed_roots)
         self.env.filters["markup"] = self._markup_filter
         self.env.filters["spaceless"] = spaceless
-        self.env.globals["icon_url"] = self.icon_url
+        self.env.globals["icon_url"] = self._template_icon_url
         self._icons: dict[str, str | None] = {}
+        #: how many times a template asked ``icon_url`` for an icon there is none of (each one a problem, reported
+        #: once per template line and icon): :mod:`printer.sheets.preflight` remembers no card that did
+        self.unknown_icon_calls = 0
+        self._unknown_icons: dict[str, list[str]] = {}  # template line -> the icons icon_url found none of there
+        self._rendering = ""  # what is being rendered (a card's place, ``back 'x'``): the hint of a template's problem
         self._unreadable_art: set[Path] = set()  # art files Pillow could not read: they print the labelled placeholder
         self._card: Card | None = None  # the card whose front is being rendered (where the markup filter reports)
         #: what templates see as ``component`` (printer.sheets.components: name, kind, shape, width, height) when
@@ -240,6 +253,34 @@ class Renderer:
             path = self.find_file(f"icons/{name}.svg")
             self._icons[name] = path.resolve().as_uri() if path else None
         return self._icons[name]
+
+    def _template_icon_url(self, name: object) -> str:
+        """The template function ``icon_url(name)``: the URL of ``icons/<name>.svg`` on the template path.
+
+        For an icon there is none of, it returns :data:`MISSING_ICON` (a placeholder picture: the build goes on)
+        and reports an ``unknown-icon`` warning at the template's file and line that called it, naming the card
+        (or back) it was rendering first: one warning per template line, listing every icon name it asked for in
+        vain. ``printer validate`` renders the same templates and reports it at the same place.
+        """
+        url = self.icon_url(str(name))
+        if url is not None:
+            return url
+        self.unknown_icon_calls += 1
+        where, name = _calling_template() or "template", str(name)
+        at = next((i for i, p in enumerate(self.problems) if p.where == where and p.code == "unknown-icon"), None)
+        names = [*self._unknown_icons.get(where, []), name] if at is not None else [name]
+        if at is not None and name in self._unknown_icons.get(where, []):
+            return MISSING_ICON
+        self._unknown_icons[where] = names
+        listed = ", ".join(repr(n) for n in names)
+        message = f"icon_url() finds no icon {listed} (no icons/<name>.svg on the template path)"
+        if at is None:
+            rendering = f"while rendering {self._rendering}" if self._rendering else None
+            hint = "; ".join(h for h in (unknown_icon(where, name, self.icon_names()).hint, rendering) if h)
+            self.problems.append(Problem(where, message, hint or None, WARNING, "unknown-icon"))
+        else:
+            self.problems[at] = replace(self.problems[at], message=message)
+        return MISSING_ICON
 
     def icon_names(self) -> list[str]:
         names = set()
@@ -308,6 +349,7 @@ class Renderer:
             raise RenderError(problem.message, [problem]) from None
 
     def _render(self, template: jinja2.Template, where: str, max_chars: int | None = None, **context) -> Markup:
+        outer, self._rendering = self._rendering, where
         try:
             return Markup(render_limited(template, template_context(context), max_chars or self.max_chars))
         except PrinterError:
@@ -315,6 +357,8 @@ class Renderer:
         except Exception as exc:  # a template is user code: any error it raises is reported at its file and line
             problem = template_problem(exc, template.filename, where)
             raise RenderError(problem.message, [problem]) from None
+        finally:
+            self._rendering = outer
 
     def front(self, card: Card) -> Markup:
         """The HTML of a card's front."""
@@ -340,9 +384,26 @@ class Renderer:
         template = self._template(names)
         outer, self._card = self._card, card
         try:
-            return self._render(template, card.where, **context)
+            return self._checked(self._render(template, card.where, **context), template, card.where)
         finally:
             self._card = outer
+
+    def _checked(self, html: Markup, template: jinja2.Template, where: str) -> Markup:
+        """``html`` when every file it names can be read; else :class:`RenderError` at the template's lines."""
+        if self.base is None:
+            return html
+        from printer.sheets.references import reference_problems
+
+        if self._reference_roots is None:
+            from printer.paths import bundled_root
+
+            roots = [*self.allowed_roots, bundled_root() / "templates"]
+            self._reference_roots = (self.base.resolve().as_uri() + "/", [Path(r).resolve() for r in roots])
+        base_url, roots = self._reference_roots
+        problems = reference_problems(html, base_url, roots, template.filename, where, self._references)
+        if problems:
+            raise RenderError(problems[0].message, problems)
+        return html
 
     def placeholder(self, name: str, reason: str) -> Markup:
         """A labelled stand-in front for a card that could not be found."""
@@ -351,13 +412,10 @@ class Renderer:
 
     def back(self, back: str) -> Markup:
         """The HTML of the back named ``back``."""
-        return self._render(
-            self._template(["back.html.j2"]),
-            f"back {back!r}",
-            back=back,
-            game=self.game.template_view(),
-            component=self.component,
-        )
+        template = self._template(["back.html.j2"])
+        where = f"back {back!r}"
+        html = self._render(template, where, back=back, game=self.game.template_view(), component=self.component)
+        return self._checked(html, template, where)
 
     def back_name(self, card: Card | None) -> str:
         """The back a card prints with: its ``back`` field, else the game's mapping, else ``default``.
@@ -545,6 +603,25 @@ class Renderer:
                 game=self.game.template_view(),
             )
         )
+
+
+#: what ``icon_url`` gives for an icon there is none of: a grey circled question mark (SVG, 12 x 12 px: 3.2 mm unless the template sizes it)
+MISSING_ICON = (
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='12' height='12' viewBox='0 0 16 16'%3E"
+    "%3Ccircle cx='8' cy='8' r='7' fill='none' stroke='%23888' stroke-width='1.5'/%3E"
+    "%3Ctext x='8' y='12' font-size='11' text-anchor='middle' fill='%23888'%3E%3F%3C/text%3E%3C/svg%3E"
+)
+
+
+def _calling_template() -> str | None:
+    """``file:line`` of the innermost template frame on the stack (the template line calling a helper), if any."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        template = frame.f_globals.get("__jinja_template__")
+        if template is not None and template.filename:
+            return f"{template.filename}:{template.get_corresponding_lineno(frame.f_lineno)}"
+        frame = frame.f_back  # type: ignore[assignment]
+    return None
 
 
 class _LazyArt(TemplateHelper):

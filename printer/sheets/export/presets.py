@@ -199,7 +199,9 @@ def preset_job(job: PrintJob, chosen: Plan) -> PrintJob:
     opts = replace(job.opts, card=chosen.trim, bleed=chosen.bleed, safe=chosen.preset.safe, marks="none")
     old = job.renderer
     cache = ArtCache(old.art_cache.folder, old.art_cache.dpi) if old.art_cache is not None else None
-    renderer = Renderer(old.game, old.allowed_roots, art_cache=cache, bleed=chosen.bleed, card_size=chosen.trim)
+    renderer = Renderer(
+        old.game, old.allowed_roots, art_cache=cache, bleed=chosen.bleed, card_size=chosen.trim, base=old.base
+    )
     renderer.max_chars = old.max_chars
     return PrintJob(renderer, opts, job.base)
 

@@ -1,0 +1,158 @@
+"""validate and build agree: whatever build reports, validate reported first, at the same place and severity.
+
+Each case plants one problem in a small project (printer init's) and checks that every problem ``api.build``
+reports is among ``api.validate``'s, with the same place, severity and code, and that build's message names the
+card and the template line where there is one (docs/hardening.md, "validate and build agree").
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from printer import api
+from printer.problems import PrinterError, Problem, Severity
+from printer.scaffold import scaffold
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = tmp_path / "demo"
+    scaffold(root, "demo", "Demo")
+    return root
+
+
+def _template(root: Path) -> Path:
+    return root / "templates" / "demo" / "card.html.j2"
+
+
+def _plant(root: Path, old: str, new: str) -> None:
+    path = _template(root)
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _ships(root: Path) -> Path:
+    return root / "cards" / "demo" / "ships.json"
+
+
+def _set_art(root: Path, art: str) -> None:
+    path = _ships(root)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cards"][0]["art"] = art
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+
+
+def _places(problems) -> set[tuple[str, Severity, str]]:
+    return {(p.where, p.severity, p.code) for p in problems}
+
+
+@dataclass
+class Built:
+    """What a build reported: its problems, and whether it printed (a template error raises out of api.build)."""
+
+    problems: list[Problem]
+    ok: bool
+
+
+def build(root: Path, strict: bool = False) -> Built:
+    try:
+        result = api.build(api.load_project(root), api.BuildRequest(jobs=1, cache=False, strict=strict))
+    except PrinterError as exc:
+        return Built(exc.problems, False)
+    return Built(result.problems, result.ok)
+
+
+def served(root: Path) -> list[Problem]:
+    """The problems ``printer serve``'s problems panel shows."""
+    pytest.importorskip("starlette")
+    from printer.serve.workspace import Workspace
+
+    return Workspace(root).problems
+
+
+def agree(root: Path) -> tuple[api.ValidationReport, Built]:
+    """Validate, then build; every problem build reports is one validate reported, and serve shows."""
+    report = api.validate(api.load_project(root))
+    built = build(root)
+    assert built.problems, "the planted problem shows in build"
+    missing = _places(built.problems) - _places(report.problems)
+    assert not missing, f"build reports what validate did not: {missing}\nvalidate: {report.problems}"
+    unseen = _places(built.problems) - _places(served(root))
+    assert not unseen, f"build reports what serve's problems panel does not: {unseen}"
+    if not built.ok:
+        assert not report.ok, "build fails, so validate fails too"
+    return report, built
+
+
+TITLE = '<span class="title">{{ card.title }}</span>'
+
+
+def test_icon_url_of_an_unknown_icon_warns_at_the_template_line_and_builds(project):
+    _plant(project, TITLE, TITLE + "<img class=\"icon\" src=\"{{ icon_url(card.get('faction', 'x')|lower) }}\">")
+    report, built = agree(project)
+    assert built.ok and report.ok  # a placeholder prints: a warning, not "cannot read None"
+    (problem,) = [p for p in built.problems if p.code == "unknown-icon"]
+    assert problem.severity == Severity.WARNING
+    assert re.search(r"templates/demo/card\.html\.j2:\d+$", problem.where)
+    assert "icon_url() finds no icon 'union'" in problem.message and "'drift'" in problem.message
+    assert "while rendering" in problem.hint and "cards/demo/" in problem.hint
+    assert not any("None" in p.message for p in built.problems)
+
+
+def test_icon_url_strict_fails_both(project):
+    _plant(project, TITLE, TITLE + "<img src=\"{{ icon_url('nope') }}\">")
+    assert not build(project, strict=True).ok
+    assert any(p.code == "unknown-icon" for p in api.validate(api.load_project(project)).problems)
+
+
+@pytest.mark.parametrize(
+    "src",
+    ["pics/{{ card.id }}.png", "{{ card.get('portrait') }}"],
+    ids=["missing-file", "none"],
+)
+def test_a_file_a_template_names_that_is_missing(project, src):
+    _plant(project, TITLE, TITLE + f'<img src="{src}" alt="">')
+    report, built = agree(project)
+    assert not built.ok
+    problem = built.problems[0]
+    assert problem.severity == Severity.ERROR and problem.code == "fetch"
+    assert problem.where.endswith("templates/demo/card.html.j2:11"), problem.where
+    assert problem.message.startswith("cannot read ")
+    assert re.search(r"while rendering .*cards/demo/\w+\.(json|csv)", problem.hint)
+
+
+def test_a_network_url_in_a_template(project):
+    _plant(project, TITLE, TITLE + '<img src="https://example.com/a.png">')
+    report, built = agree(project)
+    assert not built.ok
+    assert built.problems[0].code == "blocked-fetch" and built.problems[0].where.endswith("card.html.j2:11")
+
+
+def test_missing_art_is_a_warning_in_both(project):
+    _set_art(project, "art/nowhere.png")
+    report, built = agree(project)
+    assert report.ok and built.ok
+    (problem,) = [p for p in report.problems if p.code == "missing-art"]
+    assert problem.severity == Severity.WARNING and problem.where.endswith("ships.json::$.cards[0].art")
+
+
+def test_unreadable_art_is_a_warning_in_both(project):
+    (project / "cards" / "demo" / "art").mkdir()
+    (project / "cards" / "demo" / "art" / "x.png").write_text("not an image")
+    _set_art(project, "art/x.png")
+    report, built = agree(project)
+    assert report.ok and built.ok
+    assert [p.severity for p in report.problems if p.code == "bad-art"] == [Severity.WARNING]
+
+
+def test_missing_art_strict_fails_both(project, run):
+    _set_art(project, "art/nowhere.png")
+    assert run("validate", "--strict", cwd=project).code == 1
+    assert run("build", "--strict", "--jobs", "1", "--no-cache", cwd=project).code == 1
+    assert run("validate", cwd=project).code == 0
