@@ -80,6 +80,7 @@ __all__ = [
     "MAX_PLAYERS",
     "usage_error",
     "validate",
+    "game_checks",
 ]
 
 
@@ -157,7 +158,41 @@ def validate(
         from printer.sheets.preflight import preflight
 
         problems += preflight(project, sets, targets, problems)
+    if not paths:  # the whole project: what else a build of each game reads and checks
+        for each in project.games.values():
+            problems += game_checks(project, each, sets.get(each.id), render)
     return ValidationReport(sets, problems)
+
+
+def game_checks(project: Project, game: Game, cards: CardSet | None, aids: bool) -> list[Problem]:
+    """What :func:`build` checks of ``game`` beyond its cards' data and faces, as it checks it (same places and
+    severities): the sheet layout the settings give, the declared components, the cards-per-build limit and, with
+    ``aids``, the player aids. ``cards`` are the game's valid cards (``None``: none). :func:`validate` and
+    ``printer serve``'s problems panel report these too. Raises :class:`UsageError` where the build does (options
+    printer.toml gives wrong).
+    """
+    from printer.sheets.components import read_components
+    from printer.sheets.options import layout_report, resolve_options, sheet_layout
+
+    where = str(project.root / "printer.toml")
+    opts = resolve_options(project.settings, game.settings, game.card_size, {}, where)
+    if opts.sheet_layout is not None:
+        project.contained(opts.sheet_layout, "sheet_layout", where)
+    layout = sheet_layout(opts, project.root)
+    problems = layout_report(opts, layout, where)[0]
+    declared = game.settings.get("components")
+    problems += read_components(declared, game.id, where, layout.page, opts.margin, project.limits.size_mm)[1]
+    total = sum(card.copies for card in cards) if cards is not None else 0
+    if total > project.limits.cards_per_build:
+        problems.append(
+            limit_over("cards_per_build", total, project.limits.cards_per_build, str(game.cards), "cards to print")
+        )
+    if aids and cards is not None:
+        from printer.book import aid_items
+        from printer.sheets.compose import allowed_roots
+
+        problems += aid_items(project, game, allowed_roots(project, [game.cards.resolve()]))[1]
+    return problems
 
 
 # -- build ------------------------------------------------------------------------------------------------------------

@@ -170,10 +170,15 @@ def aid_items(project: Project, game: Game, roots: list[Path] | None = None) -> 
     ``back_html``, repeated ``aid_copies`` times (``rules.toml``, default 1).
     A game without aids gives ``([], [])``.
     """
+    from printer.paths import bundled_root
     from printer.sheets.compose import PrintItem, allowed_roots
+    from printer.sheets.references import reference_problems
 
     items: list = []
     problems: list[Problem] = []
+    base_url = project.root.resolve().as_uri() + "/"
+    readable = [Path(r).resolve() for r in [*(roots or allowed_roots(project)), bundled_root() / "templates"]]
+    memo: dict = {}
     for edition in find_editions(project, game):
         if not edition.aids_folder.is_dir():
             continue
@@ -190,6 +195,9 @@ def aid_items(project: Project, game: Game, roots: list[Path] | None = None) -> 
         for aid in load_aids(ctx, edition.aids_folder):
             front, back = render_aid(ctx, aid, inline_css=True)
             label = f"player aid: {aid.title}"
+            # a file the aid names that the build could not read: an error at the aid's line, as validate says it
+            unreadable = reference_problems(front + back, base_url, readable, str(aid.file), label, memo)
+            problems += [p for p in unreadable if p not in problems]
             items += [PrintItem(None, label, front_html=front, back_html=back) for _ in range(copies)]
         problems += ctx.problems
     return items, problems

@@ -158,6 +158,8 @@ class Workspace:
         self.files: FileCache = {}
         self.games: dict[str, _GameState] = {}
         self._entry_memo: dict[tuple, tuple[Entry, list[Problem], dict[str, tuple[str, str]]]] = {}
+        #: each game's :meth:`_game_problems` by its number of cards to print, until a file other than cards changes
+        self._game_memo: dict[str, tuple[int, list[Problem]]] = {}
 
     def _game(self, game_id: str) -> _GameState:
         state = self.games.get(game_id)
@@ -265,6 +267,7 @@ class Workspace:
                 # art, templates, schemas, anything but card files: every card is rendered to HTML again (its
                 # art's prepared copy or an icon may differ); only faces whose HTML or files changed get new keys
                 self._entry_memo.clear()
+                self._game_memo.clear()
                 for state in self.games.values():
                     state.html.clear()
             return self._rebuild(reloaded)
@@ -329,6 +332,7 @@ class Workspace:
                 editable=False,
             )
         all_problems = list(self.project.problems) + problems + _merge_repeats(render_problems)
+        all_problems += self._game_problems(sets)
         changes = Changes(reloaded=reloaded)
         for uid, entry in entries.items():
             if self.entries.get(uid) != entry:
@@ -348,6 +352,24 @@ class Workspace:
             self.version += 1
         changes.version = self.version
         return changes
+
+    def _game_problems(self, sets: dict[str, CardSet]) -> list[Problem]:
+        """What a build of each game would refuse or warn about beyond its cards (:func:`printer.api.game_checks`)."""
+        from printer import api
+
+        problems: list[Problem] = []
+        for game in self.project.games.values():
+            cards = sets.get(game.id)
+            total = sum(card.copies for card in cards) if cards is not None else -1
+            kept = self._game_memo.get(game.id)
+            if kept is None or kept[0] != total:
+                try:
+                    found = api.game_checks(self.project, game, cards, aids=True)
+                except PrinterError as exc:
+                    found = list(exc.problems)
+                kept = self._game_memo[game.id] = (total, found)
+            problems += kept[1]
+        return problems
 
     def _record_game(self, record: Record) -> str:
         if record.game:

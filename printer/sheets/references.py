@@ -122,7 +122,7 @@ def reference_problems(
             fix = (
                 "the template wrote none: a value or helper that gave nothing (art_url without art?)"
                 if url == "None"
-                else "a template's src is relative to the project folder"
+                else "a relative src is read from the project folder"
             )
             path = url2pathname(unquote(urlparse(absolute).path))
             problem = Problem(

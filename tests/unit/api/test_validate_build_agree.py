@@ -156,3 +156,30 @@ def test_missing_art_strict_fails_both(project, run):
     assert run("validate", "--strict", cwd=project).code == 1
     assert run("build", "--strict", "--jobs", "1", "--no-cache", cwd=project).code == 1
     assert run("validate", cwd=project).code == 0
+
+
+def test_a_component_declaration_build_refuses(project):
+    with (project / "printer.toml").open("a", encoding="utf-8") as toml:
+        toml.write(
+            'components.marker = { kind = "token", shape = "round", size = "20x25mm", when = { type = "Event" } }\n'
+        )
+    report, built = agree(project)
+    assert not built.ok
+    assert built.problems[0].where.endswith("printer.toml: [games.demo.components.marker] size")
+
+
+def test_a_player_aid_naming_a_missing_picture(project):
+    aids = project / "rules" / "demo" / "aids"
+    aids.mkdir(parents=True)
+    (aids / "turn.md").write_text("# Turn\n\nGain {nope}, see ![x](missing.png).\n", encoding="utf-8")
+    report, built = agree(project)
+    assert not built.ok
+    places = {(p.where.rsplit("/", 1)[-1], p.severity.value, p.code) for p in built.problems}
+    assert places == {("turn.md:3", "error", "fetch"), ("turn.md:3:6", "warning", "unknown-icon")}
+
+
+def test_over_the_cards_per_build_limit(project):
+    with (project / "printer.toml").open("a", encoding="utf-8") as toml:
+        toml.write("\n[limits]\ncards_per_build = 3\n")
+    report, built = agree(project)
+    assert not built.ok and built.problems[0].code == "limit"
