@@ -118,13 +118,14 @@ def from_settings(
             values[name] = value
             continue
         whose = "you allow" if name in allowed else "printer's default"
+        asked, held = _number(value), _number(ceiling)
         problems.append(
             Problem(
                 here,
-                f"[limits] {name} = {value:g} is not used: a project may lower a limit, not raise it above "
-                f"{ceiling:g} ({whose}); {ceiling:g} is used",
-                f"if you trust this project, allow it yourself: --allow-limit {name}={value:g} on the command line, "
-                f"or [limits] {name} = {value:g} in your own config ({USER_CONFIG})",
+                f"[limits] {name} = {asked} is not used: a project may lower a limit, not raise it above "
+                f"{held} ({whose}); {held} is used",
+                f"if you trust this project, allow it yourself: --allow-limit {name}={asked} on the command line, "
+                f"or [limits] {name} = {asked} in your own config ({USER_CONFIG})",
                 severity=WARNING,
                 code="limit-raise",
             )
@@ -132,6 +133,11 @@ def from_settings(
     if not values:
         return DEFAULT, problems
     return Limits(**values), problems  # type: ignore[arg-type]
+
+
+def _number(value: float) -> str:
+    """``value`` written so that it reads back the same (``2097152``, ``0.5``), for a message to copy from."""
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
 
 
 def hint(name: str) -> str:

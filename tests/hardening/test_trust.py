@@ -212,6 +212,9 @@ def test_a_project_may_lower_a_limit_but_not_raise_it(tmp_path, run):
     assert "--allow-limit face_render_seconds=100000" in (warning.hint or "")
     result = run("--project", root, "validate", "--no-render")
     assert "face_render_seconds = 100000 is not used" in result.err
+    (root / "printer.toml").write_text(GAME + "[limits]\nrequest_bytes = 12345678\n", encoding="utf-8")
+    [warning] = load_project(root).problems
+    assert "--allow-limit request_bytes=12345678 " in (warning.hint or "")  # a value to copy as it is
 
 
 def test_the_user_allows_a_raise_on_the_command_line_or_in_their_config(tmp_path, run, monkeypatch):
