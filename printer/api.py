@@ -175,7 +175,7 @@ def game_checks(project: Project, game: Game, cards: CardSet | None, aids: bool)
     from printer.sheets.options import layout_report, resolve_options, sheet_layout
 
     where = str(project.root / "printer.toml")
-    opts = resolve_options(project.settings, game.settings, game.card_size, {}, where)
+    opts = resolve_options(project.settings, game.settings, game.card_size, {}, where, project.limits)
     if opts.sheet_layout is not None:
         project.contained(opts.sheet_layout, "sheet_layout", where)
     layout = sheet_layout(opts, project.root)
