@@ -64,6 +64,8 @@ class Limits:
     drafts: int = 200
     #: laying out one card face's picture in ``printer serve`` (WeasyPrint), seconds; a face over it shows the error
     face_render_seconds: float = 30.0
+    #: fields of one card, counted in all its nested objects (a card file, a spreadsheet row, a card the editor checks)
+    fields_per_card: int = 1_000
 
 
 DEFAULT = Limits()

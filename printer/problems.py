@@ -145,7 +145,7 @@ def _best_of(word: str, kept: list[tuple[str, float, int]], n: int, cutoff: floa
 _PREFILTER_FROM = 200
 
 
-def did_you_mean(word: str, candidates: Sequence[str]) -> str | None:
+def did_you_mean(word: str, candidates: Sequence[str] | Candidates) -> str | None:
     """A hint naming the closest candidates, or ``None`` when none is close."""
     found = closest(word, candidates)
     if not found:

@@ -17,6 +17,7 @@ from printer.cards.load import load_records
 from printer.cards.model import Card, CardSet
 from printer.cards.record import Record
 from printer.cards.schema import SchemaStore
+from printer.limits import Limits, over
 
 if TYPE_CHECKING:
     from printer.cards.spreadsheet import SchemaTypes, SheetRecord
@@ -91,6 +92,11 @@ def check_records(
             )
             problems.append(Problem(where, what, hint, code="unknown-game"))
             continue
+        fields = record.data if type(record) is Record else cast("SheetRecord", record).cells
+        too_many = too_many_fields(fields, record, project.limits)
+        if too_many is not None:  # refused unread: explaining 100,000 unknown fields would take minutes
+            problems.append(too_many)
+            continue
         if type(record) is not Record:  # a spreadsheet row (SheetRecord): type its cells by the schema, locate by cell
             row = cast("SheetRecord", record)
             found = row.relocate(convert_cells(row, store, project.games[game_id].schema, sheet_types))
@@ -118,6 +124,29 @@ def check_records(
     for cards in sets.values():
         problems += _check_back_cards(cards)
     return sets, problems
+
+
+def field_count(data: object) -> int:
+    """The fields of ``data`` (a card), counted in all its nested objects and lists of objects."""
+    count = 0
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            count += len(value)
+            stack += [v for v in value.values() if isinstance(v, (dict, list))]
+        elif isinstance(value, list):
+            stack += [v for v in value if isinstance(v, (dict, list))]
+    return count
+
+
+def too_many_fields(data: object, record: Record, limits: Limits) -> Problem | None:
+    """The problem of a card with more fields than ``limits.fields_per_card``, located at the card, or ``None``."""
+    limit = limits.fields_per_card
+    count = field_count(data)
+    if count <= limit:
+        return None
+    return over("fields_per_card", count, limit, record.where(), "this card has too many fields (nested ones included)")
 
 
 def _validate(store: SchemaStore, record: Record, schema: Path, memo: ValidationMemo | None) -> list[Problem]:

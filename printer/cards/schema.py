@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterable
 from functools import cached_property
 from pathlib import Path
@@ -19,7 +20,7 @@ from urllib.parse import unquote, urldefrag, urlparse
 
 from printer.cards.record import json_key as _key
 from printer.paths import is_inside
-from printer.problems import Problem, UsageError, did_you_mean
+from printer.problems import Candidates, Problem, UsageError, did_you_mean
 
 # python-jsonschema, referencing and regex are imported when a card must be explained (or a schema checked the slow
 # way): a project whose cards are valid is validated without them (printer.fastschema).
@@ -200,12 +201,13 @@ class SchemaStore:
                     known = self.property_names(schema_file)
                 local = list(error.schema.get("properties", {})) if isinstance(error.schema, dict) else []
                 names = local if error.absolute_path and local else known  # a nested object's own fields
-                for name in _unexpected(error):
+                candidates, listed = Candidates(names), "known fields: " + ", ".join(names)
+                for index, name in enumerate(_unexpected(error)):
                     path = _json_path(error.absolute_path) + _key(name)
                     problem = Problem(
                         f"{where}{path}",
                         f"unknown field {name!r}",
-                        did_you_mean(name, names) or "known fields: " + ", ".join(names),
+                        (did_you_mean(name, candidates) if index < _HINTED else None) or listed,
                         code="schema",
                     )
                     (cascade if name in known and error.validator == "unevaluatedProperties" else problems).append(
@@ -318,9 +320,23 @@ def _json_path(parts: Iterable[object]) -> str:
 
 def _unexpected(error: ValidationError) -> list[str]:
     """Names of the properties an (un)evaluatedProperties error is about."""
+    import ast
+
     instance = error.instance if isinstance(error.instance, dict) else {}
-    # jsonschema's message quotes each unexpected name with repr().
-    return [k for k in instance if repr(k) in error.message] or list(instance)
+    # jsonschema's message quotes each unexpected name with repr(): read the quoted names back once (looking for
+    # each name in the message would take time in the square of the number of fields)
+    quoted = set()
+    for literal in _QUOTED.findall(error.message):
+        try:
+            quoted.add(ast.literal_eval(literal))
+        except (ValueError, SyntaxError):
+            continue
+    return [k for k in instance if k in quoted] or list(instance)
+
+
+#: unknown fields of one object that get a "did you mean" hint (each takes about a millisecond)
+_HINTED = 100
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'" + r'|"(?:[^"\\]|\\.)*"')
 
 
 def _short(value: object, limit: int = 60) -> str:

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from printer.book.source import rules_folder
-from printer.cards.catalog import ValidationMemo, check_records, schema_store
+from printer.cards.catalog import ValidationMemo, check_records, schema_store, too_many_fields
 from printer.cards.load import CARD_SUFFIXES, FileCache, load_records, read_json, records_from_data
 from printer.cards.model import Card, CardSet
 from printer.cards.record import Record
@@ -544,6 +544,9 @@ class Workspace:
         with self.lock:
             game = self.project.games[game_id]
             record = Record(data, file, pointer, game_id)
+            too_many = too_many_fields(data, record, self.project.limits)
+            if too_many is not None:  # not validated: explaining each of 100,000 fields would hold the lock for long
+                return {"front": None, "back": None, "error": too_many.message, "problems": [self._problem(too_many)]}
             problems = self.store.validate(data, game.schema, record.where())
             card_id = data.get("id")
             if isinstance(card_id, str):
