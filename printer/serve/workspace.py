@@ -233,7 +233,7 @@ class Workspace:
         before = len(renderer.problems)
         try:
             front = str(renderer.front(card))
-            back = str(renderer.back(renderer.back_name(card)))
+            back = str(renderer.back_of(card))
         except PrinterError:
             return None, None
         finally:
@@ -450,7 +450,7 @@ class Workspace:
         problems: list[Problem] = []
         try:
             front = str(renderer.front(card))
-            back = str(renderer.front(back_card) if back_card else renderer.back(renderer.back_name(card)))
+            back = str(renderer.front(back_card) if back_card else renderer.back_of(card))
         except PrinterError as exc:
             problems += exc.problems or [Problem(card.where, str(exc), code="template")]
             error = problems[0].message
@@ -568,7 +568,7 @@ class Workspace:
                 before = len(renderer.problems)
                 try:
                     renderer.front(card)
-                    renderer.back(renderer.back_name(card))
+                    renderer.back_of(card)
                 except PrinterError as exc:
                     problems += exc.problems or [Problem(card.where, str(exc), code="template")]
                     result["error"] = problems[-1].message

@@ -571,6 +571,8 @@ class PrintJob:
             return ("html", id(item.back_html))
         if item.back_card is not None:
             return ("card", item.back_card.id)
+        if item.card is not None and self.renderer.double_sided(item.card):
+            return ("self", item.card.id)
         return ("back", self.renderer.back_name(item.card))
 
     def back_key(self, item: PrintItem) -> str:
@@ -585,6 +587,9 @@ class PrintJob:
         elif item.back_card is not None:
             html = self.renderer.front(item.back_card)
             owner = ("", item.back_card.name, item.back_card)
+        elif ident[0] == "self" and item.card is not None:  # a double-sided card: itself again, as its back
+            html = self.renderer.front(item.card, side="back")
+            owner = ("", item.card.name, item.card)
         else:
             html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
         return self._remember(self._backs, ident, html, owner, item.back_html)

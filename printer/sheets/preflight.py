@@ -62,6 +62,8 @@ def preflight(
                 before, calls = len(renderer.problems), renderer.unknown_icon_calls
                 try:
                     renderer.front(card)
+                    if renderer.double_sided(card):  # its back is itself again
+                        renderer.front(card, side="back")
                     if len(renderer.problems) == before and renderer.unknown_icon_calls == calls:
                         clean.add(key)
                 except PrinterError as exc:

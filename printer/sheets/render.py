@@ -360,8 +360,21 @@ class Renderer:
         finally:
             self._rendering = outer
 
-    def front(self, card: Card) -> Markup:
-        """The HTML of a card's front."""
+    def double_sided(self, card: Card | None) -> bool:
+        """Whether ``card`` prints itself on both sides: it matches printer.toml's ``[games.<id>]``
+        ``double_sided`` table (card field = value or list of values), e.g. a card whose two sides differ only in
+        their frame. Its back is its front template again, rendered with ``side = "back"``."""
+        spec = self.game.settings.get("double_sided")
+        if card is None or not isinstance(spec, dict) or not spec:
+            return False
+        return all(
+            str(card.get(f)) in [str(v) for v in (values if isinstance(values, list) else [values])]
+            for f, values in spec.items()
+        )
+
+    def front(self, card: Card, side: str = "front") -> Markup:
+        """The HTML of a card's front; ``side = "back"`` renders it as the back of a :meth:`double_sided` card
+        (templates see ``side``)."""
         data = dict(card.data)
         data.setdefault("copies", 1)
         art_for = self._art_for(card)
@@ -379,6 +392,7 @@ class Renderer:
             "game": self.game.template_view(),
             "type_class": _slug(card.type),
             "component": self.component,
+            "side": side,
         }
         names = [f"card-{_slug(card.type)}.html.j2", "card.html.j2"]
         template = self._template(names)
@@ -409,6 +423,12 @@ class Renderer:
         """A labelled stand-in front for a card that could not be found."""
         template = self._template(["placeholder.html.j2"])
         return self._render(template, name, name=name, reason=reason, game=self.game.template_view())
+
+    def back_of(self, card: Card) -> Markup:
+        """The HTML of ``card``'s back: itself again when :meth:`double_sided`, else its named back (:meth:`back_name`)."""
+        if self.double_sided(card):
+            return self.front(card, side="back")
+        return self.back(self.back_name(card))
 
     def back(self, back: str) -> Markup:
         """The HTML of the back named ``back``."""

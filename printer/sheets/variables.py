@@ -32,6 +32,8 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "game": "The game (`game.id`, `game.name`, `game.card_size`, `game.settings`: its `printer.toml` table).",
             "component": "`none` for a card; for a component that is not a card (docs/components.md) its `name`, "
             "`kind` (token, tile, board), `shape` and trim `width` and `height` in mm.",
+            "side": "`front`; `back` when a double-sided card (printer.toml `double_sided`) prints itself again as "
+            "its back, so the template can tell its two sides apart (a frame colour).",
         },
     ),
     "Card back": (

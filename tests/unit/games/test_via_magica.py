@@ -288,8 +288,8 @@ def built(tmp_path_factory):
 @pytest.mark.slow
 def test_cards_are_64x80mm_three_by_three(built):
     with pdfplumber.open(built) as pdf:
-        # 36 faces: 24 cards, a summary and a player aid for each of the 6 players (players = 6), the Animus stones
-        # and crystals as tokens beside them: 4 sheets, fronts and backs
+        # 30 faces: 24 cards and a summary for each of the 6 players (players = 6; the Animus stones and crystals
+        # print as tokens beside them): 4 sheets, fronts and backs
         assert len(pdf.pages) == 8
         for page in pdf.pages[2:4]:
             boxes = card_boxes(page, 64, 80, tolerance_pt=0.3)
