@@ -618,6 +618,8 @@ def _build_game(
             title=game.name,
             deck=request.deck_file.stem if request.deck_file else None,
             image_url_base=request.image_url_base,
+            components=tuple(components),
+            component_job=_component_jobs(project, game, opts, layout.page, extra)[0] if components else None,
         )
         kinds = dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)])
         if "tts-save" in kinds:  # it writes the tts sheets too
@@ -713,10 +715,29 @@ def _build_components(
     cache: FaceCache | None,
 ) -> list[Problem]:
     """``<game>-components.pdf``: the components' sheets (:func:`printer.sheets.components.build_components`)."""
+    from printer.sheets.components import build_components
+
+    job_for, spec_for = _component_jobs(project, game, opts, page, extra)
+    target = output_path(out_dir, f"{game.id}-components.pdf")
+    made, problems = build_components(components, job_for, page, target, game.name, workers, spec_for, cache)
+    counts = ", ".join(counted(n, name) for name, n in made.counts.items())
+    fronts = sum(1 for s in made.sheets if s.side == "front")
+    for name, value in made.stats.items():
+        outcome.stats[f"components: {name}"] = value
+    boards = f", {made.board_pages} of them a board's pages" if made.board_pages else ""
+    outcome.exports.append(f"{target}: components {counts} on {counted(fronts, 'sheet')}{boards}")
+    outcome.paths.append(target)
+    return problems
+
+
+def _component_jobs(
+    project: Project, game: Game, opts: PrintOptions, page: tuple[float, float], extra: list[Path]
+) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
+    """``(job_for, spec_for)``: a component's print job (its card size the component's trim size, its templates
+    shown ``component``) and the :class:`~printer.sheets.parallel.JobSpec` workers rebuild it from."""
     from dataclasses import replace
 
     from printer.sheets import compose
-    from printer.sheets.components import build_components
     from printer.sheets.parallel import JobSpec
 
     def options(component: Any) -> PrintOptions:
@@ -730,16 +751,7 @@ def _build_components(
     def spec_for(component: Any) -> JobSpec:
         return JobSpec(str(project.root), game.id, options(component), tuple(str(r) for r in extra))
 
-    target = output_path(out_dir, f"{game.id}-components.pdf")
-    made, problems = build_components(components, job_for, page, target, game.name, workers, spec_for, cache)
-    counts = ", ".join(counted(n, name) for name, n in made.counts.items())
-    fronts = sum(1 for s in made.sheets if s.side == "front")
-    for name, value in made.stats.items():
-        outcome.stats[f"components: {name}"] = value
-    boards = f", {made.board_pages} of them a board's pages" if made.board_pages else ""
-    outcome.exports.append(f"{target}: components {counts} on {counted(fronts, 'sheet')}{boards}")
-    outcome.paths.append(target)
-    return problems
+    return job_for, spec_for
 
 
 def _unique(found: list[Problem], already: list[Problem]) -> list[Problem]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from printer.problems import Problem
 from printer.sheets.compose import PrintItem, PrintJob
@@ -40,7 +41,10 @@ class ExportRequest:
     export unwritten. ``layout`` is the sheet layout of the PDF (cut files
     follow it; default: the options' grid), ``title`` the game's name,
     ``deck`` the decklist's name when one was printed, ``image_url_base``
-    where the player hosts the Tabletop Simulator images.
+    where the player hosts the Tabletop Simulator images. ``components`` are
+    the game's components with their print items (:mod:`printer.sheets.components`)
+    and ``component_job(component)`` gives each one's print job, for the
+    exports that include them (``tts-save``).
     """
 
     out_dir: Path
@@ -52,6 +56,8 @@ class ExportRequest:
     title: str = ""
     deck: str | None = None
     image_url_base: str | None = None
+    components: tuple = ()
+    component_job: Callable[[Any], PrintJob] | None = None
 
 
 @dataclass
@@ -107,11 +113,21 @@ def _tts_save(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest)
 
     folder = request.out_dir / f"{request.stem}-tts"
     title = (request.title or request.stem) + (f": {request.deck}" if request.deck else "")
-    saved, problems = export_tts_save(job, items, folder, request.stem, request.image_url_base, title=title)
+    saved, problems = export_tts_save(
+        job,
+        items,
+        folder,
+        request.stem,
+        request.image_url_base,
+        title=title,
+        components=request.components,
+        component_job=request.component_job,
+    )
     where = "hosted at " + request.image_url_base if request.image_url_base else "file:/// URLs: local play only"
+    pieces = f" and {saved.components} component{'s' * (saved.components != 1)}" if saved.components else ""
     summary = (
         f"{saved.json} (Tabletop Simulator saved object: {saved.cards} cards in {saved.decks} "
-        f"deck{'s' * (saved.decks != 1)}, images {where}): copy it and {saved.thumbnail.name} into "
+        f"deck{'s' * (saved.decks != 1)}{pieces}, images {where}): copy it and {saved.thumbnail.name} into "
         "Tabletop Simulator's Saves/Saved Objects folder"
     )
     if not request.image_url_base:

@@ -32,6 +32,11 @@ single card gives a ``CardCustom``. Each deck has:
   markup), a ``Transform`` and its own copy of its ``CustomDeck`` entry;
 - ``DeckIDs``: the ``CardID`` of each contained card, in the same order.
 
+The game's components (tokens, tiles and boards, ``<game>-components.pdf``)
+follow the decks, face up, as ``Custom_Token``, ``Custom_Tile`` and
+``Custom_Board`` objects with their front and back images
+(:mod:`.tts_components`).
+
 Image URLs are ``file:///`` URLs of the images on this computer (local
 play only: the other players' TTS cannot read them) unless the build is
 given ``--image-url-base URL``, where the player uploads the ``-tts``
@@ -49,10 +54,11 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from PIL import Image
@@ -91,6 +97,7 @@ class SaveResult:
     files: list[Path]
     decks: int
     cards: int
+    components: int = 0
 
 
 def image_url(folder: Path, name: str, base: str | None) -> str:
@@ -242,12 +249,17 @@ def export_tts_save(
     url_base: str | None = None,
     plan: Sequence[TTSSheet] | None = None,
     title: str = "",
+    components: Sequence[tuple[Any, Sequence[PrintItem]]] = (),
+    component_job: Callable[[Any], Any] | None = None,
 ) -> tuple[SaveResult, list[Problem]]:
     """Write the deck sheets, ``<name>.json`` and ``<name>.png`` into ``folder``; returns ``(result, problems)``.
 
     ``name`` is the saved object's file name, ``title`` its name in TTS
     (``SaveName`` and the decks' nicknames; default ``name``);
     ``url_base`` where the images are hosted (default ``file:///`` URLs).
+    ``components`` are the game's components with their print items, and
+    ``component_job(component)`` gives each one's print job: their pieces
+    join the saved object (:func:`.tts_components.component_objects`).
     """
     folder = Path(folder)
     plan = list(plan) if plan is not None else plan_sheets(job, items)
@@ -256,10 +268,28 @@ def export_tts_save(
     card_type = 0 if job.opts.corner_radius > 0 else 1
     date = datetime.now().strftime("%m/%d/%Y %I:%M:%S %p")
     data = saved_object(plan, folder, title or name, url_base, card_type, date)
+    pieces = 0
+    if components and component_job is not None:
+        from printer.sheets.export.tts_components import component_objects
+
+        made = component_objects(
+            components,
+            component_job,
+            folder,
+            lambda file: image_url(folder, file, url_base),
+            _object_base,
+            description,
+            title or name,
+            z0=-4.0,
+        )
+        data["ObjectStates"] += made.objects
+        files += made.files
+        pieces = made.count
     target, thumb = folder / f"{name}.json", folder / f"{name}.png"
     atomic_write_text(target, json.dumps(data, indent=2, ensure_ascii=False) + "\n")
     buffer = io.BytesIO()
     thumbnail(folder, plan).save(buffer, "PNG")
     atomic_write_bytes(thumb, buffer.getvalue())
     decks = len({s.group for s in plan})
-    return SaveResult(target, thumb, files + [target, thumb], decks, sum(len(s.items) for s in plan)), []
+    cards = sum(len(s.items) for s in plan)
+    return SaveResult(target, thumb, files + [target, thumb], decks, cards, pieces), []

@@ -29,6 +29,7 @@ TOP_LEVEL = {
     "XmlUI",
     "ObjectStates",
 }
+PIECES = {"Custom_Token", "Custom_Tile", "Custom_Board"}
 DECK_KEYS = {"FaceURL", "BackURL", "NumWidth", "NumHeight", "BackIsHidden", "UniqueBack", "Type"}
 
 
@@ -53,6 +54,8 @@ def check_saved_object(data: dict, folder: Path | None = None) -> list[dict]:
     assert isinstance(data["ObjectStates"], list) and data["ObjectStates"]
     cards = []
     for obj in data["ObjectStates"]:
+        if obj["Name"] in PIECES:  # a component (check_components)
+            continue
         assert obj["Name"] in ("DeckCustom", "CardCustom")
         assert set(obj["Transform"]) >= {"posX", "posY", "posZ", "rotX", "rotY", "rotZ", "scaleX", "scaleY", "scaleZ"}
         contained = obj["ContainedObjects"] if obj["Name"] == "DeckCustom" else [obj]
@@ -87,6 +90,71 @@ def check_saved_object(data: dict, folder: Path | None = None) -> list[dict]:
                     assert image.size == expected
             cards.append(card)
     return cards
+
+
+def check_components(data: dict, folder: Path) -> dict[str, list[dict]]:
+    """Assert every component object (token, tile, board) has its front and back images in ``folder``, face up;
+    returns them by object name."""
+    found: dict[str, list[dict]] = {}
+    for obj in data["ObjectStates"]:
+        if obj["Name"] not in PIECES:
+            continue
+        assert obj["Nickname"] and obj["Transform"]["rotZ"] == 0.0  # face up
+        image = obj["CustomImage"]
+        assert {"ImageURL", "ImageSecondaryURL", "ImageScalar", "WidthScale"} <= set(image)
+        for url in (image["ImageURL"], image["ImageSecondaryURL"]):
+            path = local_file(url)
+            assert path.parent == folder and path.is_file(), url
+        if obj["Name"] == "Custom_Token":
+            assert set(image["CustomToken"]) == {"Thickness", "MergeDistancePixels", "StandUp", "Stackable"}
+        if obj["Name"] == "Custom_Tile":
+            assert set(image["CustomTile"]) == {"Type", "Thickness", "Stackable", "Stretch"}
+        found.setdefault(obj["Name"], []).append(obj)
+    return found
+
+
+@pytest.mark.slow
+def test_components_join_the_saved_object_as_custom_tokens_tiles_and_boards(tmp_path, run):
+    """Every printed piece of the components (copies included) is a TTS object with its front and its back: round
+    and square tokens are Custom_Tokens (a round one's image transparent outside its circle), hex tiles Custom_Tiles
+    of Type 1, the mat a Custom_Board whose image is the whole board."""
+    from tests.unit.sheets.test_components import COLOURS, make_project
+
+    root = make_project(tmp_path / "p")
+    result = run("--project", root, "build", "--out", tmp_path / "out", "--export", "tts-save")
+    assert result.code == 0, result.err
+    assert "and 21 components" in result.out
+    folder = tmp_path / "out" / "t-tts"
+    data = json.loads((folder / "t.json").read_text())
+    assert len(check_saved_object(data, folder)) == 3  # the three cards stay a deck
+    found = check_components(data, folder)
+    assert {name: len(objs) for name, objs in found.items()} == {
+        "Custom_Token": 17,  # 3 coins x count 4, 5 chits
+        "Custom_Tile": 3,
+        "Custom_Board": 1,
+    }
+    assert sorted(o["Nickname"] for o in found["Custom_Tile"]) == ["Hex 0", "Hex 1", "Hex 2"]
+    assert {o["CustomImage"]["CustomTile"]["Type"] for o in found["Custom_Tile"]} == {1}
+
+    def colour(url: str, at: tuple[float, float] = (0.5, 0.5)) -> tuple[int, ...]:
+        with Image.open(local_file(url)) as image:
+            return image.convert("RGBA").getpixel((int(at[0] * (image.width - 1)), int(at[1] * (image.height - 1))))
+
+    def rgb(hex_colour: str) -> tuple[int, int, int]:
+        return tuple(int(hex_colour[i : i + 2], 16) for i in (1, 3, 5))
+
+    for name, kind in (("Custom_Token", "Coin"), ("Custom_Tile", "Hex"), ("Custom_Board", "Mat")):
+        obj = next(o for o in found[name] if o["Nickname"].startswith(kind))
+        assert colour(obj["CustomImage"]["ImageURL"])[:3] == pytest.approx(rgb(COLOURS[kind]), abs=8)
+        assert colour(obj["CustomImage"]["ImageSecondaryURL"])[:3] == pytest.approx((0x33, 0x33, 0x33), abs=8)
+    coin = next(o for o in found["Custom_Token"] if o["Nickname"].startswith("Coin"))
+    chit = next(o for o in found["Custom_Token"] if o["Nickname"].startswith("Chit"))
+    assert colour(coin["CustomImage"]["ImageURL"], (0, 0))[3] == 0  # cut out along the circle
+    assert colour(chit["CustomImage"]["ImageURL"], (0, 0))[3] == 255  # a square token keeps its corners
+    with Image.open(local_file(found["Custom_Board"][0]["CustomImage"]["ImageURL"])) as board:
+        assert board.width / board.height == pytest.approx(400 / 250, rel=0.01)
+    tile = found["Custom_Tile"][0]["Transform"]
+    assert found["Custom_Board"][0]["Transform"]["scaleX"] > tile["scaleX"] > coin["Transform"]["scaleX"]
 
 
 @pytest.fixture(scope="module")
@@ -219,5 +287,12 @@ def test_every_example_game_gives_a_saved_object(game, repo, tmp_path, run):
     result = run("--project", repo, "build", game, "--out", tmp_path, "--export", "tts-save")
     assert result.code == 0, result.err
     folder = tmp_path / f"{game}-tts"
-    cards = check_saved_object(json.loads((folder / f"{game}.json").read_text()), folder)
+    data = json.loads((folder / f"{game}.json").read_text())
+    cards = check_saved_object(data, folder)
     assert cards
+    pieces = check_components(data, folder)
+    if game == "res-arcana":  # the Places of Power and Magic Items, the essence and First Player tokens
+        assert {name: len(objs) for name, objs in pieces.items()} == {"Custom_Tile": 5, "Custom_Token": 53}
+        reef = next(o for o in pieces["Custom_Tile"] if o["Nickname"] == "Ember Forge")
+        assert "glass-reef" in reef["CustomImage"]["ImageSecondaryURL"]  # the tile's other side
+        assert not any(c["Nickname"] == "Ember Forge" for c in cards)
