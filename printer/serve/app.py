@@ -276,8 +276,8 @@ def _games(workspace: Workspace) -> list[dict]:
     return out
 
 
-async def state(request: Request) -> Response:
-    workspace = _server(request).workspace
+def _state_body(workspace: Workspace) -> dict:
+    """The gallery's whole state (run in a thread: it waits for the workspace's lock)."""
     with workspace.lock:
         body = {
             "version": workspace.version,
@@ -285,7 +285,12 @@ async def state(request: Request) -> Response:
             "games": _games(workspace),
             "entries": [e.as_dict() for e in workspace.entries.values()],
         }
-    body["problems"] = await asyncio.to_thread(workspace.problem_dicts)
+    body["problems"] = workspace.problem_dicts()
+    return body
+
+
+async def state(request: Request) -> Response:
+    body = await asyncio.to_thread(_state_body, _server(request).workspace)
     return JSONResponse(body, headers={"cache-control": "no-store"})
 
 
@@ -324,7 +329,7 @@ async def face(request: Request) -> Response:
     server = _server(request)
     if request.query_params.get("ahead") and server.faces.cached(key) is None:
         # the gallery's next cards are likely wanted next: render them in the same batch
-        server.faces.ahead(server.workspace.following(key, PREFETCH), AHEAD)
+        server.faces.ahead(await asyncio.to_thread(server.workspace.following, key, PREFETCH), AHEAD)
     try:
         path = await server.faces.picture(key, WANTED)
     except KeyError:
@@ -351,7 +356,7 @@ async def icon(request: Request) -> Response:
     game, name = request.path_params["game"], request.path_params["name"]
     if game not in workspace.project.games or not re.fullmatch(r"[a-z0-9][a-z0-9-]*", name):
         return PlainTextResponse("not found", 404)
-    path = workspace._game(game).renderer.find_file(f"icons/{name}.svg")
+    path = await asyncio.to_thread(lambda: workspace._game(game).renderer.find_file(f"icons/{name}.svg"))
     if path is None:
         return PlainTextResponse("not found", 404)
     return FileResponse(
@@ -365,19 +370,28 @@ async def icon(request: Request) -> Response:
 
 
 async def card(request: Request) -> Response:
+    workspace = _server(request).workspace
+    found = await asyncio.to_thread(
+        _card_body, workspace, request.query_params.get("uid"), request.query_params.get("game")
+    )
+    if isinstance(found, str):
+        return _json_error(404, found)
+    return JSONResponse(found, headers={"cache-control": "no-store"})
+
+
+def _card_body(workspace: Workspace, uid: str | None, game_id: str | None) -> dict | str:
+    """What the editor shows of card ``uid`` (or a new card of ``game_id``), or why there is none (run in a
+    thread: it waits for the workspace's lock)."""
     from printer.serve.edits import digest
     from printer.serve.form import form_fields
 
-    workspace = _server(request).workspace
-    uid = request.query_params.get("uid")
-    game_id = request.query_params.get("game")
     with workspace.lock:
         entry = workspace.entries.get(uid) if uid else None
         if uid and entry is None:
-            return _json_error(404, f"no card {uid}")
+            return f"no card {uid}"
         game_id = entry.game if entry else game_id
         if game_id not in workspace.project.games:
-            return _json_error(404, f"no game {game_id!r}")
+            return f"no game {game_id!r}"
         game = workspace.project.games[game_id]
         data = workspace.data.get(uid, {}) if uid and entry else {"id": "", "title": "", "type": ""}
         renderer = workspace._game(game_id).renderer
@@ -388,7 +402,7 @@ async def card(request: Request) -> Response:
                 if e.game == game_id and e.editable and not e.uid.endswith("#file")
             }
         )
-        body = {
+        return {
             "entry": entry.as_dict() if entry else None,
             "game": game_id,
             "data": data,
@@ -398,7 +412,6 @@ async def card(request: Request) -> Response:
             "files": files,
             "games": _games(workspace),
         }
-    return JSONResponse(body, headers={"cache-control": "no-store"})
 
 
 async def card_check(request: Request) -> Response:
@@ -425,14 +438,15 @@ async def card_edit(request: Request) -> Response:
     except EditRefused as exc:
         return _json_error(exc.status, str(exc), [exc.problem] if exc.problem else [])
     await server.apply([path])
-    with server.workspace.lock:
-        found = [
-            e.uid
-            for e in server.workspace.entries.values()
-            if (e.file, e.pointer) == (result["file"], result["pointer"])
-        ]
+    found = await asyncio.to_thread(_uids_at, server.workspace, result["file"], result["pointer"])
     result["uid"] = found[0] if found and action != "delete" else None
     return JSONResponse(result)
+
+
+def _uids_at(workspace: Workspace, file: str, pointer: str) -> list[str]:
+    """The uids of the cards at ``pointer`` in ``file`` (run in a thread: it waits for the workspace's lock)."""
+    with workspace.lock:
+        return [e.uid for e in workspace.entries.values() if (e.file, e.pointer) == (file, pointer)]
 
 
 # -- the application --------------------------------------------------------------------------------------------------

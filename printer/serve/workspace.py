@@ -471,9 +471,11 @@ class Workspace:
     # -- lookups --------------------------------------------------------------------------------------------------
 
     def face(self, key: str) -> FaceSpec | None:
-        """The :class:`FaceSpec` of a picture key of a card or of a recent editor draft, else ``None``."""
-        with self.lock:
-            return self.faces.get(key) or self.drafts.get(key)
+        """The :class:`FaceSpec` of a picture key of a card or of a recent editor draft, else ``None``.
+
+        Without the lock: the server's event loop asks, and must not wait for a refresh or a check (``faces`` is
+        replaced whole by a refresh, and one look-up in a dict is atomic)."""
+        return self.faces.get(key) or self.drafts.get(key)
 
     def following(self, key: str, n: int) -> list[str]:
         """The front picture keys of the ``n`` cards after the one whose front is ``key``, in gallery order."""

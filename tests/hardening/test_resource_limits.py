@@ -202,3 +202,80 @@ def test_unknown_fields_are_explained_in_linear_time(tmp_path: Path) -> None:
     unknown = [p for p in result.problems if p.message.startswith("unknown field 'extra")]
     assert len(unknown) == 100_000
     assert took < 30, took
+
+
+# -- the server's event loop never waits for the workspace --------------------------------------------------------
+
+
+@pytest.fixture
+def live_server(tmp_path: Path):
+    """``(base url, workspace)`` of a real ``printer serve`` on 127.0.0.1 (a free port), over a small project."""
+    import threading
+
+    pytest.importorskip("uvicorn")
+    import uvicorn
+
+    from printer.serve import bind
+    from printer.serve.app import ServeConfig, create_app
+    from printer.serve.workspace import Workspace
+
+    workspace = Workspace(_project(tmp_path))
+    sock = bind("127.0.0.1", 0)
+    port = sock.getsockname()[1]
+    app = create_app(workspace, ServeConfig("127.0.0.1", port, workers=0, watch=False))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        threading.Event().wait(0.05)
+    yield f"http://127.0.0.1:{port}", workspace
+    server.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+@pytest.mark.enable_socket
+def test_a_slow_editor_check_does_not_block_a_static_file(live_server) -> None:
+    """While the workspace is busy (a check of a huge card, a refresh), requests that need it wait in threads;
+    a static file is served at once."""
+    import threading
+    import time
+    import urllib.request
+
+    base, workspace = live_server
+
+    def get(path: str, timeout: float = 30) -> int:
+        with urllib.request.urlopen(urllib.request.Request(base + path), timeout=timeout) as response:
+            response.read()
+            return response.status
+
+    assert get("/static/app.css") == 200
+    waiting: list[int] = []
+    with workspace.lock:  # as a long check holds it
+        for path in ("/api/state", "/api/card?game=l5r", "/api/state"):
+            threading.Thread(target=lambda p=path: waiting.append(get(p)), daemon=True).start()
+        time.sleep(0.5)  # the requests have reached the server and wait for the lock
+        started = time.monotonic()
+        assert get("/static/app.css", timeout=5) == 200
+        took = time.monotonic() - started
+        assert waiting == []  # they still wait
+    assert took < 2, f"a static file took {took:.1f} s while the workspace was busy"
+    for _ in range(100):
+        if len(waiting) == 3:
+            break
+        time.sleep(0.1)
+    assert waiting == [200, 200, 200]
+
+
+def test_the_editor_check_refuses_a_card_with_too_many_fields(tmp_path: Path) -> None:
+    from printer.serve.workspace import Workspace
+
+    project = _project(tmp_path)
+    workspace = Workspace(project)
+    result = workspace.preview(
+        "l5r", project / "cards" / "l5r" / "a.json", "$.cards[0]", _many_fields(120_000), "l5r/a"
+    )
+    assert result["front"] is None and "limits.fields_per_card" in str(result["error"])
+    assert [p["where"] for p in result["problems"]] == ["cards/l5r/a.json::$.cards[0]"]
