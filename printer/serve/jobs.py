@@ -5,7 +5,7 @@ Each is one call of :mod:`printer.api` (the same as the command line:
 --export``, ``printer rules``), run in a thread, one build at a time (each
 uses both cores). A pasted decklist is kept under
 ``build/.cache/serve/decks/`` by the hash of its text, so that its
-problems name it as ``<name>:<line>``. Built files are served from the
+problems name it as ``<name>:<line>`` (the last :data:`KEPT_DECKLISTS` used are kept). Built files are served from the
 project's ``build/`` folder only (:func:`build_file`); PDF pages are shown
 as PNG pictures (pypdfium2), cached by the PDF's size and time.
 """
@@ -17,7 +17,9 @@ import hashlib
 import io
 import itertools
 import logging
+import os
 import re
+import shutil
 import threading
 import time
 import zipfile
@@ -41,6 +43,8 @@ log = logging.getLogger("printer.serve")
 #: resolution of the PDF page pictures, pixels per inch
 PAGE_DPI = 60
 EXPORTS = ("png", "tts", "print-shop")
+#: pasted decklists kept under ``build/.cache/serve/decks`` (for their proxies); the least recently used go first
+KEPT_DECKLISTS = 32
 
 
 def _serve_cache(project) -> Path:
@@ -59,7 +63,22 @@ def deck_file(project, text: str, name: str) -> Path:
     target = output_path(folder, clean)
     if not target.is_file():
         atomic_write_text(target, text)
+    os.utime(folder)  # used now: the least recently used decklists are removed first
+    _forget_decklists(folder.parent, keep=folder)
     return target
+
+
+def _forget_decklists(decks: Path, keep: Path) -> None:
+    """Remove the least recently used decklist folders under ``decks`` beyond :data:`KEPT_DECKLISTS` (never
+    ``keep``, the one in use)."""
+    try:
+        folders = [(p.stat().st_mtime_ns, p) for p in decks.iterdir() if p.is_dir() and not p.is_symlink()]
+    except OSError:
+        return
+    folders.sort(reverse=True)
+    for _, folder in folders[KEPT_DECKLISTS:]:
+        if folder != keep:
+            shutil.rmtree(folder, ignore_errors=True)
 
 
 def _located(data: object, prefix: str, name: str) -> object:
@@ -349,6 +368,8 @@ async def deck_proxies(request: Request) -> Response:
         return JSONResponse({"error": "check the deck first"}, status_code=400)
     folder = _serve_cache(jobs.project) / "decks" / token
     files = sorted(folder.glob("*")) if folder.is_dir() else []
+    if files:
+        os.utime(folder)  # used again: kept longer
     if not files:
         return JSONResponse({"error": "check the deck first"}, status_code=400)
     return JSONResponse({"job": jobs.proxies(game, files[0])})

@@ -279,3 +279,24 @@ def test_the_editor_check_refuses_a_card_with_too_many_fields(tmp_path: Path) ->
     )
     assert result["front"] is None and "limits.fields_per_card" in str(result["error"])
     assert [p["where"] for p in result["problems"]] == ["cards/l5r/a.json::$.cards[0]"]
+
+
+# -- pasted decklists on disk -------------------------------------------------------------------------------------
+
+
+def test_pasted_decklists_kept_on_disk_are_bounded_least_recently_used_first(tmp_path: Path) -> None:
+    import time
+
+    from printer.project import load_project
+    from printer.serve.jobs import KEPT_DECKLISTS, deck_file
+
+    project = load_project(_project(tmp_path))
+    first = deck_file(project, "1 A Card\n# first\n", "first.txt")
+    for i in range(100):
+        deck_file(project, f"1 A Card\n# deck {i}\n" + "x" * 1000, "deck.txt")
+        if i % 10 == 0:
+            time.sleep(0.01)
+            assert deck_file(project, "1 A Card\n# first\n", "first.txt") == first  # checked again: used
+    folders = [p for p in first.parent.parent.iterdir() if p.is_dir()]
+    assert len(folders) == KEPT_DECKLISTS < 100
+    assert first.is_file(), "the decklist used recently is kept"
