@@ -578,6 +578,7 @@ def test_the_real_components_import_validate_and_print(shared_data, tmp_path, ru
             if c.get("stroke") and not c.get("fill")
         ]
     assert "Catacombs of the Dead" in titles and "Sacrificial Pit" in backs  # both sides of each tile
+    assert not re.search(r"\*\*|[a-z]_[a-z]", titles + backs)  # no markup or source id left in what prints
     for back in ("Alchemist's Tower", "Dwarven Mines", "Sunken Reef", "Sorcerer's Bestiary"):
         assert back in backs and back not in titles
     assert circles.count(20) == 52 and circles.count(40) == 1  # the essence tokens and the First Player token
