@@ -134,7 +134,7 @@ class RulesContext:
         support = installed_games().get(game.id)
         game_labels = dict(support.labels.get(key, {})) if support else {}
         self.labels = {**LABELS[key], **game_labels, **((edition.settings.get("labels") or {}) if edition else {})}
-        self.md = rules_markdown(lang, self.labels)
+        self.md = rules_markdown(lang, self.labels, project.limits.markdown_nesting)
         self.env = TemplateSandbox.for_templates(game.template_dirs, roots)
         self._cards: CardSet | None = None
         self._fit_job: PrintJob | None = None

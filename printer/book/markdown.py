@@ -73,16 +73,19 @@ class Chapter:
         return self.file.name
 
 
-def rules_markdown(lang: str = "en", labels: dict[str, str] | None = None) -> MarkdownIt:
+def rules_markdown(
+    lang: str = "en", labels: dict[str, str] | None = None, max_nesting: int = DEFAULT_LIMITS.markdown_nesting
+) -> MarkdownIt:
     """The markdown-it-py parser for rules text (see the module docstring).
 
     ``labels`` gives each admonition kind its default title (e.g.
-    ``{"example": "Example"}``); ``lang`` picks the smart quotes.
+    ``{"example": "Example"}``); ``lang`` picks the smart quotes; blocks nested deeper than ``max_nesting`` (the
+    project's ``markdown_nesting`` limit) print as text.
     """
     quotes = "「」『』" if lang.startswith("ja") else "\u201c\u201d\u2018\u2019"
     md = MarkdownIt("commonmark", {"html": False, "typographer": True, "quotes": quotes})
     md.enable(["table", "strikethrough", "replacements", "smartquotes"])
-    md.options["maxNesting"] = DEFAULT_LIMITS.markdown_nesting  # deeper blocks print as text (no deep recursion)
+    md.options["maxNesting"] = max_nesting  # deeper blocks print as text (no deep recursion)
     md.use(icon_plugin).use(cjk_emphasis_plugin).use(footnote_plugin).use(deflist_plugin).use(direction_plugin)
     titles = labels or {}
     for kind in ADMONITIONS:

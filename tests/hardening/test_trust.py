@@ -258,6 +258,15 @@ def test_size_mm_raised_by_the_user_is_honoured(tmp_path, run):
     assert opts.paper == (2500.0, 3000.0) and opts.margin == 2200.0
 
 
+def test_a_projects_own_markdown_nesting_holds_in_its_rules(tmp_path):
+    from printer.book.context import RulesContext
+
+    project = load_project(_project(tmp_path / "proj", "[limits]\nmarkdown_nesting = 3\n"))
+    context = RulesContext(project, project.games["l5r"], None, [project.root])
+    html = context.md.render("> > > > > deep\n")
+    assert html.count("<blockquote>") == 3  # printer's default (20) would nest all five
+
+
 def _allowing(**limits: float):
     from printer.userconfig import UserWord
 
