@@ -20,7 +20,9 @@ or a socket would hang or never end). Names that become file names are
 checked (:data:`GAME_ID` for game ids) or made safe (:func:`safe_file_name`:
 long names shortened with a short hash). Outputs are checked to lie in the
 output folder before anything is written (:func:`output_path`), and an
-output folder that is a symbolic link is refused.
+output folder that is a symbolic link is refused (:func:`output_folder_problem`,
+the one check every writer and the preview server use: with the project
+root, no folder between the root and the output, nor the output itself, may be a link).
 """
 
 from __future__ import annotations
@@ -130,6 +132,55 @@ def safe_file_name(text: str, max_bytes: int = MAX_NAME_BYTES) -> str:
     return f"{cut}-{digest}"
 
 
+def output_folder_problem(folder: Path, root: Path | None = None) -> Problem | None:
+    """A problem when ``folder`` (an output folder, or a file or folder in one) is reached through a symbolic link.
+
+    Without ``root``: when ``folder`` itself is a link. With ``root`` (the
+    project): when ``folder`` does not lie under ``root`` (by its absolute
+    path), or when any part of it below ``root`` that exists (``build``,
+    ``build/.cache``, ... and ``folder`` itself) is a link, so that its
+    real path is the path printer shows. Parts not there yet are not links:
+    creating them stays inside. Returns ``None`` when it is safe to write
+    or serve. A project could otherwise ship ``build`` (or ``build/.cache``)
+    as a link to anywhere: its writes and the server's files would go there.
+    """
+    folder = Path(os.path.abspath(folder))
+    parts = [folder]
+    if root is not None:
+        base = Path(os.path.abspath(root))
+        if not folder.is_relative_to(base):
+            return Problem(str(folder), f"{folder} is outside the project {base}", code="output-outside")
+        parts = [
+            base.joinpath(*folder.relative_to(base).parts[:n])
+            for n in range(1, len(folder.parts) - len(base.parts) + 1)
+        ]
+    for part in parts:
+        if part.is_symlink():
+            target = os.path.realpath(part)
+            message = (
+                f"the output folder is a symbolic link (to {target}); printer writes only into a real folder"
+                if part == folder
+                else f"a symbolic link (to {target}) on the way to {folder}; printer writes only into real folders"
+            )
+            return Problem(
+                str(part),
+                message,
+                "remove the link: printer makes a real folder there (a build also takes --out DIR)",
+                code="output-link",
+            )
+        if not part.exists():
+            break
+    return None
+
+
+def check_output_folder(folder: Path, root: Path | None = None) -> Path:
+    """``folder`` when :func:`output_folder_problem` finds nothing; raises :class:`UsageError` (exit 2) otherwise."""
+    problem = output_folder_problem(folder, root)
+    if problem is not None:
+        raise UsageError(problem.message, [problem])
+    return Path(folder)
+
+
 def output_path(out_dir: Path, name: str) -> Path:
     """``out_dir / name``, checked to lie inside ``out_dir``; raises :class:`UsageError` otherwise.
 
@@ -137,15 +188,7 @@ def output_path(out_dir: Path, name: str) -> Path:
     otherwise ship ``build`` as a link to anywhere).
     """
     out_dir = Path(out_dir)
-    if out_dir.is_symlink():
-        problem = Problem(
-            str(out_dir),
-            f"the output folder is a symbolic link (to {os.path.realpath(out_dir)}); printer writes only into a "
-            "real folder",
-            "remove the link, or pass --out DIR",
-            code="output-link",
-        )
-        raise UsageError(problem.message, [problem])
+    check_output_folder(out_dir)
     target = out_dir / name
     if not Path(os.path.abspath(target)).is_relative_to(Path(os.path.abspath(out_dir))) or ".." in Path(name).parts:
         problem = Problem(str(target), f"{name!r} would be written outside {out_dir}", code="output-outside")
@@ -266,9 +309,5 @@ def cache_folder(root: Path, build_dir: Path, name: str) -> Path | None:
     and ``build_dir`` lies inside the project ``root``; a project could otherwise ship ``build`` as a link
     to anywhere.
     """
-    build_dir, cache = Path(build_dir), Path(build_dir) / ".cache"
-    if build_dir.is_symlink() or cache.is_symlink() or (cache / name).is_symlink():
-        return None
-    if not Path(os.path.abspath(build_dir)).is_relative_to(Path(os.path.abspath(root))):
-        return None
-    return cache / name
+    folder = Path(build_dir) / ".cache" / name
+    return None if output_folder_problem(folder, root) is not None else folder

@@ -85,7 +85,8 @@ def run(
     """Serve the project at ``root`` until interrupted (Ctrl-C).
 
     Reads and validates every card first (a :class:`UsageError` when the
-    project cannot be read), binds ``host``:``port``, then calls
+    project cannot be read, or when its ``build/`` folder or a folder of the
+    pictures' cache under it is a symbolic link), binds ``host``:``port``, then calls
     ``on_ready`` with the address and, with ``open_browser``, opens it.
     ``workers`` render processes (default: one per core, at most 4).
     """
@@ -104,10 +105,11 @@ def run(
             ],
         ) from None
     from printer.serve.app import ServeConfig, create_app
-    from printer.serve.faces import default_workers
+    from printer.serve.faces import check_cache_dir, default_workers
     from printer.serve.workspace import Workspace
 
     workspace = Workspace(Path(root))
+    check_cache_dir(workspace.project)  # build/ (or a folder of its cache) as a link: refused before listening
     sock = bind(host, port)
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host

@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
+from printer.paths import check_output_folder, output_folder_problem
 from printer.project import Game, Project
 
 if TYPE_CHECKING:  # at run time the sheets stage is imported where a face is rendered, not with the server
@@ -61,6 +62,13 @@ KEY = re.compile(r"[0-9a-f]{40}")
 def cache_dir(project: Project) -> Path:
     """Where the pictures are kept: ``build/.cache/serve/faces`` of the project."""
     return project.build_dir / ".cache" / "serve" / "faces"
+
+
+def check_cache_dir(project: Project) -> Path:
+    """:func:`cache_dir`, checked before the server starts: raises :class:`~printer.problems.UsageError` when
+    ``build/`` or a folder under it on the way is a symbolic link (:func:`printer.paths.check_output_folder`)."""
+    check_output_folder(project.build_dir, project.root)
+    return check_output_folder(cache_dir(project), project.root)
 
 
 def picture_path(folder: Path, key: str) -> Path:
@@ -234,7 +242,9 @@ def render_faces(
         for key, image in face_images(job, [k for k, _ in batch], layout, px):
             if clock.over:  # out of time, the interruption dropped (a gc callback took it): no picture
                 raise _TooLong()
-            atomic_write_bytes(picture_path(Path(folder), key), png_bytes(image, dpi))
+            target = picture_path(Path(folder), key)
+            check_output_folder(target.parent, Path(root))  # never written through a link
+            atomic_write_bytes(target, png_bytes(image, dpi))
             results[key] = None
 
     try:
@@ -346,7 +356,7 @@ class FaceRenderer:
 
     def cached(self, key: str) -> Path | None:
         path = self.path(key)
-        return path if path.is_file() else None
+        return path if path.is_file() and output_folder_problem(path, self.project.root) is None else None
 
     async def picture(self, key: str, priority: int = WANTED) -> Path:
         """The PNG file of face ``key``, rendered first when needed. Raises :class:`RenderFailed` or ``KeyError``."""

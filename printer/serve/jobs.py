@@ -35,7 +35,7 @@ from printer import api
 from printer.book.source import rules_folder
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.limits import Limits
-from printer.paths import is_inside, output_path, safe_file_name
+from printer.paths import check_output_folder, is_inside, output_folder_problem, output_path, safe_file_name
 from printer.problems import PrinterError
 from printer.serve.security import json_body
 
@@ -59,7 +59,7 @@ def deck_file(project, text: str, name: str) -> Path:
 
     if Path(clean).suffix.lower() not in {".txt", ".json", *decklist_suffixes()}:  # and the games' own formats
         clean += ".txt"
-    folder = output_path(_serve_cache(project) / "decks", digest)
+    folder = check_output_folder(output_path(_serve_cache(project) / "decks", digest), project.root)
     target = output_path(folder, clean)
     if not target.is_file():
         atomic_write_text(target, text)
@@ -99,7 +99,10 @@ def check_deck(workspace, text: str, name: str, format_id: str) -> dict:
     known = api_formats(project)
     if format_id not in known:
         return {"error": f"unknown format {format_id!r}", "formats": sorted(known)}
-    path = deck_file(project, text, name)
+    try:
+        path = deck_file(project, text, name)
+    except PrinterError as exc:  # the cache folder is reached through a symbolic link: the decklist is not kept there
+        return {"error": str(exc), "problems": [p.as_dict() for p in exc.problems]}
     shown = Path(name).name or path.name
     try:
         (result,) = api.check_decks(project, [path], format_id)
@@ -143,11 +146,13 @@ def api_formats(project) -> dict[str, dict]:
 
 
 def build_file(project, relative: str) -> Path | None:
-    """A file or folder of the project's ``build/`` named by ``relative``, or ``None`` (outside, missing, a link)."""
+    """A file or folder of the project's ``build/`` named by ``relative``, or ``None`` (outside, missing, or reached
+    through a symbolic link: ``build`` itself, a folder in it or the file, :func:`printer.paths.output_folder_problem`
+    from the project's root, so that its real path is inside the real project)."""
     if not relative or "\0" in relative or Path(relative).is_absolute() or ".." in Path(relative).parts:
         return None
     path = project.build_dir / relative
-    if not path.exists() or path.is_symlink() or not is_inside(path, [project.build_dir]):
+    if not path.exists() or output_folder_problem(path, project.root) is not None:
         return None
     return path
 
@@ -158,7 +163,7 @@ def page_picture(project, pdf: Path, page: int, dpi: int = PAGE_DPI) -> Path:
 
     st = pdf.stat()
     key = hashlib.sha256(f"{pdf.resolve()}:{st.st_size}:{st.st_mtime_ns}:{page}:{dpi}".encode()).hexdigest()[:40]
-    target = output_path(_serve_cache(project) / "pages", f"{key}.png")
+    target = output_path(check_output_folder(_serve_cache(project) / "pages", project.root), f"{key}.png")
     if target.is_file():
         return target
     from printer.sheets.export.faces import PDFIUM
@@ -367,11 +372,11 @@ async def deck_proxies(request: Request) -> Response:
     ):
         return JSONResponse({"error": "check the deck first"}, status_code=400)
     folder = _serve_cache(jobs.project) / "decks" / token
-    files = sorted(folder.glob("*")) if folder.is_dir() else []
-    if files:
-        os.utime(folder)  # used again: kept longer
+    safe = folder.is_dir() and output_folder_problem(folder, jobs.project.root) is None
+    files = sorted(f for f in folder.glob("*") if not f.is_symlink()) if safe else []
     if not files:
         return JSONResponse({"error": "check the deck first"}, status_code=400)
+    os.utime(folder)  # used again: kept longer
     return JSONResponse({"job": jobs.proxies(game, files[0])})
 
 
@@ -416,7 +421,11 @@ async def download(request: Request) -> Response:
         return PlainTextResponse("not found", 404)
     if path.is_file():
         return FileResponse(path, filename=path.name)
-    files = [p for p in sorted(path.rglob("*")) if p.is_file() and not p.is_symlink() and not p.name.startswith(".")]
+    files = [
+        p
+        for p in sorted(path.rglob("*"))
+        if p.is_file() and not p.name.startswith(".") and output_folder_problem(p, project.root) is None
+    ]
     limit = _limits(request).download_bytes
     if sum(p.stat().st_size for p in files) > limit:
         return PlainTextResponse(
@@ -450,6 +459,8 @@ async def page(request: Request) -> Response:
         picture = await asyncio.to_thread(page_picture, project, path, number)
     except IndexError:
         return PlainTextResponse("no such page", 404)
+    except PrinterError as exc:  # the pictures' folder is reached through a symbolic link: nothing is written there
+        return PlainTextResponse(str(exc), 403)
     return FileResponse(picture, media_type="image/png", headers={"cache-control": "no-cache"})
 
 
