@@ -57,6 +57,7 @@ every game; the README section "Writing templates for print" has it with example
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -69,6 +70,7 @@ from markupsafe import Markup, escape
 from printer.cards.markup import RenderEnv, to_html, unknown_icon
 from printer.cards.model import Card
 from printer.limits import DEFAULT as DEFAULT_LIMITS
+from printer.paths import contained, is_inside
 from printer.problems import WARNING, PrinterError, Problem, RenderError
 from printer.project import Game
 from printer.sheets.images import MIN_DPI, ArtCache, needed_px
@@ -241,16 +243,30 @@ class Renderer:
     # -- resources ---------------------------------------------------------
 
     def find_file(self, relative: str) -> Path | None:
-        """The first file ``relative`` on the template search path."""
+        """The first file ``relative`` on the template search path; ``None`` when there is none, or when the first
+        one found leads out of the allowed roots (a symbolic link out of the project: never read)."""
+        path, problem = self.find_contained(relative)
+        return None if problem is not None else path
+
+    def find_contained(self, relative: str) -> tuple[Path | None, Problem | None]:
+        """The first file ``relative`` on the template search path, and the problem when its real path is outside
+        the allowed roots (the project, printer's bundled templates: :func:`printer.paths.contained`, located at the
+        file); ``(None, None)`` when no folder has it."""
         for folder in self.game.template_dirs:
             candidate = folder / relative
             if candidate.is_file():
-                return candidate
-        return None
+                root, *others = self.allowed_roots
+                _, problem = contained(root, os.path.relpath(candidate, root), relative, str(candidate), others)
+                return candidate, problem
+        return None, None
 
     def icon_url(self, name: str) -> str | None:
+        """The ``file:`` URL of the icon ``name`` (``icons/<name>.svg``), ``None`` when there is none; raises
+        :class:`RenderError` when the icon file is a symbolic link out of the project."""
         if name not in self._icons:
-            path = self.find_file(f"icons/{name}.svg")
+            path, problem = self.find_contained(f"icons/{name}.svg")
+            if problem is not None:
+                raise RenderError(problem.message, [problem])
             self._icons[name] = path.resolve().as_uri() if path else None
         return self._icons[name]
 
@@ -283,10 +299,15 @@ class Renderer:
         return MISSING_ICON
 
     def icon_names(self) -> list[str]:
+        """The icons card text can use (links out of the project left out)."""
         names = set()
         for folder in self.game.template_dirs:
             if (folder / "icons").is_dir():
-                names |= {p.stem for p in (folder / "icons").glob("*.svg")}
+                names |= {
+                    p.stem
+                    for p in (folder / "icons").glob("*.svg")
+                    if not p.is_symlink() or is_inside(p, self.allowed_roots)
+                }
         return sorted(names)
 
     def stylesheets(self) -> list[str]:

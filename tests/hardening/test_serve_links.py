@@ -210,3 +210,36 @@ def test_a_picture_planted_as_a_link_in_the_cache_is_not_served(tmp_path, serve)
     assert (outside / "secret.txt").read_text() == SECRET
 
 
+# --- icons as links --------------------------------------------------------------------------------------------------
+
+
+def _linked_icon(project: Path, outside: Path) -> Path:
+    icons = project / "templates" / "l5r" / "icons"
+    icons.mkdir(parents=True)
+    (icons / "key.svg").symlink_to(outside / "secret.svg")
+    return icons / "key.svg"
+
+
+@pytest.mark.enable_socket
+def test_an_icon_that_links_out_of_the_project_is_not_served(tmp_path, serve):
+    project, outside = _project(tmp_path)
+    _linked_icon(project, outside)
+    server = serve(project)
+    assert server.url, server.said()
+    status, body = server.get("/icon/l5r/key.svg")
+    assert status == 404 and SECRET.encode() not in body
+    status, body = server.get("/api/card?game=l5r")
+    assert status == 200 and "key" not in json.loads(body)["icons"]
+
+
+def test_a_build_refuses_an_icon_that_links_out_of_the_project(tmp_path, run):
+    project, outside = _project(tmp_path)
+    link = _linked_icon(project, outside)
+    result = run("--project", project, "build", "l5r")
+    said = result.out + result.err
+    assert result.code == 1 and "Traceback" not in said and SECRET not in said
+    assert f"{link}: error: " in said and "outside the project (a symbolic link" in said, said
+    for file in _files(project / "build") if (project / "build").exists() else []:
+        assert SECRET.encode() not in file.read_bytes()
+
+
