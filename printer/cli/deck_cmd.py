@@ -13,7 +13,7 @@ import click
 
 from printer import api
 from printer.cli.deck_report import print_many, print_one
-from printer.cli.output import project_from, user_word_options
+from printer.cli.output import project_from, report, user_word_options
 from printer.problems import UsageError
 
 
@@ -91,15 +91,23 @@ def check_command(
 @deck_group.command(name="formats")
 @click.pass_context
 def formats_command(ctx: click.Context) -> None:
-    """List the formats --format accepts (the project's, then printer's bundled ones)."""
-    from printer.decks import available_formats, load_format
+    """List the formats --format accepts (the project's, then printer's bundled ones).
 
-    for format_id, file in sorted(available_formats(_roots(ctx)).items()):
+    A format file that is a symbolic link out of the project is not read: it is reported (exit 1).
+    """
+    from printer.decks import load_format
+    from printer.decks.formats import find_formats
+
+    known, refused = find_formats(_roots(ctx))
+    for format_id, file in sorted(known.items()):
         try:
             name = load_format(file).name
         except UsageError:
             name = "(invalid format file)"
         click.echo(f"{format_id}\t{name}\t{file}")
+    if refused:
+        report(list(refused.values()))
+        ctx.exit(1)
 
 
 COMMANDS = [deck_group]

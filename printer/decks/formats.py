@@ -31,7 +31,7 @@ from pathlib import Path
 from printer.cards.model import Card
 from printer.decks.deck_errors import FormatError
 from printer.decks.names import loose_key, name_key, strip_tag
-from printer.paths import bundled_root
+from printer.paths import bundled_root, contained, regular_file_problem
 from printer.problems import Problem, did_you_mean
 
 FORMAT_SCHEMA = "format.schema.json"
@@ -298,17 +298,38 @@ def available_formats(roots: Iterable[Path] | None = None) -> dict[str, Path]:
 
     A format's id is its ``id`` field, else ``<game folder>-<file stem>``.
     The first root defining an id wins (a project overrides a bundled format).
+    Files refused by :func:`find_formats` are left out.
     """
-    found: dict[str, Path] = {}
-    for folder in format_dirs(_roots(roots)):
-        for file in sorted(folder.glob("*.json")):
-            try:
-                data = json.loads(file.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                data = {}
-            format_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
-            found.setdefault(format_id or f"{folder.parent.name}-{file.stem}", file)
-    return found
+    return find_formats(roots)[0]
+
+
+def find_formats(roots: Iterable[Path] | None = None) -> tuple[dict[str, Path], dict[str, Problem]]:
+    """:func:`available_formats`, and the format files refused, ``{id: problem}``.
+
+    Each file goes through the project's resolver (:func:`printer.paths.contained`): one whose real path is
+    outside every root (a symbolic link out of the project, or a ``formats`` folder that is one) is refused
+    unread, as is one that is not a regular file (a FIFO would never end); its id is then
+    ``<game folder>-<file stem>``, and the problem is located at the file.
+    """
+    entries: dict[str, Path | Problem] = {}  # the first root naming an id wins, a refused file too
+    all_roots = _roots(roots)
+    for root in all_roots:
+        for folder in format_dirs([root]):
+            for file in sorted(folder.glob("*.json")):
+                fallback = f"{folder.parent.name}-{file.stem}"
+                _, problem = contained(root, file.relative_to(root), "format file", str(file), all_roots)
+                problem = problem or regular_file_problem(file)
+                if problem is not None:
+                    entries.setdefault(fallback, problem)
+                    continue
+                try:
+                    data = json.loads(file.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    data = {}
+                format_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+                entries.setdefault(format_id or fallback, file)
+    found = {k: v for k, v in entries.items() if isinstance(v, Path)}
+    return found, {k: v for k, v in entries.items() if isinstance(v, Problem)}
 
 
 def load_format(ref: str | Path, roots: Iterable[Path] | None = None) -> Format:
@@ -326,7 +347,9 @@ def load_format(ref: str | Path, roots: Iterable[Path] | None = None) -> Format:
                 f"format file {text} not found", [Problem(text, "format file not found", code="unknown-format")]
             )
         return load_format_file(path, roots)
-    known = available_formats(roots)
+    known, refused = find_formats(roots)
+    if text in refused:
+        raise FormatError(refused[text].message, [refused[text]])
     if text not in known:
         hint = did_you_mean(text, list(known)) or ("known formats: " + ", ".join(sorted(known)) if known else None)
         raise FormatError(

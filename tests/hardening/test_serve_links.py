@@ -243,3 +243,23 @@ def test_a_build_refuses_an_icon_that_links_out_of_the_project(tmp_path, run):
         assert SECRET.encode() not in file.read_bytes()
 
 
+# --- format files as links -------------------------------------------------------------------------------------------
+
+
+def test_deck_formats_and_deck_check_refuse_a_format_file_that_links_out(tmp_path, run):
+    project, outside = _project(tmp_path)
+    formats = project / "schema" / "l5r" / "formats"
+    formats.mkdir(parents=True)
+    (formats / "evil.json").symlink_to(outside / "format.json")
+    (project / "deck.txt").write_text("# Fate\n1 A Card\n", encoding="utf-8")
+    listed = run("--project", project, "deck", "formats")
+    said = listed.out + listed.err
+    assert listed.code == 1 and SECRET not in said and "Traceback" not in said
+    assert f"{formats / 'evil.json'}: error: " in said and "outside the project" in said, said
+    assert "l5r-evil" not in listed.out
+    checked = run("--project", project, "deck", "check", project / "deck.txt", "--format", "l5r-evil")
+    said = checked.out + checked.err
+    assert checked.code == 2 and SECRET not in said and "Traceback" not in said
+    assert f"{formats / 'evil.json'}: error: " in said and "symbolic link" in said, said
+
+
