@@ -17,6 +17,7 @@ import glob
 import os
 import re
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,11 +28,14 @@ from typing import BinaryIO
 def atomic_open(path: Path) -> Iterator[BinaryIO]:
     """Open a temporary file for binary writing (and reading back) that replaces ``path`` on success.
 
-    The folder of ``path`` is created when missing. On any exception the
-    temporary file is removed and ``path`` is untouched.
+    The folder of ``path`` is created when missing. The new file keeps the
+    permissions of the file it replaces (a 0600 card file stays 0600); a new
+    file is 0644. On any exception the temporary file is removed and ``path``
+    is untouched.
     """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _kept_mode(path)
     remove_stale_temps(path)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
     try:
@@ -39,12 +43,21 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
             yield handle
             handle.flush()
             os.fsync(handle.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+def _kept_mode(path: Path) -> int:
+    """The permission bits of the regular file at ``path`` (not through a link), else 0644."""
+    try:
+        st = os.lstat(path)
+    except OSError:
+        return 0o644
+    return stat.S_IMODE(st.st_mode) & 0o777 if stat.S_ISREG(st.st_mode) else 0o644
 
 
 def remove_stale_temps(path: Path) -> list[Path]:

@@ -36,6 +36,7 @@ import hashlib
 import hmac
 import ipaddress
 import json
+import math
 import secrets
 from http.cookies import SimpleCookie
 
@@ -205,7 +206,8 @@ async def json_body(request: Request, limit: int) -> dict:
     """The request's body as a JSON object, read up to ``limit`` bytes (``limits.request_bytes``).
 
     Raises :class:`HTTPException` 413 past the limit (announced by ``Content-Length`` or found while reading)
-    and 400 for a body that is not a JSON object.
+    and 400 for a body that is not a JSON object or holds a number that is not finite (its JSON path in the
+    message: :class:`NotFinite`).
     """
     size = int(request.headers.get("content-length") or 0)
     too_big = f"the request is over {limit:,} bytes (limits.request_bytes)"
@@ -218,9 +220,56 @@ async def json_body(request: Request, limit: int) -> dict:
             raise HTTPException(413, too_big)
         chunks.append(chunk)
     try:
-        data = json.loads(b"".join(chunks) or b"{}")
-    except ValueError:
-        raise HTTPException(400, "the request is not JSON") from None
+        data = loads_finite(b"".join(chunks) or b"{}")
+    except ValueError as exc:
+        raise HTTPException(400, str(exc) if isinstance(exc, NotFinite) else "the request is not JSON") from None
     if not isinstance(data, dict):
         raise HTTPException(400, "the request is not a JSON object")
     return data
+
+
+class NotFinite(ValueError):
+    """A JSON text holding ``NaN``, ``Infinity``, ``-Infinity`` or a number too large for a float (``1e999``):
+    JSON has no such number, and a card file written with one would no longer parse. The message names the first
+    one's JSON path (``request::$.data.cost``)."""
+
+
+class _Odd:
+    def __init__(self, text: str):
+        self.text = text
+
+
+def loads_finite(raw: bytes | str) -> object:
+    """``json.loads(raw)``, raising :class:`NotFinite` (a ``ValueError``) for a number that is not finite."""
+    found: list[str] = []
+
+    def odd(text: str) -> _Odd:
+        found.append(text)
+        return _Odd(text)
+
+    def number(text: str) -> float | _Odd:
+        value = float(text)
+        return value if math.isfinite(value) else odd(text)
+
+    data = json.loads(raw, parse_constant=odd, parse_float=number)
+    if found:
+        where, text = _not_finite(data) or ("$", found[0])
+        raise NotFinite(f"request::{where}: {text} is not a JSON number: numbers must be finite (no NaN, no Infinity)")
+    return data
+
+
+def _not_finite(data: object) -> tuple[str, str] | None:
+    """The JSON path (``$.data.cost``) and text of the first non-finite number in ``data``, else ``None``."""
+    stack: list[tuple[str, object]] = [("$", data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, _Odd):
+            return where, value.text
+        if isinstance(value, dict):
+            items = [(f".{k}" if k.isidentifier() else f"[{json.dumps(k)}]", v) for k, v in value.items()]
+        elif isinstance(value, list):
+            items = [(f"[{i}]", v) for i, v in enumerate(value)]
+        else:
+            continue
+        stack.extend((where + step, v) for step, v in reversed(items))
+    return None

@@ -263,3 +263,36 @@ def test_deck_formats_and_deck_check_refuse_a_format_file_that_links_out(tmp_pat
     assert f"{formats / 'evil.json'}: error: " in said and "symbolic link" in said, said
 
 
+# --- saves -----------------------------------------------------------------------------------------------------------
+
+
+def test_an_atomic_write_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+    from printer.fsutil import atomic_write_text
+
+    private, new = tmp_path / "private.json", tmp_path / "new.json"
+    private.write_text("{}", encoding="utf-8")
+    private.chmod(0o600)
+    atomic_write_text(private, '{"a": 1}')
+    atomic_write_text(new, "{}")
+    assert (private.stat().st_mode & 0o777, new.stat().st_mode & 0o777) == (0o600, 0o644)
+
+
+@pytest.mark.enable_socket
+def test_a_save_keeps_the_card_file_private_and_refuses_numbers_json_has_not(tmp_path, serve):
+    project, _ = _project(tmp_path)
+    path = project / "cards" / "l5r" / "a.json"
+    path.chmod(0o600)
+    server = serve(project)
+    assert server.url, server.said()
+    card = json.loads(server.get("/api/card?uid=l5r/a")[1])
+    body = {"game": "l5r", "file": "cards/l5r/a.json", "pointer": card["entry"]["pointer"], "base": card["base"]}
+    for number in ("NaN", "Infinity", "-Infinity", "1e999"):
+        raw = json.dumps({**body, "data": {**card["data"], "focus": 7}}).replace('"focus": 7', f'"focus": {number}')
+        status, answer = server.post("/api/card/save", raw.encode())
+        assert status == 400, (number, answer)
+        assert "$.data.focus" in json.loads(answer)["error"], answer
+    assert json.loads(path.read_text())["cards"][0]["focus"] == 1  # untouched, and still JSON
+    status, answer = server.post("/api/card/save", json.dumps({**body, "data": {**card["data"], "focus": 2}}).encode())
+    assert status == 200, answer
+    assert json.loads(path.read_text())["cards"][0]["focus"] == 2
+    assert path.stat().st_mode & 0o777 == 0o600
