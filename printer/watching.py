@@ -5,14 +5,22 @@ started anew after each build would miss a save made while the build ran
 (an editor saving a second card, or the same one again): the PDF would stay
 a save behind until the next one. :class:`Changes` watches the whole time
 and keeps what changed until it is asked.
+
+Only the project's real tree is watched (:func:`real_folders`): each of its
+folders is watched by itself (not recursively), found without going through
+a symbolic link, so a link in the project to ``/usr`` or ``/`` adds no watch
+(watchfiles' recursive watch follows links: thousands of watches, and a
+folder it may not read stops the watch). A folder made later is watched from
+when it appears, and the files already in it count as changed.
 """
 
 from __future__ import annotations
 
+import os
 import queue
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -31,8 +39,49 @@ class ChangesLost(Exception):
 STOP_POLL = 0.1
 
 
+def real_folders(roots: Iterable[Path], wanted: Callable[[str], bool] = lambda path: True) -> list[Path]:
+    """Each folder among ``roots`` and every folder under it reached without going through a symbolic link.
+
+    Hidden folders (``.git``) and those ``wanted(path)`` refuses are left out with what is under them; a root that
+    is itself a link, or not a folder, is left out too. Folders that cannot be read are listed, not entered.
+    """
+    found: list[Path] = []
+    for root in roots:
+        if os.path.islink(root) or not os.path.isdir(root) or not wanted(str(root)):
+            continue
+        for folder, dirs, _ in os.walk(root, followlinks=False):
+            found.append(Path(folder))
+            dirs[:] = sorted(
+                d
+                for d in dirs
+                if not d.startswith(".")
+                and not os.path.islink(os.path.join(folder, d))
+                and wanted(os.path.join(folder, d))
+            )
+    return found
+
+
+def _files_under(folders: Iterable[Path], wanted: Callable[[str], bool]) -> set[str]:
+    """The files in ``folders`` and their real sub-folders (a folder that appeared: what was saved in it before its
+    watch began)."""
+    return {
+        str(folder / name)
+        for folder in real_folders(folders, wanted)
+        for name in _names(folder)
+        if not name.startswith(".") and (folder / name).is_file() and wanted(str(folder / name))
+    }
+
+
+def _names(folder: Path) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
+
+
 class Changes:
-    """The paths changed under ``root`` (those ``wanted(path)`` accepts), gathered on a thread.
+    """The paths changed under ``root`` (a folder or file, or several: those ``wanted(path)`` accepts), gathered on a
+    thread; only the real tree is watched (:func:`real_folders`).
 
     Changes are grouped as watchfiles groups them: one group is yielded once
     no file changed for ``step_ms`` milliseconds, or after ``debounce_ms``.
@@ -41,7 +90,9 @@ class Changes:
     :class:`~printer.problems.UsageError` when watchfiles is not installed.
     """
 
-    def __init__(self, root: Path, wanted: Callable[[str], bool], debounce_ms: int = 50, step_ms: int = 25):
+    def __init__(
+        self, root: Path | Sequence[Path], wanted: Callable[[str], bool], debounce_ms: int = 50, step_ms: int = 25
+    ):
         try:
             from watchfiles import DefaultFilter, watch
         except ImportError:
@@ -58,31 +109,68 @@ class Changes:
         self._ready = threading.Event()
         self._watch = watch
         self._filter, self._debounce, self._step = _Filter(), debounce_ms, step_ms
-        self._root = root
+        self._roots = [Path(root)] if isinstance(root, (str, os.PathLike)) else [Path(r) for r in root]
+        self._root = self._roots[0] if len(self._roots) == 1 else Path(os.path.commonpath(self._roots))
+        self._wanted = wanted
         self._thread = threading.Thread(target=self._run, name="printer-watch", daemon=True)
         #: what ended the watching thread, if anything did before leaving the block
         self.error: Exception | None = None
 
     def _run(self) -> None:
+        new: list[Path] = []  # folders that appeared: watched from the next round, their files then counted as changed
+        tries = 0
+        while not self._halt.is_set():
+            files = [r for r in self._roots if r.is_file() and not r.is_symlink()]
+            paths = [*files, *real_folders(self._roots, self._wanted)]
+            try:
+                new = self._watch_round(paths, new)
+            except FileNotFoundError as exc:  # a folder went away between listing it and watching it: list again
+                tries += 1
+                if tries > 5 or not paths:
+                    self.error = exc
+                    return
+                continue
+            except Exception as exc:  # noqa: BLE001 (the folder went away...): wait() raises it in the caller's thread
+                self.error = exc
+                return
+            if not new:
+                return
+            tries = 0
+
+    def _watch_round(self, paths: list[Path], new: list[Path]) -> list[Path]:
+        """Watch ``paths`` (each by itself) until stopped, or until a folder appears: then return the new folders."""
         # rust_timeout: the watcher wakes this often without changes; yield_on_timeout lets the first wake-up say
         # that the watch is set up (the notify backend is listening)
+        changes = self._watch(
+            *paths,
+            watch_filter=self._filter,
+            debounce=self._debounce,
+            step=self._step,
+            stop_event=self._halt,
+            rust_timeout=200,
+            yield_on_timeout=True,
+            raise_interrupt=False,
+            recursive=False,
+        )
         try:
-            changes = self._watch(
-                self._root,
-                watch_filter=self._filter,
-                debounce=self._debounce,
-                step=self._step,
-                stop_event=self._halt,
-                rust_timeout=200,
-                yield_on_timeout=True,
-                raise_interrupt=False,
-            )
             for found in changes:
                 self._ready.set()
-                if found:
-                    self._found.put({path for _, path in found})
-        except Exception as exc:  # noqa: BLE001 (the folder went away...): wait() raises it in the caller's thread
-            self.error = exc
+                paths_found = {path for _, path in found}
+                if new:  # the folders that appeared before this round: what was saved in them before their watch began
+                    paths_found |= _files_under(new, self._wanted)
+                    new = []
+                if paths_found:
+                    self._found.put(paths_found)
+                appeared = [
+                    Path(path)
+                    for change, path in found
+                    if change.name == "added" and not os.path.islink(path) and os.path.isdir(path)
+                ]
+                if appeared:
+                    return appeared
+            return []
+        finally:
+            changes.close()  # the watches are removed before the next round adds its own
 
     def __enter__(self) -> Changes:
         self._thread.start()

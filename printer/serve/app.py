@@ -10,8 +10,8 @@ changes are POST requests guarded by :mod:`printer.serve.security`.
 changed: ``cards`` (entries changed or removed), ``problems``, ``rules``,
 ``build``.
 
-Files are watched with ``watchfiles.awatch`` in the app's lifespan (a
-short debounce); a change refreshes the :class:`~printer.serve.workspace.Workspace`
+Files are watched (:class:`printer.watching.Changes`: the project's real
+folders, never through a link) from the app's lifespan (a short debounce); a change refreshes the :class:`~printer.serve.workspace.Workspace`
 in a thread, the faces of changed cards are rendered at once (most urgent
 first) and the change is pushed to every open page.
 """
@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -37,6 +38,7 @@ from starlette.responses import FileResponse, HTMLResponse, JSONResponse, PlainT
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from printer.paths import is_inside
 from printer.problems import PrinterError
 from printer.serve import security
 from printer.serve.faces import AHEAD, KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
@@ -189,38 +191,52 @@ class Server:
         return changes
 
     def watched(self) -> list[Path]:
-        """The folders and files watched: printer.toml, schema/, templates/, rules/, art/ and each card folder."""
+        """The folders and files watched: printer.toml, schema/, templates/, rules/, art/ and each card folder, those
+        whose real path is in the project (or a folder it may read); :mod:`printer.watching` then watches the real
+        folders under them, never through a symbolic link."""
         root = self.workspace.root
         project = self.workspace.project
         paths = [root / "printer.toml", root / "schema", root / "templates", root / "rules", root / "art"]
         paths += [g.cards for g in project.games.values()]
         paths += [d for g in project.games.values() for d in g.template_dirs if d.is_relative_to(root)]
-        found = [p.resolve() for p in paths if p.exists()]
+        inside = [root, *project.read_also]
+        found = [p.resolve() for p in paths if p.exists() and is_inside(p, inside)]
         return [p for p in dict.fromkeys(found) if not any(p != q and p.is_relative_to(q) for q in found)]
 
     async def watch(self) -> None:
-        from watchfiles import awatch
+        """Apply each group of changed files (:meth:`apply`) until the server stops; watch anew when a reloaded
+        printer.toml changes what is watched."""
+        from printer.watching import Changes
 
-        def wanted(change, path: str) -> bool:
+        def wanted(path: str) -> bool:
             name = Path(path).name
             return not (name.startswith((".", "~$")) or name.endswith(("~", ".tmp", ".swp")) or "/build/" in path)
 
-        while not self.stopping.is_set():
-            paths = self.watched()
-            restart = False
-            async for batch in awatch(
-                *paths, watch_filter=wanted, debounce=1600, step=DEBOUNCE_MS, stop_event=self.stopping
-            ):
+        halt = threading.Event()  # ends the thread waiting for changes when the server stops
+        try:
+            while not self.stopping.is_set():
+                paths = self.watched()
+                changes = Changes(paths, wanted, debounce_ms=1600, step_ms=DEBOUNCE_MS)
+                changes.__enter__()  # left in a thread below: leaving waits for the watching thread
                 try:
-                    changes = await self.apply([Path(p) for _, p in batch])
-                except Exception:  # never let a bad file stop the watcher
-                    log.exception("refreshing after a change failed")
-                    continue
-                if changes.reloaded and self.watched() != paths:
-                    restart = True
-                    break
-            if not restart:
-                break
+                    await asyncio.to_thread(changes.wait_ready)
+                    while True:
+                        found = await asyncio.to_thread(changes.wait, None, halt)
+                        if not found:
+                            return
+                        try:
+                            applied = await self.apply([Path(p) for p in sorted(found)])
+                        except Exception:  # never let a bad file stop the watcher
+                            log.exception("refreshing after a change failed")
+                            continue
+                        if applied.reloaded and self.watched() != paths:
+                            break
+                finally:
+                    if self.stopping.is_set():
+                        halt.set()
+                    await asyncio.to_thread(changes.__exit__, None, None, None)
+        finally:
+            halt.set()
 
 
 def _watch_ended(task: asyncio.Task) -> None:

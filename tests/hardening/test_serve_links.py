@@ -263,6 +263,75 @@ def test_deck_formats_and_deck_check_refuse_a_format_file_that_links_out(tmp_pat
     assert f"{formats / 'evil.json'}: error: " in said and "symbolic link" in said, said
 
 
+# --- the watcher -----------------------------------------------------------------------------------------------------
+
+
+def _inotify_watches(pid: int | str = "self") -> int:
+    """The inotify watches the process ``pid`` holds (one ``inotify wd:`` line each in /proc/PID/fdinfo)."""
+    count = 0
+    for info in Path(f"/proc/{pid}/fdinfo").iterdir():
+        try:
+            count += info.read_text().count("inotify wd:")
+        except OSError:
+            continue
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir() or not Path("/usr/share").is_dir(), reason="Linux only")
+def test_the_build_watch_does_not_follow_a_link_out_of_the_project(tmp_path):
+    from printer.watching import Changes
+
+    project, _ = _project(tmp_path)
+    (project / "cards" / "l5r" / "usr").symlink_to("/usr", target_is_directory=True)
+    before = _inotify_watches()
+    with Changes(project, lambda path: True) as changes:
+        assert changes.wait_ready()
+        assert _inotify_watches() - before < 20, "one watch per real folder of the project"
+        (project / "cards" / "l5r" / "a.json").write_text("{}", encoding="utf-8")
+        assert str(project / "cards" / "l5r" / "a.json") in changes.wait(10)
+        (project / "cards" / "l5r" / "new").mkdir()  # a folder made while watching is watched too
+        time.sleep(0.5)
+        (project / "cards" / "l5r" / "new" / "b.json").write_text("{}", encoding="utf-8")
+        found: set[str] = set()
+        _wait_for(lambda: found.update(changes.wait(0.5)) or str(project / "cards/l5r/new/b.json") in found, 10)
+        assert str(project / "cards" / "l5r" / "new" / "b.json") in found
+
+
+def _title_shown(server: Serve, title: str) -> bool:
+    status, body = server.get("/api/state")
+    return status == 200 and any(e["title"] == title for e in json.loads(body)["entries"])
+
+
+@pytest.mark.enable_socket
+@pytest.mark.skipif(not Path("/proc/self/fdinfo").is_dir() or not Path("/usr/share").is_dir(), reason="Linux only")
+def test_serve_watches_only_the_real_project_and_stays_live(tmp_path, serve):
+    project, _ = _project(tmp_path)
+    (project / "cards" / "l5r" / "usr").symlink_to("/usr", target_is_directory=True)
+    server = serve(project)
+    assert server.url, server.said()
+    time.sleep(1)
+    assert _inotify_watches(server.process.pid) < 50, "a link to /usr is not followed"
+    path = project / "cards" / "l5r" / "a.json"
+    path.write_text(path.read_text().replace("A Card", "A Card Renamed"), encoding="utf-8")
+    assert _wait_for(lambda: _title_shown(server, "A Card Renamed")), server.said()
+
+
+@pytest.mark.enable_socket
+@pytest.mark.skipif(
+    os.geteuid() == 0,
+    reason="as root every folder can be read, so a link to / cannot stop the watch with 'Permission denied' (and the "
+    "old watcher would walk the whole file system); the /usr case holds the rule that links are not followed",
+)
+def test_a_link_to_the_root_folder_does_not_stop_live_updates(tmp_path, serve):
+    project, _ = _project(tmp_path)
+    (project / "cards" / "l5r" / "everything").symlink_to("/", target_is_directory=True)
+    server = serve(project)
+    assert server.url, server.said()
+    path = project / "cards" / "l5r" / "a.json"
+    path.write_text(path.read_text().replace("A Card", "A Card Renamed"), encoding="utf-8")
+    assert _wait_for(lambda: _title_shown(server, "A Card Renamed")), server.said()
+
+
 # --- saves -----------------------------------------------------------------------------------------------------------
 
 
