@@ -5,7 +5,8 @@ Each of the base game's five Place of Power tiles carries a place on each side (
 ``res-arcana/*.json`` does (it holds the five sides of the first game). :func:`pair_places` names each side's
 other side in ``back_card``, so the tile prints both sides, and adds the side the data lacks from
 :data:`OTHER_SIDES`: the five other places written in printer's card fields (costs, collects, powers and victory
-points as the printed tiles show them; effects printer has no field for as text in our words).
+points of the base game's tiles, as several public implementations of the game on GitHub agree on them; effects
+printer has no field for as text in our words).
 
 :func:`tokens` are the components an import adds that no card database lists: the essence tokens (one card per
 essence with a ``count``, as ``cards/res-arcana/essences.json``) and the First Player token.
