@@ -16,8 +16,9 @@ in and kept in ``build/.cache/art/``:
 The cache key is the source's path, size and modification time plus the
 box, mode, dpi and profile, so an edited image is prepared again.
 
-Art that prints below :data:`MIN_DPI` at its printed size is reported as a
-warning naming the card, with the pixel size it would need.
+Art that prints below :data:`MIN_DPI` at its printed size, by more than
+:data:`DPI_TOLERANCE` (5 %: under 285 dpi), is reported as a warning, once per
+art file, at the first card using it, with the pixel size it would need.
 """
 
 from __future__ import annotations
@@ -35,6 +36,10 @@ from printer.fsutil import atomic_write_bytes
 from printer.sheets.layout import MM_PER_IN
 
 MIN_DPI = 300
+#: how far under MIN_DPI art may print before it is a warning: 5 %, so that art made for a nearby size (299 dpi,
+#: a 2.5 % crop to fill the bleed) does not warn on every build; the warning names the pixel size MIN_DPI needs
+DPI_TOLERANCE = 0.05
+LOW_DPI = MIN_DPI * (1 - DPI_TOLERANCE)
 JPEG_QUALITY = 92
 FITS = ("cover", "contain")
 

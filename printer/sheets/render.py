@@ -73,7 +73,7 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.paths import contained, is_inside
 from printer.problems import WARNING, PrinterError, Problem, RenderError
 from printer.project import Game
-from printer.sheets.images import MIN_DPI, ArtCache, needed_px
+from printer.sheets.images import LOW_DPI, MIN_DPI, ArtCache, needed_px
 from printer.sheets.layout import Box, Segment, SheetLayout
 from printer.sheets.sandbox import (
     TemplateHelper,
@@ -234,6 +234,8 @@ class Renderer:
         self.unknown_icon_calls = 0
         self._unknown_icons: dict[str, list[str]] = {}  # template line -> the icons icon_url found none of there
         self._rendering = ""  # what is being rendered (a card's place, ``back 'x'``): the hint of a template's problem
+        #: art printing under LOW_DPI, by file: (where its warning is, the cards using it, its lowest dpi, px, box)
+        self._low_dpi_seen: dict[Path, tuple[str, set[str], tuple[float, tuple[int, int], tuple[float, float]]]] = {}
         self._unreadable_art: set[Path] = set()  # art files Pillow could not read: they print the labelled placeholder
         self._card: Card | None = None  # the card whose front is being rendered (where the markup filter reports)
         #: what templates see as ``component`` (printer.sheets.components: name, kind, shape, width, height) when
@@ -526,21 +528,35 @@ class Renderer:
                 if problem not in self.problems:
                     self.problems.append(problem)
                 return None
-            if prepared.dpi is not None and prepared.source_px is not None and prepared.dpi < MIN_DPI - 0.5:
-                need = needed_px((float(width_mm), float(height_mm)))
-                problem = Problem(
-                    card.record.where(".art"),
-                    f"art is {prepared.dpi:.0f} dpi at its printed size {float(width_mm):g} x {float(height_mm):g} mm "
-                    f"({prepared.source_px[0]} x {prepared.source_px[1]} px)",
-                    f"{MIN_DPI} dpi needs at least {need[0]} x {need[1]} px",
-                    WARNING,
-                    "low-dpi",
-                )
-                if problem not in self.problems:
-                    self.problems.append(problem)
+            if prepared.dpi is not None and prepared.source_px is not None and prepared.dpi < LOW_DPI:
+                self._low_dpi(card, art, prepared.dpi, prepared.source_px, (float(width_mm), float(height_mm)))
             return prepared.path.as_uri()
 
         return art_for
+
+    def _low_dpi(self, card: Card, art: Path, dpi: float, px: tuple[int, int], box: tuple[float, float]) -> None:
+        """Report art printing under :data:`LOW_DPI`: one ``low-dpi`` warning per art file, at the first card using
+        it, for the lowest dpi it prints at, with the number of cards and the pixel size that would do."""
+        key = art.resolve()
+        seen = self._low_dpi_seen.get(key)
+        cards = ({card.where} | seen[1]) if seen is not None else {card.where}
+        worst = (dpi, px, box) if seen is None or dpi < seen[2][0] else seen[2]
+        where = seen[0] if seen is not None else card.record.where(".art")
+        self._low_dpi_seen[key] = (where, cards, worst)
+        (dpi, px, box), need = worst, needed_px(worst[2])
+        on = f", on {len(cards)} cards" if len(cards) > 1 else ""
+        problem = Problem(
+            where,
+            f"art {art.name} is {dpi:.0f} dpi at its printed size {box[0]:g} x {box[1]:g} mm ({px[0]} x {px[1]} px){on}",
+            f"{need[0]} x {need[1]} px or more would print at {MIN_DPI} dpi",
+            WARNING,
+            "low-dpi",
+        )
+        at = next((i for i, p in enumerate(self.problems) if p.where == where and p.code == "low-dpi"), None)
+        if at is None:
+            self.problems.append(problem)
+        else:
+            self.problems[at] = problem
 
     # -- sheets ------------------------------------------------------------
 

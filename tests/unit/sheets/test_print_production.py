@@ -542,7 +542,8 @@ def test_art_is_prepared_once_into_the_cache_and_low_resolution_warns(tmp_path, 
         assert image.size == (673, 236)
     assert "clear: " not in result.err
     assert (
-        "cards.json::$.cards[1].art: warning: art is 89 dpi at its printed size 57 x 20 mm (200 x 70 px)" in result.err
+        "cards.json::$.cards[1].art: warning: art clear.png is 89 dpi at its printed size 57 x 20 mm (200 x 70 px)"
+        in result.err
     )
     assert "cards.json::$.cards[2].art: warning: art file not found" in result.err
     with pdfplumber.open(tmp_path / "out" / "t.pdf") as doc:
