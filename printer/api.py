@@ -76,6 +76,7 @@ __all__ = [
     "build_game",
     "check_decks",
     "decks_summary",
+    "project_formats",
     "load_project",
     "MAX_PLAYERS",
     "usage_error",
@@ -1125,7 +1126,7 @@ def check_decks(
     :class:`UsageError` when no format is given or found, the card data is
     missing, a folder holds no decklist or there are too many.
     """
-    from printer.decks import available_formats, check, load_format, read_decklist
+    from printer.decks import check, load_format, read_decklist
     from printer.decks.readers import decklist_files
     from printer.decks.report import DeckReport
     from printer.decks.resolve import Resolution
@@ -1150,8 +1151,7 @@ def check_decks(
         if not ref and errors(read_problems):  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
             raise UsageError(f"{deck}: the decklist cannot be read", errors(read_problems))
         if not ref:
-            known = ", ".join(sorted(available_formats(roots)))
-            raise usage_error("no format given", f"pass --format FORMAT ({known})")
+            raise usage_error("no format given", f"pass --format FORMAT ({', '.join(project_formats(project))})")
         fmt = format_named(ref)
         if errors(read_problems):
             warnings = [p for p in read_problems if not p.is_error]
@@ -1165,6 +1165,24 @@ def check_decks(
 
     with _collector_paused():
         return [one(deck) for deck in decks]
+
+
+def project_formats(project: Project | None) -> list[str]:
+    """The ids of the formats ``--format`` accepts for ``project``'s games (sorted; every format printer knows when
+    ``project`` is ``None`` or has none of its own): what a hint lists, not every bundled game's."""
+    from printer.decks import available_formats, load_format
+
+    found = available_formats([project.root] if project is not None else [])
+    if project is None:
+        return sorted(found)
+    own = []
+    for format_id, file in found.items():
+        try:
+            if load_format(file).game in project.games:
+                own.append(format_id)
+        except PrinterError:
+            continue
+    return sorted(own) or sorted(found)
 
 
 @contextlib.contextmanager

@@ -20,7 +20,7 @@ def print_groups(result, strict: bool = False) -> None:
 
 
 def group_lines(result, strict: bool = False) -> list[str]:
-    """What :func:`print_groups` prints, as lines."""
+    """What :func:`print_groups` prints, as lines: each group under its title, then one count of them all."""
     groups = [
         ("rules broken:", [v.problem(result.deck) for v in result.violations]),
         ("cards not found in the card data (not counted in the rules above):", result.unresolved),
@@ -29,7 +29,9 @@ def group_lines(result, strict: bool = False) -> list[str]:
     lines = []
     for title, problems in groups:
         if problems:
-            lines += [title, *report_lines(problems, strict)[0]]
+            lines += [title, *report_lines(problems, strict)[0][:-1]]  # without the group's own count
+    if lines:
+        lines.append(report_lines([p for _, problems in groups for p in problems], strict)[0][-1])
     return lines
 
 
