@@ -77,6 +77,8 @@ __all__ = [
     "check_decks",
     "decks_summary",
     "project_formats",
+    "GameListing",
+    "list_games",
     "load_project",
     "MAX_PLAYERS",
     "usage_error",
@@ -1165,6 +1167,51 @@ def check_decks(
 
     with _collector_paused():
         return [one(deck) for deck in decks]
+
+
+@dataclass
+class GameListing:
+    """One game ``printer games`` lists: ``source`` is the plugin's package and version, or ``this project
+    (printer.toml)`` for a game the project declares with no plugin; ``formats`` are the format ids of the game
+    (the project's and printer's), ``checks``, ``importers`` and ``decklists`` what its plugin adds."""
+
+    id: str
+    name: str
+    source: str
+    formats: list[str] = field(default_factory=list)
+    checks: list[str] = field(default_factory=list)
+    importers: list[str] = field(default_factory=list)
+    decklists: list[str] = field(default_factory=list)
+
+
+def list_games(project: Project | None = None) -> list[GameListing]:
+    """The installed games (the ``printer.games`` entry points), then the games ``project`` declares that no plugin
+    provides, each with its formats."""
+    from printer.decks import available_formats
+    from printer.plugins import installed_games
+
+    formats = available_formats([project.root] if project is not None else [])
+
+    def own(game_id: str) -> list[str]:
+        return sorted(f for f, path in formats.items() if path.parent.parent.name == game_id)
+
+    listed = [
+        GameListing(
+            game.id,
+            game.name,
+            f"({game.source})",
+            own(game.id),
+            [f"{game.id}.{name}" for name in game.checks],
+            [i.name for i in game.importers],
+            sorted(game.decklist_suffixes),
+        )
+        for game in installed_games().values()
+    ]
+    installed = {g.id for g in listed}
+    for game in project.games.values() if project is not None else []:
+        if game.id not in installed:
+            listed.append(GameListing(game.id, game.name, "(this project: printer.toml)", own(game.id)))
+    return listed
 
 
 def project_formats(project: Project | None) -> list[str]:

@@ -8,11 +8,12 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 
 
 @click.command()
-@click.argument("game", required=False)
+@click.argument("game", required=False, shell_complete=complete_games)
 @click.argument("paths", nargs=-1, type=click.Path(exists=True, path_type=Path))
 @click.option(
     "--out",

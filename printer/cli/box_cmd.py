@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error, user_word_options
 from printer.sheets.layout import parse_length
 
@@ -16,7 +17,7 @@ def _length(value: str | None, what: str, minimum: float) -> float | None:
 
 
 @click.command()
-@click.argument("game")
+@click.argument("game", shell_complete=complete_games)
 @click.option(
     "--deck",
     "deck_file",

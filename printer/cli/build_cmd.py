@@ -11,13 +11,14 @@ import click
 from printer import api
 from printer.api import GameBuild
 from printer.cli.build_options import output_options, request_from, run_options
+from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 from printer.cli.sheet_options import print_options
 from printer.problems import counted
 
 
 @click.command()
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=complete_games)
 @click.option(
     "--cards",
     "cards_dir",

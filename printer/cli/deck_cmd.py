@@ -12,6 +12,7 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.cli.complete import complete_formats
 from printer.cli.deck_report import print_many, print_one
 from printer.cli.output import project_from, report, user_word_options
 from printer.problems import UsageError
@@ -37,6 +38,7 @@ def _roots(ctx: click.Context) -> list[Path]:
     "--format",
     "format_ref",
     metavar="FORMAT",
+    shell_complete=complete_formats,
     help="Format id ('printer deck formats' lists them) or format file; default: the JSON deck's 'format'.",
 )
 @click.option(

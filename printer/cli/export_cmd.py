@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 from printer.problems import counted
 
@@ -17,7 +18,7 @@ def export() -> None:
 
 
 @export.command("cards", epilog="Exit codes: 0 written, 1 the cards have errors (nothing written), 2 usage error.")
-@click.argument("game")
+@click.argument("game", shell_complete=complete_games)
 @click.option(
     "--to",
     "out",

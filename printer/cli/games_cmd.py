@@ -1,31 +1,39 @@
-"""``printer games``: the games installed (through the ``printer.games`` entry points) and their formats."""
+"""``printer games``: the games installed (through the ``printer.games`` entry points), the project's own, and
+their formats."""
 
 from __future__ import annotations
 
 import click
 
-from printer.cli.output import EXIT_OK
+from printer.cli.output import EXIT_OK, project_from
+from printer.problems import UsageError
 
 
 @click.command(name="games", epilog="Exit codes: 0 ok, 2 usage error.")
 @click.pass_context
 def games(ctx: click.Context) -> None:
-    """List the installed games: id, name, where from, their formats, checks, importers and decklist files."""
-    from printer.decks import available_formats
-    from printer.plugins import installed_games
+    """List the games: id, name, where from, their formats, checks, importers and decklist files.
 
-    formats = available_formats()
-    for game in installed_games().values():
-        click.echo(f"{game.id}\t{game.name}\t({game.source})")
-        own = sorted(f for f, path in formats.items() if path.parent.parent.name == game.id)
-        if own:
-            click.echo("  formats: " + ", ".join(own))
-        if game.checks:
-            click.echo("  checks: " + ", ".join(f"{game.id}.{name}" for name in game.checks))
-        if game.importers:
-            click.echo("  import: " + ", ".join(i.name for i in game.importers))
-        if game.decklist_suffixes:
-            click.echo("  decklists: " + ", ".join(sorted(game.decklist_suffixes)))
+    The installed games first, then the games the project's printer.toml declares that no plugin provides.
+    """
+    from printer import api
+
+    try:
+        project = project_from(ctx)
+    except UsageError as exc:  # outside any project: the installed games only
+        if not any(p.code == "no-project" for p in exc.problems) or ctx.find_root().params.get("project"):
+            raise
+        project = None
+    for game in api.list_games(project):
+        click.echo(f"{game.id}\t{game.name}\t{game.source}")
+        for label, values in (
+            ("formats", game.formats),
+            ("checks", game.checks),
+            ("import", game.importers),
+            ("decklists", game.decklists),
+        ):
+            if values:
+                click.echo(f"  {label}: " + ", ".join(values))
     ctx.exit(EXIT_OK)
 
 

@@ -6,12 +6,19 @@ from pathlib import Path
 
 import click
 
+from printer.cli.complete import complete_games
 from printer.scaffold import copy_game, game_id_for, scaffold
 
 
 @click.command(epilog="Exit codes: 0 written, 2 usage error (DIR already holds a project, unknown GAME).")
 @click.argument("folder", metavar="DIR", type=click.Path(file_okay=False, path_type=Path))
-@click.option("--from", "from_game", metavar="GAME", help="Start from a copy of one of printer's example games.")
+@click.option(
+    "--from",
+    "from_game",
+    metavar="GAME",
+    shell_complete=complete_games,
+    help="Start from a copy of one of printer's example games.",
+)
 @click.option("--game", "game_id", metavar="ID", help="The new game's id (default: from DIR's name).")
 @click.option("--name", metavar="NAME", help="The new game's name (default: DIR's name; starfall -> Starfall).")
 def init(folder: Path, from_game: str | None, game_id: str | None, name: str | None) -> None:

@@ -7,13 +7,16 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 from printer.problems import counted
 
 
 @click.command(epilog="Exit codes: 0 valid, 1 invalid (with --strict: or any warning), 2 usage error.")
 @click.argument("paths", nargs=-1, type=click.Path(path_type=Path))
-@click.option("--game", metavar="GAME", help="Game of cards whose file and folder do not say.")
+@click.option(
+    "--game", metavar="GAME", shell_complete=complete_games, help="Game of cards whose file and folder do not say."
+)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--no-render", is_flag=True, help="Check the card data only; do not render the templates.")
 @user_word_options
