@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -88,6 +89,17 @@ def _state(pid: int) -> str:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
 
+def _settled_state(pid: int, stopped: bool, seconds: float = 5.0) -> str:
+    """The state of ``pid`` once it is (or is not) stopped, waiting up to ``seconds``: a signal is sent at once, but
+    a busy machine may schedule the process that handles it a while later."""
+    deadline = time.monotonic() + seconds
+    while True:
+        state = _state(pid)
+        if (state == "T") == stopped or time.monotonic() > deadline:
+            return state
+        time.sleep(0.01)
+
+
 @pytest.mark.skipif(not hasattr(signal, "SIGSTOP") or not os.path.isdir("/proc/self"), reason="POSIX with /proc")
 def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path, monkeypatch):
     child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands for a gallery process
@@ -101,7 +113,7 @@ def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path,
     def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0):
         lane = threading.current_thread().name.split("_")[0]
         if lane == "urgent":
-            during.append(_state(child.pid))
+            during.append(_settled_state(child.pid, stopped=not during))
         else:
             release.wait(5)
         for key, _ in batch:
@@ -121,11 +133,11 @@ def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path,
         renderer = FaceRenderer(_Project(tmp_path), gallery, 1, specs.get, urgent=urgent)
         busy = asyncio.ensure_future(renderer.picture(keys[0], WANTED))
         await asyncio.sleep(0.05)
-        await asyncio.wait_for(renderer.picture(keys[2], URGENT), 2)
-        seen["after"] = _state(child.pid)
+        await asyncio.wait_for(renderer.picture(keys[2], URGENT), 10)
+        seen["after"] = _settled_state(child.pid, stopped=False)
         release.set()
         await busy
-        await asyncio.wait_for(renderer.picture(keys[1], URGENT), 2)  # the gallery idle: nothing is stopped
+        await asyncio.wait_for(renderer.picture(keys[1], URGENT), 10)  # the gallery idle: nothing is stopped
         return renderer
 
     try:
