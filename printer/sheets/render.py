@@ -57,7 +57,6 @@ every game; the README section "Writing templates for print" has it with example
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -252,13 +251,13 @@ class Renderer:
 
     def find_contained(self, relative: str) -> tuple[Path | None, Problem | None]:
         """The first file ``relative`` on the template search path, and the problem when its real path is outside
-        the allowed roots (the project, printer's bundled templates: :func:`printer.paths.contained`, located at the
-        file); ``(None, None)`` when no folder has it."""
+        the template folder it was found in and the allowed roots (a symbolic link out of the project:
+        :func:`printer.paths.contained`, located at the file); ``(None, None)`` when no folder has it. The template
+        folders themselves were checked when the project was read."""
         for folder in self.game.template_dirs:
             candidate = folder / relative
             if candidate.is_file():
-                root, *others = self.allowed_roots
-                _, problem = contained(root, os.path.relpath(candidate, root), relative, str(candidate), others)
+                _, problem = contained(folder, relative, "template file", str(candidate), self.allowed_roots)
                 return candidate, problem
         return None, None
 
