@@ -100,7 +100,7 @@ def _epilogs(group: click.Group) -> None:
             command.epilog = EXIT_CODES
 
 
-@cli.command()
+@cli.command(epilog="Exit codes: 0 printed, 2 usage error (a SHELL other than bash, zsh or fish).")
 @click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
 def completion(shell: Literal["bash", "zsh", "fish"]) -> None:
     """Print the shell completion script for SHELL (click's shell completion).

@@ -11,7 +11,10 @@ from printer.cli.output import EXIT_OK, project_from, report, user_word_options
 from printer.cli.sheet_options import cli_values, print_options
 
 
-@click.command()
+@click.command(
+    epilog="Exit codes: 0 written, 1 the page could not be made (a template or stylesheet that fails, a file that "
+    "cannot be written), 2 usage error."
+)
 @click.option(
     "--out",
     "out_file",

@@ -1,4 +1,4 @@
-"""``printer deck``: check decklists against a format (see the README section "Checking a deck").
+"""``printer deck``: check decklists against a format (see docs/decks.md, "Checking a deck").
 
 ``printer deck check DECK... --format FORMAT [--cards DIR] [--json]`` exits 0
 when every deck is legal, 1 when one is illegal or names cards the card data
@@ -49,7 +49,9 @@ def _roots(ctx: click.Context) -> list[Path]:
     metavar="DIR",
     help="Card files or folders to resolve names against (repeatable); default: the game's card folder.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (shape in the README, 'JSON output').")
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print the report as JSON (its shape: docs/decks.md, 'JSON output')."
+)
 @click.option(
     "--strict",
     is_flag=True,
@@ -90,7 +92,7 @@ def check_command(
     ctx.exit(print_many(results, as_json, strict))
 
 
-@deck_group.command(name="formats")
+@deck_group.command(name="formats", epilog="Exit codes: 0 ok, 2 usage error.")
 @click.pass_context
 def formats_command(ctx: click.Context) -> None:
     """List the formats --format accepts (the project's, then printer's bundled ones).

@@ -8,7 +8,9 @@ from printer import api
 from printer.cli.output import loaded, project_from, report, user_word_options
 
 
-@click.command()
+@click.command(
+    epilog="Exit codes: 0 stopped (Ctrl-C), 2 usage error (no project, the port taken, printer[serve] not installed)."
+)
 @click.argument("project_dir", required=False, type=click.Path(file_okay=False, exists=True), metavar="[PROJECT]")
 @click.option(
     "--port",
