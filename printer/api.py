@@ -84,6 +84,7 @@ __all__ = [
     "usage_error",
     "validate",
     "game_checks",
+    "format_checks",
 ]
 
 
@@ -161,10 +162,28 @@ def validate(
         from printer.sheets.preflight import preflight
 
         problems += preflight(project, sets, targets, problems)
-    if not paths:  # the whole project: what else a build of each game reads and checks
+    if not paths:  # the whole project: what else a build of each game reads and checks, and its formats
         for each in project.games.values():
             problems += game_checks(project, each, sets.get(each.id), render)
+        problems += format_checks(project)
     return ValidationReport(sets, problems)
+
+
+def format_checks(project: Project) -> list[Problem]:
+    """Every problem of the project's own format files (``schema/<game>/formats/*.json``), as ``printer deck check``
+    reports them when it reads one: checked against ``schema/format.schema.json``, which accepts no unknown key
+    (``copy_limt`` is an error at ``file::$.copy_limt``, the closest valid name as hint), and the checks named."""
+    from printer.decks import FormatError, load_format_file
+    from printer.decks.formats import format_dirs
+
+    problems: list[Problem] = []
+    for folder in format_dirs([project.root]):
+        for file in sorted(folder.glob("*.json")):
+            try:
+                load_format_file(file, [project.root])
+            except FormatError as exc:
+                problems += exc.problems
+    return problems
 
 
 def game_checks(project: Project, game: Game, cards: CardSet | None, aids: bool) -> list[Problem]:

@@ -354,7 +354,8 @@ class Workspace:
         return changes
 
     def _game_problems(self, sets: dict[str, CardSet]) -> list[Problem]:
-        """What a build of each game would refuse or warn about beyond its cards (:func:`printer.api.game_checks`)."""
+        """What a build of each game would refuse or warn about beyond its cards (:func:`printer.api.game_checks`),
+        and the problems of the project's format files (:func:`printer.api.format_checks`)."""
         from printer import api
 
         problems: list[Problem] = []
@@ -369,7 +370,10 @@ class Workspace:
                     found = list(exc.problems)
                 kept = self._game_memo[game.id] = (total, found)
             problems += kept[1]
-        return problems
+        kept = self._game_memo.get("")  # the project's format files, read again when a file other than cards changes
+        if kept is None:
+            kept = self._game_memo[""] = (0, api.format_checks(self.project))
+        return problems + kept[1]
 
     def _record_game(self, record: Record) -> str:
         if record.game:

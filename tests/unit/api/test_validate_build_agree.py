@@ -183,3 +183,16 @@ def test_over_the_cards_per_build_limit(project):
         toml.write("\n[limits]\ncards_per_build = 3\n")
     report, built = agree(project)
     assert not built.ok and built.problems[0].code == "limit"
+
+
+def test_a_typo_in_a_format_file_is_reported_by_validate_as_deck_check_reports_it(project, run):
+    file = project / "schema" / "demo" / "formats" / "standard.json"
+    file.write_text(file.read_text(encoding="utf-8").replace('"copy_limit"', '"copy_limt"'), encoding="utf-8")
+    report = api.validate(api.load_project(project))
+    (problem,) = report.problems
+    assert problem.where == f"{file}::$.copy_limt" and problem.severity == Severity.ERROR
+    assert problem.message == "unknown field 'copy_limt'" and "did you mean 'copy_limit'" in problem.hint
+    checked = run("deck", "check", "decks/sample.txt", "--format", "demo-standard", cwd=project)
+    assert checked.code == 2 and "standard.json::$.copy_limt: error: unknown field 'copy_limt'" in checked.err
+    assert _places(served(project)) >= _places(report.problems)
+    assert run("validate", cwd=project).code == 1
