@@ -30,6 +30,7 @@ from helpers import (
 from printer.games.arcanductor.tarot import convert, import_tarot, japanese_name
 
 EXAMPLES = REPO / "cards" / "arcanductor"
+PIECES = {"Field", "Life Track", "Life Marker", "Power Counter"}  # cards/arcanductor/pieces.json
 SHARED_TAROT = REPO.parent / "shared" / "data" / "tarot" / "tarot_interpretations.json"
 
 MAJOR = [
@@ -79,7 +80,8 @@ def test_the_examples_are_the_22_major_arcana_and_a_dummy(examples):
     arcana = [c for c in examples if c.type == "Major Arcana"]
     assert sorted(c["arcanum"] for c in arcana) == list(range(22))
     assert [c.title for c in sorted(arcana, key=lambda c: c["arcanum"])] == MAJOR
-    assert [c.type for c in examples if c.type != "Major Arcana"] == ["Dummy"]
+    assert [c.type for c in examples if c.type in ("Major Arcana", "Dummy") and c.type != "Major Arcana"] == ["Dummy"]
+    assert {c.type for c in examples} - {"Major Arcana", "Dummy"} == PIECES  # printed as components
     for card in arcana:
         assert isinstance(card["power"], int)
         for side in ("upright", "reversed"):
@@ -305,7 +307,9 @@ def words(page, **options) -> list[dict]:
 @pytest.mark.slow
 def test_tarot_cards_two_by_two_on_a4(built):
     with pdfplumber.open(built) as pdf:
-        assert len(pdf.pages) == 14  # 25 cards: 7 sheets, fronts and backs
+        assert (
+            len(pdf.pages) == 26
+        )  # 25 cards (22 Major Arcana, 3 dummies) for each of 2 players: 13 sheets, fronts and backs
         page = pdf.pages[0]
         assert (page.width / MM, page.height / MM) == pytest.approx((210, 297), abs=0.5)
         rects = card_boxes(page, 70, 120)
@@ -371,6 +375,40 @@ def test_the_real_tarot_file_imports_validates_and_prints(run_cli, shared_data, 
     code, stdout, err = run_cli("build", "arcanductor", "--cards", out, "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "arcanductor.pdf") as pdf:
-        assert len(pdf.pages) == 12
+        assert len(pdf.pages) == 24  # a set of 22 for each of the 2 players and their aids: 12 sheets
         text = pdf.pages[0].extract_text()
     assert "The Fool" in text and "愚者" in text
+
+
+# --- play pieces (cards/arcanductor/pieces.json, printer.toml components) -----------------------------
+
+
+@pytest.mark.slow
+def test_each_player_gets_a_set_of_22_and_a_life_track_and_the_field_is_3_by_7(built):
+    with pdfplumber.open(built) as pdf:
+        text = " ".join(p.extract_text() or "" for p in pdf.pages[::2])
+    assert text.count("The Fool") == 2 and text.count("The World") == 2  # players = 2: a full set each
+    with pdfplumber.open(built.parent / "arcanductor-components.pdf") as pdf:
+        pages = pdf.pages
+        pieces = pages[0].extract_text() or ""
+        assert pieces.count("Start at 20. At 0 you lose.") == 2  # a life track per player
+        numbers = pieces.split()
+        assert all(numbers.count(str(v)) >= 2 for v in range(0, 21))
+        assert len(card_boxes(pages[0], 134, 64, tolerance_pt=0.3)) == 2
+        cuts = [c for c in pages[0].curves if c.get("stroke")]
+        counters = [c for c in cuts if abs(c["width"] - 16 * MM) < 0.3]
+        markers = [c for c in cuts if abs(c["width"] - 12 * MM) < 0.3]
+        assert len(pages) == 2 + 2 * 8  # the pieces' sheet and its backs, then 8 board pages, each with a blank back
+        board = [(p.extract_text() or "").replace(" ", "") for p in pages[2::2]]
+    assert len(counters) == 2 * 21 and len(markers) == 2  # counters 1-9 twice and 10-12 once, for each player
+    assert sum("(row-column)of4x2" in text for text in board) >= 7  # 244 x 898 mm on A4: 4 rows of 2 pages
+    # two territories (the far one's label turned to face that player: its text reads backwards) and a neutral zone
+    assert board[0].count("陣地") + board[0].count("地陣") == 2 and board[0].count("中立地帯") == 1
+
+
+def test_power_counters_cover_1_to_12_for_each_player(tmp_path, run_cli):
+    code, out, err = run_cli("build", "arcanductor", "--no-aids", "--players", "3", "--out", tmp_path)
+    assert code == 0, err
+    assert "1 field, 3 life-tracks, 3 life-markers, 63 power-counters" in out  # 21 counters (1-9 twice, 10-12) each
+    with pdfplumber.open(tmp_path / "arcanductor.pdf") as pdf:
+        assert len(pdf.pages) == 2 * 19  # 75 cards: 3 sets of 25, four to a sheet
