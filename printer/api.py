@@ -174,15 +174,18 @@ def format_checks(project: Project) -> list[Problem]:
     reports them when it reads one: checked against ``schema/format.schema.json``, which accepts no unknown key
     (``copy_limt`` is an error at ``file::$.copy_limt``, the closest valid name as hint), and the checks named."""
     from printer.decks import FormatError, load_format_file
-    from printer.decks.formats import format_dirs
+    from printer.decks.formats import format_files
+    from printer.paths import bundled_root
 
     problems: list[Problem] = []
-    for folder in format_dirs([project.root]):
-        for file in sorted(folder.glob("*.json")):
-            try:
-                load_format_file(file, [project.root])
-            except FormatError as exc:
-                problems += exc.problems
+    for file, _, refused in format_files(project.root, [bundled_root()]):
+        if refused is not None:  # a link out of the project: refused unread, as deck check refuses it
+            problems.append(refused)
+            continue
+        try:
+            load_format_file(file, [project.root])
+        except FormatError as exc:
+            problems += exc.problems
     return problems
 
 

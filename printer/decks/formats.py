@@ -314,22 +314,31 @@ def find_formats(roots: Iterable[Path] | None = None) -> tuple[dict[str, Path], 
     entries: dict[str, Path | Problem] = {}  # the first root naming an id wins, a refused file too
     all_roots = _roots(roots)
     for root in all_roots:
-        for folder in format_dirs([root]):
-            for file in sorted(folder.glob("*.json")):
-                fallback = f"{folder.parent.name}-{file.stem}"
-                _, problem = contained(root, file.relative_to(root), "format file", str(file), all_roots)
-                problem = problem or regular_file_problem(file)
-                if problem is not None:
-                    entries.setdefault(fallback, problem)
-                    continue
-                try:
-                    data = json.loads(file.read_text(encoding="utf-8"))
-                except (OSError, ValueError):
-                    data = {}
-                format_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
-                entries.setdefault(format_id or fallback, file)
+        for file, fallback, problem in format_files(root, all_roots):
+            if problem is not None:
+                entries.setdefault(fallback, problem)
+                continue
+            try:
+                data = json.loads(file.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                data = {}
+            format_id = data.get("id") if isinstance(data, dict) and isinstance(data.get("id"), str) else None
+            entries.setdefault(format_id or fallback, file)
     found = {k: v for k, v in entries.items() if isinstance(v, Path)}
     return found, {k: v for k, v in entries.items() if isinstance(v, Problem)}
+
+
+def format_files(root: Path, allowed: Iterable[Path] = ()) -> list[tuple[Path, str, Problem | None]]:
+    """Each format file of ``root`` (``schema/<game>/formats/*.json``) with its fallback id (``<game folder>-<file
+    stem>``) and, when the project's resolver refuses it, the problem: a real path outside ``root`` and
+    ``allowed`` (a symbolic link out of the project), or not a regular file. A refused file must not be read."""
+    root = Path(root).resolve()
+    found: list[tuple[Path, str, Problem | None]] = []
+    for folder in format_dirs([root]):
+        for file in sorted(folder.glob("*.json")):
+            _, problem = contained(root, file.relative_to(root), "format file", str(file), list(allowed))
+            found.append((file, f"{folder.parent.name}-{file.stem}", problem or regular_file_problem(file)))
+    return found
 
 
 def load_format(ref: str | Path, roots: Iterable[Path] | None = None) -> Format:

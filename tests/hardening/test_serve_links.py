@@ -261,6 +261,10 @@ def test_deck_formats_and_deck_check_refuse_a_format_file_that_links_out(tmp_pat
     said = checked.out + checked.err
     assert checked.code == 2 and SECRET not in said and "Traceback" not in said
     assert f"{formats / 'evil.json'}: error: " in said and "symbolic link" in said, said
+    validated = run("--project", project, "validate")  # validate reads the project's formats too: not this one
+    said = validated.out + validated.err
+    assert validated.code == 1 and SECRET not in said and "Traceback" not in said
+    assert f"{formats / 'evil.json'}: error: " in said and "symbolic link" in said, said
 
 
 # --- the watcher -----------------------------------------------------------------------------------------------------
