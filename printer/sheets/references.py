@@ -6,8 +6,9 @@ the build there, at a point that knows neither the card nor the template. :func:
 same files in the HTML as soon as a template has rendered it (``printer validate``, ``printer build`` and
 ``printer serve`` alike), so that each is reported at the template line that wrote it, naming the card.
 
-Only files are checked here (resolved against the project folder, as the build resolves them); what a stylesheet
-or an SVG file names in turn is still checked while laying out (:mod:`printer.sheets.pdf`).
+Only files are checked here (resolved against the project folder, as the build resolves them), and what the game's
+stylesheets name (:func:`stylesheet_problems`: ``url()`` and ``@import``, relative to each stylesheet); what an
+SVG file names in turn is still checked while laying out (:mod:`printer.sheets.pdf`).
 """
 
 from __future__ import annotations
@@ -138,3 +139,51 @@ def reference_problems(
 
 def _short(text: str) -> str:
     return text if len(text) <= 100 else text[:99] + "\u2026"
+
+
+_CSS_REFERENCE = re.compile(
+    r"""url\(\s*(?:"([^"]*)"|'([^']*)'|([^'")\s]*))\s*\)|@import\s+(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE
+)
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+
+
+def stylesheet_problems(sheets: Sequence[Path], roots: Sequence[Path], limit: int = 50) -> list[Problem]:
+    """An error for each file a stylesheet of ``sheets`` names (``url()``, ``@import``; and in the stylesheets it
+    imports, up to ``limit`` of them) that the build could not read, at ``file.css:line:col``.
+
+    ``roots`` are the folders the build may read, resolved. Comments are skipped; a stylesheet that cannot be read
+    is left to the build, which reports it.
+    """
+    problems: list[Problem] = []
+    todo, seen = [Path(s) for s in sheets], set()
+    while todo and len(seen) < limit:
+        sheet = todo.pop(0)
+        if sheet in seen:
+            continue
+        seen.add(sheet)
+        try:
+            text = sheet.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        text = _CSS_COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)  # same lines and columns
+        base_url = sheet.resolve().as_uri()
+        for match in _CSS_REFERENCE.finditer(text):
+            url = next((g for g in match.groups() if g is not None), "").strip()
+            if not url:
+                continue
+            why = why_unreadable(url, base_url, roots)
+            line = text.count("\n", 0, match.start()) + 1
+            where = f"{sheet}:{line}:{match.start() - text.rfind(chr(10), 0, match.start())}"
+            absolute = urljoin(base_url, url)
+            if why is None:
+                if match.group(4) is not None or match.group(5) is not None:  # an @import: read it in turn
+                    todo.append(Path(url2pathname(unquote(urlparse(absolute).path))))
+                continue
+            if why in (_NOT_A_FILE, _NO_SUCH_FILE):
+                path = url2pathname(unquote(urlparse(absolute).path))
+                hint = "a stylesheet's url() is relative to the stylesheet's own folder"
+                problems.append(Problem(where, f"cannot read {_short(path)}: {why}", hint, code="fetch"))
+            else:
+                hint = "put the file inside the project folder, or use a data: URL"
+                problems.append(Problem(where, f"blocked {_short(absolute)}: {why}", hint, code="blocked-fetch"))
+    return problems

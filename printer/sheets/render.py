@@ -217,6 +217,7 @@ class Renderer:
         self.base = base
         self._references: dict[str, str | None] = {}
         self._reference_roots: tuple[str, list[Path]] | None = None
+        self._stylesheets_checked = False
         self.max_chars = DEFAULT_LIMITS.face_html_chars  # a project's own limit is set by printer.sheets.compose
         self.allowed_roots = allowed_roots
         self.art_cache = art_cache
@@ -330,11 +331,12 @@ class Renderer:
         Unknown icons are reported at the card being rendered
         (``file::$.cards[3]``), at its field ``field`` when the template
         names it (a path under the card: ``upright.text``,
-        ``steps[2].text``); outside a card (a back) at ``template``.
+        ``steps[2].text``); outside a card (a back) at the template line
+        that calls the filter.
         """
         card = self._card
         if card is None:
-            where = "template"
+            where = _calling_template() or "template"
         elif field:
             field = str(field)
             where = card.record.where(field if field.startswith("[") else "." + field)
@@ -436,7 +438,14 @@ class Renderer:
             roots = [*self.allowed_roots, bundled_root() / "templates"]
             self._reference_roots = (self.base.resolve().as_uri() + "/", [Path(r).resolve() for r in roots])
         base_url, roots = self._reference_roots
-        problems = reference_problems(html, base_url, roots, template.filename, where, self._references)
+        problems = []
+        if not self._stylesheets_checked:  # what the stylesheets name, reported with the first face (each reads them)
+            from printer.sheets.references import stylesheet_problems
+
+            self._stylesheets_checked = True
+            files = [p for p in (self.find_file("card-common.css"), self.find_file("card.css")) if p]
+            problems += stylesheet_problems(files, roots)
+        problems += reference_problems(html, base_url, roots, template.filename, where, self._references)
         if problems:
             raise RenderError(problems[0].message, problems)
         return html

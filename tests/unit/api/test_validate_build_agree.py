@@ -196,3 +196,13 @@ def test_a_typo_in_a_format_file_is_reported_by_validate_as_deck_check_reports_i
     assert checked.code == 2 and "standard.json::$.copy_limt: error: unknown field 'copy_limt'" in checked.err
     assert _places(served(project)) >= _places(report.problems)
     assert run("validate", cwd=project).code == 1
+
+
+@pytest.mark.parametrize("rule", ["background-image: url(pics/paper.png)", "font-family: X; src: url(fonts/no.woff2)"])
+def test_a_file_a_stylesheet_names_that_is_missing(project, rule):
+    css = project / "templates" / "demo" / "card.css"
+    css.write_text(css.read_text(encoding="utf-8") + f"\n.card {{ {rule}; }}\n", encoding="utf-8")
+    report, built = agree(project)
+    assert not built.ok
+    (problem,) = built.problems
+    assert re.search(r"templates/demo/card\.css:\d+:\d+$", problem.where) and problem.code == "fetch"
