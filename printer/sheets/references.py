@@ -155,7 +155,7 @@ def stylesheet_problems(sheets: Sequence[Path], roots: Sequence[Path], limit: in
     is left to the build, which reports it.
     """
     problems: list[Problem] = []
-    todo, seen = [Path(s) for s in sheets], set()
+    todo, seen = [Path(s) for s in sheets], set[Path]()
     while todo and len(seen) < limit:
         sheet = todo.pop(0)
         if sheet in seen:
