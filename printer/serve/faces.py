@@ -52,11 +52,26 @@ log = logging.getLogger("printer.serve")
 #: pixels per inch of the pictures: a 63 x 88 mm card with 3 mm bleed is 407 x 555 px, sharp at print size on a
 #: screen of 96 CSS px per inch and still light enough for a gallery of 900 cards
 SCREEN_DPI = 150
+#: the most pixels of one picture the server renders (a card face, a page of a PDF in build/): 40 million, 160 MB
+#: while it is drawn (4 bytes a pixel); checked from the size before anything is drawn
+PICTURE_PIXELS = 40_000_000
 #: bump when the way pictures are made changes, so that old cached pictures are not used
 _VERSION = "serve-faces-1"
 _FILE_URI = re.compile(r"""file://[^"'()\s<>]+""")
 _CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")
 KEY = re.compile(r"[0-9a-f]{40}")
+
+
+def over_budget(width_px: float, height_px: float, what: str) -> str | None:
+    """Why a picture of ``width_px`` x ``height_px`` pixels is not rendered (over :data:`PICTURE_PIXELS`), or
+    ``None`` when it may be."""
+    pixels = width_px * height_px
+    if pixels <= PICTURE_PIXELS:
+        return None
+    return (
+        f"{what} would be a picture of {width_px:,.0f} x {height_px:,.0f} pixels ({pixels:,.0f}), over the "
+        f"{PICTURE_PIXELS:,} pixels printer serve draws at most: not rendered"
+    )
 
 
 def cache_dir(project: Project) -> Path:
@@ -234,6 +249,9 @@ def render_faces(
         _JOBS[ident] = job
     layout = page_layout(job, with_bleed=True)
     px = px_of(layout.page, dpi)
+    huge = over_budget(px[0], px[1], f"a face of {layout.page[0]:g} x {layout.page[1]:g} mm at {dpi} dpi")
+    if huge is not None:
+        return {key: huge for key, _ in faces}
     results: dict[str, str | None] = {}
 
     def run(batch: Sequence[tuple[str, str]], clock: Clock) -> None:

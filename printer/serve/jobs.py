@@ -157,9 +157,19 @@ def build_file(project, relative: str) -> Path | None:
     return path
 
 
+class PageTooLarge(Exception):
+    """A page whose picture would be over :data:`~printer.serve.faces.PICTURE_PIXELS`; the message says why."""
+
+
 def page_picture(project, pdf: Path, page: int, dpi: int = PAGE_DPI) -> Path:
-    """A PNG of page ``page`` (1-based) of ``pdf``, cached by the PDF's size and time; raises ``IndexError``."""
+    """A PNG of page ``page`` (1-based) of ``pdf``, cached by the PDF's size and time.
+
+    The page's size (pt) is read first: a picture over :data:`~printer.serve.faces.PICTURE_PIXELS` at ``dpi`` raises
+    :class:`PageTooLarge` before anything is drawn. Raises ``IndexError`` for a page the PDF does not have.
+    """
     import pypdfium2
+
+    from printer.serve.faces import over_budget
 
     st = pdf.stat()
     key = hashlib.sha256(f"{pdf.resolve()}:{st.st_size}:{st.st_mtime_ns}:{page}:{dpi}".encode()).hexdigest()[:40]
@@ -173,7 +183,12 @@ def page_picture(project, pdf: Path, page: int, dpi: int = PAGE_DPI) -> Path:
         try:
             if not 1 <= page <= len(document):
                 raise IndexError(page)
-            image = document[page - 1].render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
+            sheet = document[page - 1]
+            width, height = sheet.get_size()  # points, as it is drawn (the crop box)
+            huge = over_budget(width * dpi / 72, height * dpi / 72, f"page {page} ({width:,.0f} x {height:,.0f} pt)")
+            if huge is not None:
+                raise PageTooLarge(huge)
+            image = sheet.render(scale=dpi / 72, fill_color=(255, 255, 255, 255)).to_pil()
         finally:
             document.close()
     buffer = io.BytesIO()
@@ -413,6 +428,27 @@ async def builds(request: Request) -> Response:
     return JSONResponse({"builds": items, "outputs": outputs}, headers={"cache-control": "no-store"})
 
 
+#: the types a file of build/ is served as (a download: ``Content-Disposition: attachment``); any other type (HTML,
+#: JavaScript, SVG, XML...) as ``application/octet-stream``, so that nothing of build/ runs in the server's origin
+DOWNLOAD_TYPES = {
+    ".pdf": "application/pdf",
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".zip": "application/zip",
+    ".json": "application/json",
+    ".txt": "text/plain; charset=utf-8",
+    ".csv": "text/plain; charset=utf-8",
+}
+#: the policy of a file of build/: nothing it holds may run or load anything
+SANDBOX = "default-src 'none'; sandbox"
+
+
+def download_type(path: Path) -> str:
+    """The ``Content-Type`` a file of ``build/`` is served with (:data:`DOWNLOAD_TYPES`)."""
+    return DOWNLOAD_TYPES.get(path.suffix.lower(), "application/octet-stream")
+
+
 async def download(request: Request) -> Response:
     """A file of ``build/`` as it is, or a folder of it (an export) as a zip."""
     project = _jobs(request).project
@@ -420,7 +456,9 @@ async def download(request: Request) -> Response:
     if path is None:
         return PlainTextResponse("not found", 404)
     if path.is_file():
-        return FileResponse(path, filename=path.name)
+        return FileResponse(
+            path, filename=path.name, media_type=download_type(path), headers={"content-security-policy": SANDBOX}
+        )
     files = [
         p
         for p in sorted(path.rglob("*"))
@@ -442,7 +480,9 @@ async def download(request: Request) -> Response:
     data = await asyncio.to_thread(pack)
     name = f"{path.name}.zip"
     return Response(
-        data, media_type="application/zip", headers={"content-disposition": f'attachment; filename="{name}"'}
+        data,
+        media_type="application/zip",
+        headers={"content-disposition": f'attachment; filename="{name}"', "content-security-policy": SANDBOX},
     )
 
 
@@ -459,6 +499,8 @@ async def page(request: Request) -> Response:
         picture = await asyncio.to_thread(page_picture, project, path, number)
     except IndexError:
         return PlainTextResponse("no such page", 404)
+    except PageTooLarge as exc:
+        return PlainTextResponse(str(exc), 413)
     except PrinterError as exc:  # the pictures' folder is reached through a symbolic link: nothing is written there
         return PlainTextResponse(str(exc), 403)
     return FileResponse(picture, media_type="image/png", headers={"cache-control": "no-cache"})

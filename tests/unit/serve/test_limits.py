@@ -76,3 +76,33 @@ def test_the_defaults_are_printer_limits_defaults(project):
     assert Workspace(project).project.limits == DEFAULT
     assert (DEFAULT.request_bytes, DEFAULT.decklist_chars, DEFAULT.decklist_lines) == (2 * 2**20, 200_000, 10_000)
     assert (DEFAULT.drafts, DEFAULT.face_render_seconds) == (200, 30.0)
+
+
+def test_a_face_whose_picture_would_be_over_the_pixel_budget_is_not_drawn(client, monkeypatch):
+    import printer.serve.faces as faces
+
+    monkeypatch.setattr(faces, "PICTURE_PIXELS", 100_000)  # a poker card with bleed at 150 dpi is 407 x 555 px
+    entry = client.get("/api/state").json()["entries"][0]
+    answer = client.get(f"/face/{entry['front']}.png")
+    assert answer.headers["content-type"].startswith("image/svg+xml")  # the error in place of the picture
+    assert "over the 100,000 pixels printer serve draws at most" in answer.text
+    assert "69 x 94 mm at 150 dpi" in answer.text
+
+
+def test_a_pdf_page_over_the_pixel_budget_is_refused_before_it_is_drawn(client, project, monkeypatch):
+    import pikepdf
+
+    from printer.serve import jobs
+
+    build = project / "build"
+    build.mkdir()
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.pages[0].MediaBox = [0, 0, 30000, 20000]  # past what pikepdf makes: a stranger's file may say anything
+    pdf.save(build / "huge.pdf")
+    drawn = []
+    monkeypatch.setattr("pypdfium2.PdfPage.render", lambda *a, **k: drawn.append(a))
+    answer = client.get("/page/huge.pdf?page=1")
+    assert answer.status_code == 413 and not drawn
+    assert answer.text.startswith("page 1 (30,000 x 20,000 pt) would be a picture of 25,000 x 16,667 pixels")
+    assert jobs.PAGE_DPI == 60
