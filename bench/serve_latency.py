@@ -109,16 +109,16 @@ class Server:
         args += ["--workers", str(workers)] if workers is not None else []
         self.started = time.perf_counter()
         self.process = subprocess.Popen(args, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True, env=env)
-        self.url = ""
+        self.url = self.entry = ""  # the address without the token, and as printed (with it: it signs a browser in)
         self.log: list[str] = []
         ready = threading.Event()
 
         def read() -> None:
             for line in self.process.stderr:
                 self.log.append(line)
-                found = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+                found = re.search(r"(http://127\.0\.0\.1:\d+/)\?token=[A-Za-z0-9_-]+", line)
                 if found and not self.url:
-                    self.url = found.group(1)
+                    self.url, self.entry = found.group(1), found.group(0)
                     ready.set()
 
         threading.Thread(target=read, daemon=True).start()
@@ -185,7 +185,7 @@ def run(server: Server, files: list[Path], options) -> None:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=args)
         page = browser.new_page(viewport={"width": 1440, "height": 1000})
         opened = time.perf_counter()
-        page.goto(server.url)
+        page.goto(server.entry)  # signs the page in, which then moves on to the gallery
         page.wait_for_selector("figure.tile")
         tiles_shown = time.perf_counter() - opened
         tiles = page.locator("figure.tile").count()
@@ -211,7 +211,7 @@ def run(server: Server, files: list[Path], options) -> None:
         other = None
         if options.busy_gallery:
             other = browser.new_page(viewport={"width": 1440, "height": 1000})
-            other.goto(server.url)
+            other.goto(server.entry)
             other.wait_for_selector("figure.tile")
         rows = []
         for i in range(options.edits):

@@ -102,3 +102,19 @@ def card_boxes(page, width_mm: float, height_mm: float, tolerance_pt: float = 0.
             if abs(r["width"] - width_mm * MM) < tolerance_pt and abs(r["height"] - height_mm * MM) < tolerance_pt
         }
     )
+
+
+# --- printer serve --------------------------------------------------------------------------------------------------
+
+
+def sign_in(client, token: str, origin: str = "http://testserver"):
+    """Sign Starlette's TestClient ``client`` in to a ``printer serve`` app as a browser does: visit the address with
+    the run's access ``token`` (which answers with the session cookie), then send ``origin`` and the page's CSRF token
+    with every request. Returns ``client``."""
+    entry = client.get(f"/?token={token}")
+    assert entry.status_code == 200 and "set-cookie" in entry.headers, entry.text
+    page = client.get("/")
+    assert page.status_code == 200, page.text
+    csrf = page.text.split('name="csrf-token" content="')[1].split('"')[0]
+    client.headers.update({"origin": origin, "x-csrf-token": csrf})
+    return client

@@ -5,7 +5,8 @@ problems, refreshed incrementally), :mod:`.faces` (card pictures rendered
 by WeasyPrint in worker processes, cached by content hash), :mod:`.form`
 (the editor's form from the game's JSON Schema), :mod:`.edits` (what the
 editor may write), :mod:`.jobs` (decks, sheets, rules), :mod:`.security`
-(Host, Origin and CSRF checks), :mod:`.app` (the Starlette app). The pages
+(the run's access token, Host, Origin and CSRF checks), :mod:`.connections`
+(a connection limit and an idle timeout), :mod:`.app` (the Starlette app). The pages
 are plain HTML, CSS and JavaScript in ``templates/`` and ``static/``.
 
 Needs the ``serve`` extra: ``pip install 'printer[serve]'`` (Starlette,
@@ -35,9 +36,10 @@ def host_problems(host: str) -> list[Problem]:
     return [
         Problem(
             f"--host {host}",
-            "the server is reachable from other machines: anyone who can reach this port can read and change the "
-            "project's card files (with the page's token)",
-            "use --host 127.0.0.1 (the default) unless you trust the network",
+            "the server is reachable from other machines: anyone who can reach this port and has the token of the "
+            "printed address can read and edit the project's files, and the token and its cookie cross the network "
+            "unencrypted (plain HTTP)",
+            "use --host 127.0.0.1 (the default) unless you trust the network and everyone on it",
             WARNING,
             "serve-host",
         )
@@ -87,8 +89,13 @@ def run(
     Reads and validates every card first (a :class:`UsageError` when the
     project cannot be read, or when its ``build/`` folder or a folder of the
     pictures' cache under it is a symbolic link), binds ``host``:``port``, then calls
-    ``on_ready`` with the address and, with ``open_browser``, opens it.
-    ``workers`` render processes (default: one per core, at most 4).
+    ``on_ready`` with the address, which carries the run's access token
+    (``http://127.0.0.1:8000/?token=...``), and, with ``open_browser``, opens it
+    (through a file only the user can read: a browser's command line is
+    visible to every user of the machine). ``workers`` render processes
+    (default: one per core, at most 4). At most
+    :data:`~printer.serve.connections.MAX_CONNECTIONS` connections at once, each closed after
+    :data:`~printer.serve.connections.IDLE_SECONDS` without a request.
     """
     try:
         import uvicorn
@@ -104,6 +111,7 @@ def run(
                 )
             ],
         ) from None
+    from printer.serve import connections
     from printer.serve.app import ServeConfig, create_app
     from printer.serve.faces import check_cache_dir, default_workers
     from printer.serve.workspace import Workspace
@@ -113,13 +121,22 @@ def run(
     sock = bind(host, port)
     actual = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{actual}/"
     config = ServeConfig(host, actual, default_workers() if workers is None else workers)
+    address = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{actual}/?token={config.token}"
     app = create_app(workspace, config)
     logging.basicConfig(level=logging.INFO, format="%(message)s")
     logging.getLogger("watchfiles").setLevel(logging.WARNING)
     server = uvicorn.Server(
-        uvicorn.Config(app, log_level="warning", server_header=False, lifespan="on", timeout_graceful_shutdown=2)
+        uvicorn.Config(
+            app,
+            log_level="warning",
+            server_header=False,
+            lifespan="on",
+            timeout_graceful_shutdown=2,
+            http=connections.protocol(),
+            limit_concurrency=connections.MAX_CONNECTIONS,
+            timeout_keep_alive=connections.IDLE_SECONDS,
+        )
     )
     logging.getLogger("uvicorn.error").addFilter(_quiet_stop)
 
@@ -130,10 +147,32 @@ def run(
             if on_ready:
                 on_ready(address)
             if open_browser:
-                webbrowser.open(address)
+                opener.append(_open(address))
 
+    opener: list[Path] = []
     threading.Thread(target=ready, daemon=True).start()
     try:
         server.run(sockets=[sock])
     finally:
         sock.close()
+        for path in opener:
+            path.unlink(missing_ok=True)
+
+
+def _open(address: str) -> Path:
+    """Open ``address`` in the web browser through a page only the user can read (mode 0600) that moves on to it;
+    returns that file (removed when the server stops)."""
+    import html
+    import os
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix="printer-serve-", suffix=".html")
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        target = html.escape(address, quote=True)
+        out.write(
+            f'<!doctype html><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={target}">'
+            f'<title>printer serve</title><p><a href="{target}">Open printer serve</a></p>'
+        )
+    path = Path(name)
+    webbrowser.open(path.as_uri())
+    return path

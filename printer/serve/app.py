@@ -22,10 +22,11 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 import threading
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jinja2
@@ -55,12 +56,14 @@ PREFETCH = 6
 
 @dataclass
 class ServeConfig:
-    """How the server runs: bound ``host`` and ``port``, render ``workers`` (0: a thread, for tests)."""
+    """How the server runs: bound ``host`` and ``port``, render ``workers`` (0: a thread, for tests), and the
+    run's access ``token`` (random unless given; the address ``printer serve`` prints carries it)."""
 
     host: str = "127.0.0.1"
     port: int = 8000
     workers: int = 2
     watch: bool = True
+    token: str = field(default_factory=lambda: secrets.token_urlsafe(32))
 
 
 class Hub:
@@ -484,7 +487,7 @@ async def _server_error(request: Request, exc: Exception) -> Response:
 def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starlette:
     """The ASGI app over ``workspace``. The watcher runs in its lifespan when ``config.watch``."""
     config = config or ServeConfig()
-    sessions = security.Sessions(config.port)
+    sessions = security.Sessions(config.port, config.token)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette):
@@ -510,12 +513,15 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
 
     from printer.serve import jobs
 
-    routes = [
+    pages = [
         Route("/", _page("gallery.html.j2", "Gallery")),
         Route("/edit", _page("editor.html.j2", "Card editor")),
         Route("/decks", _page("decks.html.j2", "Decks")),
         Route("/sheets", _page("sheets.html.j2", "Sheets and exports")),
         Route("/rules", _page("rules.html.j2", "Rules")),
+    ]
+    routes = [
+        *pages,
         Route("/api/state", state),
         Route("/api/events", events),
         Route("/api/stats", stats),
@@ -533,7 +539,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
         lifespan=lifespan,
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=security.allowed_hosts(config.host)),
-            Middleware(security.Guard, sessions=sessions, port=config.port),
+            Middleware(security.Guard, sessions=sessions, port=config.port, pages=frozenset(r.path for r in pages)),
         ],
         exception_handlers={HTTPException: _http_error, Exception: _server_error},
     )

@@ -1,29 +1,39 @@
-"""What keeps the preview server from being used by any other web page the designer has open.
+"""Who may use the preview server: the person who started it, from its own pages, and no other program or page.
 
-A server on localhost is reachable from every page in the browser. Two
-known attacks on development servers show the ways in: a page that makes
-its own domain resolve to 127.0.0.1 (DNS rebinding) reads the server as if
-it were that page's own (Vite, CVE-2025-24010), and a page that opens the
-server's WebSocket or event stream from its own origin reads what it sends
-(webpack-dev-server, CVE-2025-30360). A cross-site form or ``fetch`` can
-also *write* through a server that does not check who is asking (CSRF).
-So:
+Anyone on the machine can connect to a port on 127.0.0.1: another account, and
+every web page open in any browser. So the server authenticates its client and
+checks where each request comes from:
 
+- **a secret per run.** :class:`Sessions` makes a random access token at start;
+  ``printer serve`` prints (and ``--open`` opens) the address with it
+  (``http://127.0.0.1:8000/?token=...``, as Jupyter does). A page's address
+  with the right token is answered with a session cookie (``HttpOnly``,
+  ``SameSite=Strict``, signed with a secret of the run) and a page that moves
+  on at once to the same address without the token (a ``<meta>`` refresh,
+  which replaces the tokened address in the history: a 303 redirect would
+  lose the cookie when the first visit comes from another site, such as the
+  file ``--open`` writes). Every other request, GET included (pages, static
+  files, the event stream, pictures, ``/file/``, ``/icon/``), must carry the
+  cookie or the token (``?token=``), else 403 with a message that says to
+  open the address ``printer serve`` printed;
 - the ``Host`` header must name the bound host (:func:`allowed_hosts`,
   checked by Starlette's ``TrustedHostMiddleware``): a rebinding page's
-  requests carry its own domain and are refused with 400;
-- :class:`Guard` refuses with 403 every state-changing request (any method
-  but GET and HEAD), WebSocket and event stream whose ``Origin`` is not
-  the server's own (a state change must carry one), and one whose
-  ``Sec-Fetch-Site`` says another site sent it;
+  requests carry its own domain and are refused with 400 (Vite's
+  CVE-2025-24010);
+- :class:`Guard` refuses with 403 any request that ``Sec-Fetch-Site`` says
+  another site or origin sent (``cross-site``, and ``same-site``: a page on
+  another port of 127.0.0.1 is the same site, and the browser would send it
+  the cookie), and every state-changing request (any method but GET and
+  HEAD), WebSocket and event stream whose ``Origin`` is not the server's own
+  (a state change must carry one; webpack-dev-server's CVE-2025-30360);
 - every state change must carry the session's CSRF token in the
-  ``X-CSRF-Token`` header: an HMAC of the session cookie (``HttpOnly``,
-  ``SameSite=Strict``) under a secret made at start, written into each page;
+  ``X-CSRF-Token`` header: an HMAC of the session cookie, written into each page;
 - no response carries CORS headers (no ``Access-Control-Allow-*``), so the
   browser never lets another origin read an answer; every response says
   ``X-Content-Type-Options: nosniff``, ``X-Frame-Options: DENY``, a
   ``Content-Security-Policy`` allowing only the server's own scripts,
-  styles and pictures, and ``Referrer-Policy: no-referrer``.
+  styles and pictures, and ``Referrer-Policy: no-referrer`` (the token never
+  leaves in a ``Referer``).
 
 The rules follow the OWASP Cross-Site Request Forgery Prevention Cheat
 Sheet (https://cheatsheetseries.owasp.org/cheatsheets/Cross-Site_Request_Forgery_Prevention_Cheat_Sheet.html):
@@ -34,11 +44,13 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import html
 import ipaddress
 import json
 import math
 import secrets
 from http.cookies import SimpleCookie
+from urllib.parse import parse_qsl, urlencode
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -89,20 +101,41 @@ def allowed_hosts(host: str) -> list[str]:
 
 
 class Sessions:
-    """Session ids and their CSRF tokens: the token is an HMAC of the id under a secret made at start."""
+    """The run's access token, its signed session cookies and their CSRF tokens.
 
-    def __init__(self, port: int):
+    ``access``: the token of the printed address (``secrets.token_urlsafe(32)``, 43 characters, unless given).
+    A session id is a random nonce and its HMAC under a secret made at start, so only this run can make one;
+    the CSRF token is another HMAC of the id.
+    """
+
+    def __init__(self, port: int, access: str | None = None):
         self.secret = secrets.token_bytes(32)
+        self.access = access or secrets.token_urlsafe(32)
         self.cookie = f"printer_session_{port}"  # cookies are shared between ports: one name per server
 
+    def _mac(self, purpose: str, value: str) -> str:
+        return hmac.new(self.secret, f"{purpose}:{value}".encode(), hashlib.sha256).hexdigest()
+
     def new_id(self) -> str:
-        return secrets.token_urlsafe(24)
+        nonce = secrets.token_urlsafe(24)
+        return f"{nonce}.{self._mac('session', nonce)}"
+
+    def signed(self, session: str | None) -> bool:
+        """Whether ``session`` is a session id this run made."""
+        if not session:
+            return False
+        nonce, _, mac = session.partition(".")
+        return bool(nonce) and hmac.compare_digest(self._mac("session", nonce), mac)
+
+    def access_ok(self, token: str | None) -> bool:
+        """Whether ``token`` is the run's access token (compared in constant time)."""
+        return token is not None and hmac.compare_digest(token.encode(), self.access.encode())
 
     def token(self, session: str) -> str:
-        return hmac.new(self.secret, session.encode(), hashlib.sha256).hexdigest()
+        return self._mac("csrf", session)
 
     def valid(self, session: str | None, token: str | None) -> bool:
-        if not session or not token:
+        if not session or not token or not self.signed(session):
             return False
         return hmac.compare_digest(self.token(session), token)
 
@@ -110,7 +143,7 @@ class Sessions:
         raw = headers.get(b"cookie")
         if not raw:
             return None
-        jar = SimpleCookie()
+        jar: SimpleCookie = SimpleCookie()
         try:
             jar.load(raw.decode("latin-1"))
         except Exception:
@@ -122,13 +155,34 @@ class Sessions:
         return f"{self.cookie}={session}; Path=/; HttpOnly; SameSite=Strict".encode()
 
 
-class Guard:
-    """ASGI middleware: origin and CSRF checks, a session cookie for pages, security headers (module docstring)."""
+#: the answer to a request without the session cookie or the token
+NO_TOKEN = (
+    "printer serve: not signed in (403). Open the address that `printer serve` printed in its terminal, the one "
+    "ending in /?token=...: it signs this browser in until the server stops."
+)
+#: the page answering an address with the token: it moves on to the same address without it (``{0}``, escaped)
+SIGN_IN = (
+    '<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={0}">'
+    '<title>printer serve</title></head><body><p><a href="{0}">Open the gallery</a></p></body></html>'
+)
 
-    def __init__(self, app, sessions: Sessions, port: int | None):
+
+def _query(scope) -> tuple[str | None, list[tuple[str, str]]]:
+    """The ``token`` parameter of the request's query string (``None`` when absent) and the other parameters."""
+    pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+    tokens = [v for k, v in pairs if k == "token"]
+    return (tokens[-1] if tokens else None), [(k, v) for k, v in pairs if k != "token"]
+
+
+class Guard:
+    """ASGI middleware: the access token and session cookie, origin and CSRF checks, security headers (module
+    docstring). ``pages``: the paths of the HTML pages, where a visit with the token gets the cookie."""
+
+    def __init__(self, app, sessions: Sessions, port: int | None, pages: frozenset[str] = frozenset({"/"})):
         self.app = app
         self.sessions = sessions
         self.port = port
+        self.pages = pages
 
     def _origin_ok(self, headers: dict[bytes, bytes], required: bool) -> bool:
         origin = headers.get(b"origin")
@@ -145,18 +199,12 @@ class Guard:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008})
             return
-        body = message.encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": status,
-                "headers": [
-                    (b"content-type", b"text/plain; charset=utf-8"),
-                    (b"content-length", str(len(body)).encode()),
-                ]
-                + HEADERS,
-            }
-        )
+        await self._answer(send, status, b"text/plain; charset=utf-8", message.encode())
+
+    async def _answer(self, send, status: int, content_type: bytes, body: bytes, extra: list | None = None) -> None:
+        headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
+        headers += [(b"cache-control", b"no-store"), *HEADERS, *(extra or [])]
+        await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
     async def __call__(self, scope, receive, send):
@@ -167,13 +215,28 @@ class Guard:
         port = host.rsplit(":", 1)[1] if ":" in host and not host.endswith("]") else None
         if port is not None and self.port and port != str(self.port):
             return await self._refuse(scope, receive, send, 400, "Invalid host header")
+        method = scope.get("method", "GET")
+        path = scope["path"]
+        access, rest = _query(scope)
+        session = self.sessions.session_of(headers)
+        signed_in = self.sessions.signed(session)
+        if access is not None:
+            if not self.sessions.access_ok(access):
+                return await self._refuse(scope, receive, send, 403, NO_TOKEN)
+            if scope["type"] == "http" and method in SAFE_METHODS and path in self.pages:
+                # the cookie, and on to the same page without the token (see the module docstring for why a page)
+                target = path + ("?" + urlencode(rest) if rest else "")
+                body = SIGN_IN.format(html.escape(target, quote=True)).encode()
+                cookie = (b"set-cookie", self.sessions.set_cookie(self.sessions.new_id()))
+                return await self._answer(send, 200, b"text/html; charset=utf-8", body, [cookie])
+        elif not signed_in:
+            return await self._refuse(scope, receive, send, 403, NO_TOKEN)
+        if access is None and not self._site_ok(headers):
+            return await self._refuse(scope, receive, send, 403, "refused: another site or origin sent this request")
         if scope["type"] == "websocket":
             if not self._origin_ok(headers, required=True):
                 return await self._refuse(scope, receive, send, 403, "cross-origin WebSocket refused")
             return await self.app(scope, receive, send)
-        method = scope["method"]
-        path = scope["path"]
-        session = self.sessions.session_of(headers)
         if method not in SAFE_METHODS:
             if not self._origin_ok(headers, required=True) or not self._site_ok(headers):
                 return await self._refuse(scope, receive, send, 403, "cross-origin request refused")
@@ -184,18 +247,12 @@ class Guard:
             not self._origin_ok(headers, required=False) or not self._site_ok(headers)
         ):
             return await self._refuse(scope, receive, send, 403, "cross-origin event stream refused")
-        new_session = None
-        if session is None and method == "GET":
-            new_session = self.sessions.new_id()
-            scope.setdefault("state", {})["session"] = new_session
-        elif session is not None:
+        if signed_in:
             scope.setdefault("state", {})["session"] = session
 
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 extra = [h for h in HEADERS if h[0] not in {k.lower() for k, _ in message.get("headers", [])}]
-                if new_session is not None:
-                    extra.append((b"set-cookie", self.sessions.set_cookie(new_session)))
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 

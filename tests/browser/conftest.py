@@ -44,7 +44,11 @@ def screenshots(tmp_path_factory) -> Path:
 
 
 class Served:
-    """A ``printer serve`` process over ``root`` (on ``host``, default 127.0.0.1); ``url`` is its address."""
+    """A ``printer serve`` process over ``root`` (on ``host``, default 127.0.0.1).
+
+    ``url`` is its address without the token (``http://127.0.0.1:PORT/``), ``token`` the run's access token and
+    ``entry`` the address it printed (``url?token=...``); :meth:`sign_in` opens that in a page, as a user would.
+    """
 
     def __init__(self, root: Path, workers: int = 2, host: str | None = None):
         env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]))
@@ -59,20 +63,28 @@ class Served:
         )
         self.log: list[str] = []
         found = threading.Event()
-        self.url = ""
+        self.url = self.token = self.entry = ""
 
         def read() -> None:
             for line in self.process.stderr:
                 self.log.append(line)
-                match = re.search(r"(http://(?:127\.0\.0\.1|\[::1\]):\d+/)", line)
+                match = re.search(r"(http://(?:127\.0\.0\.1|\[::1\]):\d+/)\?token=([A-Za-z0-9_-]+)", line)
                 if match and not self.url:
-                    self.url = match.group(1)
+                    self.url, self.token = match.groups()
+                    self.entry = match.group(0)
                     found.set()
 
         threading.Thread(target=read, daemon=True).start()
         if not found.wait(120):
             self.stop()
             raise RuntimeError("printer serve did not start:\n" + "".join(self.log))
+
+    def sign_in(self, page, path: str = "") -> None:
+        """Open the printed address (with the token; ``path`` for another page than the gallery, such as ``decks``)
+        in ``page``: the server sets the session cookie in the page's browser context and the page moves on to the
+        same address without the token."""
+        page.goto(f"{self.url}{path}{'&' if '?' in path else '?'}token={self.token}")
+        page.wait_for_url(lambda url: url.startswith(self.url) and "token=" not in url)
 
     def stop(self) -> None:
         self.process.terminate()
@@ -106,6 +118,7 @@ def page(chromium, served):
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.errors = errors
+    served.sign_in(page)
     yield page
     context.close()
     assert not errors, errors

@@ -237,7 +237,7 @@ def test_a_real_decklist_on_the_real_cards(chromium, tmp_path, run, screenshots)
     try:
         context = chromium.new_context(viewport={"width": 1440, "height": 1000})
         page = context.new_page()
-        page.goto(f"{server.url}decks")
+        server.sign_in(page, "decks")
         page.wait_for_selector("#format option", state="attached")
         page.select_option("#format", "l5r-ivory-extended")
         page.set_input_files("#deck-file", str(deck))
@@ -283,7 +283,7 @@ def test_a_card_from_a_spreadsheet_is_edited_in_the_form(chromium, tmp_path, run
     try:
         context = chromium.new_context(viewport={"width": 1440, "height": 1000})
         page = context.new_page()
-        page.goto(f"{server.url}edit?uid=l5r/ex-event-spring-storms")
+        server.sign_in(page, "edit?uid=l5r/ex-event-spring-storms")
         page.wait_for_selector("#f-title")
         page.fill("#f-title", "Spring Gales")
         page.wait_for_selector("#save:not([disabled])")

@@ -30,7 +30,7 @@ def test_a_new_gallery_shows_placeholders_at_once_and_renders_only_what_is_in_vi
     page = context.new_page()
     asked: list[str] = []
     page.on("request", lambda request: "/face/" in request.url and asked.append(request.url.split("?")[0]))
-    page.goto(fresh.url)
+    fresh.sign_in(page)  # the address printer serve printed, with its token: the gallery
     page.wait_for_selector(TILES)
     tiles = page.locator(TILES).count()
     assert tiles == 143  # every card's tile (its caption, a placeholder for the picture) before any picture
@@ -79,7 +79,7 @@ def test_serve_on_the_ipv6_loopback_address(chromium, tmp_path, screenshots):
         assert server.url.startswith("http://[::1]:")
         context = chromium.new_context(viewport={"width": 1200, "height": 800})
         page = context.new_page()
-        page.goto(server.url)  # the browser sends Host: [::1]:PORT, which the server accepts
+        server.sign_in(page)  # the browser sends Host: [::1]:PORT, which the server accepts
         page.wait_for_selector(TILES)
         page.wait_for_function(IN_VIEW_LOADED, timeout=120_000)
         answer = page.evaluate(  # a state change from the page itself: Origin http://[::1]:PORT and the CSRF token

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import sign_in
 
 REPO = Path(__file__).resolve().parents[3]
 TOML = """[project]
@@ -36,10 +37,10 @@ def client(project):
     from printer.serve.app import ServeConfig, create_app
     from printer.serve.workspace import Workspace
 
-    app = create_app(Workspace(project), ServeConfig(host="testserver", port=8000, workers=0, watch=False))
+    config = ServeConfig(host="testserver", port=8000, workers=0, watch=False)
+    app = create_app(Workspace(project), config)
     with TestClient(app, base_url="http://testserver", raise_server_exceptions=False) as test_client:
-        page = test_client.get("/")
-        token = page.text.split('name="csrf-token" content="')[1].split('"')[0]
-        test_client.headers.update({"origin": "http://testserver", "x-csrf-token": token})
+        sign_in(test_client, config.token)
         test_client.app_state = app.state
+        test_client.access_token = config.token
         yield test_client

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import sign_in
 
 pytest.importorskip("starlette")
 
@@ -207,11 +208,10 @@ def examples(tmp_path):
     repo = Path(__file__).resolve().parents[3]
     shutil.copy(repo / "printer.toml", root / "printer.toml")
     shutil.copytree(repo / "cards", root / "cards")
-    app = create_app(Workspace(root), ServeConfig(host="testserver", port=8000, workers=0, watch=False))
+    config = ServeConfig(host="testserver", port=8000, workers=0, watch=False)
+    app = create_app(Workspace(root), config)
     with TestClient(app, base_url="http://testserver", raise_server_exceptions=False) as test_client:
-        token = test_client.get("/").text.split('name="csrf-token" content="')[1].split('"')[0]
-        test_client.headers.update({"origin": "http://testserver", "x-csrf-token": token})
-        yield test_client, root
+        yield sign_in(test_client, config.token), root
 
 
 @pytest.mark.slow

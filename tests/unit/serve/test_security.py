@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import sign_in
 
 pytest.importorskip("starlette")
 
@@ -68,7 +69,8 @@ def test_no_cors_headers_and_security_headers_everywhere(client):
 
 def test_the_session_cookie_is_http_only_and_same_site_strict(client):
     client.cookies.clear()
-    cookie = client.get("/").headers["set-cookie"]
+    assert "set-cookie" not in client.get("/").headers  # no cookie without the token
+    cookie = client.get(f"/?token={client.access_token}").headers["set-cookie"]
     assert "HttpOnly" in cookie and "SameSite=Strict" in cookie
 
 
@@ -108,6 +110,9 @@ def test_host_warnings():
     assert host_problems("::1") == []
     (problem,) = host_problems("0.0.0.0")
     assert problem.severity == "warning" and "other machines" in problem.message
+    assert "anyone who can reach this port and has the token" in problem.message and "edit" in problem.message
+    (problem,) = host_problems("::")
+    assert "has the token" in problem.message
 
 
 def test_a_server_bound_to_ipv6_loopback_accepts_its_bracketed_host_and_refuses_others(project):
@@ -117,11 +122,11 @@ def test_a_server_bound_to_ipv6_loopback_accepts_its_bracketed_host_and_refuses_
     from printer.serve.app import ServeConfig, create_app
     from printer.serve.workspace import Workspace
 
-    app = create_app(Workspace(project), ServeConfig(host="::1", port=8000, workers=0, watch=False))
+    config = ServeConfig(host="::1", port=8000, workers=0, watch=False)
+    app = create_app(Workspace(project), config)
     with TestClient(app, base_url="http://[::1]:8000", raise_server_exceptions=False) as client:
-        page = client.get("/")
-        assert page.status_code == 200, page.text
-        token = page.text.split('name="csrf-token" content="')[1].split('"')[0]
+        sign_in(client, config.token, "http://[::1]:8000")
+        token = client.headers["x-csrf-token"]
         headers = {"origin": "http://[::1]:8000", "x-csrf-token": token}
         answer = client.post(
             "/api/deck/check", json={"text": "1 X", "name": "d.txt", "format": "nope"}, headers=headers
@@ -153,3 +158,66 @@ def test_serve_listens_on_ipv6_loopback(project):
         pytest.skip(f"no IPv6 loopback here: {exc}")
     with sock:
         assert sock.family == socket.AF_INET6 and sock.getsockname()[0] == "::1"
+
+
+GUARDED = (
+    "/",
+    "/edit",
+    "/static/app.css",
+    "/api/state",
+    "/api/events",
+    "/api/card?uid=l5r/ex-personality-tetsuya",
+    "/api/builds",
+    "/face/" + "0" * 40 + ".png",
+    "/file/ok.txt",
+    "/page/l5r.pdf?page=1",
+    "/icon/l5r/bow.svg",
+    "/nowhere",
+)
+
+
+def test_every_request_without_the_cookie_or_the_token_is_refused(client, project):
+    (project / "build").mkdir()
+    (project / "build" / "ok.txt").write_text("fine")
+    client.cookies.clear()
+    for path in GUARDED:
+        answer = client.get(path)
+        assert answer.status_code == 403, path
+        assert "printed" in answer.text and "?token=" in answer.text and "fine" not in answer.text
+        assert "set-cookie" not in answer.headers
+    assert client.post("/api/card/check", json={}).status_code == 403
+    for forged in ("x", "abc.def", client.access_token):
+        client.cookies.set("printer_session_8000", forged)
+        assert client.get("/api/state").status_code == 403, forged
+    client.cookies.clear()
+    assert client.get("/api/state?token=" + "A" * 43).status_code == 403  # a wrong token
+
+
+def test_the_tokened_address_gives_the_cookie_and_moves_on_without_the_token(client):
+    client.cookies.clear()
+    answer = client.get(f"/edit?uid=l5r/x&token={client.access_token}")
+    assert answer.status_code == 200 and answer.headers["cache-control"] == "no-store"
+    assert client.access_token not in answer.text
+    assert '<meta http-equiv="refresh" content="0; url=/edit?uid=l5r%2Fx">' in answer.text
+    cookie = answer.headers["set-cookie"]
+    assert cookie.startswith("printer_session_8000=") and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+    assert client.get("/api/state").status_code == 200  # the cookie now opens every request
+    assert client.get("/static/app.css").status_code == 200
+
+
+def test_the_token_alone_opens_one_request_but_no_state_change(client):
+    client.cookies.clear()
+    answer = client.get(f"/api/state?token={client.access_token}")
+    assert answer.status_code == 200 and "entries" in answer.json() and "set-cookie" not in answer.headers
+    assert client.get("/api/state").status_code == 403
+    body = {"game": "l5r", "data": {"id": "x"}}
+    assert client.post(f"/api/card/check?token={client.access_token}", json=body).status_code == 403  # no session
+
+
+def test_a_request_another_site_or_port_sent_is_refused_even_with_the_cookie(client):
+    # a page on another port of 127.0.0.1 is the same site: the browser sends it the SameSite=Strict cookie
+    for site in ("same-site", "cross-site"):
+        assert client.get("/page/l5r.pdf?page=1", headers={"sec-fetch-site": site}).status_code == 403
+        assert client.get("/api/state", headers={"sec-fetch-site": site}).status_code == 403
+    assert client.get("/api/state", headers={"sec-fetch-site": "same-origin"}).status_code == 200
+    assert client.get("/", headers={"sec-fetch-site": "none"}).status_code == 200

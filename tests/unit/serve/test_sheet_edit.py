@@ -8,6 +8,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import sign_in
 
 from printer.cards.catalog import schema_store
 from printer.cards.spreadsheet import SchemaTypes, convert, read_records
@@ -52,12 +53,11 @@ def serve(root: Path):
     from printer.serve.app import ServeConfig, create_app
     from printer.serve.workspace import Workspace
 
-    app = create_app(Workspace(root), ServeConfig(host="testserver", port=8000, workers=0, watch=False))
+    config = ServeConfig(host="testserver", port=8000, workers=0, watch=False)
+    app = create_app(Workspace(root), config)
     client = TestClient(app, base_url="http://testserver", raise_server_exceptions=False)
     client.__enter__()
-    token = client.get("/").text.split('name="csrf-token" content="')[1].split('"')[0]
-    client.headers.update({"origin": "http://testserver", "x-csrf-token": token})
-    return client
+    return sign_in(client, config.token)
 
 
 @pytest.fixture(params=[".xlsx", ".csv"])
