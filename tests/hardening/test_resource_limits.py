@@ -209,7 +209,8 @@ def test_unknown_fields_are_explained_in_linear_time(tmp_path: Path) -> None:
 
 @pytest.fixture
 def live_server(tmp_path: Path):
-    """``(base url, workspace)`` of a real ``printer serve`` on 127.0.0.1 (a free port), over a small project."""
+    """``(base url, workspace, access token)`` of a real ``printer serve`` on 127.0.0.1 (a free port), over a small
+    project."""
     import threading
 
     pytest.importorskip("uvicorn")
@@ -222,7 +223,8 @@ def live_server(tmp_path: Path):
     workspace = Workspace(_project(tmp_path))
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    app = create_app(workspace, ServeConfig("127.0.0.1", port, workers=0, watch=False))
+    config = ServeConfig("127.0.0.1", port, workers=0, watch=False)
+    app = create_app(workspace, config)
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
@@ -230,7 +232,7 @@ def live_server(tmp_path: Path):
         if server.started:
             break
         threading.Event().wait(0.05)
-    yield f"http://127.0.0.1:{port}", workspace
+    yield f"http://127.0.0.1:{port}", workspace, config.token
     server.should_exit = True
     thread.join(10)
     sock.close()
@@ -244,10 +246,11 @@ def test_a_slow_editor_check_does_not_block_a_static_file(live_server) -> None:
     import time
     import urllib.request
 
-    base, workspace = live_server
+    base, workspace, token = live_server
 
     def get(path: str, timeout: float = 30) -> int:
-        with urllib.request.urlopen(urllib.request.Request(base + path), timeout=timeout) as response:
+        address = f"{base}{path}{'&' if '?' in path else '?'}token={token}"  # the run's token opens one request
+        with urllib.request.urlopen(urllib.request.Request(address), timeout=timeout) as response:
             response.read()
             return response.status
 

@@ -81,7 +81,8 @@ class Serve:
         self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
         self.csrf = ""
         if self.url:
-            status, page = self.get(self.url)
+            self.get(self.url)  # the printed address, with the run's token: it sets the session cookie
+            status, page = self.get(self.base)
             match = re.search(r'name="csrf-token" content="([^"]*)"', page.decode())
             self.csrf = match.group(1) if match else ""
 
