@@ -76,8 +76,9 @@ def test_open_goes_through_a_file_only_the_user_can_read(chromium, served, monke
 
 def test_a_page_on_another_port_cannot_make_the_server_work(chromium, served, tmp_path):
     context = chromium.new_context()
-    page = context.new_page()
-    served.sign_in(page)  # the browser holds the cookie: a page of the same site would get it sent along
+    signed = context.new_page()
+    served.sign_in(signed, "decks")  # the browser holds the cookie: a page of the same site would get it sent along
+    signed.close()
     build = served.root / "build"
     build.mkdir(exist_ok=True)
     import pikepdf
@@ -91,14 +92,13 @@ def test_a_page_on_another_port_cannot_make_the_server_work(chromium, served, tm
     threading.Thread(target=other.serve_forever, daemon=True).start()
     ended: set[str] = set()
     statuses: dict[str, int] = {}
-    page.on(
-        "requestfailed", lambda r: ended.add(r.url)
-    )  # the browser blocks some answers (Cross-Origin-Resource-Policy)
+    page = context.new_page()  # the other port's page, in the browser that holds the cookie
+    page.on("requestfailed", lambda r: ended.add(r.url))  # answers the browser blocks (Cross-Origin-Resource-Policy)
     page.on("requestfinished", lambda r: ended.add(r.url))
     page.on("response", lambda r: statuses.__setitem__(r.url, r.status) if r.url.startswith(served.url) else None)
     try:
         page.goto(f"http://127.0.0.1:{other.server_address[1]}/")
-        wait_for(lambda: ended >= set(asked), timeout=20)
+        wait_for(lambda: ended >= set(asked), timeout=60)
         assert set(statuses.values()) <= {403}, statuses
         pictures = build / ".cache" / "serve" / "pages"
         assert not pictures.is_dir() or not list(pictures.glob("*.png"))  # no page was drawn for it
