@@ -72,7 +72,7 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.paths import contained, is_inside
 from printer.problems import WARNING, PrinterError, Problem, RenderError
 from printer.project import Game
-from printer.sheets.images import LOW_DPI, MIN_DPI, ArtCache, needed_px
+from printer.sheets.images import FITS, LOW_DPI, MIN_DPI, ArtCache, needed_px
 from printer.sheets.layout import Box, Segment, SheetLayout
 from printer.sheets.sandbox import (
     TemplateHelper,
@@ -520,6 +520,14 @@ class Renderer:
         """The template function ``art_for(width_mm, height_mm, fit="cover")`` for ``card``."""
 
         def art_for(width_mm: float, height_mm: float, fit: str = "cover") -> str | None:
+            # wrong arguments are the template's error, whether or not the card has art (validate renders without
+            # preparing art: it must fail where build does)
+            try:
+                width_mm, height_mm = float(width_mm), float(height_mm)
+            except (TypeError, ValueError):
+                raise ValueError(f"art_for({width_mm!r}, {height_mm!r}): width and height are lengths in mm") from None
+            if fit not in FITS or not (width_mm > 0 and height_mm > 0):
+                raise ValueError(f"art_for({width_mm:g}, {height_mm:g}, fit={fit!r}): a box over 0 mm, fit {FITS}")
             url, art = self._art_url(card), card.art_path()
             if url is None or art is None or self.art_cache is None:
                 return url

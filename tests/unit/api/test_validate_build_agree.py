@@ -206,3 +206,16 @@ def test_a_file_a_stylesheet_names_that_is_missing(project, rule):
     assert not built.ok
     (problem,) = built.problems
     assert re.search(r"templates/demo/card\.css:\d+:\d+$", problem.where) and problem.code == "fetch"
+
+
+@pytest.mark.parametrize("call", ["art_for('wide', 30)", "art_for(40, 30, fit='stretch')"])
+def test_art_for_with_wrong_arguments_fails_both_at_the_template_line(project, call):
+    from PIL import Image
+
+    (project / "cards" / "demo" / "art").mkdir()
+    Image.new("RGB", (800, 1100), (90, 120, 150)).save(project / "cards" / "demo" / "art" / "a.png")
+    _set_art(project, "art/a.png")  # build prepares it; validate, which prepares no art, must refuse the call too
+    _plant(project, TITLE, TITLE + f"{{% set box = {call} %}}")
+    report, built = agree(project)
+    assert not built.ok and built.problems[0].where.endswith("templates/demo/card.html.j2:11")
+    assert "art_for(" in built.problems[0].message and "while rendering" in built.problems[0].hint
