@@ -12,7 +12,7 @@ TemplateSandbox` sends every value a template makes through this module:
   ``wordwrap``, format widths such as ``'%999999999d'``, ``list.extend``...) are checked before they run, from
   their arguments, so that the large string is never allocated;
 - :class:`BoundedBuffer` is the list a template's ``{% set %}`` block, macro or call block collects its output in:
-  it counts what is appended.
+  it counts what is appended (the block's result is then counted as a string produced when it is used).
 
 Every refusal is a :class:`RenderLimit` raised inside the template's code, so the problem is located at the
 template's line (:func:`printer.sheets.sandbox.template_problem`).
@@ -98,12 +98,10 @@ class BoundedBuffer(list):
         self.size = 0
 
     def append(self, item: Any) -> None:
-        if isinstance(item, str):
-            self.size += len(item)
-            if self.size > MAX_STRING:
-                raise _too_long(self.size)
-            _charge(len(item))
-        super().append(item)
+        self.size += len(item)  # a block's output is text only: strings and Markup
+        if self.size > MAX_STRING:
+            raise _too_long(self.size)
+        list.append(self, item)
 
     def extend(self, items: Any) -> None:
         for item in items:
