@@ -66,6 +66,9 @@ class Limits:
     face_render_seconds: float = 30.0
     #: fields of one card, counted in all its nested objects (a card file, a spreadsheet row, a card the editor checks)
     fields_per_card: int = 1_000
+    #: the HTML of all the distinct card faces of one build of one game together (``printer serve``: of the faces it
+    #: shows), characters
+    face_html_total_chars: int = 200_000_000
 
 
 DEFAULT = Limits()

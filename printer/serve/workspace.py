@@ -36,10 +36,12 @@ from printer.cards.model import Card, CardSet
 from printer.cards.record import Record
 from printer.cards.sheet_edit import WRITABLE
 from printer.cards.spreadsheet import SheetRecord
+from printer.limits import over
 from printer.paths import is_inside
 from printer.problems import PrinterError, Problem
 from printer.project import Project, load_project
 from printer.serve.faces import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
+from printer.serve.held import HeldFaces
 
 #: what a problem's place looks like when it is inside one card: ``file::$.cards[3]`` (or ``$[3]``, ``$``)
 _CARD_PLACE = re.compile(r"^(?P<card>.*?::\$(?:\.cards)?(?:\[\d+\])?)(?=$|[.\[])")
@@ -96,6 +98,7 @@ class _GameState:
         self.job = game_job(project, project.games[game_id])
         self.renderer = self.job.renderer
         self.fingerprint = game_fingerprint(self.job, dpi)
+        #: the faces of each card rendered: (front key, back key, problems, error), by the card's data
         self.html: dict[str, tuple[str | None, str | None, list[Problem], str | None]] = {}
 
 
@@ -138,11 +141,12 @@ class Workspace:
         self.version = 0
         self.entries: dict[str, Entry] = {}
         self.problems: list[Problem] = []
-        self.faces: dict[str, FaceSpec] = {}
-        self.drafts: OrderedDict[str, FaceSpec] = OrderedDict()
+        self.faces: dict[str, tuple[str, str]] = {}  # picture key -> (game, fingerprint) of the current cards
+        self.drafts: OrderedDict[str, tuple[str, str]] = OrderedDict()  # the same, of the editor's recent drafts
+        self.html = HeldFaces()  # the HTML of every picture key above, out of memory
+        self._shown_chars = 0  # characters of HTML of the faces shown (limits.face_html_total_chars)
         self.data: dict[str, dict] = {}  # uid -> the record's data as read
         self.cards: dict[str, CardSet] = {}
-        self._html: dict[str, tuple[str, str]] = {}  # picture key -> (game, HTML) of the current cards
         self._maps: dict[tuple, dict] = {}  # JSON source maps of card files with problems, by size and time
         self._order: list[str] = []  # front picture keys in gallery order
         self._place: dict[str, int] = {}
@@ -157,7 +161,7 @@ class Workspace:
         self.memo: ValidationMemo = {}
         self.files: FileCache = {}
         self.games: dict[str, _GameState] = {}
-        self._entry_memo: dict[tuple, tuple[Entry, list[Problem], dict[str, tuple[str, str]]]] = {}
+        self._entry_memo: dict[tuple, tuple[Entry, list[Problem]]] = {}
         #: each game's :meth:`_game_problems` by its number of cards to print, until a file other than cards changes
         self._game_memo: dict[str, tuple[int, list[Problem]]] = {}
 
@@ -241,7 +245,8 @@ class Workspace:
         keys = []
         for html in (front, back):
             key = face_key(state.fingerprint, html)
-            self.drafts[key] = FaceSpec(game_id, state.fingerprint, html)
+            self.html.put(key, html)
+            self.drafts[key] = (game_id, state.fingerprint)
             self.drafts.move_to_end(key)
             keys.append(key)
         while len(self.drafts) > self.project.limits.drafts:
@@ -274,7 +279,7 @@ class Workspace:
 
     def _rebuild(self, reloaded: bool) -> Changes:
         targets = self.targets()
-        self._html = {}
+        self._shown_chars, shown = 0, set()  # characters of the faces shown so far (limits.face_html_total_chars)
         records, problems = load_records(targets, self.files)
         sets, found = check_records(self.project, records, targets, None, self.store, self.memo)
         problems += found
@@ -305,12 +310,22 @@ class Workspace:
             if hit is None:
                 before = len(render_problems)
                 entry = self._entry(record, game_id, card, own, sets, render_problems, files)
-                faces = {k: self._html[k] for k in (entry.front, entry.back) if k}
-                self._entry_memo[memo_key] = (replace(entry), render_problems[before:], faces)
+                if not any(p.code == "limit" for p in render_problems[before:]):  # a limit may not hold next time
+                    self._entry_memo[memo_key] = (replace(entry), render_problems[before:])
             else:
                 entry = replace(hit[0])
                 render_problems += hit[1]
-                self._html.update(hit[2])
+            added = {k for k in (entry.front, entry.back) if k and k not in shown}
+            size = sum(map(self.html.chars, added))
+            if size and self._shown_chars + size > self.project.limits.face_html_total_chars:
+                problem = self._over_total(record.where(), size)
+                entry.front = entry.back = None
+                entry.error = problem.message
+                entry.problems = [*entry.problems, self._problem(problem)]
+                render_problems.append(problem)
+            else:
+                self._shown_chars += size
+                shown |= added
             if entry.uid in entries:  # a duplicate id: the second record shows under its place
                 entry.uid = f"{game_id}/{entry.file}#{entry.pointer}"
             entries[entry.uid] = entry
@@ -347,7 +362,15 @@ class Workspace:
         for entry in entries.values():
             for key in (entry.front, entry.back):
                 if key and key not in self.faces:
-                    self.faces[key] = self._spec(entry.game, key)
+                    self.faces[key] = (entry.game, self._game(entry.game).fingerprint)
+        if self.html.keep([*self.faces, *self.drafts]):  # faces of cards since changed: the memos forget them
+            for state in self.games.values():
+                state.html = {k: v for k, v in state.html.items() if all(f is None or f in self.html for f in v[:2])}
+            self._entry_memo = {
+                k: v
+                for k, v in self._entry_memo.items()
+                if all(f is None or f in self.html for f in (v[0].front, v[0].back))
+            }
         if changes:
             self.version += 1
         changes.version = self.version
@@ -419,27 +442,22 @@ class Workspace:
             errors = [p for p in own if p.is_error]
             entry.error = errors[0].message if errors else "not a valid card"
         elif game_id in self.project.games:
-            front, back, found, error = self._faces(card, sets.get(game_id))
+            entry.front, entry.back, found, entry.error = self._faces(card, sets.get(game_id))
             problems += found
             render_problems += found
-            entry.error = error
-            state = self._game(game_id)
-            entry.front = entry.back = None
-            if front is not None:
-                entry.front = face_key(state.fingerprint, front)
-                self._html[entry.front] = (game_id, front)
-            if back is not None:
-                entry.back = face_key(state.fingerprint, back)
-                self._html[entry.back] = (game_id, back)
         entry.problems = [self._problem(p) for p in problems]
         return entry
 
-    def _spec(self, game_id: str, key: str) -> FaceSpec:
-        _, html = self._html[key]
-        return FaceSpec(game_id, self._game(game_id).fingerprint, html)
+    def _over_total(self, where: str, size: int) -> Problem:
+        """The problem of a card whose faces (``size`` characters of HTML) would take the faces shown past
+        ``limits.face_html_total_chars``."""
+        limit = self.project.limits.face_html_total_chars
+        what = "the HTML of the faces shown, in characters, with this card's"
+        return over("face_html_total_chars", self._shown_chars + size, limit, where, what)
 
     def _faces(self, card: Card, cards: CardSet | None) -> tuple[str | None, str | None, list[Problem], str | None]:
-        """``(front html, back html, problems, error)`` of ``card``, from the game's memo when its data is unchanged."""
+        """``(front key, back key, problems, error)`` of ``card`` (its HTML held in :attr:`html`), from the game's
+        memo when its data is unchanged."""
         state = self._game(card.game)
         renderer = state.renderer
         back_card = cards.by_id(card["back_card"]) if cards is not None and card.get("back_card") else None
@@ -463,7 +481,15 @@ class Workspace:
             error = problems[-1].message
         problems += renderer.problems[before:]
         del renderer.problems[before:]
-        result = (front, back, problems, error)
+        size = len(front or "") + len(back or "")
+        if size and self._shown_chars + size > self.project.limits.face_html_total_chars:
+            problem = self._over_total(card.where, size)  # not held, nor remembered: it may fit next time
+            return None, None, [*problems, problem], problem.message
+        keys = [None if html is None else face_key(state.fingerprint, html) for html in (front, back)]
+        for key, html in zip(keys, (front, back)):
+            if key is not None and html is not None:
+                self.html.put(key, html)
+        result = (keys[0], keys[1], problems, error)
         state.html[memo_key] = result
         return result
 
@@ -479,7 +505,9 @@ class Workspace:
 
         Without the lock: the server's event loop asks, and must not wait for a refresh or a check (``faces`` is
         replaced whole by a refresh, and one look-up in a dict is atomic)."""
-        return self.faces.get(key) or self.drafts.get(key)
+        found = self.faces.get(key) or self.drafts.get(key)
+        html = self.html.get(key) if found is not None else None
+        return None if found is None or html is None else FaceSpec(found[0], found[1], html)
 
     def following(self, key: str, n: int) -> list[str]:
         """The front picture keys of the ``n`` cards after the one whose front is ``key``, in gallery order."""

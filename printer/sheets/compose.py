@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING
 from markupsafe import Markup
 
 from printer.cards.model import Card, CardSet
-from printer.problems import WARNING, Problem
+from printer.limits import DEFAULT as DEFAULT_LIMITS
+from printer.limits import over as over_limit
+from printer.problems import WARNING, Problem, RenderError
 from printer.project import Game, Project, bundled_root
 from printer.sheets.cache import FaceCache, referenced_files
 from printer.sheets.cutting import outline_path, registration_marks
@@ -448,6 +450,10 @@ class PrintJob:
         self.fitter = Fitter()
         self.html = FaceHtml()
         self.keys: dict[bytes, str] = {}  # a face's HTML (its digest: :func:`html_digest`) -> its key
+        #: characters of HTML of the distinct faces composed, and how many the job may compose (the project's
+        #: ``limits.face_html_total_chars``, set by :func:`make_job`)
+        self.html_chars = 0
+        self.max_html_chars = DEFAULT_LIMITS.face_html_total_chars
         self.owners = FaceOwners()
         self._fronts: dict[object, str] = {}  # a card's (or placeholder's) front -> its face key
         self._backs: dict[object, str] = {}
@@ -477,6 +483,16 @@ class PrintJob:
         text = html_digest(html)
         key = self.keys.get(text)
         if key is None:
+            self.html_chars += len(html)
+            if self.html_chars > self.max_html_chars:
+                problem = over_limit(
+                    "face_html_total_chars",
+                    self.html_chars,
+                    self.max_html_chars,
+                    owner_where(owner),
+                    "the HTML of the faces of this build, in characters, up to this one",
+                )
+                raise RenderError(problem.message, [problem])
             key = self.keys[text] = f"f{len(self.keys) + 1}"
             self.html[key] = html
         self.owners.add(key, owner, item)
@@ -827,7 +843,9 @@ def make_job(
         card_size=opts.card,
         base=project.root,
     )
+    renderer.max_chars = project.limits.face_html_chars
     job = PrintJob(renderer, opts, project.root)
+    job.max_html_chars = project.limits.face_html_total_chars
     if cmyk_profile is not None:
         from printer.sheets.export.pdfx import use_cmyk_profile
 

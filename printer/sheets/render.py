@@ -218,7 +218,8 @@ class Renderer:
         self._references: dict[str, str | None] = {}
         self._reference_roots: tuple[str, list[Path]] | None = None
         self._stylesheets_checked = False
-        self.max_chars = DEFAULT_LIMITS.face_html_chars  # a project's own limit is set by printer.sheets.compose
+        #: the HTML one face may produce, characters (a project's own limit is set by compose.make_job)
+        self.max_chars = DEFAULT_LIMITS.face_html_chars
         self.allowed_roots = allowed_roots
         self.art_cache = art_cache
         self.bleed = bleed

@@ -303,3 +303,64 @@ def test_pasted_decklists_kept_on_disk_are_bounded_least_recently_used_first(tmp
     folders = [p for p in first.parent.parent.iterdir() if p.is_dir()]
     assert len(folders) == KEPT_DECKLISTS < 100
     assert first.is_file(), "the decklist used recently is kept"
+
+
+# -- face HTML: one limit per build, and a bounded amount held by the server --------------------------------------
+
+
+def _big_faces(root: Path, cards: int, chars: int, toml: str = L5R) -> Path:
+    project = _project(root, [CARD | {"id": f"c{i}", "title": f"Card {i}"} for i in range(cards)], toml)
+    templates = project / "templates" / "l5r"
+    templates.mkdir(parents=True)
+    (templates / "card.html.j2").write_text(
+        f"<div class='card'>{{{{ card.id }}}}<p>{{{{ 'x' * {chars} }}}}</p></div>\n", encoding="utf-8"
+    )
+    return project
+
+
+def test_a_build_counts_the_html_of_all_its_faces_against_one_limit(tmp_path: Path, run) -> None:
+    toml = "[limits]\nface_html_total_chars = 100000\n" + L5R
+    project = _big_faces(tmp_path, 30, 5_000, toml)
+    result = run("--project", project, "build", "--no-aids")
+    said = result.out + result.err
+    assert result.code == 1, said
+    assert "Traceback" not in said
+    assert "(limits.face_html_total_chars)" in said, said
+    assert "a.json::$.cards[" in said, said  # at the card whose face went over
+
+
+def test_the_server_holds_a_bounded_amount_of_face_html(tmp_path: Path) -> None:
+    """150 cards whose faces are 1 MB of HTML each: the workspace holds them out of memory, and gives each back
+    whole when its picture is rendered."""
+    import gc
+    import tracemalloc
+
+    from printer.serve.workspace import Workspace
+
+    project = _big_faces(tmp_path, 150, 1_000_000)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        workspace = Workspace(project)
+        gc.collect()
+        held, _ = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    fronts = [e.front for e in workspace.entries.values()]
+    assert len(fronts) == 150 and all(fronts), [e.error for e in workspace.entries.values()][:3]
+    assert held < 40 * 2**20, f"{held / 2**20:.0f} MiB held for 150 MB of face HTML"
+    spec = workspace.face(fronts[-1])
+    assert spec is not None and len(spec.html) > 1_000_000 and "c149" in spec.html
+
+
+def test_the_server_counts_the_faces_it_shows_against_one_limit(tmp_path: Path) -> None:
+    from printer.serve.workspace import Workspace
+
+    toml = "[limits]\nface_html_total_chars = 20000000\n" + L5R
+    workspace = Workspace(_big_faces(tmp_path, 40, 1_000_000, toml))
+    shown = [e for e in workspace.entries.values() if e.front]
+    refused = [e for e in workspace.entries.values() if not e.front]
+    assert 15 <= len(shown) < 20 and len(shown) + len(refused) == 40
+    assert all("(limits.face_html_total_chars)" in str(e.error) for e in refused)
+    assert refused[0].problems[-1]["where"].startswith("cards/l5r/a.json::$.cards[")
+    assert any("face_html_total_chars" in p.message for p in workspace.problems)
