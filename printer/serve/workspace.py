@@ -100,6 +100,15 @@ class _GameState:
         self.fingerprint = game_fingerprint(self.job, dpi)
         #: the faces of each card rendered: (front key, back key, problems, error), by the card's data
         self.html: dict[str, tuple[str | None, str | None, list[Problem], str | None]] = {}
+        from printer.sheets.preflight import declared_components
+
+        #: printer.toml's components of the game: a card one holds renders with ``component`` set, as it prints
+        self.components = declared_components(project, project.games[game_id])
+
+    def component_of(self, card: Card) -> dict | None:
+        """What templates see as ``component`` for ``card`` (``None``: a card of the card sheets)."""
+        found = next((c for c in self.components if c.holds(card.data)), None)
+        return found.view() if found is not None else None
 
 
 def _relative(path: Path, root: Path) -> str:
@@ -235,12 +244,14 @@ class Workspace:
         state = self._game(game_id)
         renderer = state.renderer
         before = len(renderer.problems)
+        renderer.component = state.component_of(card)
         try:
             front = str(renderer.front(card))
             back = str(renderer.back_of(card))
         except PrinterError:
             return None, None
         finally:
+            renderer.component = None
             del renderer.problems[before:]
         keys = []
         for html in (front, back):
@@ -470,6 +481,7 @@ class Workspace:
         before = len(renderer.problems)
         front = back = error = None
         problems: list[Problem] = []
+        renderer.component = state.component_of(card)
         try:
             front = str(renderer.front(card))
             back = str(renderer.front(back_card) if back_card else renderer.back_of(card))
@@ -479,6 +491,7 @@ class Workspace:
         except Exception as exc:  # never let one card stop the gallery
             problems.append(Problem(card.where, f"cannot render this card: {exc}", code="template"))
             error = problems[-1].message
+        renderer.component = None
         problems += renderer.problems[before:]
         del renderer.problems[before:]
         size = len(front or "") + len(back or "")

@@ -2,7 +2,8 @@
 
 Each card's front template is rendered to HTML (no PDF) with strict
 undefined variables, as ``printer build`` renders it; so is each back the
-cards use. A template error (an unknown variable, a missing template, a
+cards use (a card a component of printer.toml holds, and its back, with
+``component`` set, as build renders the component's pieces). A template error (an unknown variable, a missing template, a
 syntax error) is reported at the template's file and line with the card it
 was rendering; icons named in card text that no ``icons/<name>.svg``
 provides and missing art are reported as ``printer build`` reports them
@@ -45,7 +46,7 @@ def preflight(
     for game_id, cards in sets.items():
         renderer = Renderer(project.games[game_id], art_roots(project, paths), base=project.root)
         seen: dict[tuple[str, str], list] = {}
-        backs: dict[str, object] = {}
+        backs: dict[tuple[str, str], dict | None] = {}  # (back, component) -> what templates see as component
 
         def note(exc: PrinterError, what: str, seen: dict = seen) -> None:
             for problem in exc.problems or [Problem(what, str(exc), code="template")]:
@@ -56,7 +57,11 @@ def preflight(
                     seen[key] = [problem, 0]
 
         clean = CleanCards(project, project.games[game_id], paths)
+        declared = declared_components(project, project.games[game_id])
         for card in cards:
+            # a card a component of printer.toml holds renders as build renders it: with ``component`` set
+            component = next((c for c in declared if c.holds(card.data)), None)
+            renderer.component = component.view() if component is not None else None
             key = clean.key(card)
             if key not in clean.known:
                 before, calls = len(renderer.problems), renderer.unknown_icon_calls
@@ -70,13 +75,15 @@ def preflight(
                     note(exc, card.where)
             else:
                 clean.add(key)
-            backs.setdefault(renderer.back_name(card), card)
+            backs.setdefault((renderer.back_name(card), component.name if component else ""), renderer.component)
         clean.save()
-        for back in backs:
+        for (back, _), view in backs.items():
+            renderer.component = view
             try:
                 renderer.back(back)
             except PrinterError as exc:
                 note(exc, f"back {back!r}")
+        renderer.component = None
         for problem, more in seen.values():
             if more:
                 problem = Problem(
@@ -89,6 +96,26 @@ def preflight(
             problems.append(problem)
         problems += [p for p in renderer.problems if p not in problems]
     return [p for p in problems if p.where not in reported]
+
+
+def declared_components(project: Project, game) -> list:
+    """The components printer.toml declares for ``game`` (:mod:`printer.sheets.components`), as a build reads
+    them; none when the declarations or the options have problems (validate reports those apart)."""
+    if not game.settings.get("components"):
+        return []
+    from printer.sheets.components import read_components
+    from printer.sheets.options import resolve_options, sheet_layout
+
+    where = str(project.root / "printer.toml")
+    try:
+        opts = resolve_options(project.settings, game.settings, game.card_size, {}, where)
+        page = sheet_layout(opts, project.root).page
+    except PrinterError:
+        return []
+    declared, problems = read_components(
+        game.settings.get("components"), game.id, where, page, opts.margin, project.limits.size_mm
+    )
+    return [] if problems else declared
 
 
 class CleanCards:

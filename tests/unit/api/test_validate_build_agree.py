@@ -219,3 +219,15 @@ def test_art_for_with_wrong_arguments_fails_both_at_the_template_line(project, c
     report, built = agree(project)
     assert not built.ok and built.problems[0].where.endswith("templates/demo/card.html.j2:11")
     assert "art_for(" in built.problems[0].message and "while rendering" in built.problems[0].hint
+
+
+def test_a_template_error_only_components_meet(project):
+    # build renders the cards a component holds with ``component`` set; validate renders them so too
+    with (project / "printer.toml").open("a", encoding="utf-8") as toml:
+        toml.write(
+            'components.marker = { kind = "token", shape = "round", size = "25x25mm", when = { type = "Event" } }\n'
+        )
+    _plant(project, TITLE, TITLE + "{% if component %}{{ component.knd }}{% endif %}")
+    report, built = agree(project)
+    assert not built.ok and built.problems[0].where.endswith("templates/demo/card.html.j2:11")
+    assert "knd" in built.problems[0].message
