@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import hashlib
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -1453,6 +1454,31 @@ def clean(project: Project) -> CleanResult:
     return result
 
 
+def watched_inputs(project: Project, request: BuildRequest) -> list[Path]:
+    """What :func:`watch` watches for ``request``: the project folder (printer.toml, its cards, templates, CSS, icons
+    and art), then what the build reads outside it: ``request.cards_dir``, ``request.deck_file``, ``request.icc``,
+    the sheet layout file, each chosen game's card folder, template folders and schema folder, and the project's
+    ``read_also`` folders. Absolute paths with links resolved, none inside another; printer's own bundled files are
+    left out (they are not edited while a build is watched)."""
+    from printer.paths import bundled_root
+    from printer.watching import outermost
+
+    chosen = [project.games[g] for g in request.games if g in project.games] or list(project.games.values())
+    found: list[Path] = [project.root]
+    found += [p for p in (request.cards_dir, request.deck_file, request.icc) if p is not None]
+    for game in chosen:
+        found += [game.cards, *game.template_dirs, game.schema.parent]
+        layout_file = request.options.get("sheet_layout") or game.settings.get("sheet_layout")
+        layout_file = layout_file or project.settings.get("sheet_layout")
+        if layout_file:
+            found.append(project.root / str(layout_file))
+    found += project.read_also
+    bundled = [Path(os.path.realpath(bundled_root() / name)) for name in ("schema", "templates")]
+    real = [Path(os.path.realpath(p)) for p in found]
+    own = [p for p in real if p.is_relative_to(real[0]) or not any(p.is_relative_to(b) for b in bundled)]
+    return outermost(p for p in own if os.path.exists(p))
+
+
 def watch(
     root: Path | str,
     request: BuildRequest,
@@ -1461,17 +1487,21 @@ def watch(
     stop: threading.Event | None = None,
     debounce_ms: int = 50,
     tidy_after: float = 2.0,
+    on_watch: Callable[[list[Path]], object] | None = None,
 ) -> None:
-    """Build as ``request`` says, then again each time a file of the project changes, until ``stop`` is set.
+    """Build as ``request`` says, then again each time one of its inputs changes, until ``stop`` is set.
 
     One process stays warm: the worker pool, the face cache and the loaded
     modules are kept between builds, so a one-card edit lays out one face;
     after the first build, this process makes one card's HTML and its
     sheet's, so that the first save finds the templates compiled.
-    The project is watched from before the first build to the end: a file
-    saved while a build runs is built right after it. The build folder and
-    ``request.out_dir`` are not watched. A change to printer.toml reloads
-    the project. Problems (a broken card, a template error, a broken
+    Every input of the build is watched (:func:`watched_inputs`: the project
+    folder, ``request.cards_dir`` and ``request.deck_file`` wherever they
+    are, the games' templates, the ``read_also`` folders...; ``on_watch``
+    gets that list before the first build), from before the first build to
+    the end: a file saved while a build runs is built right after it. The
+    build folder and ``request.out_dir`` are not watched. A change to
+    printer.toml reloads the project. Problems (a broken card, a template error, a broken
     printer.toml) go to ``on_game`` or ``on_error`` and the watch goes on.
     Changes are gathered for ``debounce_ms`` milliseconds before building.
     A save's build leaves the faces edits laid out one by one as they are
@@ -1488,6 +1518,7 @@ def watch(
 
     root = Path(root).resolve()
     project = load_project(root)
+    inputs = watched_inputs(project, request)
     ignored = [project.build_dir.resolve()] + ([request.out_dir.resolve()] if request.out_dir else [])
     untidy: set[str] = set()  # games whose last build left faces to lay out again together
 
@@ -1520,7 +1551,9 @@ def watch(
     folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
     cache = FaceCache(folder) if folder is not None else None
     try:
-        with Changes(root, wanted, debounce_ms) as changes, Workers(request.jobs, request.scheduler, True) as workers:
+        with Changes(inputs, wanted, debounce_ms) as changes, Workers(request.jobs, request.scheduler, True) as workers:
+            if on_watch is not None:
+                on_watch(inputs)
             changes.wait_ready()  # set up (0.2 s at most): a file saved as the first build starts is seen
             build_games(workers, "later", rehearse=True)  # the first save then finds this process ready too
             while stop is None or not stop.is_set():

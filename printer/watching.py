@@ -61,6 +61,12 @@ def real_folders(roots: Iterable[Path], wanted: Callable[[str], bool] = lambda p
     return found
 
 
+def outermost(paths: Iterable[Path]) -> list[Path]:
+    """``paths`` (absolute) without those inside another of them, in their first order; each kept once."""
+    unique = list(dict.fromkeys(paths))
+    return [p for p in unique if not any(p != q and p.is_relative_to(q) for q in unique)]
+
+
 def _files_under(folders: Iterable[Path], wanted: Callable[[str], bool]) -> set[str]:
     """The files in ``folders`` and their real sub-folders (a folder that appeared: what was saved in it before its
     watch began)."""
@@ -81,7 +87,8 @@ def _names(folder: Path) -> list[str]:
 
 class Changes:
     """The paths changed under ``root`` (a folder or file, or several: those ``wanted(path)`` accepts), gathered on a
-    thread; only the real tree is watched (:func:`real_folders`).
+    thread; only the real tree is watched (:func:`real_folders`). A file root is watched through its folder (by
+    itself, for that file only), so that a file an editor replaces (writes anew and renames) is still seen.
 
     Changes are grouped as watchfiles groups them: one group is yielded once
     no file changed for ``step_ms`` milliseconds, or after ``debounce_ms``.
@@ -102,7 +109,10 @@ class Changes:
 
         class _Filter(DefaultFilter):
             def __call__(self, change: object, path: str) -> bool:
-                return super().__call__(change, path) and wanted(path)  # type: ignore[arg-type]
+                return super().__call__(change, path) and wanted(path) and inside(path)  # type: ignore[arg-type]
+
+        def inside(path: str) -> bool:  # a file root's folder is watched for that file only
+            return path in self._files or any(Path(path).is_relative_to(r) for r in self._folders)
 
         self._found: queue.Queue[set[str]] = queue.Queue()
         self._halt = threading.Event()
@@ -111,6 +121,8 @@ class Changes:
         self._filter, self._debounce, self._step = _Filter(), debounce_ms, step_ms
         self._roots = [Path(root)] if isinstance(root, (str, os.PathLike)) else [Path(r) for r in root]
         self._root = self._roots[0] if len(self._roots) == 1 else Path(os.path.commonpath(self._roots))
+        self._files = {str(r) for r in self._roots if r.is_file() and not r.is_symlink()}
+        self._folders = [r for r in self._roots if str(r) not in self._files]
         self._wanted = wanted
         self._thread = threading.Thread(target=self._run, name="printer-watch", daemon=True)
         #: what ended the watching thread, if anything did before leaving the block
@@ -120,8 +132,9 @@ class Changes:
         new: list[Path] = []  # folders that appeared: watched from the next round, their files then counted as changed
         tries = 0
         while not self._halt.is_set():
-            files = [r for r in self._roots if r.is_file() and not r.is_symlink()]
-            paths = [*files, *real_folders(self._roots, self._wanted)]
+            parents = dict.fromkeys(Path(f).parent for f in sorted(self._files))  # a file replaced by a rename is seen
+            paths = [*(p for p in parents if p.is_dir()), *real_folders(self._folders, self._wanted)]
+            paths = list(dict.fromkeys(paths))
             try:
                 new = self._watch_round(paths, new)
             except FileNotFoundError as exc:  # a folder went away between listing it and watching it: list again

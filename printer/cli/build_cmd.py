@@ -75,9 +75,13 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, **params) -> None:
     request = request_from(games, cards_dir, only, deck_file, out_dir, params)
     strict = request.strict
     if params["watch"]:
-        click.echo(f"watching {project.root} (Ctrl-C to stop)", err=True)
+
+        def watching(paths: list[Path]) -> None:
+            click.echo("watching " + ", ".join(str(p) for p in paths) + " (Ctrl-C to stop)", err=True)
+
         try:
-            api.watch(project.root, request, partial(_print_game, strict=strict), partial(report, strict=strict))
+            on_game, on_error = partial(_print_game, strict=strict), partial(report, strict=strict)
+            api.watch(project.root, request, on_game, on_error, on_watch=watching)
         except KeyboardInterrupt:
             pass
         ctx.exit(EXIT_OK)

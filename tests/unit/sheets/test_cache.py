@@ -316,14 +316,16 @@ def _wait_for(outcomes: list, count: int, seconds: float = 120) -> None:
 
 
 @contextlib.contextmanager
-def _watching(project: Path, jobs: int, on_game=None, **options) -> Iterator[list[api.GameBuild]]:
+def _watching(
+    project: Path, jobs: int, on_game=None, request: api.BuildRequest | None = None, **options
+) -> Iterator[list[api.GameBuild]]:
     """``api.watch`` of ``project`` on a thread until the block ends; yields the list its builds are appended to
     (``on_game(outcomes)`` is called after each is, on the watch's thread)."""
     import threading
 
     outcomes: list[api.GameBuild] = []
     stop = threading.Event()
-    request = api.BuildRequest(out_dir=project / "out", jobs=jobs)
+    request = request or api.BuildRequest(out_dir=project / "out", jobs=jobs)
 
     def built(outcome: api.GameBuild) -> None:
         outcomes.append(outcome)
@@ -360,6 +362,59 @@ def test_watch_builds_again_on_each_save_and_survives_a_broken_card(project):
         _write_cards(project, cards)
         _wait_for(outcomes, 4)
         assert not outcomes[-1].failure and [p.code for p in outcomes[-1].problems] == ["low-dpi"]
+
+
+@pytest.mark.slow
+def test_a_watch_of_cards_outside_the_project_builds_again_when_one_of_them_is_saved(project, tmp_path):
+    import shutil
+    import time
+
+    elsewhere = tmp_path / "elsewhere" / "second-set"
+    shutil.copytree(project / "cards" / "t", elsewhere)
+    deck = tmp_path / "decks" / "mine.txt"
+    deck.parent.mkdir()
+    deck.write_text("2 Card 1\n1 Card 4\n", encoding="utf-8")
+    watched: list[list[Path]] = []
+    request = api.BuildRequest(games=["t"], cards_dir=elsewhere, out_dir=project / "out", jobs=1)
+    with _watching(project, 1, request=request, on_watch=watched.append) as outcomes:
+        _wait_for(outcomes, 1)
+        assert watched == [[project.resolve(), elsewhere.resolve()]]  # the project, and the cards being built
+        time.sleep(0.3)  # the watch is set up
+        path = elsewhere / "cards.json"
+        cards = json.loads(path.read_text(encoding="utf-8"))["cards"]
+        cards[2]["title"] = "Saved outside the project"
+        path.write_text(json.dumps({"game": "t", "cards": cards}), encoding="utf-8")
+        _wait_for(outcomes, 2)
+        assert outcomes[1].stats["faces laid out"] == 1
+    with pdfplumber.open(outcomes[-1].target) as pdf:
+        assert "Saved outside the project" in "".join(page.extract_text() for page in pdf.pages)
+    deck_request = api.BuildRequest(games=["t"], deck_file=deck, out_dir=project / "out", jobs=1)
+    with _watching(project, 1, request=deck_request) as outcomes:  # a decklist outside the project
+        _wait_for(outcomes, 1)
+        assert outcomes[0].cards == 3
+        time.sleep(0.3)
+        replaced = deck.with_suffix(".new")
+        replaced.write_text("3 Card 1\n1 Card 4\n", encoding="utf-8")
+        replaced.replace(deck)  # as an editor that writes a new file and renames it over the old one
+        _wait_for(outcomes, 2)
+        assert outcomes[1].cards == 4
+
+
+def test_the_watch_names_every_input_of_the_build_once(tmp_path):
+    from printer.project import load_project
+
+    project = _project(tmp_path / "p")
+    cards, art = tmp_path / "cards-elsewhere", tmp_path / "art-elsewhere"
+    cards.mkdir()
+    art.mkdir()
+    deck = tmp_path / "deck.txt"
+    deck.write_text("1 Card 1\n", encoding="utf-8")
+    loaded = load_project(project)
+    loaded.read_also.append(art)  # as the user's own config allows
+    inside = project / "cards" / "t"
+    request = api.BuildRequest(games=["t"], cards_dir=cards, deck_file=deck)
+    assert api.watched_inputs(loaded, request) == [project.resolve(), cards.resolve(), deck.resolve(), art.resolve()]
+    assert api.watched_inputs(loaded, api.BuildRequest(cards_dir=inside)) == [project.resolve(), art.resolve()]
 
 
 @pytest.mark.slow
