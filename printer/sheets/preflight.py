@@ -45,6 +45,7 @@ def preflight(
     problems: list[Problem] = []
     for game_id, cards in sets.items():
         renderer = Renderer(project.games[game_id], art_roots(project, paths), base=project.root)
+        renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
         seen: dict[tuple[str, str], list] = {}
         backs: dict[tuple[str, str], dict | None] = {}  # (back, component) -> what templates see as component
 

@@ -231,3 +231,10 @@ def test_a_template_error_only_components_meet(project):
     report, built = agree(project)
     assert not built.ok and built.problems[0].where.endswith("templates/demo/card.html.j2:11")
     assert "knd" in built.problems[0].message
+
+
+def test_the_projects_face_html_limit_holds_in_validate_as_in_build(project):
+    with (project / "printer.toml").open("a", encoding="utf-8") as toml:
+        toml.write("\n[limits]\nface_html_chars = 500\n")  # the scaffold's faces are longer
+    report, built = agree(project)
+    assert not built.ok and "limits.face_html_chars" in built.problems[0].message
