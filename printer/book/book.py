@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
 
 from markupsafe import Markup
 
 from printer.book.blocks import card_faces, run_block
 from printer.book.context import RulesContext
 from printer.book.markdown import Chapter, Heading, render_chapter
+from printer.book.scoped import scoped_css
 from printer.book.source import Edition
 from printer.paths import read_text
 from printer.problems import Problem, errors
@@ -105,7 +108,9 @@ def book_html(ctx: RulesContext, edition: Edition, page: tuple[float, float]) ->
         else []
     )
     ctx.collect_renderer_problems()
-    stylesheets = ctx.renderer.stylesheets()
+    # the game's card stylesheets reach the embedded cards only (printer.book.scoped); the book's own are linked
+    card_css = "\n".join(scoped_css(Path(url2pathname(unquote(urlparse(u).path)))) for u in ctx.renderer.stylesheets())
+    stylesheets: list[str] = []
     for name in ("rules/book.css", "rules/aid.css", "rules/theme.css"):
         path = ctx.find_template_file(name)
         if path:
@@ -121,6 +126,7 @@ def book_html(ctx: RulesContext, edition: Edition, page: tuple[float, float]) ->
             page=page,
             layout=page_layout(page),
             stylesheets=stylesheets,
+            card_css=Markup(card_css.replace("</", "<\\/")),
         )
     )
 

@@ -18,8 +18,14 @@ every game; the README section "Writing templates for print" has it with example
 
 1. *Root element.* A face template renders one root element with class
    ``card`` that fills its container (``position: absolute; inset: 0``).
-   printer puts it in the card's *trim box* (``.face > .trim``), so every
-   length inside is measured from the trim edge, as on the printed card.
+   printer puts it in the card's *trim box* (a ``printer-trim`` element in
+   a ``printer-face`` one), so every length inside is measured from the
+   trim edge, as on the printed card. printer's own elements (sheets,
+   faces, trim boxes, marks) are custom elements and ``printer-`` classes
+   styled with ``!important``: a game's rules for ``.back``, ``.front``,
+   ``.sheet``, ``section``, ``div``, ``body`` or ``@page`` change its own
+   faces only, and the sheets' marks and labels are laid out without the
+   game's stylesheets.
 2. *Bleed.* printer paints the root's ``background`` (colour, gradient or
    image) out to the bleed edge by itself (a ``.card::before`` layer with
    ``background: inherit``): templates must not use ``.card::before``.
@@ -123,27 +129,37 @@ class Face:
 
 
 def face_style(face: Face) -> str:
-    """The CSS declarations placing ``face``'s ``.face`` element on its sheet (mm)."""
+    """The CSS declarations placing ``face``'s ``printer-face`` element on its sheet (mm), each ``!important`` (a
+    game's stylesheet cannot move it)."""
     b, o = face.box, face.origin
     style = (
-        f"left: {b[0]:.4f}mm; top: {b[1]:.4f}mm; width: {b[2]:.4f}mm; height: {b[3]:.4f}mm; "
-        f"--bleed: {face.full_bleed:.4f}mm; --safe: {face.safe:.4f}mm; --trim-width: {face.w}mm; --trim-height: {face.h}mm"
+        f"left: {b[0]:.4f}mm !important; top: {b[1]:.4f}mm !important; width: {b[2]:.4f}mm !important; "
+        f"height: {b[3]:.4f}mm !important; --bleed: {face.full_bleed:.4f}mm; --safe: {face.safe:.4f}mm; "
+        f"--trim-width: {face.w}mm; --trim-height: {face.h}mm"
     )
     if face.rotate:
-        style += f"; transform-origin: {o[0]:.4f}mm {o[1]:.4f}mm; transform: rotate({face.rotate}deg)"
+        style += (
+            f"; transform-origin: {o[0]:.4f}mm {o[1]:.4f}mm !important; transform: rotate({face.rotate}deg) !important"
+        )
+    else:
+        style += "; transform: none !important"
     return style
 
 
 def trim_style(face: Face) -> str:
-    """The CSS declarations placing ``face``'s ``.trim`` element in its ``.face`` element (mm)."""
-    return f"left: {face.bleed[0]:.4f}mm; top: {face.bleed[1]:.4f}mm; width: {face.w}mm; height: {face.h}mm"
+    """The CSS declarations placing ``face``'s ``printer-trim`` element in its ``printer-face`` element (mm)."""
+    return (
+        f"left: {face.bleed[0]:.4f}mm !important; top: {face.bleed[1]:.4f}mm !important; "
+        f"width: {face.w}mm !important; height: {face.h}mm !important"
+    )
 
 
 def geometry_classes(sheets: Sequence[Sheet]) -> tuple[str, list[list[tuple[str, str]]]]:
-    """Class rules for the faces' placements: ``(css, classes)``, ``classes[i][j]`` the ``.face`` and ``.trim``
-    class names of ``sheets[i].faces[j]``.
+    """Class rules for the faces' placements: ``(css, classes)``, ``classes[i][j]`` the ``printer-face`` and
+    ``printer-trim`` class names of ``sheets[i].faces[j]``.
 
-    Faces placed alike share one class (``g0``, ``g1``... for ``.face``, ``t0``... for ``.trim``) instead of
+    Faces placed alike share one class (``printer-g0``, ``printer-g1``... for ``printer-face``, ``printer-t0``...
+    for ``printer-trim``) instead of
     each carrying a ``style`` attribute. WeasyPrint (70, the version printer is tested with) computes the style
     of elements that match the same rules under the same parent style once per document, and a ``style``
     attribute gives an element, and its whole subtree, a style of its own. On face pages, where every face sits
@@ -156,12 +172,15 @@ def geometry_classes(sheets: Sequence[Sheet]) -> tuple[str, list[list[tuple[str,
     def name(prefix: str, selector: str, style: str) -> str:
         table = tables[prefix]
         if style not in table:
-            table[style] = f"{prefix}{len(table)}"
+            table[style] = f"printer-{prefix}{len(table)}"
             rules.append(f"{selector}.{table[style]} {{ {style} }}")
         return table[style]
 
     classes = [
-        [(name("g", ".face", face_style(face)), name("t", ".face > .trim", trim_style(face))) for face in sheet.faces]
+        [
+            (name("g", "printer-face", face_style(face)), name("t", "printer-trim", trim_style(face)))
+            for face in sheet.faces
+        ]
         for sheet in sheets
     ]
     return "\n".join(rules), classes
@@ -591,7 +610,9 @@ class Renderer:
         Each sheet's own ``marks`` are drawn; with ``marks`` true and a front
         sheet that has none, the layout's crop marks are. ``css`` is added
         after the game's stylesheet (text-fit sizes); ``label`` prints the
-        small sheet label at the bottom edge.
+        small sheet label at the bottom edge. The game's stylesheets are
+        linked only when a sheet holds a face: the sheets' *chrome* (marks,
+        guides, labels, drawn over the imposed faces) is out of their reach.
         """
         template = self._template(["sheet.html.j2"])
         if marks:
@@ -611,7 +632,7 @@ class Renderer:
                 placement_css=Markup(placement_css),
                 placements=placements,
                 label=label,
-                stylesheets=self.stylesheets(),
+                stylesheets=self.stylesheets() if any(sheet.faces for sheet in sheets) else [],
                 game=self.game.template_view(),
             )
         )
