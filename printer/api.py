@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from printer.sheets.compose import PrintItem
     from printer.sheets.options import PrintOptions
     from printer.sheets.parallel import JobSpec, Workers
+    from printer.sheets.verify import Verify
 
 __all__ = [
     "watch",
@@ -76,6 +77,8 @@ __all__ = [
     "CardsExport",
     "build_game",
     "check_decks",
+    "check_print",
+    "PrintCheck",
     "decks_summary",
     "project_formats",
     "GameListing",
@@ -254,7 +257,10 @@ class BuildRequest:
     default ``file:///`` URLs, for local play only). ``players`` (1 to
     :data:`MAX_PLAYERS`) overrides printer.toml's ``players``: what the game
     marks per-player (cards, player aids, components) prints once per player
-    (:mod:`printer.sheets.players`).
+    (:mod:`printer.sheets.players`). ``verify`` checks the written sheets
+    against the faces laid out alone (``True``: at 100 dpi, 2 % tolerance,
+    as warnings; or a :class:`printer.sheets.verify.Verify`: dpi, tolerance,
+    severity; ``build --verify``, :func:`check_print`).
     """
 
     games: Sequence[str] = ()
@@ -276,6 +282,7 @@ class BuildRequest:
     cut_files: Sequence[str] = ()
     image_url_base: str | None = None
     players: int | None = None
+    verify: bool | Verify = False
 
 
 @dataclass
@@ -400,6 +407,68 @@ def build(
     return result
 
 
+@dataclass
+class PrintCheck:
+    """One game's :func:`check_print`: ``problems`` (the build's, and each face that does not print as it looks
+    alone, as errors), ``faces`` placed faces and ``sheets`` sheets compared, at ``dpi`` with ``tolerance``."""
+
+    game: str
+    problems: list[Problem] = field(default_factory=list)
+    faces: int = 0
+    sheets: int = 0
+    dpi: float = 0.0
+    tolerance: float = 0.0
+    failure: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None and not errors(self.problems)
+
+
+def check_print(
+    project: Project,
+    games: Sequence[str] = (),
+    dpi: float | None = None,
+    tolerance: float | None = None,
+    jobs: int | None = None,
+    on_game: Callable[[PrintCheck], None] | None = None,
+) -> list[PrintCheck]:
+    """Check what a player sees: build each game's card sheets as ``build`` would (into a temporary folder; the
+    project's ``build/`` is left as it is), then compare every face on the sheets with the same face laid out
+    alone, at ``dpi`` (px per inch, default 100) and ``tolerance`` (percent, default 2): a face that prints
+    blank, text that does not show, a face that differs from the face alone (:mod:`printer.sheets.verify`).
+    Those are errors; the build's own problems keep their severity. Raises :class:`UsageError` for unknown games
+    or a dpi out of 36-600."""
+    import tempfile
+
+    from printer.sheets.verify import DPI, TOLERANCE, Verify
+
+    dpi = DPI if dpi is None else dpi
+    tolerance = TOLERANCE if tolerance is None else tolerance
+    if not 36 <= dpi <= 600:
+        raise usage_error(f"--dpi {dpi:g}: between 36 and 600", "e.g. --dpi 100")
+    if not 0 <= tolerance <= 100:
+        raise usage_error(f"--tolerance {tolerance:g}: a percentage, 0 to 100", "e.g. --tolerance 2")
+    chosen = list(games) or list(project.games)
+    for game in chosen:
+        project.game(game)  # an unknown game is a usage error before anything is built
+    results = []
+    with tempfile.TemporaryDirectory(prefix="printer-check-") as folder:
+        verify = Verify(dpi, tolerance, ERROR)
+        request = BuildRequest(tuple(chosen), out_dir=Path(folder), jobs=jobs, verify=verify)
+
+        def done(outcome: GameBuild) -> None:
+            check = PrintCheck(outcome.game, outcome.problems, dpi=dpi, tolerance=tolerance, failure=outcome.failure)
+            check.faces = int(outcome.stats.get("faces checked", 0))
+            check.sheets = int(outcome.stats.get("sheets checked", 0))
+            results.append(check)
+            if on_game:
+                on_game(check)
+
+        build(project, request, on_game=done)
+    return results
+
+
 def build_game(
     project: Project,
     game: Game,
@@ -426,7 +495,7 @@ def build_game(
     )
     if workers is not None and workers.rehearse and workers.can_warm:  # a watch: its pool ready for the first save
         workers.warm(_job_spec(project, game, request))
-    if cache is not None and tidy != "now":
+    if cache is not None and tidy != "now" and not request.verify:
         stored = recall(cache.store, key, digest)
         remembered = _game_build_from(stored) if stored is not None else None
         if remembered is not None:
@@ -620,10 +689,23 @@ def _build_game(
     extra = [Path(r) for r in spec.extra_roots]
     job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
     label = f"{game.id}: {counted(len(items), 'card')}"
+    checked = assemble.Checked()
     update = progress(label, n_sheets) if progress else None
     found = (
         assemble.build_sheets(
-            job, items, layout, target, game.name, update, request.strict, workers, spec, cache, tidy=tidy
+            job,
+            items,
+            layout,
+            target,
+            game.name,
+            update,
+            request.strict,
+            workers,
+            spec,
+            cache,
+            tidy=tidy,
+            verify=_verify(request),
+            checked=checked,
         )
         if items or not components
         else []
@@ -633,6 +715,8 @@ def _build_game(
             project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache
         )
     outcome.stats = {**job.stats, **outcome.stats}
+    if request.verify:
+        outcome.stats["faces checked"], outcome.stats["sheets checked"] = checked.faces, checked.pages
     if not (request.strict and found):
         export_request = ExportRequest(
             out_dir,
@@ -675,6 +759,15 @@ def _build_game(
     if target not in outcome.paths:
         outcome.paths.insert(0, target)
     return outcome
+
+
+def _verify(request: BuildRequest) -> Verify | None:
+    """What ``request.verify`` asks the build to check (:mod:`printer.sheets.verify`), or ``None``."""
+    from printer.sheets.verify import Verify
+
+    if isinstance(request.verify, Verify):
+        return request.verify
+    return Verify() if request.verify else None
 
 
 def _split_components(

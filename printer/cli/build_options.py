@@ -70,7 +70,7 @@ def output_options(f):
 
 
 def run_options(f):
-    """``--strict``, ``--no-aids``, ``--jobs``, ``--scheduler``, ``--watch``, ``--no-cache``."""
+    """``--strict``, ``--no-aids``, ``--jobs``, ``--scheduler``, ``--watch``, ``--no-cache``, ``--verify``."""
     for option in reversed(
         [
             click.option(
@@ -108,6 +108,12 @@ def run_options(f):
                 is_flag=True,
                 help="Lay every face out again (default: take unchanged ones from build/.cache).",
             ),
+            click.option(
+                "--verify",
+                is_flag=True,
+                help="Check every face on the written sheets against the face alone, at 100 dpi with a 2% "
+                "tolerance (warnings; errors with --strict; see printer check-print).",
+            ),
         ]
     ):
         f = option(f)
@@ -136,4 +142,5 @@ def request_from(games, cards_dir, only, deck_file, out_dir, params: dict) -> Bu
         cut_files=params["cut_files"],
         image_url_base=params["image_url_base"],
         players=params.get("players"),
+        verify=params["verify"],
     )

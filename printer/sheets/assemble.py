@@ -26,11 +26,12 @@ from urllib.request import url2pathname
 
 from printer.cards.model import pack_cards
 from printer.fsutil import atomic_open
-from printer.problems import Problem
+from printer.problems import WARNING, Problem
 from printer.sheets.cache import FaceCache
 from printer.sheets.compose import PrintItem, PrintJob, layout_sheets
 from printer.sheets.layout import SheetLayout
 from printer.sheets.parallel import FacePdf, JobSpec, Workers
+from printer.sheets.verify import Checked, Verify, blank_faces, check_sheets
 from printer.spill import Spill
 
 #: sheets without faces (marks, guides, labels) laid out per WeasyPrint document
@@ -55,6 +56,8 @@ def build_sheets(
     spec: JobSpec | None = None,
     cache: FaceCache | None = None,
     tidy: bool = True,
+    verify: Verify | None = None,
+    checked: Checked | None = None,
 ) -> list[Problem]:
     """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
 
@@ -70,7 +73,9 @@ def build_sheets(
     (:func:`_scattered`), or, with ``tidy`` false, left for a later build and
     counted in ``job.stats["untidy faces"]`` (the same for a PDF to write
     whole: :func:`_impose`). With ``strict``, any warning (text that does not
-    fit, missing art...) leaves ``target`` unwritten. Raises
+    fit, missing art, a face that prints blank: :func:`printer.sheets.verify.blank_faces`) leaves ``target``
+    unwritten. With ``verify``, the written sheets are checked against the faces laid out alone
+    (:func:`printer.sheets.verify.check_sheets`, counted in ``checked``). Raises
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
     """
@@ -116,9 +121,19 @@ def build_sheets(
             _store_faces(job, laid_out, more, cache)
         faces.update(laid_out)
         del laid_out  # held in faces now: not a second table of every face while imposing
-        return _impose(
+        started = time.perf_counter()
+        blank = blank_faces(job, items, keys, faces, verify.severity if verify is not None else WARNING)
+        problems += [p for p in blank if p not in problems]
+        job.stats["blank check seconds"] += time.perf_counter() - started
+        found = _impose(
             job, keys, todo, faces, problems, chrome[0], sheets, layout, target, cache, strict, scattered, tidy
         )
+        if verify is not None and not (strict and found):
+            more = check_sheets(
+                job, items, sheets, faces, target, verify.dpi, verify.tolerance, verify.severity, checked
+            )
+            found += [p for p in more if p not in found]
+        return found
 
 
 def rehearse(job: PrintJob, items: Sequence[PrintItem], layout: SheetLayout) -> None:

@@ -14,12 +14,19 @@ pytestmark = pytest.mark.slow
 FENCE = re.compile(r"^```(?P<info>[^\n]*)\n(?P<body>.*?)^```", re.MULTILINE | re.DOTALL)
 
 
+PLACED = re.compile(r"^(?P<path>\S+) \((?P<where>at the end|before the (?P<name>[a-z]+) line)\)$")
+
+
 def steps(text: str):
-    """("file", path, content) for each fenced block with a title, ("sh", line) for each command."""
+    """("file", path, content) for each fenced block with a title, ("sh", line) for each command; a title
+    "path (at the end)" or "path (before the power line)" gives ("add", path, content, None or "power")."""
     for match in FENCE.finditer(text):
         info, body = match["info"].strip(), match["body"]
         title = re.search(r'title="([^"]+)"', info)
-        if title:
+        placed = PLACED.match(title.group(1)) if title else None
+        if placed:
+            yield "add", placed["path"], body, placed["name"]
+        elif title:
             yield "file", title.group(1), body
         elif info == "sh":
             for line in body.splitlines():
@@ -37,6 +44,12 @@ def test_the_tutorial_works(tmp_path, run):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(step[2], encoding="utf-8")
             continue
+        if step[0] == "add":
+            path = here / step[1]
+            lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+            at = next(i for i, line in enumerate(lines) if f'class="{step[3]}"' in line) if step[3] else len(lines)
+            path.write_text("".join(lines[:at]) + step[2] + "".join(lines[at:]), encoding="utf-8")
+            continue
         words = shlex.split(step[1])
         if words[0] == "cd":
             here = here / words[1]
@@ -49,6 +62,7 @@ def test_the_tutorial_works(tmp_path, run):
     said = dict(outputs)
     assert "8 valid cards (starfall: 8)" in [out.strip() for cmd, out in outputs if cmd == "printer validate"][-1]
     assert "verdict: legal" in said["printer deck check decks/sample.txt --format starfall-standard"]
+    assert "starfall: 24 faces on 4 sheets print as they look alone" in said["printer check-print"]
     text = " ".join(page.extract_text() for page in PdfReader(project / "build/starfall.pdf").pages)
     assert "Kepler Haven" in text and "Rust Moon" in text
     assert (project / "build/starfall-rules.pdf").is_file() and (project / "starfall.xlsx").is_file()
