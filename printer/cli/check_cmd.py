@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from printer import api
+from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 from printer.problems import counted
 
@@ -14,7 +15,7 @@ from printer.problems import counted
     epilog="Exit codes: 0 every face prints as it looks alone, 1 a face does not (or the cards have errors), "
     "2 usage error.",
 )
-@click.argument("games", nargs=-1)
+@click.argument("games", nargs=-1, shell_complete=complete_games)
 @click.option(
     "--dpi",
     type=click.FloatRange(36, 600),

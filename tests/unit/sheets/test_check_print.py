@@ -64,6 +64,8 @@ def test_printer_init_prints_backs_you_can_read(tmp_path, run):
     checked = run("--project", root, "check-print")
     assert checked.code == 0, checked.err
     assert "starfall: 20 faces on 4 sheets print as they look alone (compared at 100 dpi, tolerance 2%)" in checked.out
+    verified = run("--project", root, "build", "--verify", "--strict")
+    assert verified.code == 0 and "warning" not in verified.err, verified.err
 
 
 def test_a_stylesheet_styling_the_common_names_changes_only_its_own_faces(tmp_path, run):
