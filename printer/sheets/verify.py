@@ -5,8 +5,8 @@ those face pages on the sheets (:mod:`printer.sheets.impose`), under the sheets'
 turns pages into pixels (pypdfium2, white paper behind) and finds what a player would not see:
 
 - :func:`blank_faces` (every build, cheap): a face page that shows no text and is, in pixels, one flat colour
-  (a blank back). Only face pages whose drawing holds no text operator are turned into pixels, once each, at
-  :data:`BLANK_DPI`; the rest cost a read of their content stream.
+  (a blank back). Only faces whose HTML holds no text are turned into pixels, once each, at :data:`BLANK_DPI`;
+  the rest cost a look at their HTML.
 - :func:`check_sheets` (``printer check-print``, ``printer build --verify``): every sheet of the written PDF
   at ``dpi`` (px per inch), each face's trim box compared with the same face page alone, turned as on the
   sheet: a face that prints blank, text in the PDF that shows no ink where it sits (painted over, clipped
@@ -21,10 +21,10 @@ from the face alone differs along every edge by up to a pixel; a shape painted o
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
@@ -53,7 +53,8 @@ NO_INK = 24
 #: the edge of a trim box left out of the comparisons (px): the cut line, shared with the neighbour
 EDGE = 2
 
-_TEXT_SHOWN = re.compile(rb"(?:^|[\s\])>])(?:TJ|Tj|'|\")(?=[\s]|$)")
+_HIDDEN_MARKUP = re.compile(r"<(style|script)\b.*?</\1\s*>|<!--.*?-->", re.IGNORECASE | re.DOTALL)
+_TEXT_NODE = re.compile(r"(?:^|>)([^<]+)")
 
 
 @dataclass(frozen=True)
@@ -112,17 +113,18 @@ def _close(documents: Iterable[Any]) -> None:
             document.close()
 
 
-def _shows_text(contents: bytes) -> bool:
-    return _TEXT_SHOWN.search(contents) is not None
-
-
-def _contents(page) -> bytes:
-    """The page's drawing (its content streams, decoded, joined)."""
-    import pikepdf
-
-    found = page.obj.get("/Contents")
-    streams = list(found) if isinstance(found, pikepdf.Array) else [found] if found is not None else []
-    return b"\n".join(stream.read_bytes() for stream in streams)
+def has_text(html: str) -> bool:
+    """Whether the face HTML ``html`` holds text to show: a text node that is not only white space (outside
+    ``<style>``, ``<script>`` and comments; character references decoded). A few microseconds for a card front,
+    whose first words end the search."""
+    lowered = html.lower() if "<" in html else html
+    if "<style" in lowered or "<script" in lowered or "<!--" in lowered:
+        html = _HIDDEN_MARKUP.sub(" ", html)
+    for match in _TEXT_NODE.finditer(html):
+        text = match.group(1)
+        if text.strip() and ("&" not in text or unescape(text).strip()):
+            return True
+    return False
 
 
 def render(document, index: int, dpi: float, rotation: int = 0) -> Image.Image:
@@ -237,24 +239,16 @@ def blank_faces(
 ) -> list[Problem]:
     """A problem (at ``severity``) for each face of ``keys`` whose face page prints one flat colour and no text (a
     blank back), naming the card and the side. ``faces`` are the face pages
-    (:func:`printer.sheets.assemble.build_sheets`)."""
-    import pikepdf
-
-    by_pdf: dict[int, tuple[FacePdf, list[tuple[str, int]]]] = {}
-    for key in keys:
-        pdf, index = faces[key]
-        by_pdf.setdefault(id(pdf), (pdf, []))[1].append((key, index))
-    quiet: list[tuple[FacePdf, str, int]] = []  # face pages that show no text
-    for pdf, pages in by_pdf.values():
-        with pikepdf.open(pdf if isinstance(pdf, Path) else io.BytesIO(pdf)) as document:
-            quiet += [(pdf, key, index) for key, index in pages if not _shows_text(_contents(document.pages[index]))]
+    (:func:`printer.sheets.assemble.build_sheets`). Only faces whose HTML holds no text (:func:`has_text`) are
+    turned into pixels, at :data:`BLANK_DPI`: text that is there but does not show is left to :func:`check_sheets`."""
+    quiet = [(*faces[key], key) for key in keys if not has_text(job.html[key])]  # faces whose HTML holds no text
     if not quiet:
         return []
     w, h = job.opts.card
     blank: dict[str, str] = {}
     opened: dict[int, Any] = {}
     try:
-        for pdf, key, index in quiet:
+        for pdf, index, key in quiet:
             document = opened.get(id(pdf)) or opened.setdefault(id(pdf), _open(pdf))
             image = _trim(render(document, index, BLANK_DPI), BLANK_DPI, job.opts.bleed, (w, h))
             share, colour = ink(image)
