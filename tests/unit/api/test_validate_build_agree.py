@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from printer import api
 from printer.problems import PrinterError, Problem, Severity
@@ -210,8 +211,6 @@ def test_a_file_a_stylesheet_names_that_is_missing(project, rule):
 
 @pytest.mark.parametrize("call", ["art_for('wide', 30)", "art_for(40, 30, fit='stretch')"])
 def test_art_for_with_wrong_arguments_fails_both_at_the_template_line(project, call):
-    from PIL import Image
-
     (project / "cards" / "demo" / "art").mkdir()
     Image.new("RGB", (800, 1100), (90, 120, 150)).save(project / "cards" / "demo" / "art" / "a.png")
     _set_art(project, "art/a.png")  # build prepares it; validate, which prepares no art, must refuse the call too
@@ -238,3 +237,32 @@ def test_the_projects_face_html_limit_holds_in_validate_as_in_build(project):
         toml.write("\n[limits]\nface_html_chars = 500\n")  # the scaffold's faces are longer
     report, built = agree(project)
     assert not built.ok and "limits.face_html_chars" in built.problems[0].message
+
+
+def test_art_outside_the_project_is_an_error_in_both(project, tmp_path):
+    Image.new("RGB", (10, 10)).save(tmp_path / "outside.png")
+    _set_art(project, "../../../outside.png")
+    report, built = agree(project)
+    assert not built.ok and built.problems[0].code == "art-outside"
+
+
+def test_an_unknown_icon_in_card_text_warns_at_the_card_in_both(project):
+    path = _ships(project)
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["cards"][0]["text"] = "Gain {spark}."
+    path.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    report, built = agree(project)
+    assert built.ok and [p.where.rsplit("/", 1)[-1] for p in built.problems] == ["ships.json::$.cards[0].text"]
+
+
+def test_an_unknown_variable_in_a_template_fails_both_at_its_line(project):
+    _plant(project, TITLE, TITLE + "{{ card.gold_cost }}")
+    report, built = agree(project)
+    assert not built.ok and built.problems[0].where.endswith("card.html.j2:11")
+
+
+def test_registration_marks_that_cost_cards_warn_in_both(project):
+    text = (project / "printer.toml").read_text(encoding="utf-8")
+    (project / "printer.toml").write_text(text.replace("[project]\n", '[project]\nregistration = "silhouette"\n'))
+    report, built = agree(project)
+    assert built.ok and [p.code for p in built.problems] == ["registration-grid"]
