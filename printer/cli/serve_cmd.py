@@ -43,7 +43,9 @@ def serve(ctx, project_dir, port, host, open_browser, workers) -> None:
     beside it; saving a card file, a template, its CSS or an icon updates
     the open page. Also: a card editor generated from the game's JSON
     Schema, deck checks, the card sheets and exports, the rules reference.
-    Binds 127.0.0.1 unless --host says otherwise. Stop it with Ctrl-C.
+    Binds 127.0.0.1 unless --host says otherwise. Open the address it prints:
+    its token (new at each start) lets your browser in; without it every
+    request is refused. Stop it with Ctrl-C.
     """
     project = loaded(api.load_project(project_dir)) if project_dir else project_from(ctx)
     from printer.serve import host_problems, run

@@ -163,7 +163,7 @@ NO_TOKEN = (
 #: the page answering an address with the token: it moves on to the same address without it (``{0}``, escaped)
 SIGN_IN = (
     '<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="refresh" content="0; url={0}">'
-    '<title>printer serve</title></head><body><p><a href="{0}">Open the gallery</a></p></body></html>'
+    '<title>printer serve</title></head><body><p><a href="{0}">Open printer serve</a></p></body></html>'
 )
 
 
