@@ -37,7 +37,7 @@ from printer.cards.record import Record
 from printer.cards.sheet_edit import WRITABLE
 from printer.cards.spreadsheet import SheetRecord
 from printer.limits import over
-from printer.paths import is_inside
+from printer.paths import cache_folder, is_inside
 from printer.problems import PrinterError, Problem
 from printer.project import Project, load_project
 from printer.serve.faces import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
@@ -152,7 +152,7 @@ class Workspace:
         self.problems: list[Problem] = []
         self.faces: dict[str, tuple[str, str]] = {}  # picture key -> (game, fingerprint) of the current cards
         self.drafts: OrderedDict[str, tuple[str, str]] = OrderedDict()  # the same, of the editor's recent drafts
-        self.html = HeldFaces()  # the HTML of every picture key above, out of memory
+        self.html = HeldFaces()  # the HTML of every picture key above, out of memory (its folder: _load_project)
         self._shown_chars = 0  # characters of HTML of the faces shown (limits.face_html_total_chars)
         self.data: dict[str, dict] = {}  # uid -> the record's data as read
         self.cards: dict[str, CardSet] = {}
@@ -166,6 +166,8 @@ class Workspace:
 
     def _load_project(self) -> None:
         self.project = load_project(self.root)
+        if self.html.folder is None:
+            self.html.folder = cache_folder(self.root, self.project.build_dir, "serve")
         self.store = schema_store(self.project)
         self.memo: ValidationMemo = {}
         self.files: FileCache = {}
