@@ -298,9 +298,12 @@ def prepare(root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCR
         project = load_project(Path(root))
         job = _JOBS[ident] = game_job(project, project.games[game_id])
     layout = page_layout(job, with_bleed=True)
+    px = px_of(layout.page, dpi)
+    if over_budget(px[0], px[1], "a face") is not None:  # its faces are refused: nothing to warm up
+        return
     job.html["warm-up"] = Markup(html)
     try:
-        for _ in face_images(job, ["warm-up"], layout, px_of(layout.page, dpi)):
+        for _ in face_images(job, ["warm-up"], layout, px):
             pass
     finally:
         job.html.pop("warm-up", None)

@@ -106,3 +106,17 @@ def test_a_pdf_page_over_the_pixel_budget_is_refused_before_it_is_drawn(client, 
     assert answer.status_code == 413 and not drawn
     assert answer.text.startswith("page 1 (30,000 x 20,000 pt) would be a picture of 25,000 x 16,667 pixels")
     assert jobs.PAGE_DPI == 60
+
+
+def test_the_warm_up_draws_no_face_over_the_pixel_budget(project, monkeypatch):
+    import printer.serve.faces as faces
+    import printer.sheets.export.faces as export
+
+    drawn: list = []
+    monkeypatch.setattr(export, "face_images", lambda *args, **kwargs: drawn.append(args) or iter(()))
+    monkeypatch.setattr(faces, "PICTURE_PIXELS", 100_000)
+    faces.prepare(str(project), "l5r", "budget", "<p>x</p>")
+    assert drawn == []
+    monkeypatch.setattr(faces, "PICTURE_PIXELS", 40_000_000)
+    faces.prepare(str(project), "l5r", "budget", "<p>x</p>")
+    assert len(drawn) == 1
