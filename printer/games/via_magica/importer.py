@@ -60,7 +60,18 @@ EFFECT_COLORS = {1: "green", 2: "green", 3: "yellow", 4: "yellow", 5: "yellow", 
 #: A colour goal asks for three portals of one colour (Via Magica rulebook, Japanese edition, ポータルの色).
 SAME_COLOR_PORTALS = 3
 
-TYPE_FILES = {"Portal": "portals.json", "Bonus": "bonus.json", "Animus": "animus.json"}
+TYPE_FILES = {
+    "Portal": "portals.json",
+    "Bonus": "bonus.json",
+    "Animus": "animus.json",
+    "Summary": "summary.json",
+    "Crystal": "crystals.json",
+}
+#: The crystals in the box (Via Magica rulebook, Japanese edition, 内容物: 48 個のクリスタル); the material has none.
+CRYSTALS = 48
+#: The summary card's rule line: a drawn wildcard lets everyone crystallise one space, then every stone drawn goes
+#: back into the bag (Via Magica rulebook, Japanese edition, ワイルドカード). Each player gets a summary (準備 7).
+SUMMARY_TEXT = "{wild}を引いたら、全員が好きな場所に{crystal}を1個置き、引いた石をすべて袋に戻す。"
 FIELD_ORDER = (
     "id",
     "title",
@@ -75,6 +86,8 @@ FIELD_ORDER = (
     "portals",
     "points",
     "stones",
+    "bag",
+    "count",
     "text",
     "notes",
 )
@@ -127,6 +140,7 @@ class _Converter:
         self.problems: list[Problem] = []
         self.skipped: dict[str, tuple[int, str]] = {}
         self.tokens: dict[int, str] = dict(DEFAULT_TOKENS)
+        self.bag: dict[str, int] = {}  # the stones of each spirit, for the summary card
 
     def where(self, table: str, key: str, path: str = "") -> str:
         return f"{self.file}::$.{table}[{json.dumps(key)}]{path}"
@@ -187,6 +201,7 @@ class _Converter:
                     "the stones are left out",
                 )
                 continue
+            self.bag[spirit] = self.bag.get(spirit, 0) + stones
             card: dict = {
                 "id": f"animus-{spirit}",
                 "title": str(entry["name"]).strip(),
@@ -402,14 +417,38 @@ class _Converter:
         return cards
 
 
+def game_pieces(bag: dict[str, int]) -> list[dict]:
+    """What the box holds beyond the material: the summary card (the bag's stones of each spirit, ``bag``, in
+    :data:`SPIRITS` order, then the wildcards; none without stones; printed once per player, printer.toml
+    ``per_player``) and the
+    :data:`CRYSTALS` crystals (one card with ``count``). Both from the Via Magica rulebook, Japanese edition."""
+    order = [*SPIRITS, "wild"]
+    cards: list[dict[str, object]] = []
+    if bag:  # no stones read: no bag to sum up
+        cards.append(
+            {
+                "id": "summary",
+                "title": "サマリー · Summary",
+                "type": "Summary",
+                "bag": {spirit: bag[spirit] for spirit in order if spirit in bag},
+                "text": SUMMARY_TEXT,
+            }
+        )
+    cards.append({"id": "crystal", "title": "Crystal", "type": "Crystal", "count": CRYSTALS})
+    return [{name: card[name] for name in FIELD_ORDER if name in card} for card in cards]
+
+
 def import_via_magica(paths: Iterable[Path]) -> ViaMagicaImport:
-    """Read ``material.json`` files and convert portals, Bonus cards and Animus stones.
+    """Read ``material.json`` files and convert portals, Bonus cards and Animus stones; add the summary card and the
+    crystals the material does not hold (:func:`game_pieces`).
 
     Problems are located as ``file::$.port_cards["12"].card_bonus``; an
     unreadable file as ``file:line:col``. Fields not imported are reported
     once each with the number of entries that had them.
     """
     result = ViaMagicaImport()
+    bag: dict[str, int] = {}
+    read = False
     for path in paths:
         data, problems = read_json(Path(path))
         result.problems += problems
@@ -425,24 +464,37 @@ def import_via_magica(paths: Iterable[Path]) -> ViaMagicaImport:
             )
             continue
         conv = _Converter(str(path))
+        read = True
         animus = conv.read_tokens(conv.table(data, "token_types"))
         bonus = conv.table(data, "bonus_data")
         result.cards += conv.read_portals(conv.table(data, "port_cards"), bonus) + conv.read_bonus_cards(bonus) + animus
+        for spirit, stones in conv.bag.items():
+            bag[spirit] = bag.get(spirit, 0) + stones
         for name in data:
             if name not in ("token_types", "port_cards", "bonus_data", "source"):
                 conv.warn(f"{path}::$.{name}", f"unknown table {name!r} is not imported", code="unknown-field")
         result.problems += conv.problems
         result.problems += skipped_warnings(conv.skipped, NOT_IMPORTED, "entry", "entries")
+    if read:
+        result.cards += game_pieces(bag)
     return result
 
 
 def summary(cards: list[dict]) -> str:
-    """``80 portals (40 designs), 10 Bonus cards and 23 Animus stones imported``."""
+    """``80 portals (40 designs), 10 Bonus cards and 23 Animus stones imported, with the summary card and 48
+    crystals``."""
     portals = [c for c in cards if c["type"] == "Portal"]
     printed = sum(c.get("copies", 1) for c in portals)
     bonus = sum(1 for c in cards if c["type"] == "Bonus")
     stones = sum(c.get("stones", 1) * c.get("copies", 1) for c in cards if c["type"] == "Animus")
     return (
         f"{printed} portals ({len(portals)} designs), {bonus} Bonus card{'s' * (bonus != 1)} and "
-        f"{stones} Animus stone{'s' * (stones != 1)} imported"
+        f"{stones} Animus stone{'s' * (stones != 1)} imported" + _pieces(cards)
     )
+
+
+def _pieces(cards: list[dict]) -> str:
+    crystals = sum(c.get("count", 1) for c in cards if c["type"] == "Crystal")
+    summary = any(c["type"] == "Summary" for c in cards)
+    parts = (["the summary card"] if summary else []) + ([f"{crystals} crystals"] if crystals else [])
+    return ", with " + " and ".join(parts) if parts else ""

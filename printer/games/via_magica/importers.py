@@ -28,10 +28,11 @@ IMPORTERS = (
         """Import Via Magica material (material.json: port_cards, bonus_data, token_types).
 
     Writes portals.json (one card per portal design, copies 2), bonus.json
-    (the Bonus cards) and animus.json (the Animus stones, printed as round
-    tokens) into DIR. Problems are located as file::$.port_cards["n"].field.
+    (the Bonus cards), animus.json (the Animus stones, printed as round
+    tokens), summary.json (the summary card, with the bag's stones) and
+    crystals.json (the 48 crystals, which the material does not hold) into DIR. Problems are located as file::$.port_cards["n"].field.
     Exit 0 ok, 1 invalid input (the other cards are still written), 2 usage error (such as files that would be overwritten without --force).""",
-        "Folder to write the card files into (portals.json, bonus.json, animus.json).",
+        "Folder to write the card files into (portals.json, bonus.json, animus.json, summary.json, crystals.json).",
         folders=False,
         one_file=False,
     ),

@@ -181,7 +181,14 @@ def test_import_command_writes_files_that_validate(tmp_path, run_cli):
     code, out, err = run_cli("import", "via-magica", FIXTURE, "--out", tmp_path / "out")
     assert code == 1  # two bad portals in the fixture: reported, the rest written
     assert "24 portals (12 designs), 4 Bonus cards and 23 Animus stones imported" in out
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["animus.json", "bonus.json", "portals.json"]
+    assert "with the summary card and 48 crystals" in out  # the rulebook's pieces, not in the material
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == [
+        "animus.json",
+        "bonus.json",
+        "crystals.json",
+        "portals.json",
+        "summary.json",
+    ]
     code, out, err = run_cli("validate", tmp_path / "out", "--game", "via-magica")
     assert code == 0, err
     code, out, err = run_cli("import", "via-magica", FIXTURE, "--out", tmp_path / "out", "--dry-run")
@@ -344,9 +351,9 @@ def test_the_real_material_imports_validates_and_prints(shared_data, tmp_path, r
     out = tmp_path / "vm"
     code, stdout, err = run_cli("import", "via-magica", shared_data / "via-magica" / "material.json", "--out", out)
     assert code == 0, err
-    assert "80 portals (40 designs), 10 Bonus cards and 23 Animus stones imported" in stdout
+    assert "80 portals (40 designs), 10 Bonus cards and 23 Animus stones imported, with the summary" in stdout
     code, stdout, err = run_cli("validate", out, "--game", "via-magica")
-    assert code == 0 and "57 valid cards" in stdout, err
+    assert code == 0 and "59 valid cards" in stdout, err  # and the summary card and the crystal
     sets, _ = load_cards(load_project(REPO), [out])
     cards = list(sets["via-magica"])
     bonus = [c for c in cards if c.type == "Bonus"]
@@ -355,5 +362,8 @@ def test_the_real_material_imports_validates_and_prints(shared_data, tmp_path, r
     assert_verdict(check_deck(tmp_path, full, sets["via-magica"], "via-magica-portal-deck"), "legal")
     code, stdout, err = run_cli("build", "via-magica", "--cards", out, "--no-aids", "--out", tmp_path / "pdf")
     assert code == 0, err
+    assert "23 animus-stones, 48 crystals" in stdout  # the crystals print from an import too
     with pdfplumber.open(tmp_path / "pdf" / "via-magica.pdf") as pdf:
-        assert len(pdf.pages) == 20  # 80 portals + 10 Bonus = 90: 10 sheets, fronts and backs (Animus: tokens)
+        # 80 portals + 10 Bonus + a summary for each of 6 players = 96: 11 sheets, fronts and backs (Animus: tokens)
+        assert len(pdf.pages) == 22
+        assert sum("Summary" in (p.extract_text() or "") for p in pdf.pages) >= 1
