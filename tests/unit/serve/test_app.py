@@ -19,6 +19,7 @@ def test_the_state_lists_every_card_with_pictures_and_no_problem(client, project
     cards = json.loads((project / "cards/l5r/dynasty.json").read_text())["cards"]
     cards += json.loads((project / "cards/l5r/fate.json").read_text())["cards"]
     cards += json.loads((project / "cards/l5r/pre-game.json").read_text())["cards"]
+    cards += json.loads((project / "cards/l5r/markers.json").read_text())["cards"]  # the play aids, components
     assert {e["id"] for e in state["entries"]} == {c["id"] for c in cards}
     assert all(e["front"] and e["back"] for e in state["entries"])
     assert state["problems"] == []
