@@ -486,7 +486,18 @@ async def download(request: Request) -> Response:
     )
 
 
+_TOO_LARGE_SVG = (
+    '<svg xmlns="http://www.w3.org/2000/svg" width="420" height="300" viewBox="0 0 420 300">'
+    '<rect width="420" height="300" fill="#fdecea"/><text x="20" y="44" font-family="sans-serif" font-size="20" '
+    'fill="#8a1c12">Page too large to show</text><foreignObject x="20" y="64" width="380" height="220">'
+    '<div xmlns="http://www.w3.org/1999/xhtml" style="font:15px sans-serif;color:#5a1a12">{}</div>'
+    "</foreignObject></svg>"
+)
+
+
 async def page(request: Request) -> Response:
+    """A picture of a page of a PDF in ``build/`` (``?page=N``); 413 with the sizes for one over the pixel budget
+    (as an SVG picture saying so when an ``<img>`` asks)."""
     project = _jobs(request).project
     path = build_file(project, request.path_params["path"])
     try:
@@ -500,6 +511,15 @@ async def page(request: Request) -> Response:
     except IndexError:
         return PlainTextResponse("no such page", 404)
     except PageTooLarge as exc:
+        if request.headers.get("accept", "").startswith("image/"):  # an <img> of a page: the message as its picture
+            from markupsafe import escape
+
+            return Response(
+                _TOO_LARGE_SVG.format(escape(str(exc))),
+                413,
+                media_type="image/svg+xml",
+                headers={"content-security-policy": "default-src 'none'; style-src 'unsafe-inline'"},
+            )
         return PlainTextResponse(str(exc), 413)
     except PrinterError as exc:  # the pictures' folder is reached through a symbolic link: nothing is written there
         return PlainTextResponse(str(exc), 403)

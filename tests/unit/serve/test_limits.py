@@ -120,3 +120,17 @@ def test_the_warm_up_draws_no_face_over_the_pixel_budget(project, monkeypatch):
     monkeypatch.setattr(faces, "PICTURE_PIXELS", 40_000_000)
     faces.prepare(str(project), "l5r", "budget", "<p>x</p>")
     assert len(drawn) == 1
+
+
+def test_an_img_of_a_page_over_the_pixel_budget_gets_the_message_as_its_picture(client, project):
+    import pikepdf
+
+    (project / "build").mkdir()
+    pdf = pikepdf.new()
+    pdf.add_blank_page()
+    pdf.pages[0].MediaBox = [0, 0, 30000, 20000]
+    pdf.save(project / "build" / "huge.pdf")
+    answer = client.get("/page/huge.pdf?page=1", headers={"accept": "image/avif,image/webp,image/*,*/*;q=0.8"})
+    assert answer.status_code == 413 and answer.headers["content-type"].startswith("image/svg+xml")
+    assert "Page too large to show" in answer.text and "25,000 x 16,667 pixels" in answer.text
+    assert "script" not in answer.headers["content-security-policy"]
