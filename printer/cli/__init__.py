@@ -65,6 +65,7 @@ def _register() -> None:
         games_cmd,
         import_cmd,
         init_cmd,
+        preflight_cmd,
         serve_cmd,
         validate_cmd,
     )
@@ -82,6 +83,7 @@ def _register() -> None:
         book_cmd,
         export_cmd,
         games_cmd,
+        preflight_cmd,
         serve_cmd,
     ):
         for command in module.COMMANDS:

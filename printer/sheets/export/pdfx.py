@@ -117,12 +117,34 @@ def rgb_report(pdf: Path) -> list[Problem]:
 GS_TIMEOUT = 600
 
 
+#: free CMYK output profiles used when the user gives no ``--icc``: Ghostscript's own (Debian package libgs-common,
+#: installed with ghostscript), "Artifex CMYK SWOP Profile"
+FREE_CMYK_PROFILES = (
+    Path("/usr/share/color/icc/ghostscript/default_cmyk.icc"),
+    Path("/usr/local/share/color/icc/ghostscript/default_cmyk.icc"),
+    Path("/opt/homebrew/share/ghostscript/iccprofiles/default_cmyk.icc"),
+)
+
+
+def free_cmyk_profile() -> Path | None:
+    """Ghostscript's free CMYK profile (SWOP), where Ghostscript installed it; ``None`` when it cannot be found."""
+    return next((p for p in FREE_CMYK_PROFILES if p.is_file()), None)
+
+
 def ghostscript() -> str | None:
     """The Ghostscript command (``gs``; ``gswin64c`` on Windows), or ``None`` when it is not installed."""
     return shutil.which("gs") or shutil.which("gswin64c") or shutil.which("gswin32c")
 
 
-def convert_to_cmyk(pdf: bytes, profile: Path, timeout: float = GS_TIMEOUT) -> bytes:
+def convert_to_cmyk(
+    pdf: bytes,
+    profile: Path,
+    timeout: float = GS_TIMEOUT,
+    *,
+    flatten_dpi: int | None = None,
+    pdfx: bool = False,
+    outline_fonts: bool = False,
+) -> bytes:
     """``pdf`` with every colour and image converted to DeviceCMYK through the ICC ``profile``, by Ghostscript.
 
     Ghostscript's ``pdfwrite`` device re-writes the PDF with
@@ -130,6 +152,12 @@ def convert_to_cmyk(pdf: bytes, profile: Path, timeout: float = GS_TIMEOUT) -> b
     ``profile`` as the output profile and the relative colorimetric intent
     (https://ghostscript.com/docs/9.54.0/VectorDevices.htm, "Color
     Conversion and Management"). Text stays text and vectors stay vectors.
+
+    With ``flatten_dpi`` the PDF is written as PDF 1.3, which has no
+    transparency: Ghostscript draws each page that uses transparency as one
+    CMYK image at that resolution (PDF/X-1a's flattening). ``pdfx`` asks
+    Ghostscript for PDF/X output (``-dPDFX``); ``outline_fonts`` turns text
+    into outlines (``-dNoOutputFonts``).
     Raises ``OSError`` when Ghostscript is missing, fails or takes longer
     than ``timeout`` seconds.
     """
@@ -146,7 +174,10 @@ def convert_to_cmyk(pdf: bytes, profile: Path, timeout: float = GS_TIMEOUT) -> b
             "-dBATCH",
             "-dNOPAUSE",
             "-sDEVICE=pdfwrite",
-            "-dCompatibilityLevel=1.6",
+            f"-dCompatibilityLevel={'1.3' if flatten_dpi else '1.6'}",
+            *([f"-r{flatten_dpi}"] if flatten_dpi else []),
+            *(["-dPDFX"] if pdfx else []),
+            *(["-dNoOutputFonts"] if outline_fonts else []),
             "-sColorConversionStrategy=CMYK",
             "-sProcessColorModel=DeviceCMYK",
             f"-sOutputICCProfile={Path(profile).resolve()}",

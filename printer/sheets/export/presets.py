@@ -20,8 +20,15 @@ Each figure's source is in ``docs/print-on-demand.md``.
   names the card whose outer bleed is white where the edge inside the trim is
   not (art or background stopping at the trim).
 - **Colour.** ``cmyk`` vendors get the PDF converted through Ghostscript with
-  the user's ``--icc`` profile (:func:`printer.sheets.export.pdfx.convert_to_cmyk`); without a profile
+  the user's ``--icc`` profile, else Ghostscript's own free SWOP profile
+  (:func:`printer.sheets.export.pdfx.convert_to_cmyk`); without Ghostscript
   the PDF stays RGB and a warning says so. printer converts no colour itself.
+  A vendor that forbids transparency gets PDF 1.3 (pages with transparency
+  flattened to CMYK images at its dpi), one that asks for PDF/X-1a gets it,
+  one that asks for outlined fonts gets them, and pure black becomes the
+  vendor's rich black (:mod:`printer.sheets.export.pressready`).
+- **Preflight.** Every PDF written is checked against the vendor's profile
+  (:mod:`printer.sheets.export.preflight`): each violation is an error.
 - **Layouts.** ``png-per-card``: ``fronts/`` and ``backs/`` folders of numbered PNGs
   (``001-<card id>.png``) and ``cards.csv`` (front, back, copies);
   ``pdf-alternating``: one PDF, front page then back page per printed card
@@ -258,6 +265,7 @@ def export_preset(
                 atomic_write_bytes(staging / files[key], png_bytes(image, preset.dpi))
     problems = [p for p in pjob.renderer.problems if p not in problems] + problems
     if preset.colour == "cmyk" and not pngs:
+        icc = icc or _free_profile(result)
         problems += _cmyk_notes(preset, icc)
     result.problems = problems
     if strict and problems:
@@ -398,6 +406,18 @@ def bleed_report(
     return problems
 
 
+def _free_profile(result: PresetResult) -> Path | None:
+    """Ghostscript's free CMYK profile when Ghostscript is installed (said in the summary), else ``None``."""
+    from printer.sheets.export.pdfx import free_cmyk_profile, ghostscript
+
+    found = free_cmyk_profile() if ghostscript() else None
+    if found is not None:
+        result.summary.append(
+            f"CMYK through {found} (Ghostscript's free SWOP profile; give --icc for the vendor's own profile)"
+        )
+    return found
+
+
 def _cmyk_notes(preset: Preset, icc: Path | None) -> list[Problem]:
     if icc is None:
         return [
@@ -473,39 +493,58 @@ def _finish_pngs(staging, target, items, fronts, backs, files, px, preset, resul
 
 
 def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> None:
-    from printer.sheets.export.pdfx import add_output_intent, convert_to_cmyk
+    from printer.sheets.export.pdfx import convert_to_cmyk
+    from printer.sheets.export.preflight import preflight_pdf, profiles
+    from printer.sheets.export.pressready import finish_press_pdf, with_rich_black
     from printer.sheets.export.printshop import with_trim_boxes
 
-    def finish(keys: list[str], path: Path) -> None:
+    vendor = profiles().get(preset.id)
+    trim = layout.card
+
+    def finish(keys: list[str], path: Path, sides: list[str]) -> None:
         data, found = face_pdf(pjob, keys, layout, preset.name)
         data = with_trim_boxes(data, layout)
+        pdfx = vendor.pdfx if vendor is not None else None
         if preset.colour == "cmyk" and icc is not None:
             try:
-                data = with_trim_boxes(convert_to_cmyk(data, icc), layout)
+                if vendor is not None and vendor.rich_black:
+                    data = with_rich_black(data, vendor.rich_black)
+                flat = vendor is not None and not vendor.transparency
+                outlines = vendor is not None and vendor.fonts == "outlined"
+                data = convert_to_cmyk(
+                    data, icc, flatten_dpi=preset.dpi if flat else None, pdfx=bool(pdfx), outline_fonts=outlines
+                )
+                data = with_trim_boxes(data, layout)
             except OSError as exc:
                 result.problems.append(Problem(str(path), f"not converted to CMYK: {exc}", None, ERROR, "cmyk"))
                 return
-            data = add_output_intent(data, icc)
+            data = finish_press_pdf(data, sides, icc, pdfx)
+        else:
+            data = finish_press_pdf(data, sides)
         atomic_write_bytes(path, data)
         result.paths.append(path)
+        if vendor is not None:
+            result.problems += preflight_pdf(path, vendor, trim)
 
     W, H = layout.page
     page = f"{W:.2f} x {H:.2f} mm pages ({W / MM_PER_IN:.3f} x {H / MM_PER_IN:.3f} in)"
     colour = "CMYK" if preset.colour == "cmyk" and icc is not None else "RGB"
     if preset.layout == "pdf-sides":
-        finish(fronts, target.with_name(target.name + "-FRONT.pdf"))
+        finish(fronts, target.with_name(target.name + "-FRONT.pdf"), ["front"] * len(fronts))
         if backs:
-            finish(backs, target.with_name(target.name + "-BACK.pdf"))
+            finish(backs, target.with_name(target.name + "-BACK.pdf"), ["back"] * len(backs))
         what = "FRONT and BACK PDFs" if backs else "a FRONT PDF"
         result.summary.insert(0, f"{target}-FRONT.pdf ({preset.name}: {what}, one card per page, {page}, {colour})")
         return
     per_file = preset.max_cards_per_file or len(fronts) or 1
     parts = [range(i, min(i + per_file, len(fronts))) for i in range(0, len(fronts), per_file)] or [range(0)]
     first_side, second_side = (backs, fronts) if preset.back_first else (fronts, backs)
+    first_name, second_name = ("back", "front") if preset.back_first else ("front", "back")
     for n, part in enumerate(parts, 1):
         keys = [k for i in part for k in ([first_side[i], second_side[i]] if backs else [fronts[i]])]
         name = target.name + (f"-{n}" if len(parts) > 1 else "") + ".pdf"
-        finish(keys, target.with_name(name))
+        sides = [first_name, second_name] * len(part) if backs else ["front"] * len(part)
+        finish(keys, target.with_name(name), sides)
     split = f", split into {len(parts)} files of at most {per_file} cards" if len(parts) > 1 else ""
     first = target.with_name(target.name + ("-1" if len(parts) > 1 else "") + ".pdf")
     order = "back then front" if preset.back_first and backs else "front then back" if backs else "fronts only"

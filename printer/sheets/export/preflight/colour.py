@@ -1,0 +1,129 @@
+"""Colour checks of ``printer preflight``: RGB where the vendor prints CMYK, total ink, and rich black.
+
+Ink is read as the PDF gives it: the CMYK values of fills and strokes, and
+the pixels of CMYK images (averaged over cells of about :data:`INK_CELL_MM`
+mm, as a press spreads ink; a lone pixel does not fail a card). Images are
+decoded with pikepdf and Pillow. No colour is converted here.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import pikepdf
+from PIL import Image
+
+from printer.problems import Problem
+from printer.sheets.export.preflight.profile import VendorProfile
+from printer.sheets.export.preflight.walk import Facts, Placed
+
+#: the side (mm) of the cells an image's ink is averaged over
+INK_CELL_MM = 0.5
+#: a colour with this much black (percent) or more is a full black, which must be the profile's rich black
+FULL_BLACK = 95.0
+#: how far (percentage points) each colorant of a black may be from the profile's rich black
+BLACK_TOLERANCE = 5.0
+
+
+def _pct(values) -> tuple[float, ...]:
+    return tuple(round(v * 100, 1) for v in values)
+
+
+def rgb_problems(facts: Facts, where: str, profile: VendorProfile) -> list[Problem]:
+    """An error per page and object that sets an RGB colour, draws an RGB image or groups in RGB, for a CMYK vendor."""
+    if profile.colour != "cmyk":
+        return []
+    found: dict[tuple[int, str], int] = defaultdict(int)
+    for colour in facts.colours:
+        if colour.space in ("rgb", "indexed-rgb"):
+            found[(colour.page, colour.where + " fill/stroke colour")] += 1
+    for page, obj, space in facts.spaces:
+        if space in ("rgb", "indexed-rgb", "lab"):
+            found[(page, obj)] += 1
+    problems = []
+    for (page, obj), count in sorted(found.items()):
+        times = f" ({count} times)" if count > 1 else ""
+        problems.append(
+            Problem(
+                f"{where}:page {page} {obj}",
+                f"RGB colour{times}: {profile.name} prints CMYK only",
+                "convert the whole PDF to CMYK through an ICC profile (printer build --preset does, with Ghostscript)",
+                code="preflight-rgb",
+            )
+        )
+    return problems
+
+
+def _cmyk_image(placed: Placed) -> Image.Image | None:
+    """The image's pixels reduced to cells of about :data:`INK_CELL_MM` mm, or ``None`` when not CMYK or unreadable."""
+    try:
+        if isinstance(placed.image, pikepdf.PdfInlineImage):
+            pil = placed.image.as_pil_image()
+        else:
+            pil = pikepdf.PdfImage(placed.image).as_pil_image()  # type: ignore[arg-type]
+    except Exception:  # noqa: BLE001 - any codec failure: the image's ink is not known
+        return None
+    if pil.mode != "CMYK":
+        return None
+    cells = (
+        max(1, round(placed.width_pt / 72 * 25.4 / INK_CELL_MM)),
+        max(1, round(placed.height_pt / 72 * 25.4 / INK_CELL_MM)),
+    )
+    if cells[0] < pil.width and cells[1] < pil.height:
+        pil = pil.resize(cells, Image.Resampling.BOX)
+    return pil
+
+
+def ink_problems(facts: Facts, where: str, profile: VendorProfile) -> list[Problem]:
+    """An error per page and object whose ink passes the profile's total, or whose full black is not its rich black."""
+    if profile.max_ink is None and profile.rich_black is None:
+        return []
+    worst: dict[tuple[int, str], tuple[float, ...]] = {}
+    blacks: dict[tuple[int, str], tuple[float, ...]] = {}
+
+    def look(page: int, obj: str, cmyk: tuple[float, ...]) -> None:
+        total = sum(cmyk)
+        key = (page, obj)
+        if profile.max_ink is not None and total > profile.max_ink + 0.5 and total > sum(worst.get(key, ())):
+            worst[key] = cmyk
+        black = profile.rich_black
+        if black is not None and cmyk[3] >= FULL_BLACK and key not in blacks:
+            if any(abs(a - b) > BLACK_TOLERANCE for a, b in zip(cmyk, black)):
+                blacks[key] = cmyk
+
+    for colour in facts.colours:
+        if colour.space == "cmyk" and len(colour.values) == 4:
+            look(colour.page, colour.where + " fill/stroke colour", _pct(colour.values))
+    for placed in facts.images:
+        image = _cmyk_image(placed)
+        if image is None:
+            continue
+        seen = set()
+        for pixel in list(image.getdata()):
+            if pixel in seen:
+                continue
+            seen.add(pixel)
+            look(placed.page, placed.where, tuple(round(v / 2.55, 1) for v in pixel))
+    problems = []
+    for (page, obj), cmyk in sorted(worst.items()):
+        problems.append(
+            Problem(
+                f"{where}:page {page} {obj}",
+                f"total ink {sum(cmyk):.0f} % (C{cmyk[0]:g} M{cmyk[1]:g} Y{cmyk[2]:g} K{cmyk[3]:g}): "
+                f"{profile.name} takes at most {profile.max_ink:g} %",
+                "convert with an output profile limited to that ink (--icc), or lighten the darkest colours",
+                code="preflight-ink",
+            )
+        )
+    for (page, obj), cmyk in sorted(blacks.items()):
+        want = profile.rich_black or (0, 0, 0, 0)
+        problems.append(
+            Problem(
+                f"{where}:page {page} {obj}",
+                f"black C{cmyk[0]:g} M{cmyk[1]:g} Y{cmyk[2]:g} K{cmyk[3]:g}: {profile.name} asks for rich black "
+                f"C{want[0]:g} M{want[1]:g} Y{want[2]:g} K{want[3]:g}",
+                "set full blacks to the vendor's rich black (printer build --preset does for pure black)",
+                code="preflight-rich-black",
+            )
+        )
+    return problems
