@@ -96,6 +96,8 @@ class Preset:
     checked: bool = False
     #: ``pdf-alternating`` only: each printed card's back page before its front page
     back_first: bool = False
+    #: CMYK vendors: the C, M, Y, K (percent) that pure black prints as, when the vendor names no rich black
+    black: tuple[float, ...] | None = None
 
 
 @dataclass
@@ -154,6 +156,7 @@ def presets() -> dict[str, Preset]:
             tuple(entry.get("icc_expected", ())),
             bool(entry.get("checked", False)),
             bool(entry.get("back_first", False)),
+            tuple(float(v) for v in entry["black"]) if "black" in entry else None,
         )
     return found
 
@@ -507,8 +510,9 @@ def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> Non
         pdfx = vendor.pdfx if vendor is not None else None
         if preset.colour == "cmyk" and icc is not None:
             try:
-                if vendor is not None and vendor.rich_black:
-                    data = with_rich_black(data, vendor.rich_black)
+                black = vendor.rich_black if vendor is not None and vendor.rich_black else preset.black
+                if black:
+                    data = with_rich_black(data, black)
                 flat = vendor is not None and not vendor.transparency
                 outlines = vendor is not None and vendor.fonts == "outlined"
                 data = convert_to_cmyk(

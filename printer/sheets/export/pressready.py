@@ -6,7 +6,9 @@ document info, and page labels that say which side each page is.
   rich black as DeviceCMYK (MB Print: C30 M30 Y0 K100,
   https://mbprint.pl/en/?p=658), which Ghostscript keeps as it is. This is
   the vendor's recipe for black, not a colour conversion: every other colour
-  goes through the ICC profile.
+  goes through the ICC profile. A vendor without a rich black may name the
+  black pure black prints as (DriveThruCards: K100 alone, within its 240 %
+  ink limit).
 - :func:`finish_press_pdf`: the output intent (the CMYK profile, embedded),
   ``GTS_PDFXVersion`` when the vendor asks for PDF/X-1a, and the page labels
   ``front 1``, ``back 1``... that ``printer preflight`` reads to check the

@@ -213,3 +213,66 @@ def test_the_fact_sheet_names_every_preset_and_its_figures():
         for size in preset.sizes:
             if size.canvas_px:
                 assert f"{size.canvas_px[0]} x {size.canvas_px[1]}" in doc, (key, size)
+
+
+def _names_in(pdf_path: Path) -> set[str]:
+    """Every PDF name used anywhere in the file (dictionaries, arrays, content streams)."""
+    import pikepdf
+
+    found: set[str] = set()
+    with pikepdf.open(pdf_path) as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary | pikepdf.Stream):
+                stack = [obj]
+                while stack:
+                    item = stack.pop()
+                    if isinstance(item, pikepdf.Name):
+                        found.add(str(item))
+                    elif isinstance(item, pikepdf.Array):
+                        stack += list(item)
+                    elif isinstance(item, pikepdf.Dictionary | pikepdf.Stream):
+                        stack += [v for k, v in item.items() if not item.is_indirect or k != "/Parent"]
+        for page in pdf.pages:
+            for instruction in pikepdf.parse_content_stream(page):
+                found |= {str(o) for o in instruction.operands if isinstance(o, pikepdf.Name)}
+                found.add("op:" + str(instruction.operator))
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CMYK.is_file() or not shutil.which("gs"), reason="needs Ghostscript and its CMYK profile")
+def test_drivethrucards_and_mbprint_write_cmyk_that_passes_their_preflight(tmp_path, run):
+    import pikepdf
+
+    root = project(tmp_path / "p", GOOD)
+    with (root / "templates" / "t" / "card.css").open("a", encoding="utf-8") as css:
+        css.write(".title { color: #000; }\n")  # pure black: MB Print's rich black
+    dtc = run("--project", root, "build", "t", "--preset", "drivethrucards", "--out", tmp_path / "d")
+    assert dtc.code == 0, dtc.err
+    pdf = tmp_path / "d" / "t-drivethrucards.pdf"
+    names = _names_in(pdf)
+    assert not names & {"/DeviceRGB", "/CalRGB", "op:rg", "op:RG"}  # no RGB anywhere
+    with pikepdf.open(pdf) as opened:
+        assert str(opened.trailer.Info.GTS_PDFXVersion) == "PDF/X-1a:2003"
+        assert opened.pdf_version <= "1.4"
+        assert [str(p.label) for p in opened.pages[:4]] == ["back 1", "front 1", "back 2", "front 2"]
+        intent = opened.Root.OutputIntents[0]
+        assert intent.S == "/GTS_PDFX" and int(intent.DestOutputProfile.N) == 4
+    texts = [page.extract_text() for page in PdfReader(pdf).pages]
+    assert ["BACK" in t for t in texts] == [True, False] * 4  # each card's back before its front
+    assert run("preflight", pdf, "--vendor", "drivethrucards").code == 0
+
+    mb = run("--project", root, "build", "t", "--preset", "mbprint", "--out", tmp_path / "m")
+    assert mb.code == 0, mb.err
+    pdf = tmp_path / "m" / "t-mbprint.pdf"
+    names = _names_in(pdf)
+    assert not names & {"/DeviceRGB", "/CalRGB", "op:rg", "op:RG", "/Font"}  # CMYK, and text as outlines
+    with pikepdf.open(pdf) as opened:
+        assert [str(p.label) for p in opened.pages[:4]] == ["front 1", "back 1", "front 2", "back 2"]
+        blacks = [
+            [float(v) for v in i.operands]
+            for i in pikepdf.parse_content_stream(opened.pages[0])
+            if str(i.operator) == "k" and float(i.operands[3]) > 0.95
+        ]
+    assert blacks and all(b == pytest.approx([0.3, 0.3, 0, 1], abs=0.01) for b in blacks)  # C30 M30 Y0 K100
+    assert run("preflight", pdf, "--vendor", "mbprint").code == 0

@@ -98,11 +98,8 @@ def ink_problems(facts: Facts, where: str, profile: VendorProfile) -> list[Probl
         image = _cmyk_image(placed)
         if image is None:
             continue
-        seen = set()
-        for pixel in list(image.getdata()):
-            if pixel in seen:
-                continue
-            seen.add(pixel)
+        data = image.tobytes()
+        for pixel in set(zip(data[0::4], data[1::4], data[2::4], data[3::4])):
             look(placed.page, placed.where, tuple(round(v / 2.55, 1) for v in pixel))
     problems = []
     for (page, obj), cmyk in sorted(worst.items()):
