@@ -264,7 +264,10 @@ class BuildRequest:
     (:mod:`printer.sheets.players`). ``verify`` checks the written sheets
     against the faces laid out alone (``True``: at 100 dpi, 2 % tolerance,
     as warnings; or a :class:`printer.sheets.verify.Verify`: dpi, tolerance,
-    severity; ``build --verify``, :func:`check_print`).
+    severity; ``build --verify``, :func:`check_print`). ``max_size`` (bytes)
+    and ``min_dpi`` are budgets: every file written larger, or any image in a
+    PDF written printed below ``min_dpi`` at its size, is an error naming the
+    file (and the page and image), the files staying written.
     """
 
     games: Sequence[str] = ()
@@ -287,6 +290,8 @@ class BuildRequest:
     image_url_base: str | None = None
     players: int | None = None
     verify: bool | Verify = False
+    max_size: int | None = None
+    min_dpi: float | None = None
 
 
 @dataclass
@@ -750,6 +755,10 @@ def _build_game(
             outcome.exports += made.summary
             outcome.paths += made.paths
             found += made.problems
+    if request.max_size or request.min_dpi:
+        from printer.sheets.export.preflight import budget_problems
+
+        found += budget_problems([target, *outcome.paths], request.max_size, request.min_dpi)
     problems += _unique(found, problems)
     outcome.problems = _strictly(problems, request.strict)
     if errors(outcome.problems):

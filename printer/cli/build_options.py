@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from printer.api import BuildRequest
+from printer.api import BuildRequest, parse_bytes
 from printer.cli.sheet_options import cli_values
 
 EXPORTS = ("png", "tts", "tts-save", "print-shop")  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
@@ -70,7 +70,7 @@ def output_options(f):
 
 
 def run_options(f):
-    """``--strict``, ``--no-aids``, ``--jobs``, ``--scheduler``, ``--watch``, ``--no-cache``, ``--verify``."""
+    """``--strict``, ``--no-aids``, ``--jobs``, ``--scheduler``, ``--watch``, ``--no-cache``, the budgets, ``--verify``."""
     for option in reversed(
         [
             click.option(
@@ -109,6 +109,19 @@ def run_options(f):
                 help="Lay every face out again (default: take unchanged ones from build/.cache).",
             ),
             click.option(
+                "--max-size",
+                metavar="SIZE",
+                help="Budget: no file written larger than this (e.g. 100MB; 200MB for office print shops); "
+                "a file over it is an error naming it.",
+            ),
+            click.option(
+                "--min-dpi",
+                type=click.FloatRange(min=1),
+                metavar="N",
+                help="Budget: every image in the PDFs written prints at N dpi or more at its size (e.g. 300); "
+                "an image below it is an error naming its page.",
+            ),
+            click.option(
                 "--verify",
                 is_flag=True,
                 help="Check every face on the written sheets against the face alone, at 100 dpi with a 2% "
@@ -143,4 +156,6 @@ def request_from(games, cards_dir, only, deck_file, out_dir, params: dict) -> Bu
         image_url_base=params["image_url_base"],
         players=params.get("players"),
         verify=params["verify"],
+        max_size=parse_bytes(params["max_size"], "--max-size") if params.get("max_size") else None,
+        min_dpi=params.get("min_dpi"),
     )

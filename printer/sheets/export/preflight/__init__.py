@@ -14,6 +14,7 @@ violation is a :class:`~printer.problems.Problem` at its page and object
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pikepdf
@@ -61,4 +62,34 @@ def preflight_pdf(
     return problems
 
 
-__all__ = ["VendorProfile", "get_profile", "preflight_pdf", "profiles"]
+#: files a budget check reads in a folder at most
+MAX_BUDGET_FILES = 100_000
+
+
+def budget_problems(paths: list[Path], max_bytes: int | None, min_dpi: float | None) -> list[Problem]:
+    """``printer build --max-size`` / ``--min-dpi``: an error per file written (in ``paths``, folders searched)
+    over ``max_bytes``, and per image of a PDF written printed below ``min_dpi`` at its size (page and image)."""
+    budget = VendorProfile("budget", "this build's budget", "", min_dpi=min_dpi or 0)
+    problems: list[Problem] = []
+    files: list[Path] = []
+    for path in dict.fromkeys(Path(p) for p in paths):
+        if path.is_dir():
+            files += [f for f in sorted(path.rglob("*"))[:MAX_BUDGET_FILES] if f.is_file()]
+        elif path.is_file():
+            files.append(path)
+    for file in files:
+        for problem in document.size_problems(file.stat().st_size, str(file), budget, max_bytes):
+            problems.append(replace(problem, code="budget-size", message=f"{problem.message} (--max-size)"))
+        if min_dpi and file.suffix.lower() == ".pdf":
+            try:
+                with pikepdf.open(file) as pdf:
+                    facts = read_facts(pdf)
+            except (pikepdf.PdfError, OSError) as exc:
+                problems.append(Problem(str(file), f"not read for --min-dpi: {exc}", None, WARNING, "budget-dpi"))
+                continue
+            for problem in document.resolution_problems(facts, str(file), budget, min_dpi):
+                problems.append(replace(problem, code="budget-dpi", message=f"{problem.message} (--min-dpi)"))
+    return problems
+
+
+__all__ = ["VendorProfile", "budget_problems", "get_profile", "preflight_pdf", "profiles"]
