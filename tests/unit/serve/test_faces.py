@@ -161,7 +161,7 @@ def test_a_face_over_its_render_time_gets_the_limits_error_and_the_next_render_w
     shown = [e for e in workspace.entries.values() if e.front][:2]
     specs = [workspace.face(e.front) for e in shown]
     args = (str(workspace.root), specs[0].game, specs[0].fingerprint)
-    folder = tmp_path / "faces"
+    folder = faces.cache_dir(workspace.project)  # pictures are written inside the project's own build folder only
     faces.prepare(*args, specs[0].html)  # the project read and the fonts loaded, outside the limit
     batch = [(e.front, s.html) for e, s in zip(shown, specs)]
     stopped = faces.render_faces(*args, batch, str(folder), seconds=0.002)  # a face takes 20 ms and more
