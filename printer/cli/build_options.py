@@ -45,7 +45,7 @@ def output_options(f):
                 default=None,
                 help="Also write the files a print-on-demand vendor takes: mpc (MakePlayingCards), drivethrucards, "
                 "thegamecrafter, printplaygames, mbprint (trim, bleed, dpi, colour and naming as the vendor asks; "
-                "CMYK vendors need --icc).",
+                "CMYK vendors through --icc or Ghostscript's free profile), each PDF checked as printer preflight does.",
             ),
             click.option(
                 "--dpi",
@@ -61,7 +61,8 @@ def output_options(f):
                 default=None,
                 type=click.Path(exists=True, dir_okay=False, path_type=Path),
                 metavar="PROFILE.icc",
-                help="Write PDF/X-4 (CMYK) with this CMYK output profile; art is converted through it.",
+                help="Write PDF/X-4 (CMYK) with this CMYK output profile; art is converted through it. With --preset: "
+                "the CMYK vendor's profile, which Ghostscript converts the vendor's PDF through.",
             ),
         ]
     ):
