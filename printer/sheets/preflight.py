@@ -3,11 +3,12 @@
 Each card's front template is rendered to HTML (no PDF) with strict
 undefined variables, as ``printer build`` renders it; so is each back the
 cards use (a card a component of printer.toml holds, and its back, with
-``component`` set, as build renders the component's pieces). A template error (an unknown variable, a missing template, a
-syntax error) is reported at the template's file and line with the card it
+``component`` set, as build renders the component's pieces). A template
+error (an unknown variable, a missing template, a syntax error) is reported at the template's file and line with the card it
 was rendering; icons named in card text that no ``icons/<name>.svg``
-provides and missing art are reported as ``printer build`` reports them
-(warnings: build prints a placeholder).
+provides, missing art and low-dpi art (its pixel size read from the
+image's header, for the box the template asks for) are reported as
+``printer build`` reports them (warnings: build prints a placeholder).
 
 A card whose front rendered without a problem is remembered in
 ``build/.cache/preflight/<game>.json`` (:class:`CleanCards`), by a SHA-256 of
@@ -46,6 +47,7 @@ def preflight(
     for game_id, cards in sets.items():
         renderer = Renderer(project.games[game_id], art_roots(project, paths), base=project.root)
         renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
+        _art_box(project, renderer)
         seen: dict[tuple[str, str], list] = {}
         backs: dict[tuple[str, str], dict | None] = {}  # (back, component) -> what templates see as component
 
@@ -97,6 +99,19 @@ def preflight(
             problems.append(problem)
         problems += [p for p in renderer.problems if p not in problems]
     return [p for p in problems if p.where not in reported]
+
+
+def _art_box(project: Project, renderer) -> None:
+    """Have ``renderer`` size ``art_url`` as build does (the card plus its bleed, printer.toml's options) and read
+    each art file's header for low-dpi art; left as it is when the options are wrong (validate reports them)."""
+    from printer.sheets.options import resolve_options
+
+    game = renderer.game
+    try:
+        opts = resolve_options(project.settings, game.settings, game.card_size, {}, str(project.root / "printer.toml"))
+    except PrinterError:
+        return
+    renderer.card_size, renderer.bleed, renderer.header_dpi = opts.card, opts.bleed, True
 
 
 def declared_components(project: Project, game) -> list:

@@ -249,9 +249,13 @@ class Renderer:
         self.env.filters["spaceless"] = spaceless
         self.env.globals["icon_url"] = self._template_icon_url
         self._icons: dict[str, str | None] = {}
-        #: how many times a template asked ``icon_url`` for an icon there is none of (each one a problem, reported
-        #: once per template line and icon): :mod:`printer.sheets.preflight` remembers no card that did
+        #: how many times rendering met a problem reported once for many cards (an icon ``icon_url`` finds none of,
+        #: low-dpi art): :mod:`printer.sheets.preflight` remembers no card that did
         self.unknown_icon_calls = 0
+        #: without an art cache (``printer validate``): still read each art file's header to report low-dpi art as
+        #: a build would (:mod:`printer.sheets.preflight` sets it, with ``card_size`` and ``bleed``)
+        self.header_dpi = False
+        self._art_sizes: dict[Path, tuple[int, int] | None] = {}
         self._unknown_icons: dict[str, list[str]] = {}  # template line -> the icons icon_url found none of there
         self._rendering = ""  # what is being rendered (a card's place, ``back 'x'``): the hint of a template's problem
         #: art printing under LOW_DPI, by file: (where its warning is, the cards using it, its lowest dpi, px, box)
@@ -549,6 +553,8 @@ class Renderer:
             if fit not in FITS or not (width_mm > 0 and height_mm > 0):
                 raise ValueError(f"art_for({width_mm:g}, {height_mm:g}, fit={fit!r}): a box over 0 mm, fit {FITS}")
             url, art = self._art_url(card), card.art_path()
+            if url is not None and art is not None and self.art_cache is None and self.header_dpi:
+                self._header_dpi(card, art, (width_mm, height_mm), fit)
             if url is None or art is None or self.art_cache is None:
                 return url
             try:
@@ -570,9 +576,27 @@ class Renderer:
 
         return art_for
 
+    def _header_dpi(self, card: Card, art: Path, box: tuple[float, float], fit: str) -> None:
+        """Low-dpi art found from the image's header alone (its pixel size), as :meth:`ArtCache.prepare` finds it."""
+        from printer.cards.art import open_image
+        from printer.sheets.images import effective_dpi
+
+        if art.suffix.lower() == ".svg":
+            return
+        if art not in self._art_sizes:
+            try:
+                with open_image(art) as image:
+                    self._art_sizes[art] = image.size
+            except OSError:  # reported as unreadable art by validation
+                self._art_sizes[art] = None
+        size = self._art_sizes[art]
+        if size is not None and effective_dpi(size, box, fit) < LOW_DPI:
+            self._low_dpi(card, art, effective_dpi(size, box, fit), size, box)
+
     def _low_dpi(self, card: Card, art: Path, dpi: float, px: tuple[int, int], box: tuple[float, float]) -> None:
         """Report art printing under :data:`LOW_DPI`: one ``low-dpi`` warning per art file, at the first card using
         it, for the lowest dpi it prints at, with the number of cards and the pixel size that would do."""
+        self.unknown_icon_calls += 1
         key = art.resolve()
         seen = self._low_dpi_seen.get(key)
         cards = ({card.where} | seen[1]) if seen is not None else {card.where}

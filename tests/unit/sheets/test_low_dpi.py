@@ -49,3 +49,18 @@ def test_low_dpi_art_warns_once_per_file_and_says_what_size_would_do(tmp_path):
     assert problem.where.endswith("ships.json::$.cards[0].art")
     assert problem.message == "art small.png is 200 dpi at its printed size 69 x 94 mm (543 x 740 px), on 2 cards"
     assert problem.hint == "815 x 1110 px or more would print at 300 dpi"
+
+
+def test_validate_reports_low_dpi_art_where_build_does(tmp_path):
+    root = _project(
+        tmp_path, {"small.png": (543, 740), "near.png": (812, 1107)}, ["near.png", "small.png", "small.png"]
+    )
+    result, low = _low_dpi(root)
+    report = api.validate(api.load_project(root))
+    found = [p for p in report.problems if p.code == "low-dpi"]
+    assert [(p.where, p.severity, p.message, p.hint) for p in found] == [
+        (p.where, p.severity, p.message, p.hint) for p in low
+    ]
+    assert len(found) == 1 and found[0].where.endswith("ships.json::$.cards[1].art")
+    again = api.validate(api.load_project(root))  # the cards are not remembered as clean: reported every time
+    assert [p.message for p in again.problems if p.code == "low-dpi"] == [found[0].message]
