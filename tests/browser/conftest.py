@@ -8,6 +8,7 @@ they are skipped when Playwright or Chromium is missing. Screenshots of each pag
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -133,3 +134,12 @@ def wait_for(predicate, timeout: float = 30.0, step: float = 0.05):
             return value
         time.sleep(step)
     raise AssertionError(f"not true after {timeout} s")
+
+
+def card_count(root: Path, game: str = "") -> int:
+    """The cards of the project's JSON card files (of ``game``'s folder only, when given)."""
+    count = 0
+    for file in sorted((root / "cards" / game).rglob("*.json")):
+        data = json.loads(file.read_text())
+        count += len(data["cards"]) if isinstance(data, dict) and "cards" in data else 1
+    return count
