@@ -56,6 +56,12 @@ def rgb_problems(facts: Facts, where: str, profile: VendorProfile) -> list[Probl
 
 def _cmyk_image(placed: Placed) -> Image.Image | None:
     """The image's pixels reduced to cells of about :data:`INK_CELL_MM` mm, or ``None`` when not CMYK or unreadable."""
+    image = placed.image
+    dictionary = image.obj if isinstance(image, pikepdf.PdfInlineImage) else image
+    size = [dictionary.get(k, 0) for k in ("/Width", "/Height", "/W", "/H")]
+    pixels = int(max(size[0], size[2])) * int(max(size[1], size[3]))
+    if Image.MAX_IMAGE_PIXELS is not None and pixels > Image.MAX_IMAGE_PIXELS:
+        return None  # a decompression bomb is not decoded: its ink is not known
     try:
         if isinstance(placed.image, pikepdf.PdfInlineImage):
             pil = placed.image.as_pil_image()
