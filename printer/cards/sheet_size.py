@@ -30,6 +30,9 @@ _OVERLAP = 4096
 # spreadsheet programs write it): its column letters and row number
 _CELL = re.compile(rb'<c r="([A-Z]{1,4})([0-9]{1,9})"[^>]*+(?<!/)>\s*+<[vfi]')
 _REF = re.compile(rb'\br="([A-Z]{1,4})([0-9]{1,9})"')
+# what the scan does not read, though calamine does: white space other than one space after a cell tag's name, a
+# reference that is not upper-case letters then digits, a comment
+_ODD = re.compile(rb'<c[\t\r\n]|<c r="(?![A-Z]{1,4}[0-9]{1,9}")|<!--')
 # a cell tag with a namespace prefix (<x:c>)
 _PREFIXED = re.compile(rb"<\w+:c[\s>]")
 
@@ -131,8 +134,9 @@ def _xlsx_sheets(archive: zipfile.ZipFile) -> list[tuple[str, str]]:
 
 def _xlsx_span(archive: zipfile.ZipFile, member: str) -> _Span:
     """The span of one XLSX worksheet's filled cells, from a scan of its XML's bytes (about half the time
-    calamine takes to read the sheet). A cell tag written otherwise (no reference, the reference not first, a
-    namespace prefix) sends the sheet to :func:`_xlsx_span_parsed`."""
+    calamine takes to read the sheet). A cell tag written otherwise (no reference, the reference not first or not
+    in upper case, other white space than one space after the tag's name, a namespace prefix, a comment) sends the
+    sheet to :func:`_xlsx_span_parsed`."""
     span = _Span()
     tail = b""
     with archive.open(member) as stream:
@@ -140,8 +144,10 @@ def _xlsx_span(archive: zipfile.ZipFile, member: str) -> _Span:
             chunk = stream.read(_CHUNK)
             data = tail + chunk
             cut = data.rfind(b"<") if chunk else len(data)  # a tag cut at the end is read whole with the next
-            tags = data.count(b"<c ", 0, cut) + data.count(b"<c>", 0, cut)
-            if tags != data.count(b'<c r="', 0, cut) or _PREFIXED.search(data, 0, cut):
+            # calamine reads a cell however it is written; the scan only the common way: any other (a tab or line
+            # break after the tag's name, a reference in lower case, a comment in a cell) is parsed instead
+            tags = data.count(b"<c ", 0, cut) + data.count(b"<c>", 0, cut) + data.count(b"<c/", 0, cut)
+            if tags != data.count(b'<c r="', 0, cut) or _PREFIXED.search(data, 0, cut) or _ODD.search(data, 0, cut):
                 return _xlsx_span_parsed(archive, member)
             refs = _CELL.findall(data)  # a cell cut at the end is found again in the overlap
             if refs:  # the distinct rows and columns are few: each is converted once
@@ -167,7 +173,7 @@ def _xlsx_span_parsed(archive: zipfile.ZipFile, member: str) -> _Span:
                 col = 0
             elif event == "end" and tag == "c":
                 ref = element.get("r")
-                match = _REF.match(f'r="{ref}"'.encode()) if ref else None
+                match = _REF.match(f'r="{ref.upper()}"'.encode()) if ref else None  # calamine reads a1 as A1
                 col = _column(match.group(1)) if match else col + 1
                 if len(element):
                     span.add(int(match.group(2)) if match else row, col)

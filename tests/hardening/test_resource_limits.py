@@ -364,3 +364,39 @@ def test_the_server_counts_the_faces_it_shows_against_one_limit(tmp_path: Path) 
     assert all("(limits.face_html_total_chars)" in str(e.error) for e in refused)
     assert refused[0].problems[-1]["where"].startswith("cards/l5r/a.json::$.cards[")
     assert any("face_html_total_chars" in p.message for p in workspace.problems)
+
+
+@pytest.mark.parametrize(
+    "cell",
+    [
+        b'<c\tr="XFD1048576" t="n"><v>1</v></c>',  # a tab after the tag's name
+        b'<c\nr="XFD1048576" t="n"><v>1</v></c>',  # a line break
+        b'<c r="xfd1048576" t="n"><v>1</v></c>',  # the reference in lower case
+        b'<c r="XFD1048576" t="n"><!-- a note --><v>1</v></c>',  # a comment before the value
+    ],
+    ids=["tab", "line-break", "lower-case", "comment"],
+)
+def test_a_far_cell_written_another_way_is_found_too(tmp_path: Path, cell: bytes) -> None:
+    """calamine reads each of these cells (and asks for 512 GiB): the size check must find them as it does."""
+    import zipfile
+
+    import openpyxl
+
+    from printer.cards.sheet_size import oversized_sheets
+
+    book = openpyxl.Workbook()
+    book.active.title = "Cards"
+    book.active.append(["id", "title"])
+    book.active.append(["a", "A Card"])
+    plain = tmp_path / "plain.xlsx"
+    book.save(plain)
+    far = tmp_path / "far.xlsx"
+    with zipfile.ZipFile(plain) as source, zipfile.ZipFile(far, "w") as out:
+        for item in source.infolist():
+            data = source.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"</sheetData>", b'<row r="1048576">' + cell + b"</row></sheetData>")
+            out.writestr(item, data)
+    problems = oversized_sheets(far, lambda name: f"{name}!")
+    assert [p.where for p in problems] == [f"{far}:Cards!XFD1048576"]
+    assert oversized_sheets(plain, lambda name: f"{name}!") == []
