@@ -760,6 +760,8 @@ def _build_game(
 
         found += budget_problems([target, *outcome.paths], request.max_size, request.min_dpi)
     problems += _unique(found, problems)
+    if request.min_dpi:
+        problems = [_art_budget(p, request.min_dpi) for p in problems]
     outcome.problems = _strictly(problems, request.strict)
     if errors(outcome.problems):
         if all(p.code.startswith(WRITTEN_BUT) for p in errors(outcome.problems)):
@@ -784,6 +786,22 @@ def _verify(request: BuildRequest) -> Verify | None:
     if isinstance(request.verify, Verify):
         return request.verify
     return Verify() if request.verify else None
+
+
+def _art_budget(problem: Problem, min_dpi: float) -> Problem:
+    """A ``low-dpi`` art warning (the art file's own pixels at its printed size) as an error when under ``min_dpi``.
+
+    The art printer prepares for a card is resampled to 300 dpi, so the PDF's
+    images alone cannot show art that is too small: its warning can.
+    """
+    import re
+
+    if problem.code != "low-dpi":
+        return problem
+    found = re.search(r" is (\d+(?:\.\d+)?) dpi", problem.message)
+    if found is not None and float(found.group(1)) >= min_dpi - 0.5:
+        return problem
+    return Problem(problem.where, f"{problem.message}: below --min-dpi {min_dpi:g}", problem.hint, ERROR, "budget-dpi")
 
 
 def _split_components(

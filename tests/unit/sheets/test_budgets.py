@@ -65,3 +65,21 @@ def test_a_remote_web_font_fails_at_once_naming_the_stylesheet(tmp_path, run):
     assert result.code == 1
     assert "card.css" in result.err and "blocked https://fonts." in result.err
     assert not (tmp_path / "o" / "t.pdf").exists()
+
+
+def test_art_below_min_dpi_is_an_error_at_the_card_even_though_the_pdf_holds_it_resampled(tmp_path, run):
+    root = project(tmp_path / "p")
+    (root / "templates" / "t" / "card.html.j2").write_text(
+        '<div class="card">{% if art_url %}<img class="art" src="{{ art_url }}">{% endif %}</div>\n', encoding="utf-8"
+    )
+    (root / "cards" / "t" / "art").mkdir()
+    Image.new("RGB", (120, 120), (30, 90, 160)).save(root / "cards" / "t" / "art" / "small.png")
+    cards = [{"id": "a", "title": "Alpha", "type": "A", "art": "art/small.png"}]
+    (root / "cards" / "t" / "cards.json").write_text(json.dumps({"cards": cards}), encoding="utf-8")
+    plain = run("--project", root, "build", "t", "--out", tmp_path / "o1", "--no-cache")
+    assert plain.code == 0 and "low-dpi" not in plain.err and "warning: art small.png" in plain.err
+    result = run("--project", root, "build", "t", "--out", tmp_path / "o2", "--no-cache", "--min-dpi", "300")
+    assert result.code == 1
+    assert "cards.json::$.cards[0].art: error: art small.png is" in result.err and "below --min-dpi 300" in result.err
+    low = run("--project", root, "build", "t", "--out", tmp_path / "o3", "--no-cache", "--min-dpi", "10")
+    assert low.code == 0, low.err
