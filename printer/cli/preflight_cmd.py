@@ -15,7 +15,10 @@ from printer.problems import counted
 @click.argument("pdf", type=click.Path(path_type=Path))
 @click.option("--vendor", required=True, metavar="VENDOR", help="drivethrucards, mbprint or printplaygames.")
 @click.option(
-    "--min-dpi", type=click.FloatRange(min=1), help="Least image resolution at printed size (default: the vendor's)."
+    "--min-dpi",
+    type=click.FloatRange(min=1),
+    metavar="N",
+    help="Least image resolution at printed size (default: the vendor's).",
 )
 @click.option("--max-size", metavar="SIZE", help="Largest file, e.g. 100MB (default: the vendor's, if it names one).")
 @click.pass_context

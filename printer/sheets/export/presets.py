@@ -533,6 +533,8 @@ def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> Non
     W, H = layout.page
     page = f"{W:.2f} x {H:.2f} mm pages ({W / MM_PER_IN:.3f} x {H / MM_PER_IN:.3f} in)"
     colour = "CMYK" if preset.colour == "cmyk" and icc is not None else "RGB"
+    if colour == "CMYK" and vendor is not None and vendor.pdfx:
+        colour += f" {vendor.pdfx}"
     if preset.layout == "pdf-sides":
         finish(fronts, target.with_name(target.name + "-FRONT.pdf"), ["front"] * len(fronts))
         if backs:
