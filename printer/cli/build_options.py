@@ -9,7 +9,17 @@ import click
 from printer.api import BuildRequest, parse_bytes
 from printer.cli.sheet_options import cli_values
 
-EXPORTS = ("png", "tts", "tts-save", "print-shop")  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
+EXPORTS = (
+    "png",
+    "tts",
+    "tts-save",
+    "print-shop",
+    "tabletopia",
+    "tabletop-playground",
+    "playingcards-io",
+    "screentop",
+    "cgs",
+)  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
 CUT_FILES = ("svg", "dxf")
 PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
 
@@ -24,7 +34,8 @@ def output_options(f):
                 multiple=True,
                 type=click.Choice(EXPORTS),
                 help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), tts-save (a Tabletop Simulator "
-                "saved object), print-shop (one card per page). Repeatable.",
+                "saved object), print-shop (one card per page), tabletopia, tabletop-playground, playingcards-io, screentop, "
+                "cgs (online play tables: see docs/print-production.md). Repeatable.",
             ),
             click.option(
                 "--cut-file",

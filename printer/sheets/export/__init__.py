@@ -16,6 +16,9 @@ new output is one module here and one entry in the table; the library's
 - ``tts-save`` (:mod:`.tts_save`): a Tabletop Simulator saved object (JSON and thumbnail) on those sheets;
 - ``print-shop`` (:mod:`.printshop`): one card per page with bleed and no marks;
 - ``cut-svg``, ``cut-dxf`` (:mod:`.cutfile`, ``--cut-file svg|dxf``): a cut file per sheet for cutting machines;
+- ``tabletopia`` (:mod:`.tabletopia`), ``tabletop-playground`` (:mod:`.tabletop_playground`), ``playingcards-io``
+  (:mod:`.playingcards_io`), ``screentop`` (:mod:`.screentop`), ``cgs`` (:mod:`.cgs`): the cards (and components)
+  for online play tables, from the PNG export's face images (:mod:`.tables`);
 - :mod:`.pdfx`: PDF/X-4 output with a user-supplied CMYK ICC profile (``--icc``, not an export of its own).
 """
 
@@ -156,6 +159,17 @@ def _print_shop(job: PrintJob, items: Sequence[PrintItem], request: ExportReques
     return ExportResult([pdf, pdf.with_suffix("")], f"{pdf} and {pdf.with_suffix('')}/ (print shop)", problems)
 
 
+def _table(module: str) -> Exporter:
+    """The exporter of a play-table module (its ``export`` function), imported when it runs."""
+
+    def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{module}").export(job, items, request)
+
+    return export
+
+
 #: ``--export`` name -> exporter, in the order they run
 EXPORTERS: dict[str, Exporter] = {
     "png": _png,
@@ -164,6 +178,11 @@ EXPORTERS: dict[str, Exporter] = {
     "print-shop": _print_shop,
     "cut-svg": _cut("svg"),
     "cut-dxf": _cut("dxf"),
+    "tabletopia": _table("tabletopia"),
+    "tabletop-playground": _table("tabletop_playground"),
+    "playingcards-io": _table("playingcards_io"),
+    "screentop": _table("screentop"),
+    "cgs": _table("cgs"),
 }
 
 __all__ = [

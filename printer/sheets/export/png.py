@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from PIL import Image, ImageDraw
@@ -28,17 +29,51 @@ def export_png(
     """
     folder = Path(folder)
     faces = distinct_faces(job, items)
+    write_face_pngs(job, {f.key: f.name for f in faces}, folder, dpi, with_bleed)
+    return folder, []
+
+
+def face_digest(data: bytes) -> str:
+    """The first 10 hex digits of the SHA-256 of an image's bytes: a file name part that changes with the picture."""
+    return hashlib.sha256(data).hexdigest()[:10]
+
+
+def write_face_pngs(
+    job: PrintJob,
+    names: dict[str, str],
+    folder: Path,
+    dpi: float = 300,
+    with_bleed: bool = False,
+    digest: bool = False,
+    transform: Callable[[Image.Image], Image.Image] | None = None,
+) -> dict[str, str]:
+    """Render each face key of ``names`` once and write it as ``<folder>/<name>.png``; returns key -> file name.
+
+    The PNG export's images: the trim box (or with the bleed) at ``dpi``,
+    every face the same pixel size; with a corner radius and no bleed, RGBA
+    with transparent corners. With ``digest`` the file name is
+    ``<name>-<digest>.png``, the digest (:func:`face_digest`) of the image,
+    so that a changed face never takes an old picture's name (platforms and
+    browsers cache images by URL). ``transform`` replaces the corner mask:
+    it is given each image as rendered and returns the image to write.
+    """
+    folder = Path(folder)
     layout = page_layout(job, with_bleed)
     px = px_of(layout.page, dpi)
-    names = {f.key: f.name for f in faces}
     radius = 0.0 if with_bleed else job.opts.corner_radius
-    mask = rounded_mask(px, radius / MM_PER_IN * dpi) if radius > 0 else None
-    for key, image in face_images(job, [f.key for f in faces], layout, px):
+    mask = rounded_mask(px, radius / MM_PER_IN * dpi) if radius > 0 and transform is None else None
+    written: dict[str, str] = {}
+    for key, image in face_images(job, list(names), layout, px):
         if mask is not None:
             image = image.convert("RGBA")
             image.putalpha(mask)
-        atomic_write_bytes(folder / f"{names[key]}.png", png_bytes(image, dpi))
-    return folder, []
+        if transform is not None:
+            image = transform(image)
+        data = png_bytes(image, dpi)
+        file = f"{names[key]}-{face_digest(data)}.png" if digest else f"{names[key]}.png"
+        atomic_write_bytes(folder / file, data)
+        written[key] = file
+    return written
 
 
 def rounded_mask(size: tuple[int, int], radius_px: float, oversample: int = 4) -> Image.Image:

@@ -4,9 +4,9 @@ Tabletop Simulator's Custom Deck takes a *face* image holding a grid of up
 to 10 x 7 cards, whose last slot (bottom-right) is the *hidden card* shown
 for cards in another player's hand, and a *back* image. printer makes one
 deck per back design (two decks for a game with two backs), with as many
-face images as it needs (69 cards each), every copy in its own slot, plus:
+face images as it needs (69 cards each, ``<deck>-<n>-<digest>.png``), every copy in its own slot, plus:
 
-- ``<deck>-back.png``, the back (for double-faced cards, a back *sheet*
+- ``<deck>-back-<digest>.png``, the back (for double-faced cards, a back *sheet*
   whose slots match the face sheet's: tick "Unique backs" in TTS);
 - ``tts.json``, a manifest: per face image its grid (``width`` x
   ``height``, as TTS's dialog asks), number of cards and back image.
@@ -117,19 +117,29 @@ def write_sheets(job: PrintJob, plan: Sequence[TTSSheet], folder: Path) -> list[
     px = card_px(job.opts.card)
     images = dict(face_images(job, needed, layout, px))
     files: list[Path] = []
+    shared: dict[str, str] = {}  # a shared back's planned name -> the name written
     for sheet in plan:
         hidden = images[backs[id(sheet.items[0])]]
         faces = [images[fronts[id(i)]] for i in sheet.items]
-        atomic_write_bytes(folder / sheet.face, png(_sheet(faces, hidden, sheet.cols, sheet.rows, px)))
-        files.append(folder / sheet.face)
+        sheet.face = _write(folder, sheet.face, png(_sheet(faces, hidden, sheet.cols, sheet.rows, px)), files)
         if sheet.unique_back:
             backs_img = [images[backs[id(i)]] for i in sheet.items]
-            atomic_write_bytes(folder / sheet.back, png(_sheet(backs_img, hidden, sheet.cols, sheet.rows, px)))
-            files.append(folder / sheet.back)
-        elif (folder / sheet.back) not in files:
-            atomic_write_bytes(folder / sheet.back, png(hidden))
-            files.append(folder / sheet.back)
+            sheet.back = _write(folder, sheet.back, png(_sheet(backs_img, hidden, sheet.cols, sheet.rows, px)), files)
+        else:
+            if sheet.back not in shared:
+                shared[sheet.back] = _write(folder, sheet.back, png(hidden), files)
+            sheet.back = shared[sheet.back]
     return files
+
+
+def _write(folder: Path, planned: str, data: bytes, files: list[Path]) -> str:
+    """Write ``data`` as ``<planned stem>-<digest>.png`` (:func:`.png.face_digest`); returns the name written."""
+    from printer.sheets.export.png import face_digest
+
+    name = f"{planned.removesuffix('.png')}-{face_digest(data)}.png"
+    atomic_write_bytes(folder / name, data)
+    files.append(folder / name)
+    return name
 
 
 def manifest(plan: Sequence[TTSSheet]) -> dict:

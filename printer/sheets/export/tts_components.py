@@ -15,7 +15,7 @@ decks, sized in proportion to the cards:
   ``ImageSecondaryURL`` (the game's back for it).
 
 Each distinct face is rendered once (trim box, no bleed) at :data:`DPI` dpi, at most :data:`MAX_PX` px a side,
-and written as ``<component>-<face>.png`` beside the deck sheets.
+and written as ``<component>-<face>-<digest>.png`` beside the deck sheets.
 
 Source of the format: the object data Tabletop Simulator writes in a save file (``Custom_Token``,
 ``Custom_Tile``, ``Custom_Board`` with their ``CustomImage`` fields) as declared by the typed-tabletop-simulator
@@ -29,14 +29,15 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from PIL import Image, ImageDraw
 
-from printer.fsutil import atomic_write_bytes
 from printer.sheets.compose import PrintItem
-from printer.sheets.export.faces import back_name, face_images, front_name, page_layout, png_bytes, px_of
+from printer.sheets.export.faces import back_name, front_name
+from printer.sheets.export.png import write_face_pngs
 from printer.sheets.layout import MM_PER_IN
 
 #: resolution of the component images (px per inch), lowered for a piece whose longer side would pass MAX_PX
@@ -95,6 +96,21 @@ def custom_image(component: Any, front: str, back: str) -> dict:
 OBJECT_NAMES = {"token": "Custom_Token", "tile": "Custom_Tile", "board": "Custom_Board"}
 
 
+def component_dpi(component: Any, dpi: float = DPI) -> float:
+    """The resolution of a component's images: ``dpi``, lowered so that its longer side stays within MAX_PX."""
+    return min(dpi, MAX_PX / (max(component.size) / MM_PER_IN))
+
+
+def component_face_names(job: Any, component: Any, items: Sequence[PrintItem]) -> dict[str, str]:
+    """Face key -> file name stem (no extension) of each distinct front and back of a component's ``items``."""
+    names: dict[str, str] = {}
+    for item in items:
+        names.setdefault(job.front_key(item), f"{component.name}-{front_name(item)}")
+        back = back_name(job, item)
+        names.setdefault(job.back_key(item), f"{component.name}-{back if back.startswith('back-') else back + '-back'}")
+    return names
+
+
 def component_objects(
     groups: Sequence[tuple[Any, Sequence[PrintItem]]],
     job_for: Callable[[Any], Any],
@@ -118,21 +134,12 @@ def component_objects(
     for component, items in groups:
         job = job_for(component)
         w_mm, h_mm = component.size
-        dpi = min(DPI, MAX_PX / (max(w_mm, h_mm) / MM_PER_IN))
-        px = px_of(component.size, dpi)
+        dpi = component_dpi(component)
         fronts = {id(item): job.front_key(item) for item in items}
         backs = {id(item): job.back_key(item) for item in items}
-        names: dict[str, str] = {}
-        for item in items:
-            names.setdefault(fronts[id(item)], f"{component.name}-{front_name(item)}.png")
-            back = back_name(job, item)
-            names.setdefault(
-                backs[id(item)], f"{component.name}-{back if back.startswith('back-') else back + '-back'}.png"
-            )
-        for key, image in face_images(job, list(names), page_layout(job, with_bleed=False), px):
-            target = folder / names[key]
-            atomic_write_bytes(target, png_bytes(_masked(image, component.shape), dpi))
-            files.append(target)
+        stems = component_face_names(job, component, items)
+        names = write_face_pngs(job, stems, folder, dpi, digest=True, transform=partial(_masked, shape=component.shape))
+        files += [folder / name for name in names.values()]
         scale = max(w_mm, h_mm) / MM_PER_UNIT / UNITS_AT_SCALE_1
         width = w_mm / MM_PER_UNIT
         depth = h_mm / MM_PER_UNIT

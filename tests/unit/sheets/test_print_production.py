@@ -624,10 +624,11 @@ def test_png_export_one_image_per_card_named_by_id(exported, tmp_path):
 def test_tts_export_sheets_grid_and_hidden_card(exported):
     _, out = exported
     manifest = json.loads((out / "t-tts" / "tts.json").read_text())["decks"]
-    by_face = {d["face"]: d for d in manifest}
-    plain = by_face["default-1.png"]
+    by_face = {d["face"].rsplit("-", 1)[0]: d for d in manifest}  # each image named <sheet>-<digest>.png
+    plain = by_face["default-1"]
     assert (plain["cards"], plain["width"], plain["height"], plain["unique_backs"]) == (12, 7, 2, False)
-    with Image.open(out / "t-tts" / "default-1.png") as sheet, Image.open(out / "t-tts" / "default-back.png") as back:
+    assert plain["back"].startswith("default-back-")
+    with Image.open(out / "t-tts" / plain["face"]) as sheet, Image.open(out / "t-tts" / plain["back"]) as back:
         assert sheet.mode == "RGB" and back.mode == "RGB"
         assert sheet.size == (7 * 409, 2 * 571) and sheet.width <= 4096
         assert back.size == (409, 571)
@@ -635,13 +636,13 @@ def test_tts_export_sheets_grid_and_hidden_card(exported):
         assert last.tobytes()[::97] == back.tobytes()[::97]  # the last slot is the hidden card: the back
         assert is_red(sheet.getpixel((10, 10))) and is_red(sheet.getpixel((409 * 4 + 10, 571 + 10)))  # cards 1 and 12
         assert is_white(sheet.getpixel((409 * 5 + 10, 571 + 10)))  # slot 13 is empty
-    double = by_face["double-faced-1.png"]
+    double = by_face["double-faced-1"]
     assert (
         double["unique_backs"]
-        and double["back"] == "double-faced-1-back.png"
+        and double["back"].startswith("double-faced-1-back-")
         and (double["width"], double["height"]) == (2, 2)
     )
-    with Image.open(out / "t-tts" / "double-faced-1-back.png") as backs:
+    with Image.open(out / "t-tts" / double["back"]) as backs:
         assert backs.size == (2 * 409, 2 * 571)
         assert backs.getpixel((200, 200))[2] > 150  # slot 1: the blue back card of f01
 

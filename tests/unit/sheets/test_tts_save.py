@@ -5,6 +5,7 @@ their order against the sheets' grids, every CardID inside its sheet, every imag
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
@@ -248,9 +249,9 @@ def test_hosted_images_rounded_cards_and_a_decklist(tmp_path, run):
     (deck_obj,) = data["ObjectStates"]
     assert deck_obj["Nickname"] == "Test: mine"
     entry = deck_obj["CustomDeck"]["1"]
-    assert entry["FaceURL"] == "https://example.org/pnp/default-1.png"
+    assert re.fullmatch(r"https://example\.org/pnp/default-1-[0-9a-f]{10}\.png", entry["FaceURL"])  # named by digest
     assert entry["Type"] == 0  # rounded corners: a rounded rectangle
-    assert (tmp_path / "out" / "t-mine-tts" / "default-1.png").is_file()
+    assert (tmp_path / "out" / "t-mine-tts" / entry["FaceURL"].rsplit("/", 1)[1]).is_file()
 
 
 def test_local_urls_are_said_to_be_for_local_play_and_a_bad_url_is_a_usage_error(tmp_path, run):
