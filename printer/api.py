@@ -741,6 +741,8 @@ def _build_game(
             component_job=_component_jobs(project, game, opts, layout.page, extra)[0] if components else None,
         )
         kinds = dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)])
+        if opts.registration == "cricut" and items:  # Design Space takes an image and a cut file per sheet
+            kinds["cricut"] = None
         if "tts-save" in kinds:  # it writes the tts sheets too
             kinds.pop("tts", None)
         for kind in kinds:

@@ -19,6 +19,7 @@ EXPORTS = (
     "playingcards-io",
     "screentop",
     "cgs",
+    "cut-test",
 )  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
 CUT_FILES = ("svg", "dxf")
 PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
@@ -35,7 +36,8 @@ def output_options(f):
                 type=click.Choice(EXPORTS),
                 help="Also export: png (one PNG per card), tts (Tabletop Simulator sheets), tts-save (a Tabletop Simulator "
                 "saved object), print-shop (one card per page), tabletopia, tabletop-playground, playingcards-io, screentop, "
-                "cgs (online play tables: see docs/print-production.md). Repeatable.",
+                "cgs (online play tables: see docs/print-production.md), cut-test (a sheet with the registration marks only, "
+                "and its cut file). Repeatable.",
             ),
             click.option(
                 "--cut-file",

@@ -73,6 +73,26 @@ def print_options(f):
             help="Print-then-cut registration marks for a Silhouette or Cricut cutting machine; cards keep clear of them (default none).",
         ),
         click.option(
+            "--registration-inset",
+            default=None,
+            metavar="LENGTH",
+            help="Inset of the Silhouette marks from the sheet edges (default 10mm; 0.625in for the Auto Sheet Feeder).",
+        ),
+        click.option(
+            "--registration-empty-slot",
+            "registration_empty_slot",
+            is_flag=True,
+            default=None,
+            help="Leave the card slot nearest the top-left registration mark empty (the sensor reads there first).",
+        ),
+        click.option(
+            "--layout-version",
+            type=click.Choice(["1", "2"]),
+            default=None,
+            help="The registration layout geometry to keep (1: cards clear of the marks' ink, as printer laid them out "
+            "before; 2, the default: clear of the whole square of each Silhouette mark).",
+        ),
+        click.option(
             "--sheet-layout",
             "sheet_layout",
             default=None,
@@ -104,6 +124,9 @@ def cli_values(params: dict) -> dict:
             "sort",
             "corner_radius",
             "registration",
+            "registration_inset",
+            "layout_version",
+            "registration_empty_slot",
         )
     }
     if params.get("flip") and not params.get("duplex"):

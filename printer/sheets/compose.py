@@ -148,7 +148,7 @@ def marks_for(layout: SheetLayout, opts: PrintOptions) -> list[Segment]:
     (:func:`outlines_for`) when corners are rounded or registration marks
     are printed; crop marks near registration marks are left out.
     """
-    reg = registration_marks(opts.registration, layout.page)
+    reg = registration_marks(opts.registration, layout.page, opts.registration_inset, opts.layout_version)
     if opts.marks == "crop":
         marks = layout.crop_marks(opts.mark_length, opts.mark_offset)
         if reg is not None:
@@ -232,7 +232,7 @@ def layout_sheets(
         else:
             front.marks = list(marks)
             front.outlines = outlines_for(full, opts)
-            reg = registration_marks(opts.registration, layout.page)
+            reg = registration_marks(opts.registration, layout.page, opts.registration_inset, opts.layout_version)
             front.fills = list(reg.ink) if reg is not None else []
             sheets += [front] + ([back] if opts.duplex != "none" else [])
     return sheets

@@ -17,15 +17,20 @@ top-left corner, x to the right, y downwards, lengths in mm.
   bottom-left corners, lines :data:`SILHOUETTE_LINE` mm thick, arms
   :data:`SILHOUETTE_ARM` mm long, each mark's outer corner
   :data:`SILHOUETTE_INSET` mm in from the sheet's edges (Studio refuses an
-  inset under 10 mm). The cards' trim boxes lie inside the rectangle the
-  marks span, where Studio lets the machine cut.
+  inset under 10 mm; :data:`ASF_INSET` suits the Auto Sheet Feeder). The
+  cards' trim boxes lie inside the rectangle the marks span, where Studio
+  lets the machine cut, and, from layout version 2 on, out of the whole
+  square each mark spans (Studio hatches it as a no-print zone around an L
+  bracket, not just its two arms).
 
   ``cricut``: Cricut Design Space's Print Then Cut area, at most
   :data:`CRICUT_AREA` (6.75 x 9.25 in, turned with the sheet), centred on
-  the sheet, with a frame :data:`CRICUT_LINE` mm thick around it and a
-  filled square outside its top-left corner (printer's own figures for the
-  frame: Design Space prints its own marks when it prints). The cards lie
-  inside the area.
+  the sheet. The cards lie inside the area. Design Space prints its own
+  marks round the image it is given, so from layout version 2 on printer
+  prints none (version 1 drew a frame :data:`CRICUT_LINE` mm thick around
+  the area and a filled square outside its top-left corner); the cards keep
+  the places they had inside that frame, and the build writes each sheet's
+  area as an image with its cut file (:mod:`.export.cricut`).
 
   Printed matter near a mark is misread by the sensor (a frequent complaint
   of print-then-cut users), so no card and no bleed comes within
@@ -44,7 +49,7 @@ to fit the printer's margins moves every card away from its cut line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from printer.problems import Problem, UsageError
 from printer.sheets.layout import (
@@ -67,6 +72,14 @@ CRICUT_AREA = (6.75 * MM_PER_IN, 9.25 * MM_PER_IN)  # Print Then Cut's largest i
 CRICUT_LINE = 1.0  # mm, thickness of the frame drawn around the area
 CRICUT_SQUARE = 5.0  # mm, the filled square at the frame's top-left corner
 CLEARANCE = 3.0  # mm of blank paper kept between any mark and any printed card (bleed included)
+ASF_INSET = 0.625 * MM_PER_IN  # 15.875 mm: the inset silhouette-card-maker users give the Auto Sheet Feeder
+
+#: Versions of the registration layout geometry (what the marks keep clear, hence where the cards go). A layout once
+#: printed and cut keeps cutting the same after an upgrade when its version is given (``layout_version``):
+#: 1 keeps cards ``CLEARANCE`` mm from each mark's ink; 2 (the default) from the whole square each Silhouette mark
+#: spans (Studio hatches it as a no-print zone: an L bracket's whole ``SILHOUETTE_ARM`` square, not its two arms).
+LAYOUT_VERSIONS = (1, 2)
+LAYOUT_VERSION = 2
 
 #: The 4 x 90 degree arc bulge of a DXF polyline vertex (tan of a quarter of the angle; negative: clockwise)
 QUARTER_BULGE = math.tan(math.radians(90) / 4)
@@ -86,6 +99,8 @@ class Registration:
     ink: tuple[Box, ...]
     keep_out: tuple[Box, ...]
     area: Box
+    version: int = LAYOUT_VERSION
+    inset: float = SILHOUETTE_INSET
 
     def clear(self, box: Box) -> bool:
         """Whether ``box`` (a card's bleed box) touches no keep-out zone (sharing an edge is allowed)."""
@@ -105,23 +120,41 @@ def _grow(box: Box, by: float) -> Box:
     return Box(box.x0 - by, box.y0 - by, box.x1 + by, box.y1 + by)
 
 
-def registration_marks(kind: str, page: tuple[float, float]) -> Registration | None:
+def registration_marks(
+    kind: str, page: tuple[float, float], inset: float | None = None, version: int = LAYOUT_VERSION
+) -> Registration | None:
     """The ``silhouette`` or ``cricut`` marks on a ``page`` (width, height mm); ``None`` for ``none``.
 
-    Raises :class:`UsageError` for an unknown kind, or a page too small to hold the marks.
+    ``inset`` (mm, Silhouette only; default :data:`SILHOUETTE_INSET`) is
+    each mark's outer corner's distance from the sheet's edges, e.g.
+    :data:`ASF_INSET` for the Auto Sheet Feeder. ``version`` is the layout
+    geometry (:data:`LAYOUT_VERSIONS`). Raises :class:`UsageError` for an
+    unknown kind or version, an inset under Studio's least, or a page too
+    small to hold the marks.
     """
     W, H = page
     if kind == "none":
         return None
+    if version not in LAYOUT_VERSIONS:
+        message = f"layout-version: {version!r} is not one of {', '.join(map(str, LAYOUT_VERSIONS))}"
+        raise UsageError(message, [Problem("command line", message, code="usage")])
     if kind == "silhouette":
-        i, s, t, a = SILHOUETTE_INSET, SILHOUETTE_SQUARE, SILHOUETTE_LINE, SILHOUETTE_ARM
+        i = SILHOUETTE_INSET if inset is None else inset
+        s, t, a = SILHOUETTE_SQUARE, SILHOUETTE_LINE, SILHOUETTE_ARM
+        if i < SILHOUETTE_INSET - EPS:
+            message = f"registration-inset: {i:g} mm is less than the {SILHOUETTE_INSET:g} mm Silhouette Studio accepts"
+            raise UsageError(
+                message, [Problem("command line", message, "0.625in for the Auto Sheet Feeder", code="usage")]
+            )
         if W < 2 * (i + a) or H < 2 * (i + a):
             raise _too_small(kind, page)
         square = Box(i, i, i + s, i + s)
         top_right = (Box(W - i - a, i, W - i, i + t), Box(W - i - t, i, W - i, i + a))
         bottom_left = (Box(i, H - i - t, i + a, H - i), Box(i, H - i - a, i + t, H - i))
         ink = (square, *top_right, *bottom_left)
-        return Registration(kind, page, ink, tuple(_grow(b, CLEARANCE) for b in ink), Box(i, i, W - i, H - i))
+        zones = ink if version == 1 else (square, Box(W - i - a, i, W - i, i + a), Box(i, H - i - a, i + a, H - i))
+        keep_out = tuple(_grow(b, CLEARANCE) for b in zones)
+        return Registration(kind, page, ink, keep_out, Box(i, i, W - i, H - i), version, i)
     if kind == "cricut":
         aw, ah = orient(CRICUT_AREA, "portrait" if W <= H else "landscape")
         t, s = CRICUT_LINE, CRICUT_SQUARE
@@ -136,8 +169,11 @@ def registration_marks(kind: str, page: tuple[float, float]) -> Registration | N
             Box(x1, y0, x1 + t, y1),
         )
         square = Box(x0 - t - s, y0 - t - s, x0 - t, y0 - t)
-        ink = (*frame, square)
-        return Registration(kind, page, ink, tuple(_grow(b, CLEARANCE) for b in ink), Box(x0, y0, x1, y1))
+        drawn: tuple[Box, ...] = (*frame, square)
+        keep_out = tuple(_grow(b, CLEARANCE) for b in drawn)  # where the frame was: the cards keep their places
+        if version >= 2:  # Design Space prints its own marks round the image: printer prints none
+            drawn = ()
+        return Registration(kind, page, drawn, keep_out, Box(x0, y0, x1, y1), version)
     message = f"registration: {kind!r} is not one of {', '.join(REGISTRATIONS)}"
     raise UsageError(message, [Problem("command line", message, code="usage")])
 
@@ -173,12 +209,15 @@ def fit_registered(
     margin: float = 5.0,
     bleed: float = 0.0,
     orientation: str = "auto",
+    inset: float | None = None,
+    version: int = LAYOUT_VERSION,
 ) -> SheetLayout:
     """The largest grid of ``card`` (mm) on ``page`` that keeps clear of ``kind``'s registration marks.
 
     Every trim box lies inside the marks' area and at least ``margin`` from
     the sheet edge; no bleed box comes within :data:`CLEARANCE` mm of a
-    mark. The block of cards is centred when it can be, else moved off
+    mark (with ``version`` 2, of the square a Silhouette mark spans), for the
+    marks at ``inset`` (:func:`registration_marks`). The block of cards is centred when it can be, else moved off
     centre (0.5 mm steps) as little as it takes. ``orientation`` is
     ``portrait``, ``landscape``, ``auto`` (more cards; portrait on a tie) or
     ``as-given``. Raises :class:`UsageError` when no card fits.
@@ -192,7 +231,7 @@ def fit_registered(
     w, h = card
     best: SheetLayout | None = None
     for P in pages:
-        reg = registration_marks(kind, P)
+        reg = registration_marks(kind, P, inset, version)
         if reg is None:  # "none": no marks to keep clear of
             raise ValueError("fit_registered needs silhouette or cricut")
         a = reg.area
@@ -213,6 +252,30 @@ def fit_registered(
         message = f"a {w:g} x {h:g} mm card does not fit between the {kind} registration marks on a {page[0]:g} x {page[1]:g} mm sheet"
         raise UsageError(message, [Problem("command line", message, "choose a larger paper size", code="usage")])
     return best
+
+
+def without_slot_by_mark(layout: SheetLayout, reg: Registration) -> SheetLayout:
+    """``layout`` with the slot nearest the top-left mark (where the sensor starts reading) left empty.
+
+    The other slots keep their places (an explicit layout of the rest,
+    :class:`~printer.sheets.layout.SheetLayout`), so the cut and the backs
+    stay where they were. A layout of one slot is returned as it is.
+    """
+    slots = layout.slots()
+    if len(slots) < 2:
+        return layout
+    mark = reg.ink[0] if reg.ink else reg.keep_out[0]
+    cx, cy = (mark.x0 + mark.x1) / 2, (mark.y0 + mark.y1) / 2
+
+    def gap(slot: Slot) -> float:
+        box = layout.trim_box(slot)
+        dx = max(box.x0 - cx, cx - box.x1, 0.0)
+        dy = max(box.y0 - cy, cy - box.y1, 0.0)
+        return math.hypot(dx, dy)
+
+    nearest = min(slots, key=gap)
+    kept = tuple(s for s in slots if s is not nearest)
+    return replace(layout, explicit=kept)
 
 
 def _place(page, card, cols, rows, gutter, margin, bleed, reg, frame) -> SheetLayout | None:

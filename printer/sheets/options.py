@@ -23,6 +23,12 @@ key                default                      meaning
 ``corner_radius``  0                            rounded card corners (3 mm on poker cards): the
                                                 cut line drawn, cut files, PNG exports
 ``registration``   ``"none"``                   print-then-cut marks: ``silhouette``, ``cricut``
+``registration_    10 (Silhouette Studio's      each Silhouette mark's inset from the sheet edges
+inset``            least)                       (``"0.625in"`` for the Auto Sheet Feeder)
+``registration_    false                        leave the slot nearest the top-left mark empty
+empty_slot``
+``layout_version`` the latest (2)               the registration layout geometry a printed layout
+                                                was made with (``printer.sheets.cutting``)
 =================  ===========================  =========================================
 
 With ``registration`` the grid keeps clear of the marks and may hold
@@ -51,7 +57,16 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
 from printer.problems import WARNING, Problem, UsageError, did_you_mean
-from printer.sheets.cutting import CLEARANCE, REGISTRATIONS, fit_registered, layout_clear, registration_marks
+from printer.sheets.cutting import (
+    CLEARANCE,
+    LAYOUT_VERSION,
+    LAYOUT_VERSIONS,
+    REGISTRATIONS,
+    fit_registered,
+    layout_clear,
+    registration_marks,
+    without_slot_by_mark,
+)
 from printer.sheets.layout import (
     CARD_SIZES,
     EPS,
@@ -85,6 +100,9 @@ KEYS = (
     "sheet_layout",
     "corner_radius",
     "registration",
+    "registration_inset",
+    "layout_version",
+    "registration_empty_slot",
 )
 
 
@@ -108,6 +126,9 @@ class PrintOptions:
     sheet_layout: Path | None = None
     corner_radius: float = 0.0
     registration: str = "none"
+    registration_inset: float | None = None
+    layout_version: int = LAYOUT_VERSION
+    registration_empty_slot: bool = False
     #: the project's limits (``size_mm`` for every length, ``layout_slots`` for a sheet layout file)
     limits: Limits = field(default=DEFAULT_LIMITS, repr=False)
 
@@ -198,6 +219,16 @@ def resolve_options(
     value, place = get("registration")
     if value is not None:
         opts.registration = _choice(value, REGISTRATIONS, "registration", place)
+    value, place = get("registration_inset")
+    if value is not None:
+        opts.registration_inset = parse_length(value, "registration-inset", place, 0.0, max_mm)
+    value, place = get("registration_empty_slot")
+    if value is not None:
+        opts.registration_empty_slot = value is True or str(value).lower() in ("true", "1", "yes")
+    value, place = get("layout_version")
+    if value is not None:
+        version = str(value)
+        opts.layout_version = int(_choice(version, tuple(map(str, LAYOUT_VERSIONS)), "layout-version", place))
     if opts.corner_radius > min(opts.card) / 2 + EPS:
         _, place = get("corner_radius")
         message = (
@@ -221,7 +252,7 @@ def sheet_layout(opts: PrintOptions, root: Path | None = None) -> SheetLayout:
     if opts.sheet_layout is not None:
         path = opts.sheet_layout if opts.sheet_layout.is_absolute() or root is None else root / opts.sheet_layout
         layout = read_sheet_layout(path, opts)
-        reg = registration_marks(opts.registration, layout.page)
+        reg = registration_marks(opts.registration, layout.page, opts.registration_inset, opts.layout_version)
         if reg is not None and not layout_clear(layout, reg):
             message = f"a card of the sheet layout comes within {CLEARANCE:g} mm of the {opts.registration} registration marks"
             raise UsageError(
@@ -229,9 +260,21 @@ def sheet_layout(opts: PrintOptions, root: Path | None = None) -> SheetLayout:
             )
         return layout
     if opts.registration != "none":
-        return fit_registered(
-            opts.paper, opts.card, opts.registration, opts.gutter, opts.margin, opts.bleed, opts.orientation
+        grid = fit_registered(
+            opts.paper,
+            opts.card,
+            opts.registration,
+            opts.gutter,
+            opts.margin,
+            opts.bleed,
+            opts.orientation,
+            opts.registration_inset,
+            opts.layout_version,
         )
+        if not opts.registration_empty_slot:
+            return grid
+        reg = registration_marks(opts.registration, grid.page, opts.registration_inset, opts.layout_version)
+        return without_slot_by_mark(grid, reg) if reg is not None else grid
     if opts.duplex == "fold":
         return fold_layout(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
     return fit_grid(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
@@ -364,8 +407,14 @@ def layout_report(opts: PrintOptions, layout: SheetLayout, where: str = "build")
                     "registration-grid",
                 )
             )
-        notes.append(
-            f"{opts.registration} registration marks on every front sheet: print at 100 % scale (actual size, "
-            "no 'fit to page'), or the cut will miss the cards"
-        )
+        if opts.registration == "cricut" and opts.layout_version >= 2:
+            notes.append(
+                "cricut: the cards lie in the 6.75 x 9.25 in Print Then Cut area and the PDF has no marks: give "
+                "Design Space each sheet's image and cut file (the -cricut folder); it prints its own marks"
+            )
+        else:
+            notes.append(
+                f"{opts.registration} registration marks on every front sheet: print at 100 % scale (actual size, "
+                "no 'fit to page'), or the cut will miss the cards"
+            )
     return problems, notes

@@ -19,6 +19,8 @@ new output is one module here and one entry in the table; the library's
 - ``tabletopia`` (:mod:`.tabletopia`), ``tabletop-playground`` (:mod:`.tabletop_playground`), ``playingcards-io``
   (:mod:`.playingcards_io`), ``screentop`` (:mod:`.screentop`), ``cgs`` (:mod:`.cgs`): the cards (and components)
   for online play tables, from the PNG export's face images (:mod:`.tables`);
+- ``cut-test`` (:mod:`.cut_test`): a test sheet without ink (the registration marks only) and its cut file;
+- ``cricut`` (:mod:`.cricut`): Cricut Print Then Cut images and cut files, run by ``--registration cricut``;
 - :mod:`.pdfx`: PDF/X-4 output with a user-supplied CMYK ICC profile (``--icc``, not an export of its own).
 """
 
@@ -183,6 +185,8 @@ EXPORTERS: dict[str, Exporter] = {
     "playingcards-io": _table("playingcards_io"),
     "screentop": _table("screentop"),
     "cgs": _table("cgs"),
+    "cut-test": _table("cut_test"),
+    "cricut": _table("cricut"),  # not an --export choice: every build with --registration cricut runs it
 }
 
 __all__ = [

@@ -33,7 +33,7 @@ from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import Problem
 from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.cutting import outline_path, outline_polyline, sheet_slots
-from printer.sheets.layout import SheetLayout
+from printer.sheets.layout import Box, SheetLayout
 
 STROKE = "#ff0000"
 STROKE_WIDTH = 0.1  # mm: a hairline, as cutting software expects for a cut line
@@ -43,11 +43,20 @@ def sheet_name(number: int, suffix: str) -> str:
     return f"sheet-{number:02d}.{suffix}"
 
 
-def svg_text(layout: SheetLayout, slots, radius: float, title: str = "") -> str:
-    """The SVG cut file of one sheet: ``slots`` are the used slots of ``layout``, ``radius`` the corner radius (mm)."""
-    W, H = layout.page
+def svg_text(layout: SheetLayout, slots, radius: float, title: str = "", window: Box | None = None) -> str:
+    """The SVG cut file of one sheet: ``slots`` are the used slots of ``layout``, ``radius`` the corner radius (mm).
+
+    With ``window`` (a box of the sheet, mm) the file is the size of that box, its origin the box's top-left corner
+    (the area of a sheet an image was cut from, as Cricut's Print Then Cut takes it).
+    """
+    W, H = layout.page if window is None else (window.width, window.height)
+    dx, dy = (0.0, 0.0) if window is None else (window.x0, window.y0)
+
+    def shifted(box: Box) -> Box:
+        return Box(box.x0 - dx, box.y0 - dy, box.x1 - dx, box.y1 - dy)
+
     paths = "\n".join(
-        f'    <path id="card-{i}" d="{outline_path(layout.trim_box(slot), radius)}"/>'
+        f'    <path id="card-{i}" d="{outline_path(shifted(layout.trim_box(slot)), radius)}"/>'
         for i, slot in enumerate(slots, 1)
     )
     return (
