@@ -17,28 +17,20 @@ printer does and what the user must supply:
 The print-on-demand presets (:mod:`.presets`) go further for the vendors
 that take CMYK: :func:`convert_to_cmyk` has Ghostscript convert every
 colour and image of the finished PDF through the profile (template colours
-included), and :func:`add_output_intent` embeds the profile.
+included), and :func:`printer.sheets.export.pressready.finish_press_pdf`
+embeds the profile as the output intent.
 """
 
 from __future__ import annotations
 
 import base64
-import io
 import re
 import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
-from pypdf import PdfReader, PdfWriter
-from pypdf.generic import (
-    ArrayObject,
-    DictionaryObject,
-    NameObject,
-    NumberObject,
-    StreamObject,
-    TextStringObject,
-)
+from pypdf import PdfReader
 
 from printer.problems import WARNING, Problem, UsageError
 from printer.sheets.images import profile_colour_space
@@ -194,32 +186,3 @@ def convert_to_cmyk(
             message = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
             raise OSError("Ghostscript failed: " + (message[-1] if message else f"exit {done.returncode}"))
         return target.read_bytes()
-
-
-def add_output_intent(pdf: bytes, profile: Path) -> bytes:
-    """``pdf`` with ``profile`` embedded as its output intent (the press condition its CMYK values are for)."""
-    from PIL import ImageCms
-
-    reader = PdfReader(io.BytesIO(pdf))
-    writer = PdfWriter(clone_from=reader)
-    data = Path(profile).read_bytes()
-    try:
-        name = ImageCms.getProfileDescription(ImageCms.getOpenProfile(str(profile))).strip()
-    except (ImageCms.PyCMSError, OSError):
-        name = Path(profile).stem
-    stream = StreamObject()
-    stream._data = data
-    stream.update({NameObject("/N"): NumberObject(4)})
-    intent = DictionaryObject(
-        {
-            NameObject("/Type"): NameObject("/OutputIntent"),
-            NameObject("/S"): NameObject("/GTS_PDFX"),
-            NameObject("/OutputConditionIdentifier"): TextStringObject(name or "CMYK"),
-            NameObject("/Info"): TextStringObject(name or "CMYK"),
-            NameObject("/DestOutputProfile"): writer._add_object(stream),
-        }
-    )
-    writer._root_object[NameObject("/OutputIntents")] = ArrayObject([writer._add_object(intent)])
-    out = io.BytesIO()
-    writer.write(out)
-    return out.getvalue()
