@@ -163,9 +163,11 @@ def _accent(ctx: RulesContext) -> str:
 
 
 def aid_items(project: Project, game: Game, roots: list[Path] | None = None) -> tuple[list, list[Problem]]:
-    """Every player aid of ``game`` (all editions) as print items for ``printer build``.
+    """The player aids of ``game``'s main edition (``rules/<game>/aids/``) as print items for ``printer build``.
 
-    Returns ``(items, problems)``: each item is a
+    A translated edition's aids (``rules/<game>/ja/aids/``) print in that edition's rules reference, not on the
+    card sheets, so that a game with a Japanese reference does not print every aid twice. Returns
+    ``(items, problems)``: each item is a
     :class:`printer.sheets.compose.PrintItem` with ready-made ``front_html`` and
     ``back_html``, repeated ``aid_copies`` times (``rules.toml``, default 1).
     A game without aids gives ``([], [])``.
@@ -179,7 +181,7 @@ def aid_items(project: Project, game: Game, roots: list[Path] | None = None) -> 
     base_url = project.root.resolve().as_uri() + "/"
     readable = [Path(r).resolve() for r in [*(roots or allowed_roots(project)), bundled_root() / "templates"]]
     memo: dict = {}
-    for edition in find_editions(project, game):
+    for edition in find_editions(project, game)[:1]:  # the main edition
         if not edition.aids_folder.is_dir():
             continue
         settings_file = edition.folder / RULES_FILE
