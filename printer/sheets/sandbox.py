@@ -199,6 +199,7 @@ class TemplateSandbox(SandboxedEnvironment):
             return operator.add(left, right)
         if operator_name == "%":
             sizes.check_percent(left, right)
+            sizes.check_percent_size(left, right)
             return sizes.produced(operator.mod(left, right))
         return super().call_binop(context, operator_name, left, right)
 

@@ -122,6 +122,87 @@ def _ints(values: Any) -> list[int]:
     return [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
 
 
+#: one ``%`` conversion: its mapping key and its conversion letter (``%%`` included)
+_CONVERSION = re.compile(r"%(?:\(([^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.DOTALL)
+#: containers nested deeper than this are taken as over the limit when their text's length is estimated
+_DEEPEST = 200
+
+
+def text_size(value: Any, cap: int = MAX_STRING) -> int:
+    """About how many characters ``str(value)`` has (a string's length; a list, tuple or dict: its items' sizes and
+    2 for each container; anything else 24), counted up to just past ``cap``, so that a list of 5,000 references
+    to one long string is weighed without being written out."""
+    if isinstance(value, str):
+        return len(value)
+    total = 0
+    stack: list[Any] = [iter((value,))]
+    while stack:
+        item = next(stack[-1], stack)
+        if item is stack:  # that container is done
+            stack.pop()
+            continue
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, (list, tuple, dict, set, frozenset)):
+            total += 2
+            if len(stack) > _DEEPEST:
+                return cap + 1
+            pairs = (x for kv in item.items() for x in kv) if isinstance(item, dict) else iter(item)
+            stack.append(pairs)
+        else:
+            total += 24
+        if total > cap:
+            return total
+    return total
+
+
+def check_percent_size(fmt: Any, values: Any) -> None:
+    """``fmt % values``: refuse a result over :data:`MAX_STRING` characters, estimated from the values each
+    conversion writes (``('%(a)s' * 5000) % {'a': long}`` would repeat a long string 5,000 times)."""
+    if not isinstance(fmt, str) or "%" not in fmt:
+        return
+    size, used = len(fmt), 0
+    for match in _CONVERSION.finditer(fmt):
+        key, kind = match.groups()
+        if kind == "%":
+            continue
+        if key is not None and isinstance(values, dict):
+            size += text_size(values.get(key), MAX_STRING)
+        elif isinstance(values, tuple):
+            size += text_size(values[used], MAX_STRING) if used < len(values) else 0
+            used += 1
+        else:
+            size += text_size(values, MAX_STRING)
+        expect(size)
+
+
+def check_braces_size(fmt: Any, args: tuple, kwargs: dict) -> None:
+    """``fmt.format(*args, **kwargs)``: refuse a result over :data:`MAX_STRING` characters, estimated from the
+    value each field writes (``('{0}' * 5000).format(long)``); a field naming an attribute or item of a value is
+    weighed as that whole value."""
+    if not isinstance(fmt, str) or "{" not in fmt:
+        return
+    try:
+        fields = list(string.Formatter().parse(fmt))
+    except ValueError:
+        return  # the call itself reports the bad format string
+    size, auto = 0, 0
+    for literal, name, _, _ in fields:
+        size += len(literal)
+        if name is None:
+            continue
+        head = re.split(r"[.\[]", name, maxsplit=1)[0]
+        if head == "":
+            value = args[auto] if auto < len(args) else None
+            auto += 1
+        elif head.isdigit():
+            value = args[int(head)] if int(head) < len(args) else None
+        else:
+            value = kwargs.get(head)
+        size += text_size(value, MAX_STRING)
+        expect(size)
+
+
 def check_percent(fmt: Any, values: Any) -> None:
     """``fmt % values``: refuse a width or precision (``%999999999d``, ``%.*f``) over :data:`MAX_STRING`."""
     if not isinstance(fmt, str) or "%" not in fmt:
@@ -177,8 +258,16 @@ def check_method(method: Any, args: tuple, kwargs: dict) -> None:
         elif name == "translate" and args and isinstance(args[0], dict):
             longest = max((len(v) for v in args[0].values() if isinstance(v, str)), default=1)
             expect(len(owner) * max(longest, 1))
-        elif name in ("format", "format_map"):
+        elif name == "format":
             check_braces(owner, args, kwargs)
+            check_braces_size(owner, args, kwargs)
+        elif name == "format_map":
+            check_braces(owner, args, kwargs)
+            check_braces_size(owner, (), args[0] if args and isinstance(args[0], dict) else {})
+        elif name == "expandtabs":
+            size = args[0] if args else kwargs.get("tabsize", 8)
+            if isinstance(size, int) and size > 0:
+                expect(len(owner) + owner.count("\t") * size)
     elif isinstance(owner, list) and name in ("append", "extend", "insert"):
         added = len(args[0]) if name == "extend" and args and hasattr(args[0], "__len__") else 1
         if len(owner) + added > MAX_ITEMS:
@@ -224,6 +313,7 @@ def _est_wordwrap(s: Any, width: Any = 79, *rest: Any, **kwargs: Any) -> None:
 
 def _est_format(value: Any, *args: Any, **kwargs: Any) -> None:
     check_percent(value, kwargs or args)
+    check_percent_size(value, kwargs or args)
 
 
 def _est_join(value: Any, d: Any = "", *_: Any, **__: Any) -> None:

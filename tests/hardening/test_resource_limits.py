@@ -49,6 +49,14 @@ BOMBS = {
     "many large strings kept": "{% set l = [] %}{% for i in range(100000) %}{% if l.append(('y' * 1000000) ~ i) %}"
     "{% endif %}{% endfor %}",
     "translate": "{{ ('x' * 100000).translate({120: 'y' * 100000}) }}",
+    "expandtabs": "{{ ('\t' * 1000000).expandtabs(1000000)|length }}",
+}
+#: one long string written many times by one format: 5 GB made before the result could be checked
+FORMAT_BOMBS = {
+    "percent repeated key": "{% set s = 'x' * 1000000 %}{{ (('%(a)s' * 5000) % {'a': s})|length }}",
+    "format filter repeated key": "{% set s = 'x' * 1000000 %}{{ ('%(a)s' * 5000)|format(a=s)|length }}",
+    "str.format repeated field": "{% set s = 'x' * 1000000 %}{{ ('{0}' * 5000).format(s)|length }}",
+    "format_map repeated field": "{% set s = 'x' * 1000000 %}{{ ('{a}' * 5000).format_map({'a': s})|length }}",
 }
 
 
@@ -63,14 +71,40 @@ def test_a_template_cannot_build_a_huge_string(name: str) -> None:
     assert any(word in problem.message for word in ("characters", "items")), problem.message
 
 
+@pytest.mark.parametrize("name", sorted(FORMAT_BOMBS))
+def test_a_format_is_refused_before_it_writes_a_huge_string(name: str) -> None:
+    """In a process that may use 1.5 GiB: the 5 GB result is refused from its arguments, never made."""
+    import subprocess
+    import sys
+
+    code = (
+        "import resource, sys\n"
+        "resource.setrlimit(resource.RLIMIT_AS, (3 * 2**29, resource.getrlimit(resource.RLIMIT_AS)[1]))\n"
+        "from printer.sheets.sandbox import TemplateSandbox, template_problem\n"
+        "try:\n"
+        "    TemplateSandbox().from_string(sys.argv[1]).render()\n"
+        "except Exception as exc:\n"
+        "    print(template_problem(exc, '<template>').message)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, FORMAT_BOMBS[name]],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert "template error: refused:" in done.stdout and "characters" in done.stdout, done.stdout + done.stderr
+
+
 def test_ordinary_string_work_is_untouched() -> None:
     env = TemplateSandbox()
     source = (
         "{{ 'a' ~ 'b' }}|{{ [1, 2]|join(',') }}|{{ 'x %s' % 3 }}|{{ 1 + 2 }}|{{ 'aa'|replace('a', 'bc') }}|"
         "{{ '{:>4}'.format(7) }}|{{ 'ab'|center(6) }}|{{ 'a\nb'|indent(2) }}|{{ [1] + [2] }}"
-        "{% set b %}<{{ 'q' }}>{% endset %}|{{ b }}"
+        "{% set b %}<{{ 'q' }}>{% endset %}|{{ b }}|{{ '%(a)s-%(a)s'|format(a='z') }}|{{ '{0}{0}'.format('y') }}|"
+        "{{ 'a\tb'.expandtabs(2) }}|{{ '%s:%s' % ('m', [1]) }}"
     )
-    assert env.from_string(source).render() == "ab|1,2|x 3|3|bcbc|   7|  ab  |a\n  b|[1, 2]|<q>"
+    assert env.from_string(source).render() == "ab|1,2|x 3|3|bcbc|   7|  ab  |a\n  b|[1, 2]|<q>|z-z|yy|a b|m:[1]"
 
 
 def test_a_build_with_a_doubling_template_stops_at_the_card_and_line(tmp_path: Path, run) -> None:
