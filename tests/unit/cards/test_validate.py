@@ -47,6 +47,9 @@ def test_every_l5r_type_is_in_the_examples(repo):
         "Ring",
         "Stronghold",
         "Sensei",
+        "Honor Track",  # play pieces printed as components
+        "Honor Marker",
+        "Imperial Favor",
     }
     assert any(any("\u3040" <= ch <= "\u30ff" for ch in c.get("text", "")) for c in sets["l5r"]), "no Japanese card"
 

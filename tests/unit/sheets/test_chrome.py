@@ -17,7 +17,7 @@ def test_each_chrome_document_is_freed_before_the_next_is_laid_out(tmp_path, mon
     import printer.sheets.pdf as pdf
     from printer.cli import main
 
-    monkeypatch.setattr(assemble, "CHROME_PER_CHUNK", 1)  # the bundled L5R cards' 4 sheets: 4 documents
+    monkeypatch.setattr(assemble, "CHROME_PER_CHUNK", 1)  # one document a sheet of the bundled L5R cards
     boxes: list[weakref.ref] = []
     alive: list[int] = []  # how many earlier documents' boxes were alive as each document was asked for
     render, chrome_pdf = pdf.render_documents, assemble._chrome_pdf
@@ -43,7 +43,7 @@ def test_each_chrome_document_is_freed_before_the_next_is_laid_out(tmp_path, mon
         if enabled:
             gc.enable()
     assert done.value.code == 0
-    assert len(boxes) == 4 and alive == [0, 0, 0, 0]
+    assert len(boxes) >= 4 and alive == [0] * len(boxes)
     assert all(ref() is None for ref in boxes)
     assert gc.get_freeze_count() == frozen  # what was frozen while the documents were laid out is unfrozen
 
