@@ -108,9 +108,30 @@ class _BoundedCode(CodeGenerator):
         self.writeline(f"{frame.buffer} = environment.bounded_buffer()")
 
     def visit_Concat(self, node, frame) -> None:
-        self.write("environment.produced(")
-        super().visit_Concat(node, frame)
+        # as Jinja2 joins a ``~`` chain, with each operand weighed before it is written out (a list of 5,000
+        # references to one long string) and the result checked
+        ctx = frame.eval_ctx
+        join = (
+            "(markup_join if context.eval_ctx.volatile else str_join)"
+            if ctx.volatile
+            else "markup_join"
+            if ctx.autoescape
+            else "str_join"
+        )
+        self.write(f"environment.produced({join}((")
+        for operand in node.nodes:
+            self.write("environment.weighed(")
+            self.visit(operand, frame)
+            self.write("), ")
+        self.write(")))")
+
+    def _output_child_pre(self, node, frame, finalize) -> None:
+        super()._output_child_pre(node, frame, finalize)
+        self.write("environment.weighed(")
+
+    def _output_child_post(self, node, frame, finalize) -> None:
         self.write(")")
+        super()._output_child_post(node, frame, finalize)
 
     def visit_Filter(self, node, frame) -> None:
         self.write("environment.produced(")
@@ -145,6 +166,7 @@ class TemplateSandbox(SandboxedEnvironment):
     code_generator_class = _BoundedCode
     template_class = BoundedTemplate
     produced = staticmethod(sizes.produced)
+    weighed = staticmethod(sizes.weighed)
     bounded_buffer = sizes.BoundedBuffer
 
     def __init__(self, **options: Any):

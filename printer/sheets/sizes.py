@@ -11,6 +11,9 @@ TemplateSandbox` sends every value a template makes through this module:
 - the operations whose result is much larger than their arguments (``replace``, ``join``, ``center``, ``indent``,
   ``wordwrap``, format widths such as ``'%999999999d'``, ``list.extend``...) are checked before they run, from
   their arguments, so that the large string is never allocated;
+- a list, tuple, dict or ``namespace()`` written out as text (``{{ value }}``, ``~``, ``string``, ``tojson``,
+  ``pprint``, a format's value...) is weighed first (:func:`text_size`, :func:`weighed`): 5,000 references to one
+  long string take little memory, but not once written out;
 - :class:`BoundedBuffer` is the list a template's ``{% set %}`` block, macro or call block collects its output in:
   it counts what is appended (the block's result is then counted as a string produced when it is used).
 
@@ -24,10 +27,11 @@ import functools
 import re
 import string
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jinja2.exceptions import SecurityError
+from jinja2.utils import Namespace
 
 #: the longest string one template expression may produce, characters
 MAX_STRING = 10_000_000
@@ -124,6 +128,8 @@ def _ints(values: Any) -> list[int]:
 
 #: one ``%`` conversion: its mapping key and its conversion letter (``%%`` included)
 _CONVERSION = re.compile(r"%(?:\(([^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.DOTALL)
+#: the containers whose text is weighed; a template's ``namespace()`` is written as the dict of its values
+_CONTAINERS = (list, tuple, dict, set, frozenset, Namespace)
 #: containers nested deeper than this are taken as over the limit when their text's length is estimated
 _DEEPEST = 200
 
@@ -143,10 +149,12 @@ def text_size(value: Any, cap: int = MAX_STRING) -> int:
             continue
         if isinstance(item, str):
             total += len(item)
-        elif isinstance(item, (list, tuple, dict, set, frozenset)):
+        elif isinstance(item, _CONTAINERS):
             total += 2
             if len(stack) > _DEEPEST:
                 return cap + 1
+            if isinstance(item, Namespace):
+                item = item._Namespace__attrs
             pairs = (x for kv in item.items() for x in kv) if isinstance(item, dict) else iter(item)
             stack.append(pairs)
         else:
@@ -243,7 +251,25 @@ def _replaced_size(s: Any, old: Any, new: Any, count: Any = None) -> int:
 
 
 def _joined_size(items: Any, sep: Any = "") -> int:
-    return sum(len(x) if isinstance(x, str) else 24 for x in items) + len(str(sep)) * max(len(items) - 1, 0)
+    return text_size(items) + len(str(sep)) * max(len(items) - 1, 0)
+
+
+def weighed(value: Any) -> Any:
+    """``value``, after refusing a list, tuple, dict or namespace whose text (``{{ value }}``, ``~``) would be over
+    :data:`MAX_STRING` characters: 5,000 references to one long string are small in memory, not once written."""
+    if isinstance(value, (str, int, float)) or value is None:
+        return value
+    if isinstance(value, _CONTAINERS):
+        expect(text_size(value))
+    return value
+
+
+def _est_text(value: Any, *_: Any, **__: Any) -> None:
+    expect(text_size(value))
+
+
+def _est_json(value: Any, *_: Any, **__: Any) -> None:
+    expect(6 * text_size(value))  # tojson writes <, >, & and ' as \u003c...: 6 characters each
 
 
 def check_method(method: Any, args: tuple, kwargs: dict) -> None:
@@ -280,7 +306,7 @@ def _checked(estimate: Callable[..., None], function: Callable[..., Any], skip: 
 
     @functools.wraps(function)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if len(args) > skip and not isinstance(args[skip], (str, list, tuple)) and hasattr(args[skip], "__iter__"):
+        if len(args) > skip and isinstance(args[skip], Iterator):
             args = (*args[:skip], list(args[skip]), *args[skip + 1 :])  # a generator (``map``): counted as a list
             produced(args[skip])
         estimate(*args[skip:], **kwargs)
@@ -329,6 +355,16 @@ _ESTIMATES: dict[str, Callable[..., None]] = {
     "wordwrap": _est_wordwrap,
     "format": _est_format,
     "join": _est_join,
+    # a list or dict written out as text
+    "string": _est_text,
+    "pprint": _est_text,
+    "tojson": _est_json,
+    "urlencode": _est_json,
+    "xmlattr": _est_json,
+    "escape": _est_text,
+    "e": _est_text,
+    "forceescape": _est_text,
+    "safe": _est_text,
 }
 
 
