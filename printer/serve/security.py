@@ -125,11 +125,11 @@ class Sessions:
         if not session:
             return False
         nonce, _, mac = session.partition(".")
-        return bool(nonce) and hmac.compare_digest(self._mac("session", nonce), mac)
+        return bool(nonce) and _same(self._mac("session", nonce), mac)
 
     def access_ok(self, token: str | None) -> bool:
         """Whether ``token`` is the run's access token (compared in constant time)."""
-        return token is not None and hmac.compare_digest(token.encode(), self.access.encode())
+        return token is not None and _same(token, self.access)
 
     def token(self, session: str) -> str:
         return self._mac("csrf", session)
@@ -137,7 +137,7 @@ class Sessions:
     def valid(self, session: str | None, token: str | None) -> bool:
         if not session or not token or not self.signed(session):
             return False
-        return hmac.compare_digest(self.token(session), token)
+        return _same(self.token(session), token)
 
     def session_of(self, headers: dict[bytes, bytes]) -> str | None:
         raw = headers.get(b"cookie")
@@ -153,6 +153,12 @@ class Sessions:
 
     def set_cookie(self, session: str) -> bytes:
         return f"{self.cookie}={session}; Path=/; HttpOnly; SameSite=Strict".encode()
+
+
+def _same(expected: str, given: str) -> bool:
+    """Whether ``given`` (from a request: any characters) is ``expected``, compared in constant time as UTF-8 bytes
+    (``hmac.compare_digest`` refuses a ``str`` holding characters beyond ASCII)."""
+    return hmac.compare_digest(expected.encode(), given.encode("utf-8", "surrogatepass"))
 
 
 #: the answer to a request without the session cookie or the token

@@ -221,3 +221,14 @@ def test_a_request_another_site_or_port_sent_is_refused_even_with_the_cookie(cli
         assert client.get("/api/state", headers={"sec-fetch-site": site}).status_code == 403
     assert client.get("/api/state", headers={"sec-fetch-site": "same-origin"}).status_code == 200
     assert client.get("/", headers={"sec-fetch-site": "none"}).status_code == 200
+
+
+def test_a_token_or_cookie_with_bytes_beyond_ascii_is_refused_not_an_error(client):
+    # hmac.compare_digest refuses to compare str holding non-ASCII characters: a 403, never a 500 and a traceback
+    body = {"game": "l5r", "data": {"id": "x"}}
+    answer = client.post("/api/card/check", json=body, headers={"x-csrf-token": "\xe9".encode("latin-1")})
+    assert answer.status_code == 403, answer.text
+    name = next(iter(client.cookies.keys()))
+    forged = {"cookie": f'{name}="abc.\xe9"'.encode("latin-1")}
+    assert client.get("/api/state", headers=forged).status_code == 403
+    assert client.get("/api/state", params={"token": "\xe9"}).status_code == 403
