@@ -269,8 +269,8 @@ async def json_body(request: Request, limit: int) -> dict:
     """The request's body as a JSON object, read up to ``limit`` bytes (``limits.request_bytes``).
 
     Raises :class:`HTTPException` 413 past the limit (announced by ``Content-Length`` or found while reading)
-    and 400 for a body that is not a JSON object or holds a number that is not finite (its JSON path in the
-    message: :class:`NotFinite`).
+    and 400 for a body that is not a JSON object, is nested too deeply to read, or holds a number that is not finite
+    (its JSON path in the message: :class:`NotFinite`).
     """
     size = int(request.headers.get("content-length") or 0)
     too_big = f"the request is over {limit:,} bytes (limits.request_bytes)"
@@ -286,6 +286,8 @@ async def json_body(request: Request, limit: int) -> dict:
         data = loads_finite(b"".join(chunks) or b"{}")
     except ValueError as exc:
         raise HTTPException(400, str(exc) if isinstance(exc, NotFinite) else "the request is not JSON") from None
+    except RecursionError:  # [[[[... nested past what Python's JSON reader can follow
+        raise HTTPException(400, "the request's JSON is nested too deeply") from None
     if not isinstance(data, dict):
         raise HTTPException(400, "the request is not a JSON object")
     return data

@@ -232,3 +232,10 @@ def test_a_token_or_cookie_with_bytes_beyond_ascii_is_refused_not_an_error(clien
     forged = {"cookie": f'{name}="abc.\xe9"'.encode("latin-1")}
     assert client.get("/api/state", headers=forged).status_code == 403
     assert client.get("/api/state", params={"token": "\xe9"}).status_code == 403
+
+
+def test_a_request_nested_too_deeply_is_refused_not_an_error(client):
+    body = '{"game": "l5r", "data": {"id": "x", "t": ' + "[" * 100_000 + "]" * 100_000 + "}}"
+    answer = client.post("/api/card/check", content=body, headers={"content-type": "application/json"})
+    assert answer.status_code == 400, answer.text
+    assert "nested too deeply" in answer.text
