@@ -506,10 +506,14 @@ async def page(request: Request) -> Response:
         number = 0
     if path is None or not path.is_file() or path.suffix.lower() != ".pdf" or number < 1:
         return PlainTextResponse("not found", 404)
+    import pypdfium2
+
     try:
         picture = await asyncio.to_thread(page_picture, project, path, number)
     except IndexError:
         return PlainTextResponse("no such page", 404)
+    except pypdfium2.PdfiumError as exc:  # a damaged PDF in build/ (a project may ship anything there)
+        return PlainTextResponse(f"{path.name} cannot be read as a PDF: {exc}", 422)
     except PageTooLarge as exc:
         if request.headers.get("accept", "").startswith("image/"):  # an <img> of a page: the message as its picture
             from markupsafe import escape

@@ -134,3 +134,12 @@ def test_an_img_of_a_page_over_the_pixel_budget_gets_the_message_as_its_picture(
     assert answer.status_code == 413 and answer.headers["content-type"].startswith("image/svg+xml")
     assert "Page too large to show" in answer.text and "25,000 x 16,667 pixels" in answer.text
     assert "script" not in answer.headers["content-security-policy"]
+
+
+def test_a_damaged_pdf_in_build_is_refused_not_an_error(client, project):
+    build = project / "build"
+    build.mkdir()
+    (build / "bad.pdf").write_bytes(b"%PDF-1.7\nnot a PDF after all\n")
+    answer = client.get("/page/bad.pdf?page=1")
+    assert answer.status_code == 422, answer.text
+    assert answer.text.startswith("bad.pdf cannot be read as a PDF")
