@@ -134,10 +134,11 @@ _CONTAINERS = (list, tuple, dict, set, frozenset, Namespace)
 _DEEPEST = 200
 
 
-def text_size(value: Any, cap: int = MAX_STRING) -> int:
+def text_size(value: Any, cap: int = MAX_STRING, indent: int = 0) -> int:
     """About how many characters ``str(value)`` has (a string's length; a list, tuple or dict: its items' sizes and
     2 for each container; anything else 24), counted up to just past ``cap``, so that a list of 5,000 references
-    to one long string is weighed without being written out."""
+    to one long string is weighed without being written out. ``indent``: JSON written with that indent, each item
+    on its own line indented by its depth."""
     if isinstance(value, str):
         return len(value)
     total = 0
@@ -147,6 +148,7 @@ def text_size(value: Any, cap: int = MAX_STRING) -> int:
         if item is stack:  # that container is done
             stack.pop()
             continue
+        total += (indent * len(stack) + 1) if indent else 0
         if isinstance(item, str):
             total += len(item)
         elif isinstance(item, _CONTAINERS):
@@ -268,8 +270,10 @@ def _est_text(value: Any, *_: Any, **__: Any) -> None:
     expect(text_size(value))
 
 
-def _est_json(value: Any, *_: Any, **__: Any) -> None:
-    expect(6 * text_size(value))  # tojson writes <, >, & and ' as \u003c...: 6 characters each
+def _est_json(value: Any, *args: Any, **kwargs: Any) -> None:
+    indent = kwargs.get("indent", args[0] if args else None)
+    indent = indent if isinstance(indent, int) and not isinstance(indent, bool) and indent > 0 else 0
+    expect(6 * text_size(value, indent=indent))  # tojson writes <, >, & and ' as \u003c...: 6 characters each
 
 
 def check_method(method: Any, args: tuple, kwargs: dict) -> None:

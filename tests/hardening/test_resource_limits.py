@@ -55,6 +55,7 @@ BOMBS = {
 #: could be checked
 REPEATED_BOMBS = {
     "tojson": "{% set s = 'x' * 1000000 %}{{ ([s] * 5000)|tojson|length }}",
+    "tojson indent": "{{ ([1] * 5000)|tojson(indent=1000000)|length }}",
     "string filter": "{% set s = 'x' * 1000000 %}{{ ([s] * 5000)|string|length }}",
     "pprint": "{% set s = 'x' * 1000000 %}{{ ([s] * 5000)|pprint|length }}",
     "join nested": "{% set s = 'x' * 1000000 %}{{ [[s] * 5000]|join|length }}",
