@@ -80,14 +80,21 @@ def assert_verdict(report, status: str, rules: list[str] | None = None) -> None:
 # --- the PDF ------------------------------------------------------------------------------------------
 
 
+_EXAMPLES: dict[str, Path] = {}
+
+
 def build_examples(tmp_path_factory, game: str) -> Path:
-    """Print the repository's example cards of ``game`` (no player aids) once; the PDF's path."""
+    """Print the repository's example cards of ``game`` (no player aids) once in a test run (once per pytest-xdist
+    worker): every module that reads that PDF gets the same file, which it must not change; the PDF's path."""
+    if game in _EXAMPLES and _EXAMPLES[game].is_file():
+        return _EXAMPLES[game]
     out = tmp_path_factory.mktemp("build")
     try:
         main(["--project", str(REPO), "build", game, "--no-aids", "--out", str(out)])
     except SystemExit as exc:
         assert exc.code == 0
-    return out / f"{game}.pdf"
+    _EXAMPLES[game] = out / f"{game}.pdf"
+    return _EXAMPLES[game]
 
 
 def card_boxes(page, width_mm: float, height_mm: float, tolerance_pt: float = 0.5) -> list[tuple[float, float]]:

@@ -19,43 +19,21 @@ STARTER = SHARED_DATA / "l5r" / "decks" / "ivory-starters-l5d" / "Ivory Crab Sta
 
 
 @pytest.fixture(scope="module")
-def crab_build(tmp_path_factory, repo):
-    """Import every Oracle card, then build the Crab starter deck; returns (pdf path, stderr)."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip("../shared/data is not here")
+def crab_build(crab_starter, oracle_cards, tmp_path_factory):
+    """The Crab starter deck built from every Oracle card (shared with the saved object's tests), and the same build
+    with --strict; returns (pdf path, stderr, the strict run)."""
     import subprocess
-    import sys
 
-    tmp = tmp_path_factory.mktemp("crab")
-    printer = [sys.executable, "-m", "printer", "--project", str(repo)]
-    files = sorted(str(p) for p in (SHARED_DATA / "l5r" / "oracle").glob("*.json"))
-    imported = subprocess.run(
-        printer + ["import", "oracle", *files, "--out", str(tmp / "l5r")], capture_output=True, text=True
-    )
-    assert imported.returncode == 0, imported.stderr[-2000:]
-    built = subprocess.run(
-        printer + ["build", "l5r", "--cards", str(tmp / "l5r"), "--deck", str(STARTER), "--out", str(tmp / "out")],
-        capture_output=True,
-        text=True,
-    )
-    assert built.returncode == 0, built.stderr[-2000:]
+    from tests.acceptance.conftest import PRINTER
+
+    strict_out = tmp_path_factory.mktemp("crab-strict") / "strict"
     strict = subprocess.run(
-        printer
-        + [
-            "build",
-            "l5r",
-            "--cards",
-            str(tmp / "l5r"),
-            "--deck",
-            str(STARTER),
-            "--out",
-            str(tmp / "strict"),
-            "--strict",
-        ],
+        PRINTER
+        + ["build", "l5r", "--cards", str(oracle_cards), "--deck", str(STARTER), "--out", str(strict_out), "--strict"],
         capture_output=True,
         text=True,
     )
-    return tmp / "out" / "l5r-ivory-crab-starter.pdf", built.stderr, strict
+    return crab_starter.out / "l5r-ivory-crab-starter.pdf", crab_starter.run.stderr, (strict, strict_out)
 
 
 def deck_size() -> int:
@@ -83,10 +61,10 @@ def test_missing_card_is_a_labelled_placeholder_and_a_warning(crab_build):
 
 
 def test_strict_makes_the_missing_card_an_error_and_writes_nothing(crab_build):
-    pdf, _, strict = crab_build
+    _, _, (strict, strict_out) = crab_build
     assert strict.returncode == 1
     assert "error: unknown card 'The Impregnable Fortress of the Crab'" in strict.stderr
-    assert not (pdf.parent.parent / "strict").exists() or not any((pdf.parent.parent / "strict").iterdir())
+    assert not strict_out.exists() or not any(strict_out.iterdir())
 
 
 def test_crop_marks_and_card_sized_fronts(crab_build):

@@ -5,45 +5,22 @@ Skipped when ../shared/data is absent.
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from printer.cards.catalog import load_cards, schema_store
 from printer.cards.export import export_cards
 from printer.project import load_project
-from tests.conftest import SHARED_DATA
 
 pytestmark = [pytest.mark.shared, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")
-def imported(tmp_path_factory, repo):
-    if not SHARED_DATA.is_dir():
-        pytest.skip("../shared/data is not here")
-    tmp = tmp_path_factory.mktemp("oracle")
-    files = sorted(str(p) for p in (SHARED_DATA / "l5r" / "oracle").glob("*.json"))
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "printer",
-            "--project",
-            str(repo),
-            "import",
-            "oracle",
-            *files,
-            "--out",
-            str(tmp / "l5r"),
-        ],
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr[-2000:]
+def imported(oracle_cards, repo, tmp_path_factory):
+    """The imported Oracle cards loaded; returns (project, schema store, cards, a folder for the exports)."""
+    tmp = tmp_path_factory.mktemp("oracle-export")
     project = load_project(repo)
     store = schema_store(project)
-    sets, problems = load_cards(project, [tmp / "l5r"], "l5r", store=store)
+    sets, problems = load_cards(project, [oracle_cards], "l5r", store=store)
     assert not [p for p in problems if p.is_error]
     return project, store, list(sets["l5r"]), tmp
 

@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -20,26 +18,9 @@ STARTER = SHARED_DATA / "l5r" / "decks" / "ivory-starters-l5d" / "Ivory Crab Sta
 
 
 @pytest.fixture(scope="module")
-def crab_save(tmp_path_factory, repo):
-    """Import every Oracle card, then build the Crab starter with --export tts-save; returns (folder, stdout)."""
-    if not SHARED_DATA.is_dir():
-        pytest.skip("../shared/data is not here")
-    tmp = tmp_path_factory.mktemp("crab-tts")
-    printer = [sys.executable, "-m", "printer", "--project", str(repo)]
-    files = sorted(str(p) for p in (SHARED_DATA / "l5r" / "oracle").glob("*.json"))
-    imported = subprocess.run(
-        printer + ["import", "oracle", *files, "--out", str(tmp / "l5r")], capture_output=True, text=True
-    )
-    assert imported.returncode == 0, imported.stderr[-2000:]
-    built = subprocess.run(
-        printer
-        + ["build", "l5r", "--cards", str(tmp / "l5r"), "--deck", str(STARTER), "--out", str(tmp / "out")]
-        + ["--export", "tts-save"],
-        capture_output=True,
-        text=True,
-    )
-    assert built.returncode == 0, built.stderr[-2000:]
-    return tmp / "out" / "l5r-ivory-crab-starter-tts", built.stdout
+def crab_save(crab_starter):
+    """The Crab starter built from every Oracle card with --export tts-save; returns (folder, stdout)."""
+    return crab_starter.out / "l5r-ivory-crab-starter-tts", crab_starter.run.stdout
 
 
 def deck_lines() -> list[tuple[int, str]]:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from helpers import build_examples
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -23,10 +24,8 @@ def used_names(stream: pikepdf.Object) -> set[str]:
 
 
 @pytest.mark.slow
-def test_every_face_form_holds_only_the_resources_its_content_uses(tmp_path, run):
-    result = run("--project", REPO, "build", "l5r", "--out", tmp_path, "--no-cache", "--jobs", "1")
-    assert result.code == 0, result.err
-    with pikepdf.open(tmp_path / "l5r.pdf") as pdf:
+def test_every_face_form_holds_only_the_resources_its_content_uses(tmp_path_factory):
+    with pikepdf.open(build_examples(tmp_path_factory, "l5r")) as pdf:
         forms = 0
         for page in pdf.pages:
             for face in (page.obj.Resources.get("/XObject") or {}).values():

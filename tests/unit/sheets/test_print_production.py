@@ -14,6 +14,7 @@ from pathlib import Path
 import pdfplumber
 import pypdfium2
 import pytest
+from helpers import build_examples
 from PIL import Image
 from pypdf import PdfReader
 
@@ -244,11 +245,9 @@ def test_text_stays_in_the_safe_area(plain):
 
 
 @pytest.mark.slow
-def test_l5r_example_text_stays_in_the_safe_area(tmp_path, repo):
+def test_l5r_example_text_stays_in_the_safe_area(tmp_path_factory):
     """The bundled L5R template keeps every character 3 mm inside the trim."""
-    code, _ = cli("--project", repo, "build", "l5r", "--out", tmp_path, "--no-aids")
-    assert code == 0
-    with pdfplumber.open(tmp_path / "l5r.pdf") as doc:
+    with pdfplumber.open(build_examples(tmp_path_factory, "l5r")) as doc:
         page = doc.pages[0]
         fronts = card_rects(page)
         assert len(fronts) == 9
