@@ -35,7 +35,7 @@ from typing import Any
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import from_settings as limits_from_settings
-from printer.paths import GAME_ID, contained, contained_or_raise, is_inside, write_problem
+from printer.paths import GAME_ID, bundled_folders, contained, contained_or_raise, is_inside, write_problem
 from printer.paths import bundled_root as bundled_root  # re-exported: the stages import it with Project
 from printer.problems import WARNING, Problem, UsageError, did_you_mean
 from printer.userconfig import UserWord
@@ -83,9 +83,9 @@ class Project:
 
     def contained(self, name: str | Path, key: str, where: str) -> Path:
         """``name`` (relative to the root) when its real path is inside the project, its ``read_also`` folders or
-        printer's bundled files; raises :class:`UsageError` naming ``key`` at ``where`` otherwise
+        printer's bundled schema/ and templates/; raises :class:`UsageError` naming ``key`` at ``where`` otherwise
         (:func:`printer.paths.contained`)."""
-        return contained_or_raise(self.root, name, key, where, [*self.read_also, bundled_root()])
+        return contained_or_raise(self.root, name, key, where, [*self.read_also, *bundled_folders()])
 
     def write_problem(self, path: Path, where: str | None = None) -> Problem | None:
         """Why printer may not write the card file ``path`` (outside the project, in a ``read_also`` folder, in
@@ -212,7 +212,7 @@ def load_project(root: Path | None = None, user: UserWord | None = None) -> Proj
         cards = root / table.pop("cards", f"cards/{game_id}")
         templates = table.pop("templates", f"templates/{game_id}")
         for key, value in (("schema", schema), ("cards", cards), ("templates", root / templates)):
-            if is_inside(value, [bundled_root()]):
+            if is_inside(value, bundled_folders()):
                 continue
             _, problem = contained(root, value, f"[games.{game_id}] {key}", where, read_also)
             if problem:

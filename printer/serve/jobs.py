@@ -350,7 +350,8 @@ async def _json(request: Request) -> dict:
 
 async def formats(request: Request) -> Response:
     project = _jobs(request).project
-    return JSONResponse({"formats": list(api_formats(project).values())})
+    found = await asyncio.to_thread(api_formats, project)  # reads every format file: never on the event loop
+    return JSONResponse({"formats": list(found.values())})
 
 
 async def deck_check(request: Request) -> Response:
@@ -459,13 +460,18 @@ async def download(request: Request) -> Response:
         return FileResponse(
             path, filename=path.name, media_type=download_type(path), headers={"content-security-policy": SANDBOX}
         )
-    files = [
-        p
-        for p in sorted(path.rglob("*"))
-        if p.is_file() and not p.name.startswith(".") and output_folder_problem(p, project.root) is None
-    ]
+
+    def listed() -> tuple[list[Path], int]:  # a folder of build/ may hold many files: walked off the event loop
+        found = [
+            p
+            for p in sorted(path.rglob("*"))
+            if p.is_file() and not p.name.startswith(".") and output_folder_problem(p, project.root) is None
+        ]
+        return found, sum(p.stat().st_size for p in found)
+
+    files, size = await asyncio.to_thread(listed)
     limit = _limits(request).download_bytes
-    if sum(p.stat().st_size for p in files) > limit:
+    if size > limit:
         return PlainTextResponse(
             f"the folder is over {limit:,} bytes (limits.download_bytes): take it from build/", 413
         )

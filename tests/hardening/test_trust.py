@@ -277,3 +277,18 @@ def test_every_limit_hint_says_lower_in_printer_toml_and_raise_with_the_users_wo
     hint = over("sheets_per_build", 6000, 5000, "x", "sheets").hint or ""
     assert "lower it in printer.toml" in hint and "--allow-limit sheets_per_build=N" in hint
     assert "your own config" in hint and "raise it in printer.toml" not in hint
+
+
+def test_a_project_reads_printers_bundled_schema_and_templates_but_nothing_else_of_printer(tmp_path, run):
+    """In a source checkout printer's bundled files sit at the repository's root: a project may use its schema/ and
+    templates/, not the rest of the checkout (its tests, its own printer.toml, its .git)."""
+    from printer.paths import bundled_root
+
+    root = tmp_path / "p"
+    assert run("init", root).code == 0
+    toml = root / "printer.toml"
+    elsewhere = bundled_root() / "tests" / "fixtures"
+    toml.write_text(toml.read_text() + f'\n[games.peek]\ncards = "{elsewhere}"\n', encoding="utf-8")
+    result = run("--project", root, "validate")
+    assert result.code != 0
+    assert "[games.peek] cards" in result.err and "outside" in result.err
