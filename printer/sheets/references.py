@@ -126,9 +126,7 @@ def reference_problems(
                 else "a relative src is read from the project folder"
             )
             path = url2pathname(unquote(urlparse(absolute).path))
-            problem = Problem(
-                where, f"cannot read {_short(path)}: {why}", f"while rendering {rendering}; {fix}", code="fetch"
-            )
+            problem = Problem(where, f"cannot read {path}: {why}", f"while rendering {rendering}; {fix}", code="fetch")
         else:  # as printer.sheets.pdf reports a fetch it blocks
             fix = "put the file inside the project folder, or use a data: URL"
             message = f"blocked {_short(absolute)}: {why}"
@@ -182,7 +180,7 @@ def stylesheet_problems(sheets: Sequence[Path], roots: Sequence[Path], limit: in
             if why in (_NOT_A_FILE, _NO_SUCH_FILE):
                 path = url2pathname(unquote(urlparse(absolute).path))
                 hint = "a stylesheet's url() is relative to the stylesheet's own folder"
-                problems.append(Problem(where, f"cannot read {_short(path)}: {why}", hint, code="fetch"))
+                problems.append(Problem(where, f"cannot read {path}: {why}", hint, code="fetch"))
             else:
                 hint = "put the file inside the project folder, or use a data: URL"
                 problems.append(Problem(where, f"blocked {_short(absolute)}: {why}", hint, code="blocked-fetch"))
