@@ -11,7 +11,7 @@ CORE = [
     "sheets",
     "decks",
     "book",
-    "api.py",
+    "api",
     "problems.py",
     "project.py",
     "plugins.py",
