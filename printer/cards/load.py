@@ -6,6 +6,9 @@ A card file is UTF-8 JSON in one of three shapes:
 - a list of cards: ``[{...}, {...}]``;
 - a card list with file-wide fields: ``{"$schema": ..., "game": "starfall", "cards": [...]}``.
 
+An object with a top-level ``"lang"`` key is a translation overlay (:mod:`printer.cards.translations`), not cards:
+it gives no records.
+
 Each card becomes a :class:`Record` whose ``pointer`` is its JSON path in
 the file (``$``, ``$[3]`` or ``$.cards[3]``), so that later stages report
 problems as ``file::$.cards[3].force``.
@@ -245,10 +248,13 @@ def _syntax_hint(text: str, exc: json.JSONDecodeError) -> str | None:
 
 
 def records_from_data(data: object, path: Path) -> tuple[list[Record], list[Problem]]:
-    """Split parsed JSON into card records (see the module docstring for the shapes)."""
+    """Split parsed JSON into card records (see the module docstring for the shapes); a translation overlay (an object
+    with a top-level ``lang`` key) gives none."""
     where = str(path)
     if isinstance(data, list):
         items, base, game = data, "$", None
+    elif isinstance(data, dict) and "lang" in data:  # translations (printer.cards.translations), read apart
+        return [], []
     elif isinstance(data, dict) and "cards" in data:
         items, base = data["cards"], "$.cards"
         game = data.get("game") if isinstance(data.get("game"), str) else _game_from_schema(data.get("$schema"))

@@ -1,0 +1,577 @@
+"""Translations of a game's cards, read as data beside the cards.
+
+A game names its languages in printer.toml (``[games.<id>] languages = ["en", "ja"]``, the first being the
+*source*: the language of the card files themselves) and which fields are translatable (a property of its card
+schema with ``"x-translatable": true``, and/or ``translatable = ["title", "text"]`` in its table).
+
+A translation is an *overlay*: a JSON file with a top-level ``"lang"`` key (conventionally
+``cards/<game>/<lang>/*.json``; the card loader never reads it as cards), checked against
+``schema/translations.schema.json``::
+
+    {"game": "starfall", "lang": "ja",
+     "cards": [{"id": "hold-the-line", "title": "...", "text": "...",
+                "from": {"title": "1a2b3c4d5e6f", "text": "0f9e8d7c6b5a"}}]}
+
+``from`` holds, for each translated field, :func:`source_digest` of the source value it was made from: a
+translation is *stale* when that digest differs from the digest of the source card's current value (a field with
+no digest counts as stale). A spreadsheet holds translations as ``<field>@<lang>`` columns beside the source
+columns and the digests in a ``from@<lang>`` column (``title=1a2b3c4d5e6f text=0f9e8d7c6b5a``).
+
+Problems in a translation are located in the overlay with the language: ``cards/starfall/ja/crew.json::$.cards[3].text
+(ja)``, or at the spreadsheet cell (``cards/starfall/crew.xlsx:Sheet1!F7 (ja)``). docs/translations.md is the user's
+page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from printer.cards.load import card_files, read_json
+from printer.cards.model import Card, CardSet
+from printer.cards.record import json_key, json_type
+from printer.paths import is_inside
+from printer.problems import WARNING, Problem, counted, did_you_mean
+from printer.project import Project, bundled_root
+
+if TYPE_CHECKING:
+    from printer.cards.schema import SchemaStore
+
+#: a language tag as printer.toml takes it (``en``, ``ja``, ``pt-BR``)
+LANG_TAG = re.compile(r"[a-zA-Z]{2,3}(-[A-Za-z0-9]+)*")
+#: the language of a game that declares none
+DEFAULT_LANG = "en"
+#: the keys of an overlay entry that are not translated fields
+ENTRY_KEYS = ("id", "from")
+#: the marker of a translatable property in a card schema
+SCHEMA_MARK = "x-translatable"
+
+
+def source_digest(value: object) -> str:
+    """The digest of a source value a translation records in ``from``: the first 12 hex digits of SHA-256 over the
+    value as compact JSON with sorted keys, UTF-8 (``ensure_ascii=False``), so that the same value gives the same
+    digest whatever file or spreadsheet it was read from."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def languages(project: Project, game_id: str) -> tuple[str, ...]:
+    """The languages of ``game_id``, the source first; at least one.
+
+    ``[games.<id>] languages`` when given; else the game's ``lang`` (the language of its card text) alone; else
+    ``("en",)``. Raises :class:`~printer.problems.UsageError` for an unknown game."""
+    settings = project.game(game_id).settings
+    listed = settings.get("languages")
+    if isinstance(listed, list):
+        found = tuple(dict.fromkeys(x for x in listed if isinstance(x, str) and x))
+        if found:
+            return found
+    lang = settings.get("lang")
+    return (lang,) if isinstance(lang, str) and lang else (DEFAULT_LANG,)
+
+
+def translatable_fields(
+    project: Project, game_id: str, schema: dict, store: SchemaStore | None = None
+) -> tuple[str, ...]:
+    """The fields of ``game_id``'s cards that translations may replace: ``[games.<id>] translatable`` (printer.toml),
+    then the properties ``schema`` (the game's card schema as a dict) marks ``"x-translatable": true``, each once.
+
+    The schema's ``allOf``/``anyOf``/``oneOf`` and ``then``/``else`` parts are followed, and its ``$ref`` ones too
+    when ``store`` (a :class:`~printer.cards.schema.SchemaStore`) is given. Only top-level card fields count."""
+    listed = project.game(game_id).settings.get("translatable")
+    names = [x for x in listed if isinstance(x, str) and x] if isinstance(listed, list) else []
+    return tuple(dict.fromkeys([*names, *_marked(schema, store)]))
+
+
+def _marked(schema: dict, store: SchemaStore | None) -> list[str]:
+    """The properties ``schema`` marks translatable (see :func:`translatable_fields`)."""
+    resolver = None
+    if store is not None and isinstance(schema, dict) and isinstance(schema.get("$id"), str):
+        resolver = store.registry.resolver(base_uri=schema["$id"])
+    found: list[str] = []
+    stack: list[tuple[object, Any]] = [(schema, resolver)]
+    steps = 0
+    while stack and steps < 2000:  # a schema that refers to itself is walked a bounded number of steps
+        steps += 1
+        node, here = stack.pop(0)
+        if not isinstance(node, dict):
+            continue
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            found += [name for name, sub in properties.items() if isinstance(sub, dict) and sub.get(SCHEMA_MARK)]
+        ref = node.get("$ref")
+        if isinstance(ref, str) and here is not None:
+            try:
+                resolved = here.lookup(ref)
+            except Exception:  # noqa: BLE001 - an unresolvable $ref is the card validation's to report
+                pass
+            else:
+                stack.append((resolved.contents, resolved.resolver))
+        for key in ("allOf", "anyOf", "oneOf"):
+            parts = node.get(key)
+            if isinstance(parts, list):
+                stack += [(part, here) for part in parts]
+        for key in ("then", "else"):
+            stack.append((node.get(key), here))
+    return list(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class Translation:
+    """One card's translation into ``lang``: the translated ``fields`` (field -> value) and, in ``source``, the
+    digest of the source value each was made from (the overlay's ``from``).
+
+    ``file`` and ``pointer`` (``$.cards[3]``) say where it was read; ``cells`` (a spreadsheet row's) maps each
+    field, and ``""`` the row, to its location (``file.xlsx:Sheet1!F7``)."""
+
+    game: str
+    lang: str
+    card_id: str
+    fields: Mapping[str, object]
+    source: Mapping[str, str]
+    file: Path
+    pointer: str
+    cells: Mapping[str, str] = field(default_factory=dict)
+
+    def where(self, field: str = "") -> str:
+        """``file::$.cards[3].text (ja)`` for a problem at ``field`` (the entry: ``field=""``); a spreadsheet
+        translation's cell, ``file.xlsx:Sheet1!F7 (ja)``."""
+        if self.cells:
+            return f"{self.cells.get(field) or self.cells.get('', str(self.file))} ({self.lang})"
+        return f"{self.file}::{self.pointer}{json_key(field) if field else ''} ({self.lang})"
+
+    def stale_fields(self, card: Card, fields: Iterable[str]) -> list[str]:
+        """The fields among ``fields`` translated here whose ``from`` digest is not the digest of ``card``'s current
+        value (no digest: stale too)."""
+        return [
+            name
+            for name in fields
+            if name in self.fields and name in card.data and self.source.get(name) != source_digest(card.data[name])
+        ]
+
+
+class TranslationBook:
+    """Every translation read, by game, language and card id (:func:`load_translations`).
+
+    ``sources`` maps each game to its languages (the source first), as the project declares them."""
+
+    def __init__(self, translations: Iterable[Translation] = (), sources: Mapping[str, Sequence[str]] | None = None):
+        self._by: dict[tuple[str, str], dict[str, Translation]] = {}
+        self.languages: dict[str, tuple[str, ...]] = {g: tuple(v) for g, v in (sources or {}).items()}
+        for translation in translations:
+            self.add(translation)
+
+    def add(self, translation: Translation) -> Translation | None:
+        """Keep ``translation``; returns the one already kept for the same card and language instead (which stays),
+        or ``None``."""
+        held = self._by.setdefault((translation.game, translation.lang), {})
+        first = held.get(translation.card_id)
+        if first is None:
+            held[translation.card_id] = translation
+        return first
+
+    def get(self, game: str, lang: str, card_id: str) -> Translation | None:
+        return self._by.get((game, lang), {}).get(card_id)
+
+    def of(self, game: str, lang: str) -> Mapping[str, Translation]:
+        """The translations of ``game`` into ``lang``, by card id (empty when there are none)."""
+        return self._by.get((game, lang), {})
+
+    def langs(self, game: str) -> list[str]:
+        """The languages ``game`` has translations in, sorted."""
+        return sorted(lang for g, lang in self._by if g == game and self._by[(g, lang)])
+
+    def source(self, game: str) -> str | None:
+        """The source language of ``game`` (the first it declares), or ``None`` when the book was not told."""
+        langs = self.languages.get(game)
+        return langs[0] if langs else None
+
+    def __iter__(self) -> Iterator[Translation]:
+        for held in self._by.values():
+            yield from held.values()
+
+    def __len__(self) -> int:
+        return sum(len(held) for held in self._by.values())
+
+
+# --- reading ----------------------------------------------------------------------------------------------------------
+
+#: the overlay files' schema (printer's own: a project cannot loosen it)
+SCHEMA_FILE = "schema/translations.schema.json"
+#: a cheap test before parsing a JSON file that may be an overlay
+_LANG_KEY = b'"lang"'
+
+
+def load_translations(
+    project: Project,
+    paths: list[Path],
+    *,
+    cards: Mapping[str, CardSet] | None = None,
+    store: SchemaStore | None = None,
+    records: Sequence[object] | None = None,
+) -> tuple[TranslationBook, list[Problem]]:
+    """Read every translation under ``paths`` (the folders or files the cards are read from): overlay files and the
+    ``<field>@<lang>`` columns of spreadsheets.
+
+    Returns the :class:`TranslationBook` and the located problems (errors): an overlay its schema refuses, a
+    language the game does not declare (or its source), a field that is not translatable, a card translated twice
+    into one language. With ``cards`` (the valid cards by game, :func:`printer.cards.catalog.load_cards`) also an
+    unknown card id (the closest as hint), a field the source card does not have, and a value of another JSON type
+    than the source's. ``records`` are the records already read from ``paths``
+    (:func:`printer.cards.load.load_records`), whose spreadsheet rows are then not read again. ``store`` gives the
+    card schemas (default: the project's)."""
+    from printer.cards.catalog import schema_store
+
+    store = store or schema_store(project)
+    book = TranslationBook(sources={g: languages(project, g) for g in project.games})
+    problems: list[Problem] = []
+    fields: dict[str, tuple[str, ...]] = {}
+
+    def translatable(game: str) -> tuple[str, ...]:
+        if game not in fields:
+            fields[game] = translatable_fields(project, game, store.schema(project.games[game].schema), store)
+        return fields[game]
+
+    for folder in paths:
+        for file in card_files([Path(folder)]):
+            if Path(folder).is_dir() and not is_inside(file, [folder]):
+                continue  # a link out of the folder: the card loader reports it
+            if file.suffix.lower() == ".json":
+                problems += _read_overlay(project, file, book, translatable, store)
+    if cards is not None:
+        problems += check_against_source(book, cards)
+    return book, problems
+
+
+def is_overlay(data: object) -> bool:
+    """Whether parsed JSON is a translation overlay (an object with a top-level ``lang`` key), not cards."""
+    return isinstance(data, dict) and "lang" in data
+
+
+def _read_overlay(project: Project, file: Path, book: TranslationBook, translatable, store) -> list[Problem]:
+    try:
+        with file.open("rb") as stream:
+            head = stream.read()
+    except OSError:
+        return []  # the card loader reports a file it cannot read
+    if _LANG_KEY not in head:
+        return []
+    data, problems = read_json(file)
+    if not is_overlay(data):
+        return []
+    assert isinstance(data, dict)
+    lang = data.get("lang")
+    tag = f" ({lang})" if isinstance(lang, str) and len(lang) <= 20 else ""
+    found = store.validate(data, bundled_root() / SCHEMA_FILE, f"{file}::$")
+    problems += [Problem(p.where + tag, p.message, p.hint, p.severity, p.code) for p in found]
+    if found:
+        return problems
+    game, problem = _overlay_game(project, file, data, tag)
+    if problem is not None:
+        return problems + [problem]
+    assert game is not None and isinstance(lang, str)
+    problem = _lang_problem(project, game, lang, f"{file}::$.lang ({lang})")
+    if problem is not None:
+        return problems + [problem]
+    allowed = translatable(game)
+    for i, entry in enumerate(data["cards"]):
+        translated = {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
+        translation = Translation(
+            game, lang, entry["id"], translated, dict(entry.get("from", {})), file, f"$.cards[{i}]"
+        )
+        problems += _add(book, translation, allowed)
+    return problems
+
+
+def _overlay_game(project: Project, file: Path, data: dict, tag: str) -> tuple[str | None, Problem | None]:
+    game = data.get("game")
+    if isinstance(game, str):
+        if game in project.games:
+            return game, None
+        hint = did_you_mean(game, list(project.games)) or "games: " + ", ".join(sorted(project.games))
+        return None, Problem(f"{file}::$.game{tag}", f"unknown game {game!r}", hint, code="unknown-game")
+    owner = project.game_for_path(file)
+    if owner is None:
+        return None, Problem(
+            f"{file}::${tag}",
+            "cannot tell which game these translations belong to",
+            'put the file under cards/<game>/<lang>/ or add "game": "<id>"',
+            code="unknown-game",
+        )
+    return owner.id, None
+
+
+def _lang_problem(project: Project, game: str, lang: str, where: str) -> Problem | None:
+    """Why ``lang`` cannot hold translations of ``game`` (not declared, or the source), or ``None``."""
+    langs = languages(project, game)
+    if lang == langs[0]:
+        return Problem(
+            where,
+            f"{lang!r} is the source language of {game!r} (its card files are in it): nothing to translate",
+            f"name the language of these translations; {game!r} declares languages = {list(langs)}",
+            code="translation-lang",
+        )
+    if lang in langs:
+        return None
+    hint = did_you_mean(lang, list(langs[1:])) or (
+        f"add it to [games.{game}] languages in printer.toml (now {list(langs)})"
+    )
+    return Problem(where, f"{game!r} has no language {lang!r}", hint, code="translation-lang")
+
+
+def _add(book: TranslationBook, translation: Translation, allowed: tuple[str, ...]) -> list[Problem]:
+    """Keep ``translation`` in ``book``, less the fields that are not translatable; the problems found."""
+    problems: list[Problem] = []
+    refused = [name for name in translation.fields if name not in allowed]
+    for name in refused:
+        hint = did_you_mean(name, list(allowed)) or (
+            "translatable fields: " + ", ".join(allowed)
+            if allowed
+            else 'mark the field "x-translatable": true in the card schema, or list it in [games.'
+            f"{translation.game}] translatable in printer.toml"
+        )
+        problems.append(
+            Problem(translation.where(name), f"field {name!r} is not translatable", hint, code="translation-field")
+        )
+    for name in translation.source:
+        if name not in translation.fields:
+            problems.append(
+                Problem(
+                    translation.where("from") if not translation.cells else translation.where(""),
+                    f"a source digest for {name!r}, which is not translated here",
+                    f"remove {name!r} from from, or translate it",
+                    WARNING,
+                    code="translation-from",
+                )
+            )
+    if refused:
+        kept = {k: v for k, v in translation.fields.items() if k not in refused}
+        translation = Translation(
+            translation.game,
+            translation.lang,
+            translation.card_id,
+            kept,
+            translation.source,
+            translation.file,
+            translation.pointer,
+            translation.cells,
+        )
+    first = book.add(translation)
+    if first is not None:
+        problems.append(
+            Problem(
+                translation.where(),
+                f"card {translation.card_id!r} is translated into {translation.lang} twice, first at {first.where()}",
+                "keep one of them",
+                code="translation-duplicate",
+            )
+        )
+    return problems
+
+
+def check_against_source(book: TranslationBook, cards: Mapping[str, CardSet]) -> list[Problem]:
+    """What ``book``'s translations say that the source ``cards`` (by game) contradict: an unknown card id (the
+    closest as hint), a translated field the source card does not have, a value of another JSON type than the
+    source's (a list for a text)."""
+    problems: list[Problem] = []
+    for translation in book:
+        cardset = cards.get(translation.game)
+        card = cardset.by_id(translation.card_id) if cardset is not None else None
+        if card is None:
+            ids = [c.id for c in cardset] if cardset is not None else []
+            problems.append(
+                Problem(
+                    translation.where("id"),
+                    f"no {translation.game} card has the id {translation.card_id!r}",
+                    did_you_mean(translation.card_id, ids) or "an entry's id is the id of the card it translates",
+                    code="translation-unknown-id",
+                )
+            )
+            continue
+        for name, value in translation.fields.items():
+            if name not in card.data:
+                problems.append(
+                    Problem(
+                        translation.where(name),
+                        f"card {card.id!r} has no {name!r} to translate ({card.where})",
+                        "remove the field from the translation, or add it to the source card first",
+                        code="translation-extra-field",
+                    )
+                )
+            elif _kind(value) != _kind(card.data[name]):
+                problems.append(
+                    Problem(
+                        translation.where(name),
+                        f"the translation is {json_type(value)}, the source {json_type(card.data[name])}",
+                        "translate the value in the same shape as the source's",
+                        code="translation-type",
+                    )
+                )
+    return problems
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    return type(value).__name__
+
+
+# --- using them ---------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class LangState:
+    """The translation state of one game's cards in ``lang``: how many cards are ``translated`` (every translatable
+    field the source has, none stale), and the ids of those ``missing`` a translation (of one field or more) and of
+    those whose translation is ``stale`` (the source changed since). A card with nothing to translate is in none."""
+
+    lang: str
+    translated: int = 0
+    missing: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """``ja: 60 translated, 3 missing, 2 stale``."""
+        return f"{self.lang}: {self.translated} translated, {len(self.missing)} missing, {len(self.stale)} stale"
+
+
+def _to_translate(card: Card, fields: Sequence[str]) -> list[str]:
+    """The translatable fields ``card`` has a value in (an empty text or list has nothing to translate)."""
+    out = []
+    data = card.data
+    for name in fields:
+        value = data.get(name)
+        if value is None or value == "" or value == [] or value == {}:
+            continue
+        out.append(name)
+    return out
+
+
+def _assess(card: Card, translation: Translation | None, lang: str, fields: Sequence[str]):
+    """``(state, problem)`` of one card: state ``None`` (nothing to translate), ``"missing"``, ``"stale"`` or
+    ``"translated"``; the warning for the first two."""
+    wanted = _to_translate(card, fields)
+    if not wanted:
+        return None, None
+    source = card.record.where()
+    if translation is None:
+        return "missing", Problem(
+            f"{source} ({lang})",
+            f"card {card.id!r} has no {lang} translation: printed in the source language",
+            f"translate {', '.join(wanted)} in an overlay file (cards/{card.game}/{lang}/*.json)",
+            WARNING,
+            code="translation-missing",
+        )
+    untranslated = [name for name in wanted if name not in translation.fields]
+    if untranslated:
+        return "missing", Problem(
+            translation.where(),
+            f"card {card.id!r} has no {lang} translation of {', '.join(repr(n) for n in untranslated)}: printed in "
+            "the source language",
+            f"translate {', '.join(untranslated)} beside the other fields ({source})",
+            WARNING,
+            code="translation-missing",
+        )
+    stale = translation.stale_fields(card, wanted)
+    if stale:
+        digests = ", ".join(f'"{name}": "{source_digest(card.data[name])}"' for name in stale)
+        return "stale", Problem(
+            translation.where(stale[0]),
+            f"the {lang} translation of {card.id!r} was made from another source text of "
+            f"{', '.join(repr(n) for n in stale)} than the card's now",
+            f"check the translation against the source ({source}), then set from to {{{digests}}}",
+            WARNING,
+            code="translation-stale",
+        )
+    return "translated", None
+
+
+def translation_state(
+    cards: CardSet, book: TranslationBook, lang: str, fields: Sequence[str]
+) -> tuple[LangState, list[Problem]]:
+    """The :class:`LangState` of ``cards`` in ``lang`` and a warning for each card whose translation is missing
+    (code ``translation-missing``, at the source card) or stale (``translation-stale``, at the translated field,
+    the current digest in the hint). For the source language: every card translated, no problem."""
+    if lang == book.source(cards.game):
+        return LangState(lang, len(cards)), []
+    state = LangState(lang)
+    problems: list[Problem] = []
+    held = book.of(cards.game, lang)
+    for card in cards:
+        verdict, problem = _assess(card, held.get(card.id), lang, fields)
+        if verdict == "translated":
+            state.translated += 1
+        elif verdict == "missing":
+            state.missing.append(card.id)
+        elif verdict == "stale":
+            state.stale.append(card.id)
+        if problem is not None:
+            problems.append(problem)
+    return state, problems
+
+
+def translate(cards: CardSet, book: TranslationBook, lang: str, fields: Sequence[str]) -> tuple[CardSet, list[Problem]]:
+    """``cards`` in ``lang``: each a new :class:`Card` with the same ``record`` (art and locations resolve against the
+    source file) and the translated values of ``fields`` in place of the source's.
+
+    For the source language (:meth:`TranslationBook.source`) the same ``cards``, no problems. A card not translated
+    (or not in every field) keeps the source text, with a warning (``translation-missing``) and one count for the
+    language; a stale translation is used, with a warning (``translation-stale``). A translated value whose JSON
+    type is not the source's is not used (:func:`check_against_source` reports it)."""
+    if lang == book.source(cards.game):
+        return cards, []
+    held = book.of(cards.game, lang)
+    out = CardSet(cards.game)
+    problems: list[Problem] = []
+    missing: list[Card] = []
+    for card in cards:
+        translation = held.get(card.id)
+        verdict, problem = _assess(card, translation, lang, fields)
+        if problem is not None:
+            problems.append(problem)
+        if verdict == "missing":
+            missing.append(card)
+        if translation is None:
+            out.add(Card(card.game, card.data, card.record))
+            continue
+        data = dict(card.data)
+        for name in fields:
+            if name in translation.fields and name in data and _kind(translation.fields[name]) == _kind(data[name]):
+                data[name] = translation.fields[name]
+        out.add(Card(card.game, data, card.record))
+    if missing:
+        problems.append(
+            Problem(
+                f"{missing[0].record.where()} ({lang})",
+                f"{counted(len(missing), 'card')} of {cards.game} {'has' if len(missing) == 1 else 'have'} no {lang} "
+                "translation (or not of every field): printed in the source language",
+                "printer validate lists them",
+                WARNING,
+                code="translation-missing-count",
+            )
+        )
+    return out, problems
+
+
+__all__ = [
+    "DEFAULT_LANG",
+    "LANG_TAG",
+    "LangState",
+    "Translation",
+    "TranslationBook",
+    "check_against_source",
+    "is_overlay",
+    "languages",
+    "load_translations",
+    "source_digest",
+    "translatable_fields",
+    "translate",
+    "translation_state",
+]
