@@ -4,7 +4,8 @@ The first non-blank row of a sheet is its header: one field name per
 column. A nested field takes a dotted header (``cost.gold``); a list field
 takes one cell, its items separated by ``;`` or written as a JSON array
 (``["a; b", "c"]``). An empty cell is an absent field and a blank row is
-skipped. Every visible worksheet of a workbook is read; hidden sheets are
+skipped. A column headed ``<field>@<lang>`` (``title@ja``, ``from@ja``) holds a
+translation (:mod:`printer.cards.sheet_translations`), never a card field. Every visible worksheet of a workbook is read; hidden sheets are
 not (``printer export`` keeps its long dropdown lists on one).
 
 Cells are converted by the type the game's schema gives the field
@@ -73,6 +74,8 @@ def column_letters(index: int) -> str:
     return letters
 
 
+#: a translation column's header: ``<field>@<lang>`` (``title@ja``, ``from@ja``: :mod:`printer.cards.translations`)
+_TRANSLATED = re.compile(r"[^@.\s]+@[a-zA-Z]{2,3}(-[A-Za-z0-9]+)*")
 _PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
 _CELL_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*")
 
@@ -94,7 +97,8 @@ class SheetRecord(Record):
     number, ``columns`` maps each header to its 0-based column and ``cells``
     holds the raw cell values by header until :func:`convert` turns them
     into ``data``. ``typed`` is true when cells carry their own types (a
-    workbook), false for CSV text.
+    workbook), false for CSV text. Translation columns (``<field>@<lang>``)
+    are held apart, in ``translated_columns`` and ``translated``.
     """
 
     sheet: str | None = None
@@ -103,6 +107,11 @@ class SheetRecord(Record):
     cells: dict[str, object] = field(default_factory=dict)
     typed: bool = False
     converted: bool = False
+    #: the translation columns (``title@ja``, ``from@ja``: :mod:`printer.cards.translations`), header -> column,
+    #: apart from ``columns`` so that the card's fields and its edits never take them
+    translated_columns: dict[str, int] = field(default_factory=dict)
+    #: the row's filled translation cells, raw, by header
+    translated: dict[str, object] = field(default_factory=dict)
 
     def cell(self, header: str) -> str:
         return f"{sheet_prefix(self.sheet)}{column_letters(self.columns[header])}{self.row}"
@@ -248,20 +257,35 @@ def _records(path: Path, sheet: str | None, rows: Rows, typed: bool) -> tuple[li
     if header_at is None:
         return [], []
     columns: dict[str, int] = {}
+    translated: dict[str, int] = {}  # title@ja, from@ja
     for col, value in enumerate(rows[header_at]):
         if _blank(value):
             continue
         name = str(value).strip()
         cell = f"{path}:{prefix}{column_letters(col)}{header_at + 1}"
-        if name in columns:
+        if name in columns or name in translated:
+            first = columns[name] if name in columns else translated[name]
             problems.append(
                 Problem(
                     cell,
-                    f"column {name!r} appears twice, first in column {column_letters(columns[name])}",
+                    f"column {name!r} appears twice, first in column {column_letters(first)}",
                     "rename or remove one of them",
                     code="duplicate-column",
                 )
             )
+            continue
+        if "@" in name:
+            if not _TRANSLATED.fullmatch(name):
+                problems.append(
+                    Problem(
+                        cell,
+                        f"header {name!r} is not a translation column",
+                        "a translation column is headed <field>@<language>, e.g. title@ja (digests: from@ja)",
+                        code="bad-header",
+                    )
+                )
+                continue
+            translated[name] = col
             continue
         if not all(part for part in name.split(".")):
             problems.append(Problem(cell, f"header {name!r} has an empty part", "write cost.gold", code="bad-header"))
@@ -280,7 +304,7 @@ def _records(path: Path, sheet: str | None, rows: Rows, typed: bool) -> tuple[li
         number = header_at + 2 + offset
         if all(_blank(v) for v in row):
             continue
-        known = set(columns.values())
+        known = set(columns.values()) | set(translated.values())
         stray = [c for c, v in enumerate(row) if c not in known and not _blank(v)]
         for col in stray[:3]:
             problems.append(
@@ -298,9 +322,15 @@ def _records(path: Path, sheet: str | None, rows: Rows, typed: bool) -> tuple[li
                 cells[name] = value
         game_cell = cells.get("game")
         game = game_cell if isinstance(game_cell, str) else None
-        records.append(
-            SheetRecord({}, path, "$", game, sheet=sheet, row=number, columns=dict(columns), cells=cells, typed=typed)
+        record = SheetRecord(
+            {}, path, "$", game, sheet=sheet, row=number, columns=dict(columns), cells=cells, typed=typed
         )
+        if translated:
+            record.translated_columns = translated
+            record.translated = {
+                name: row[col] for name, col in translated.items() if col < len(row) and not _blank(row[col])
+            }
+        records.append(record)
     return records, problems
 
 
@@ -445,6 +475,12 @@ class SchemaTypes:
         if path not in self._cache:
             self._cache[path] = self._describe(self._nodes(path))
         return self._cache[path]
+
+
+def read_cell(value: object, kind: FieldType, typed: bool) -> object:
+    """One cell's ``value`` as the JSON a field of ``kind`` takes (as :func:`convert` reads a card's cells; ``typed``:
+    a workbook's cell, not CSV text). Raises ``ValueError`` whose message says why it cannot be read."""
+    return _convert(value, kind, typed)
 
 
 def _json_kind(value: object) -> str:
@@ -657,6 +693,7 @@ __all__ = [
     "FieldType",
     "SchemaTypes",
     "SheetRecord",
+    "read_cell",
     "column_letters",
     "convert",
     "is_spreadsheet",

@@ -282,3 +282,94 @@ def test_book_keeps_the_first_of_two(tmp_path):
     book = TranslationBook([first], {"g": ["en", "ja"]})
     assert book.add(second) is first and book.get("g", "ja", "a") is first and len(book) == 1
     assert list(book) == [first] and book.source("g") == "en" and book.langs("g") == ["ja"]
+
+
+# --- spreadsheets -------------------------------------------------------------------------------------------------
+
+SHEET_HEADER = ["id", "title", "type", "deck", "focus", "text", "title@ja", "text@ja", "from@ja"]
+
+
+def sheet_rows(stale: bool = False) -> list[list[object]]:
+    digests = f"title={source_digest('Hold the Line')} text={source_digest('Bow.' if not stale else 'Old.')}"
+    return [
+        SHEET_HEADER,
+        ["hold", "Hold the Line", "Strategy", "Fate", 3, "Bow.", "戦線維持", "屈服せよ。", digests],
+        ["storm", "Storm", "Event", "Dynasty", None, "Rain falls.", None, None, None],
+    ]
+
+
+def write_xlsx(path: Path, rows: list[list[object]], title: str = "Fate Cards") -> Path:
+    import openpyxl
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = title
+    for row in rows:
+        sheet.append(row)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    book.save(path)
+    return path
+
+
+def sheet_project(project: Path, rows: list[list[object]], suffix: str) -> Path:
+    (project / "cards" / "l5r" / "fate.json").unlink(missing_ok=True)
+    path = project / "cards" / "l5r" / f"fate{suffix}"
+    if suffix == ".csv":
+        import csv
+
+        with path.open("w", encoding="utf-8", newline="") as stream:
+            csv.writer(stream).writerows([["" if v is None else v for v in row] for row in rows])
+    else:
+        write_xlsx(path, rows)
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".xlsx", ".csv"])
+def test_a_spreadsheet_holds_translations_in_at_lang_columns(project, suffix):
+    path = sheet_project(project, sheet_rows(), suffix)
+    loaded = load_project(project)
+    sets, problems = load_cards(loaded, [project / "cards" / "l5r"])
+    assert problems == [], "title@ja, text@ja and from@ja are not taken for unknown fields"
+    assert "title@ja" not in sets["l5r"].by_id("hold").data
+    records, _ = load_records([project / "cards" / "l5r"])
+    book, problems = load_translations(loaded, [project / "cards" / "l5r"], cards=sets, records=records)
+    assert problems == []
+    found = book.get("l5r", "ja", "hold")
+    assert found is not None and found.fields == {"title": "戦線維持", "text": "屈服せよ。"}
+    sheet = "'Fate Cards'!" if suffix == ".xlsx" else ""
+    assert found.where("text") == f"{path}:{sheet}H2 (ja)"
+    assert book.get("l5r", "ja", "storm") is None
+    state, warnings = translation_state(sets["l5r"], book, "ja", ("title", "text"))
+    assert state == LangState("ja", 1, ["storm"], []) and [p.code for p in warnings] == ["translation-missing"]
+    assert warnings[0].where == f"{path}:{sheet}3:3 (ja)" if suffix == ".xlsx" else f"{path}:3 (ja)"
+    japanese, _ = translate(sets["l5r"], book, "ja", ("title", "text"))
+    assert japanese.by_id("hold").title == "戦線維持"
+    again, problems = load_translations(loaded, [project / "cards" / "l5r"], cards=sets)
+    assert problems == [] and again.get("l5r", "ja", "hold") == found, "read from the file when no records are given"
+
+
+def test_a_stale_translation_in_a_spreadsheet_is_located_at_its_cell(project):
+    path = sheet_project(project, sheet_rows(stale=True), ".xlsx")
+    _, sets, book, problems = read(project)
+    assert problems == []
+    state, warnings = translation_state(sets["l5r"], book, "ja", ("title", "text"))
+    (stale,) = [p for p in warnings if p.code == "translation-stale"]
+    assert state.stale == ["hold"] and stale.where == f"{path}:'Fate Cards'!H2 (ja)"
+
+
+def test_bad_translation_cells_are_located(project):
+    rows = sheet_rows()
+    rows[0] = [*SHEET_HEADER, "title@fr", "text@"]
+    rows[1] = [*rows[1][:-1], "title=zz", "Tenir", "x"]
+    path = sheet_project(project, rows, ".xlsx")
+    loaded = load_project(project)
+    sets, problems = load_cards(loaded, [project / "cards" / "l5r"])
+    assert [(p.code, p.where) for p in problems] == [("bad-header", f"{path}:'Fate Cards'!K1")]
+    rows[0] = rows[0][:-1]
+    rows[1] = rows[1][:-1]
+    path = sheet_project(project, rows, ".xlsx")
+    _, sets, book, problems = read(project)
+    assert {(p.code, p.where) for p in problems} == {
+        ("translation-from", f"{path}:'Fate Cards'!I2 (ja)"),
+        ("translation-lang", f"{path}:'Fate Cards'!J:J (fr)"),
+    }
