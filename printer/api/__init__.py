@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from printer.api.translations import GameTranslations, TranslationReport, game_translations, translation_report
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
@@ -89,6 +90,10 @@ __all__ = [
     "validate",
     "game_checks",
     "format_checks",
+    "GameTranslations",
+    "TranslationReport",
+    "game_translations",
+    "translation_report",
 ]
 
 
@@ -138,6 +143,8 @@ class ValidationReport:
 
     sets: dict[str, CardSet]
     problems: list[Problem]
+    #: the translation state of each game with more than one language (:mod:`printer.api.translations`)
+    translations: TranslationReport | None = None
 
     @property
     def cards(self) -> int:
@@ -157,6 +164,9 @@ def validate(
     ``render`` every card's template is also rendered to HTML (no PDF), so
     that a template error, an unknown icon or missing art is reported here
     rather than at build time (:func:`printer.sheets.preflight.preflight`).
+    Validating the whole project (no ``paths``) also reports the translation
+    state of each game with more than one language (``translations``:
+    :func:`printer.api.translations.translation_report`).
     Raises :class:`UsageError` for an unknown ``game`` or when there is
     nothing to validate.
     """
@@ -170,11 +180,14 @@ def validate(
         from printer.sheets.preflight import preflight
 
         problems += preflight(project, sets, targets, problems)
+    translations = None
     if not paths:  # the whole project: what else a build of each game reads and checks, and its formats
         for each in project.games.values():
             problems += game_checks(project, each, sets.get(each.id), render)
         problems += format_checks(project)
-    return ValidationReport(sets, problems)
+        translations = translation_report(project, sets)
+        problems += translations.problems
+    return ValidationReport(sets, problems, translations)
 
 
 def format_checks(project: Project) -> list[Problem]:

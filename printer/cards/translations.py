@@ -274,8 +274,8 @@ def _assess(card: Card, translation: Translation | None, lang: str, fields: Sequ
         digests = ", ".join(f'"{name}": "{source_digest(card.data[name])}"' for name in stale)
         return "stale", Problem(
             translation.where(stale[0]),
-            f"the {lang} translation of {card.id!r} was made from another source text of "
-            f"{', '.join(repr(n) for n in stale)} than the card's now",
+            f"the {lang} translation of {card.id!r} is stale: the source {', '.join(repr(n) for n in stale)} changed "
+            "since it was translated",
             f"check the translation against the source ({source}), then set from to {{{digests}}}",
             WARNING,
             code="translation-stale",

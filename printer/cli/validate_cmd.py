@@ -29,6 +29,10 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, stri
     hint. Then renders every card's template to HTML (as build does, without
     the PDF) so that a template error, an unknown icon or missing art shows
     here rather than at build time.
+
+    For each game with more than one language (languages in printer.toml),
+    prints a line a translated language: how many cards are translated,
+    missing and stale (warnings; errors with --strict).
     """
     result = api.validate(project_from(ctx), paths, game, render=not no_render)
     problems = result.problems
@@ -40,6 +44,8 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, stri
         click.echo(f"{counted(total, 'card')}, {counted(failing, 'problem')}")
     else:
         click.echo(f"{total} valid card{'s' * (total != 1)}" + (f" ({summary})" if summary else ""))
+    for line in result.translations.summary_lines() if result.translations else ():
+        click.echo(line)  # <game> ja: 60 translated, 3 missing, 2 stale
     ctx.exit(EXIT_INVALID if n_errors else EXIT_OK)
 
 
