@@ -54,10 +54,8 @@ def test_the_examples_cover_every_card_kind(examples):
     assert all(c.copies == 2 for c in portals)
     assert {len(c["animus"]) for c in portals} >= {2, 3, 4, 5, 6}
     assert {c["goal"] for c in cards if c.type == "Bonus"} == {"portal-color", "portal-count"}
-    assert any(
-        any("\u3040" <= ch <= "\u30ff" for ch in c.title + c.get("text", "") + c.get("effect", {}).get("text", ""))
-        for c in cards
-    ), "no Japanese card"
+    # an effect that prints the card's text, so that it is translated with the card (cards/via-magica/ja/)
+    assert any(c.get("effect", {}).get("card_text") and c.get("text") for c in portals)
 
 
 def test_a_portal_is_valid(tmp_path):

@@ -122,7 +122,7 @@ def test_card_text_and_fields_are_in_the_pdf(built):
         "HR",
         "PH",
         "Destroy target Follower",
-        "サヨ",
+        "Sayo of the Tide",
         "The Salt-Wind Watchtower",
         "Province",
     ]:
