@@ -29,9 +29,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from printer.cards.catalog import field_count, schema_store
 from printer.cards.load import CARD_SUFFIXES, card_files, read_json
 from printer.cards.model import Card, CardSet
-from printer.cards.record import json_type
+from printer.cards.record import MAX_FILE_BYTES, json_key, json_type
 from printer.cards.sheet_translations import sheet_translations
 from printer.cards.spreadsheet import SheetRecord, read_records
 from printer.cards.translation_book import (
@@ -47,6 +48,7 @@ from printer.cards.translation_book import (
     source_digest,
     translatable_fields,
 )
+from printer.limits import over
 from printer.paths import is_inside, regular_file_problem
 from printer.problems import WARNING, Problem, counted, did_you_mean
 from printer.project import Project, bundled_root
@@ -80,8 +82,6 @@ def load_translations(
     than the source's. ``records`` are the records already read from ``paths``
     (:func:`printer.cards.load.load_records`), whose spreadsheet rows are then not read again. ``store`` gives the
     card schemas (default: the project's)."""
-    from printer.cards.catalog import schema_store
-
     store = store or schema_store(project)
     book = TranslationBook(sources={g: languages(project, g) for g in project.games})
     problems: list[Problem] = []
@@ -110,7 +110,8 @@ def load_translations(
     if rows:
         problems += sheet_translations(project, rows, book, translatable, store)
     if cards is not None:
-        problems += check_against_source(book, cards)
+        schemas = {game.id: game.schema for game in project.games.values()}
+        problems += check_against_source(book, cards, store, schemas)
     return book, problems
 
 
@@ -121,6 +122,8 @@ def is_overlay(data: object) -> bool:
 
 def _read_overlay(project: Project, file: Path, book: TranslationBook, translatable, store) -> list[Problem]:
     try:
+        if file.stat().st_size > MAX_FILE_BYTES:
+            return []  # the card loader reports it, unread
         with file.open("rb") as stream:
             head = stream.read()
     except OSError:
@@ -145,7 +148,12 @@ def _read_overlay(project: Project, file: Path, book: TranslationBook, translata
     if problem is not None:
         return problems + [problem]
     allowed = translatable(game)
+    limit = project.limits.fields_per_card
     for i, entry in enumerate(data["cards"]):
+        count = field_count(entry)
+        if count > limit:  # refused unread, as a card with too many fields is
+            problems.append(over("fields_per_card", count, limit, f"{file}::$.cards[{i}] ({lang})", "fields"))
+            continue
         translated = {k: v for k, v in entry.items() if k not in ENTRY_KEYS}
         translation = Translation(
             game, lang, entry["id"], translated, dict(entry.get("from", {})), file, f"$.cards[{i}]"
@@ -172,10 +180,17 @@ def _overlay_game(project: Project, file: Path, data: dict, tag: str) -> tuple[s
     return owner.id, None
 
 
-def check_against_source(book: TranslationBook, cards: Mapping[str, CardSet]) -> list[Problem]:
+def check_against_source(
+    book: TranslationBook,
+    cards: Mapping[str, CardSet],
+    store: SchemaStore | None = None,
+    schemas: Mapping[str, Path] | None = None,
+) -> list[Problem]:
     """What ``book``'s translations say that the source ``cards`` (by game) contradict: an unknown card id (the
     closest as hint), a translated field the source card does not have, a value of another JSON type than the
-    source's (a list for a text)."""
+    source's (a list for a text). With ``store`` and ``schemas`` (each game's card schema file) the card as
+    translated is also validated against its game's schema: a translated text over its ``maxLength`` is an error at
+    the translated field."""
     problems: list[Problem] = []
     for translation in book:
         cardset = cards.get(translation.game)
@@ -210,7 +225,31 @@ def check_against_source(book: TranslationBook, cards: Mapping[str, CardSet]) ->
                         code="translation-type",
                     )
                 )
+        schema = (schemas or {}).get(translation.game)
+        if store is not None and schema is not None:
+            problems += _schema_problems(translation, card, store, schema)
     return problems
+
+
+def _schema_problems(translation: Translation, card: Card, store: SchemaStore, schema: Path) -> list[Problem]:
+    """The game schema's errors in ``card`` with ``translation``'s fields in place, located at the translated
+    field (a value of another JSON type than the source's is left out: it is reported apart, and never used); errors
+    of the source's own fields are the card's, not reported here."""
+    data = dict(card.data)
+    data.update((k, v) for k, v in translation.fields.items() if k in data and json_kind(v) == json_kind(data[k]))
+    if data == card.data:
+        return []
+    problems: list[Problem] = []
+    for problem in store.validate(data, schema, "$"):
+        path = problem.where[1:]
+        name = next((n for n in translation.fields if path == json_key(n) or path.startswith(json_key(n) + ".")), None)
+        if name is None:
+            name = next((n for n in translation.fields if path.startswith(json_key(n) + "[")), None)
+        if name is not None:
+            problems.append(
+                Problem(translation.where(name), problem.message, problem.hint, problem.severity, "translation-schema")
+            )
+    return list(dict.fromkeys(problems))
 
 
 # --- using them ---------------------------------------------------------------------------------------------------

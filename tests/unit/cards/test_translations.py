@@ -375,3 +375,21 @@ def test_bad_translation_cells_are_located(project):
         ("translation-from", f"{path}:'Fate Cards'!I2 (ja)"),
         ("translation-lang", f"{path}:'Fate Cards'!J:J (fr)"),
     }
+
+
+def test_a_translated_card_is_checked_against_the_game_schema(project):
+    overlay(project, entry(STRATEGY, title="戦" * 201, text="屈服せよ。"), entry(EVENT, title="", text="雨"))
+    _, _, _, problems = read(project)
+    file = project / "cards" / "l5r" / "ja" / "fate.json"
+    assert {(p.code, p.where) for p in problems} == {
+        ("translation-schema", f"{file}::$.cards[0].title (ja)"),
+        ("translation-schema", f"{file}::$.cards[1].title (ja)"),
+    }
+    assert all(p.is_error for p in problems) and "201 characters long" in problems[0].message + problems[1].message
+
+
+def test_an_entry_with_too_many_fields_is_refused_unread(project):
+    overlay(project, {"id": "hold", **{f"f{i}": "x" for i in range(1200)}})
+    _, _, book, problems = read(project)
+    assert [p.code for p in problems] == ["limit"] and len(book) == 0
+    assert problems[0].where.endswith("::$.cards[0] (ja)")
