@@ -7,6 +7,7 @@ import re
 import pytest
 from helpers import REPO
 
+from printer import api
 from printer.cards.catalog import load_cards, schema_store
 from printer.cards.translations import languages, load_translations, translatable_fields, translation_state
 from printer.project import load_project
@@ -68,3 +69,14 @@ def test_translations_keep_icon_codes_and_markup(game):
                 assert sorted(KEPT.findall(value)) == sorted(KEPT.findall(card.data[name])), (card.id, name)
             else:
                 assert len(value) == len(card.data[name]), (card.id, name)
+
+
+def test_printer_validate_reports_them_all_translated_into_japanese():
+    """What `printer validate` prints for the project: each of the three games 0 missing and 0 stale in ja."""
+    report = api.validate(api.load_project(REPO), render=False)
+    assert report.translations is not None
+    lines = report.translations.summary_lines()
+    for game in GAMES:
+        count = len(load_cards(load_project(REPO), [REPO / "cards" / game])[0][game])
+        assert f"{game} ja: {count} translated, 0 missing, 0 stale" in lines
+    assert not [p for p in report.translations.problems if p.where.startswith(tuple(f"cards/{g}/" for g in GAMES))]
