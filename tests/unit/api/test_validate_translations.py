@@ -100,6 +100,8 @@ def test_translations_of_a_game_with_one_language_are_reported(project, run):
 
 
 def test_languages_without_translatable_fields_warn(project, run):
-    (project / "printer.toml").write_text(TOML + 'languages = ["en", "ja"]\n', encoding="utf-8")
+    (project / "printer.toml").write_text(TOML + 'languages = ["en", "ja"]\nschema = "schema/plain.json"\n', "utf-8")
+    plain = {"$id": "https://printer.invalid/schema/plain.json", "allOf": [{"$ref": "card.schema.json"}]}
+    write_json(project / "schema" / "plain.json", plain)
     result = run("validate", "--no-render", cwd=project)
     assert "declares languages ['en', 'ja'] but no translatable field" in result.err
