@@ -34,7 +34,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from printer.api.translations import GameTranslations, TranslationReport, game_translations, translation_report
+from printer.api.translations import (
+    GameTranslations,
+    TranslationReport,
+    game_translations,
+    path_translations,
+    translation_report,
+)
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
@@ -93,6 +99,7 @@ __all__ = [
     "GameTranslations",
     "TranslationReport",
     "game_translations",
+    "path_translations",
     "translation_report",
 ]
 
@@ -187,6 +194,8 @@ def validate(
         problems += format_checks(project)
         translations = translation_report(project, sets)
         problems += translations.problems
+    else:  # the overlays among the paths: their own problems (not checked against every card, which are not read)
+        problems += path_translations(project, paths)
     return ValidationReport(sets, problems, translations)
 
 

@@ -132,3 +132,14 @@ def _stray_overlays(project: Project, translated: list[str]) -> list[Path]:
         except OSError:
             continue
     return folders
+
+
+def path_translations(project: Project, paths: Sequence[Path]) -> list[Problem]:
+    """The problems of the translation overlays among ``paths`` (files or folders ``printer validate`` was given):
+    their schema, game, language and translatable fields. Their ids are not checked against the cards, which are
+    not all read then."""
+    from printer.cards.translations import load_translations
+
+    return load_translations(
+        project, [Path(p) for p in paths if Path(p).suffix.lower() == ".json" or Path(p).is_dir()]
+    )[1]

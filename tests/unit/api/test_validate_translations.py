@@ -105,3 +105,13 @@ def test_languages_without_translatable_fields_warn(project, run):
     write_json(project / "schema" / "plain.json", plain)
     result = run("validate", "--no-render", cwd=project)
     assert "declares languages ['en', 'ja'] but no translatable field" in result.err
+
+
+def test_an_overlay_validated_alone_is_checked_against_its_schema(project, run):
+    path = project / "cards" / "l5r" / "ja" / "fate.json"
+    write_json(path, {"lang": "ja", "cards": [{"title": "嵐"}]})
+    result = run("validate", "--no-render", path, cwd=project)
+    assert result.code == 1
+    assert "cards/l5r/ja/fate.json::$.cards[0] (ja): error: missing required field 'id'" in result.err
+    good = project / "cards" / "l5r" / "fate.json"
+    assert run("validate", "--no-render", good, cwd=project).code == 0
