@@ -69,6 +69,8 @@ class Limits:
     #: the HTML of all the distinct card faces of one build of one game together (``printer serve``: of the faces it
     #: shows), characters
     face_html_total_chars: int = 200_000_000
+    #: entries (a card's field each) of one translations file ``printer import translations`` reads
+    translation_entries: int = 200_000
 
 
 DEFAULT = Limits()

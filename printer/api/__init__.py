@@ -41,6 +41,13 @@ from printer.api.translations import (
     path_translations,
     translation_report,
 )
+from printer.api.translations_io import (
+    TranslationsExport,
+    TranslationsImport,
+    export_translations,
+    import_summary,
+    import_translations,
+)
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
@@ -101,6 +108,11 @@ __all__ = [
     "game_translations",
     "path_translations",
     "translation_report",
+    "TranslationsExport",
+    "TranslationsImport",
+    "export_translations",
+    "import_summary",
+    "import_translations",
 ]
 
 

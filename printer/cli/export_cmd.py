@@ -9,6 +9,7 @@ import click
 from printer import api
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
+from printer.cli.translations_cmd import export_translations
 from printer.problems import counted
 
 
@@ -48,5 +49,7 @@ def export_cards_cmd(ctx: click.Context, game: str, out: Path, cards_dir: Path |
     click.echo(f"{counted(result.count, 'card')} written to {out}")
     ctx.exit(EXIT_OK)
 
+
+export.add_command(export_translations)
 
 COMMANDS = [export]

@@ -34,7 +34,10 @@ class _ImportGroup(click.Group):
     def commands(self) -> MutableMapping[str, click.Command]:
         if not self._loaded:
             self._loaded = True
+            from printer.cli.translations_cmd import import_translations
             from printer.plugins import importers
+
+            self._commands.setdefault("translations", import_translations)  # printer's own, not a game's
 
             for importer in importers().values():
                 _command(importer)
