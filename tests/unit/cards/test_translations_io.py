@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
 from pathlib import Path
 
 import openpyxl
@@ -110,7 +111,19 @@ def test_po_has_source_translation_and_context(game):
     assert hold.locations == [("cards/l5r/fate.json", None)]
     assert "python-brace-format" not in text  # braces in card text are icons
     missing = [m for m in catalog if m.id and not m.string]
-    assert missing and all(m.context.endswith((".title", ".text")) for m in missing)
+    assert missing and all(m.context.rpartition(".")[2] in ("title", "text", "flavor", "keywords") for m in missing)
+    keywords = catalog.get('["Tactic"]', context="ex-strategy-hold-line.keywords")  # a list: written as JSON
+    assert keywords is not None and keywords.string == ""
+
+
+def test_a_field_that_is_a_list_goes_out_and_back_as_json(game):
+    po = export(game, "ja.po")
+    edit_po(po, {"ex-strategy-hold-line.keywords": '["戦術"]'})
+    assert merge(game, po).problems == []
+    entry = json.loads(overlay(game).read_text(encoding="utf-8"))["cards"][0]
+    assert entry["keywords"] == ["戦術"] and entry["from"]["keywords"] == source_digest(["Tactic"])
+    edit_po(po, {"ex-strategy-hold-line.keywords": "戦術"})
+    assert [p.code for p in merge(game, po).problems] == ["translation-json"]
 
 
 def test_po_edit_of_one_msgstr_changes_that_field_and_its_digest(game):
@@ -271,7 +284,9 @@ def test_xlsx_problems_are_located_at_their_cell(game):
 def test_cli_round_trip_and_usage_errors(game, run):
     po = game / "ja.po"
     result = run("--project", game, "export", "translations", "l5r", "--lang", "ja", "--to", po)
-    assert result.code == 0 and "10 entries of l5r in ja" in result.out and "(0 stale), 8 missing" in result.out
+    assert (
+        result.code == 0 and "entries of l5r in ja written to" in result.out and "2 translated (0 stale)" in result.out
+    )
     result = run("--project", game, "import", "translations", po, "--dry-run")
     assert result.code == 0 and "would change 0 fields in 0 files, 2 unchanged" in result.out
     assert run("--project", game, "export", "translations", "l5r", "--lang", "en", "--to", po).code == 2
@@ -292,6 +307,22 @@ def test_a_file_that_is_not_po_is_a_located_problem(game, run):
     po.write_text('msgid "a"\nmsgstr "b"\nnonsense here\n', encoding="utf-8")
     result = run("--project", game, "import", "translations", po)
     assert result.code == 1 and f"{po}:3: error: not a PO file" in result.err and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize("game_id", ["l5r", "res-arcana", "via-magica"])
+@pytest.mark.parametrize("suffix", [".po", ".xlsx"])
+def test_the_examples_translations_go_out_and_back_unchanged(tmp_path, game_id, suffix):
+    for name in ("printer.toml",):
+        shutil.copy(REPO / name, tmp_path / name)
+    for folder in ("cards", "schema", "templates", "rules"):
+        shutil.copytree(REPO / folder, tmp_path / folder)
+    before = snapshot(tmp_path)
+    out = tmp_path / f"ja{suffix}"
+    exported = api.export_translations(load_project(tmp_path), game_id, "ja", out)
+    assert exported.problems == [] and exported.entries == exported.translated > 0 and exported.stale == 0
+    result = merge(tmp_path, out)
+    assert result.problems == [] and result.files == {} and result.unchanged == exported.entries
+    assert snapshot(tmp_path) == before
 
 
 def test_entries_and_size_are_bounded(game, monkeypatch):
