@@ -80,3 +80,13 @@ def test_printer_validate_reports_them_all_translated_into_japanese():
         count = len(load_cards(load_project(REPO), [REPO / "cards" / game])[0][game])
         assert f"{game} ja: {count} translated, 0 missing, 0 stale" in lines
     assert not [p for p in report.translations.problems if p.where.startswith(tuple(f"cards/{g}/" for g in GAMES))]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_japanese_punctuation_is_full_width(game):
+    """A colon or parenthesis in Japanese text is the full-width one (：（）); icon codes keep theirs ({gold:2})."""
+    _, cards, book, _, _ = _read(game)
+    for card in cards:
+        for name, value in book.get(game, "ja", card.id).fields.items():
+            for text in [value] if isinstance(value, str) else value:
+                assert not re.search(r"[:()]", re.sub(r"\{[^}]*\}", "", text)), (card.id, name, text)
