@@ -50,7 +50,7 @@ from printer.cards.translation_book import (
 )
 from printer.limits import over
 from printer.paths import is_inside, regular_file_problem
-from printer.problems import WARNING, Problem, counted, did_you_mean
+from printer.problems import WARNING, Candidates, Problem, counted, did_you_mean
 from printer.project import Project, bundled_root
 
 if TYPE_CHECKING:
@@ -60,6 +60,8 @@ if TYPE_CHECKING:
 
 #: the overlay files' schema (printer's own: a project cannot loosen it)
 SCHEMA_FILE = "schema/translations.schema.json"
+#: how many unknown ids get the closest id as hint (each costs a look-up among the game's ids)
+_HINTED = 100
 #: a cheap test before parsing a JSON file that may be an overlay
 _LANG_KEY = b'"lang"'
 
@@ -136,7 +138,11 @@ def _read_overlay(project: Project, file: Path, book: TranslationBook, translata
     assert isinstance(data, dict)
     lang = data.get("lang")
     tag = f" ({lang})" if isinstance(lang, str) and len(lang) <= 20 else ""
-    found = store.validate(data, bundled_root() / SCHEMA_FILE, f"{file}::$")
+    entries = data.get("cards")
+    if isinstance(entries, list) and len(entries) > project.limits.cards_per_build:  # refused unread, as cards are
+        limit = project.limits.cards_per_build
+        return problems + [over("cards_per_build", len(entries), limit, f"{file}::$.cards{tag}", "translated cards")]
+    found = _schema_problems_of(data, file, store)
     problems += [Problem(p.where + tag, p.message, p.hint, p.severity, p.code) for p in found]
     if found:
         return problems
@@ -160,6 +166,36 @@ def _read_overlay(project: Project, file: Path, book: TranslationBook, translata
         )
         problems += add_checked(book, translation, allowed)
     return problems
+
+
+#: an overlay's schema problems reported at most (the entries after are not checked)
+_SCHEMA_PROBLEMS = 100
+
+
+def _schema_problems_of(data: dict, file: Path, store: SchemaStore) -> list[Problem]:
+    """``data`` (an overlay) against its schema: the file's own keys, then each entry alone (so that a file of many
+    bad entries is explained a few at a time: at most :data:`_SCHEMA_PROBLEMS` problems)."""
+    schema = bundled_root() / SCHEMA_FILE
+    fast = store.fast_validator(schema)
+    try:
+        if fast is not None and fast.is_valid(data):
+            return []
+    except Exception:  # noqa: BLE001 - data jsonschema-rs cannot take is explained the slow way
+        pass
+    entries = data.get("cards")
+    if not isinstance(entries, list):
+        return store.validate(data, schema, f"{file}::$")
+    found = store.validate({**data, "cards": []}, schema, f"{file}::$")
+    for i, entry in enumerate(entries):
+        for problem in store.validate({"lang": "xx", "cards": [entry]}, schema, "$"):
+            where = f"{file}::$.cards[{i}]" + problem.where[len("$.cards[0]") :]
+            found.append(Problem(where, problem.message, problem.hint, problem.severity, problem.code))
+        if len(found) >= _SCHEMA_PROBLEMS:
+            found.append(
+                Problem(f"{file}::$.cards", f"entries after [{i}] not checked: too many problems", code="schema")
+            )
+            break
+    return found
 
 
 def _overlay_game(project: Project, file: Path, data: dict, tag: str) -> tuple[str | None, Problem | None]:
@@ -192,16 +228,21 @@ def check_against_source(
     translated is also validated against its game's schema: a translated text over its ``maxLength`` is an error at
     the translated field."""
     problems: list[Problem] = []
+    ids: dict[str, Candidates] = {}  # each game's card ids, prepared once for the hints
+    unknown = 0
     for translation in book:
         cardset = cards.get(translation.game)
         card = cardset.by_id(translation.card_id) if cardset is not None else None
         if card is None:
-            ids = [c.id for c in cardset] if cardset is not None else []
+            unknown += 1
+            if translation.game not in ids:
+                ids[translation.game] = Candidates(c.id for c in cardset) if cardset is not None else Candidates([])
+            hint = did_you_mean(translation.card_id, ids[translation.game]) if unknown <= _HINTED else None
             problems.append(
                 Problem(
                     translation.where("id"),
                     f"no {translation.game} card has the id {translation.card_id!r}",
-                    did_you_mean(translation.card_id, ids) or "an entry's id is the id of the card it translates",
+                    hint or "an entry's id is the id of the card it translates",
                     code="translation-unknown-id",
                 )
             )

@@ -393,3 +393,21 @@ def test_an_entry_with_too_many_fields_is_refused_unread(project):
     _, _, book, problems = read(project)
     assert [p.code for p in problems] == ["limit"] and len(book) == 0
     assert problems[0].where.endswith("::$.cards[0] (ja)")
+
+
+def test_an_overlay_of_more_cards_than_a_build_takes_is_refused_unread(project):
+    (project / "printer.toml").write_text(
+        TOML + 'languages = ["en", "ja"]\ntranslatable = ["title"]\n[limits]\ncards_per_build = 3\n', encoding="utf-8"
+    )
+    overlay(project, *({"id": f"c{i}"} for i in range(4)))
+    _, _, book, problems = read(project)
+    assert [p.code for p in problems] == ["limit"] and len(book) == 0
+    assert problems[0].where.endswith("::$.cards (ja)")
+
+
+def test_an_overlay_of_many_bad_entries_is_explained_a_hundred_problems_at_most(project):
+    overlay(project, *({"title": "x"} for _ in range(150)))
+    _, _, book, problems = read(project)
+    assert len(problems) == 101 and len(book) == 0
+    assert problems[0].where.endswith("::$.cards[0] (ja)") and "missing required field 'id'" in problems[0].message
+    assert problems[-1].where.endswith("::$.cards (ja)") and "not checked" in problems[-1].message
