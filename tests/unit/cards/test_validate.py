@@ -51,7 +51,13 @@ def test_every_l5r_type_is_in_the_examples(repo):
         "Honor Marker",
         "Imperial Favor",
     }
-    assert any(any("\u3040" <= ch <= "\u30ff" for ch in c.get("text", "")) for c in sets["l5r"]), "no Japanese card"
+    from printer.cards.translations import load_translations
+
+    book, _ = load_translations(project, [repo / "cards" / "l5r"], cards=sets)
+    japanese = book.of("l5r", "ja").values()
+    assert any(any("\u3040" <= ch <= "\u30ff" for ch in str(t.fields.get("text", ""))) for t in japanese), (
+        "no Japanese card: the English cards' Japanese is in cards/l5r/ja/"
+    )
 
 
 def test_valid_card_in_each_file_shape(run, project):
