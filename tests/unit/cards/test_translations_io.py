@@ -334,3 +334,58 @@ def test_entries_and_size_are_bounded(game, monkeypatch):
     monkeypatch.setattr("printer.cards.translations_io.MAX_FILE_BYTES", 100)
     problems = merge(game, po).problems
     assert [p.code for p in problems] == ["too-large"]
+
+
+def test_msgfmt_accepts_the_po_file(game):
+    msgfmt = shutil.which("msgfmt")
+    if msgfmt is None:
+        pytest.skip("gettext's msgfmt is not installed")
+    import subprocess
+
+    po = export(game, "ja.po")
+    done = subprocess.run([msgfmt, "--check", "-o", "/dev/null", str(po)], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+def test_translations_kept_in_a_spreadsheet_are_not_overwritten(tmp_path):
+    (tmp_path / "printer.toml").write_text(TOML, encoding="utf-8")
+    folder = tmp_path / "cards" / "l5r"
+    folder.mkdir(parents=True)
+    digests = f"title={source_digest('Hold the Line')} text={source_digest('Bow.')}"
+    rows = [
+        ["id", "title", "type", "deck", "focus", "text", "title@ja", "text@ja", "from@ja"],
+        ["hold", "Hold the Line", "Strategy", "Fate", "3", "Bow.", "戦線維持", "屈服せよ。", digests],
+        ["storm", "Storm", "Event", "Dynasty", "", "Rain falls.", "", "", ""],
+    ]
+    (folder / "fate.csv").write_text("\n".join(",".join(row) for row in rows) + "\n", encoding="utf-8")
+    po = export(tmp_path, "ja.po")
+    edit_po(po, {"hold.title": "踏みとどまれ", "storm.title": "嵐"})
+    before = snapshot(tmp_path)
+    problems = merge(tmp_path, po).problems
+    assert [p.code for p in problems] == ["translation-file"] and "fate.csv" in problems[0].message
+    assert problems[0].where == f"{po}:{po_line(po, 'hold.title', 'msgctxt')}"
+    assert snapshot(tmp_path) == before
+    edit_po(po, {"hold.title": "戦線維持"})  # as it is in the sheet: only the new one is merged, into an overlay
+    result = merge(tmp_path, po)
+    assert result.problems == [] and result.files == {folder / "ja" / "fate.json": ("new", 1)}
+    report = api.validate(load_project(tmp_path))
+    assert [p for p in report.problems if p.is_error] == []
+
+
+def test_strict_makes_a_warning_stop_the_import(game, run):
+    po = export(game, "ja.po")
+    edit_po(po, {"ex-strategy-hold-line.title": "守りの陣"})
+    fate = game / "cards" / "l5r" / "fate.json"
+    fate.write_text(fate.read_text(encoding="utf-8").replace('"Hold the Line"', '"Hold the Pass"'), encoding="utf-8")
+    before = snapshot(game)
+    result = run("--project", game, "import", "translations", po, "--strict")
+    assert result.code == 1 and "changed since the file was exported" in result.err and snapshot(game) == before
+    assert run("--project", game, "import", "translations", po).code == 0 and snapshot(game) != before
+
+
+def test_a_file_that_does_not_name_its_game_needs_game(game, run):
+    po = export(game, "ja.po")
+    po.write_text(po.read_text(encoding="utf-8").replace("l5r translations", "my-project 1.0"), encoding="utf-8")
+    result = run("--project", game, "import", "translations", po)
+    assert result.code == 2 and "does not say which game" in result.err and "--game" in result.err
+    assert run("--project", game, "import", "translations", po, "--game", "l5r").code == 0
