@@ -70,7 +70,7 @@ class Limits:
     #: shows), characters
     face_html_total_chars: int = 200_000_000
     #: entries (a card's field each) of one translations file ``printer import translations`` reads
-    translation_entries: int = 200_000
+    translation_entries: int = 100_000
 
 
 DEFAULT = Limits()

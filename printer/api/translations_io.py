@@ -162,7 +162,7 @@ def export_translations(
 
 
 def _read(path: Path, project: Project, game: str | None, lang: str | None) -> Catalogue:
-    """The translator's file ``path`` as read (its size bounded before it is parsed)."""
+    """The translator's file ``path`` as read (its size, and a PO file's entries, bounded before it is parsed)."""
     from printer.cards import translations_io as io
     from printer.cards.translations import languages
     from printer.paths import regular_file_problem
@@ -186,7 +186,14 @@ def _read(path: Path, project: Project, game: str | None, lang: str | None) -> C
     if path.suffix.lower() in io.PO_SUFFIXES:
         from printer.cards.po import read_po_file
 
-        return read_po_file(path, path.read_bytes())
+        data = path.read_bytes()
+        limit = project.limits.translation_entries
+        messages = data.count(b"\nmsgid ") - 1  # the header's msgid "" is not an entry
+        if messages > limit:  # counted before Babel parses the file
+            return io.Catalogue(
+                game, lang, [], [over("translation_entries", messages, limit, where, "entries in the file")]
+            )
+        return read_po_file(path, data)
     from printer.cards.translations_xlsx import read_workbook
 
     def game_of(sheet: str) -> tuple[str | None, tuple[str, ...]]:

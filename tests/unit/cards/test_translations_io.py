@@ -331,6 +331,9 @@ def test_entries_and_size_are_bounded(game, monkeypatch):
     project.limits = Limits(translation_entries=5)
     problems = api.import_translations(project, po).problems
     assert [p.code for p in problems] == ["limit"] and "limits.translation_entries" in problems[0].message
+    book = export(game, "ja.xlsx")
+    problems = api.import_translations(project, book).problems
+    assert [p.code for p in problems] == ["limit"] and problems[0].where == str(book)
     monkeypatch.setattr("printer.cards.translations_io.MAX_FILE_BYTES", 100)
     problems = merge(game, po).problems
     assert [p.code for p in problems] == ["too-large"]
