@@ -1475,7 +1475,11 @@ def _deck_cards(
 
             sets, card_problems, _ = load_cards_cached(project, list(targets), game_id)
         else:
+            from printer.decks.resolve import remember_titles, translated_titles
+
             sets, card_problems = load_cards(project, list(targets), game_id)
+            for found, titles in translated_titles(project, list(targets), sets).items():
+                remember_titles(sets[found], titles)  # a decklist may name cards in any of their languages
         cards = sets.get(game_id)
         if cards is None or not len(cards):
             raise usage_error(

@@ -1,7 +1,8 @@
 """The cards of a project, loaded once and kept in ``build/.cache/cards/`` for the next command.
 
 :func:`load_cards_cached` returns what :func:`printer.cards.catalog.load_cards`
-returns (the valid cards of each game and the problems found), reading and
+returns (the valid cards of each game and the problems found; each card also
+matched by its translations' titles, :func:`printer.decks.resolve.translated_titles`), reading and
 validating the card files only when something they depend on changed. An
 entry is keyed by a SHA-256 over everything that can change the outcome:
 
@@ -49,7 +50,7 @@ from printer.paths import bundled_root
 from printer.project import Project
 
 #: bump when the entry's shape or the meaning of its key changes
-FORMAT = 1
+FORMAT = 2
 #: the folder under the project's build/.cache holding the entries
 FOLDER = "cards"
 #: an entry larger than this many times the card files it was made from (plus 1 MiB) is not read
@@ -73,11 +74,16 @@ def load_cards_cached(
         found = _read(entry, key, card_bytes)
         if found is not None:
             return found[0], found[1], "hit"
+    from printer.decks.resolve import remember_titles, translated_titles
+
     sets, problems = load_cards(project, paths, game)
+    titles = translated_titles(project, paths, sets)
+    for game_id, card_set in sets.items():
+        remember_titles(card_set, titles.get(game_id, {}))
     if entry is None:
         return sets, problems, "off"
     try:
-        _write(entry, key, sets, problems)
+        _write(entry, key, sets, problems, titles)
     except (OSError, TypeError, ValueError):  # a read-only build folder, data JSON cannot hold: no cache, same result
         return sets, problems, "off"
     return sets, problems, "miss"
@@ -166,7 +172,9 @@ def _art_state(art: list[str]) -> list[object]:
     return state
 
 
-def _write(entry: Path, key: str, sets: dict[str, CardSet], problems: list[Problem]) -> None:
+def _write(
+    entry: Path, key: str, sets: dict[str, CardSet], problems: list[Problem], titles: dict[str, dict[str, list[str]]]
+) -> None:
     from printer.decks.resolve import card_names
     from printer.fsutil import atomic_write_bytes
 
@@ -174,7 +182,8 @@ def _write(entry: Path, key: str, sets: dict[str, CardSet], problems: list[Probl
     art: list[str] = []
     for game_id, card_set in sets.items():
         for card in card_set:
-            cards.append([game_id, card.data, *_record_fields(card.record), card_names(card)])
+            also = titles.get(game_id, {}).get(card.id, ())
+            cards.append([game_id, card.data, *_record_fields(card.record), card_names(card, also)])
             if card.get("art"):
                 art.append(str(card.art_path()))
     art = sorted(set(art))

@@ -4,8 +4,10 @@ A name matches a card when both give the same :func:`~printer.decks.names.name_k
 (case, HTML entities, curly quotes, white space and the way a game's name
 variants are written do not matter; the variant does: see
 :class:`printer.plugins.NameVariant`).
-A card's title in another language (its ``title_<lang>`` field, such as
-``title_ja``: ``隠者`` for The Hermit) matches it too.
+A card's title in another language matches it too: its translation's title
+(an overlay file, :mod:`printer.cards.translations`: ``The Hermit`` for the
+Japanese card ``隠者``; see :func:`translated_titles`) or a ``title_<lang>``
+field (``title_ja``).
 When nothing matches, these fallbacks are tried in order, each only if it
 gives exactly one card:
 
@@ -25,8 +27,10 @@ closest card names as hint; one that matches several cards is an
 from __future__ import annotations
 
 import weakref
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printer.cards.model import Card, CardSet
 from printer.decks.deck_errors import AmbiguousCardError, UnknownCardError
@@ -34,6 +38,9 @@ from printer.decks.names import NameParts, loose_key, split_name, strip_tag
 from printer.decks.readers.decklist import Decklist, Entry
 from printer.plugins import name_variants
 from printer.problems import WARNING, Candidates, Problem, closest
+
+if TYPE_CHECKING:
+    from printer.project import Project
 
 
 @dataclass
@@ -95,11 +102,14 @@ class NameIndex:
         self.by_key: dict[str, list[Card]] = {}
         self.by_title: dict[str, list[Card]] = {}
         self.by_loose: dict[str, list[Card]] = {}
-        for card, (key, title, loose, translated) in zip(cards, names or map(card_names, cards)):
+        if names is None:
+            also = _TITLES.get(cards, {})
+            names = [card_names(card, also.get(card.id, ())) for card in cards]
+        for card, (key, title, loose, translated) in zip(cards, names):
             self.by_key.setdefault(key, []).append(card)
             self.by_title.setdefault(title, []).append(card)
             self.by_loose.setdefault(loose, []).append(card)
-            for other in translated:  # "隠者" names The Hermit (title_ja)
+            for other in translated:  # "The Hermit" names 隠者 (its English translation's title)
                 if card not in self.by_key.get(other, []):
                     self.by_key.setdefault(other, []).append(card)
 
@@ -186,25 +196,52 @@ class NameIndex:
         return "did you mean " + " or ".join(repr(n) for n in names) + "?", names
 
 
-def card_names(card: Card) -> tuple[str, str, str, list[str]]:
+def card_names(card: Card, also: Iterable[str] = ()) -> tuple[str, str, str, list[str]]:
     """What :class:`NameIndex` files ``card`` under: its name key, title, loose key and translated title keys
-    (what ``names`` passes ready-made, e.g. from :mod:`printer.decks.card_cache`)."""
+    (what ``names`` passes ready-made, e.g. from :mod:`printer.decks.card_cache`). ``also``: the card's titles in
+    its translations (:func:`translated_titles`)."""
     parts = split_name(card.name)
-    translated = [split_name(t).key for t in _translated_titles(card)]
+    translated = list(dict.fromkeys(split_name(t).key for t in _translated_titles(card, also)))
     return parts.key, parts.title, loose_key(card.name), translated
 
 
-def _translated_titles(card: Card) -> list[str]:
-    """The card's title in other languages: its ``title_<lang>`` fields (``title_ja``), with its variant."""
+def _translated_titles(card: Card, also: Iterable[str] = ()) -> list[str]:
+    """The card's title in other languages: ``also`` (its translations' titles) and its ``title_<lang>`` fields
+    (``title_ja``), each with its variant."""
     level = card.variant
-    return [
-        f"{value} \u2022 {level}" if level else value
-        for key, value in card.data.items()
-        if key.startswith("title_") and isinstance(value, str) and value.strip()
-    ]
+    titles = [*also, *(v for k, v in card.data.items() if k.startswith("title_") and isinstance(v, str))]
+    return [f"{value} \u2022 {level}" if level else value for value in titles if value.strip()]
+
+
+def translated_titles(
+    project: Project, paths: list[Path], sets: Mapping[str, CardSet]
+) -> dict[str, dict[str, list[str]]]:
+    """``{game: {card id: [title in each translation]}}``: the ``title`` of every translation of the cards of
+    ``sets`` found under ``paths`` (the folders the cards were read from; overlay files and spreadsheet ``title@<lang>``
+    columns, :func:`printer.cards.translations.load_translations`). A translation's problems are not reported here
+    (``printer validate`` reports them); a title that is not a string is left out."""
+    from printer.cards.translations import load_translations
+
+    if not any(len(cards) for cards in sets.values()):
+        return {}
+    book, _ = load_translations(project, paths)
+    found: dict[str, dict[str, list[str]]] = {}
+    for translation in book:
+        title = translation.fields.get("title")
+        if translation.game in sets and isinstance(title, str) and title.strip():
+            found.setdefault(translation.game, {}).setdefault(translation.card_id, []).append(title)
+    return found
+
+
+def remember_titles(cards: CardSet, titles: Mapping[str, list[str]]) -> None:
+    """Let the :class:`NameIndex` of ``cards`` match each card by its translations' ``titles`` too (``{card id:
+    [titles]}``, from :func:`translated_titles`)."""
+    _TITLES[cards] = titles
+    _INDEXES.pop(cards, None)
 
 
 _INDEXES: weakref.WeakKeyDictionary[CardSet, tuple[int, NameIndex]] = weakref.WeakKeyDictionary()
+_TITLES: weakref.WeakKeyDictionary[CardSet, Mapping[str, list[str]]] = weakref.WeakKeyDictionary()
 
 
 def remember_index(cards: CardSet, names: list[tuple[str, str, str, list[str]]]) -> None:

@@ -119,6 +119,34 @@ def test_any_change_loads_again(project, loads, change):
         assert "Third" not in titles
 
 
+def _translate(root: Path, title: str) -> None:
+    """Declare English and Japanese for l5r and give card p1 a Japanese title in an overlay file."""
+    toml = root / "printer.toml"
+    if "languages" not in toml.read_text(encoding="utf-8"):
+        toml.write_text(
+            toml.read_text(encoding="utf-8") + 'languages = ["en", "ja"]\ntranslatable = ["title"]\n', encoding="utf-8"
+        )
+    overlay = {"game": "l5r", "lang": "ja", "cards": [{"id": "p1", "title": title, "from": {"title": "0" * 12}}]}
+    folder = root / "cards" / "l5r" / "ja"
+    folder.mkdir(exist_ok=True)
+    (folder / "cards.json").write_text(json.dumps(overlay, ensure_ascii=False), encoding="utf-8")
+
+
+def test_a_card_is_found_by_its_translations_title_from_the_cache_too(project, loads):
+    """A decklist may name a card in any language of the set: its translation's title finds it, on a cache miss,
+    on a hit, and after the translation changed."""
+    _translate(project, "試験の侍")
+    first = _load(project)
+    assert first[2] == "miss" and [c.id for c in name_index(first[0]["l5r"]).lookup("試験の侍")] == ["p1"]
+    second = _load(project)
+    assert second[2] == "hit" and [c.id for c in name_index(second[0]["l5r"]).lookup("試験の侍")] == ["p1"]
+    assert [c.id for c in name_index(second[0]["l5r"]).lookup("Test Samurai")] == ["p1"]  # the source title still
+    _translate(project, "別の侍")
+    third = _load(project)
+    index = name_index(third[0]["l5r"])
+    assert third[2] == "miss" and [c.id for c in index.lookup("別の侍")] == ["p1"] and index.lookup("試験の侍") == []
+
+
 def test_an_art_file_that_appears_is_seen(project, loads):
     write_cards(project / "cards" / "l5r" / "cards.json", "l5r", [dict(PERSONALITY, art="art/p1.png")])
     first = _load(project)
