@@ -28,8 +28,9 @@ IMPORTERS = (
         """Import the 22 Major Arcana of a tarot card list as ARCANDUCTOR cards.
 
     Reads names and numbers only (tarot_interpretations.json and the like)
-    and writes DIR/major-arcana.json: 22 cards with their number, English and
-    Japanese name, an empty power circle and blank upright and reversed
+    and writes DIR/major-arcana.json: 22 cards with their number, their
+    Japanese name (the game's card files are Japanese; English goes in a
+    translation), an empty power circle and blank upright and reversed
     effects to write in.
     Exit 0 ok, 1 invalid input (the other cards are still written), 2 usage error (such as files that would be overwritten without --force).""",
         "Folder to write the card file into (major-arcana.json).",

@@ -16,12 +16,15 @@ source          printer
 ==============  =====================================================
 rank            ``arcanum`` (0-21) and the ``id``
                 (``arcana-00-the-fool``)
-name            ``title``, as the source writes it
-                (``The Papess/High Priestess``)
-(rank/name)     ``title_ja``, the card's usual Japanese name (愚者...),
-                matched by English name so that either numbering of
-                Strength and Justice (8/11 or 11/8) gets the right one
+name            ``title``: the card's usual Japanese name (愚者...),
+                the language of ARCANDUCTOR's card files, matched by
+                English name so that either numbering of Strength and
+                Justice (8/11 or 11/8) gets the right one; the name
+                as the source writes it when no Japanese name is known
 ==============  =====================================================
+
+English titles are a translation (``cards/arcanductor/en/``, docs/translations.md),
+which the importer does not write.
 
 The game values are ours to write, so the importer leaves them open in the
 ways the schema allows: ``power`` is ``null`` (an empty circle to fill in)
@@ -106,11 +109,12 @@ def slugify(text: str) -> str:
 
 
 def card_for(rank: int, name: str) -> dict:
-    """The ARCANDUCTOR card of arcanum ``rank`` named ``name``, with its power and effects left open."""
-    card: dict[str, object] = {"id": f"arcana-{rank:02d}-{slugify(name.split('/')[0])}", "title": name}
-    ja = japanese_name(name)
-    if ja:
-        card["title_ja"] = ja
+    """The ARCANDUCTOR card of arcanum ``rank`` named ``name`` (its Japanese name as title when known), with its
+    power and effects left open."""
+    card: dict[str, object] = {
+        "id": f"arcana-{rank:02d}-{slugify(name.split('/')[0])}",
+        "title": japanese_name(name) or name,
+    }
     card.update(
         {"type": "Major Arcana", "arcanum": rank, "power": None, "upright": {"text": ""}, "reversed": {"text": ""}}
     )
@@ -178,12 +182,12 @@ def convert(data: object, where: str) -> TarotImport:
             continue
         found[rank] = name.strip()
         card = card_for(rank, name.strip())
-        if "title_ja" not in card:
+        if japanese_name(name) is None:
             result.problems.append(
                 Problem(
                     f"{where}::{path}.name",
                     f"no Japanese name known for {name.strip()!r}",
-                    "the card is imported without title_ja",
+                    "the card is titled as the source writes it; give it its Japanese title",
                     WARNING,
                     "tarot-name",
                 )

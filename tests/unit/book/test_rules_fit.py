@@ -131,7 +131,8 @@ def test_an_embedded_card_that_cannot_fit_is_reported(tmp_path, run):
 
 @pytest.mark.slow
 def test_the_japanese_turn_sequence_card_shows_every_phase_in_the_rules(repo, run, tmp_path):
-    """rules/edelweiss/ja/02-turn.md embeds turn-sequence-ja: its last phase (ブレイク) prints inside the steps box."""
+    """rules/edelweiss/ja/02-turn.md embeds turn-sequence (Japanese, the source): its last phase (ブレイク) prints inside
+    the steps box."""
     result = run("--project", repo, "rules", "edelweiss", "--edition", "ja", "--out", tmp_path)
     assert result.code == 0, result.err
     with pdfplumber.open(tmp_path / "edelweiss-rules-ja.pdf") as doc:

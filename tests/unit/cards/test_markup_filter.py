@@ -37,14 +37,14 @@ def test_unknown_icon_in_a_nested_field_is_reported_at_that_field(tmp_path, run)
             "arcanum": 1,
             "power": 2,
             "upright": {"timing": "reveal", "text": "Pay one {lfie}."},
-            "reversed": {"timing": "discard", "text": "Lose one {life}.", "text_ja": "{nosuch}を失う。"},
+            "reversed": {"timing": "discard", "text": "{nosuch}を失う。"},
         },
     ]
     file = write(tmp_path, ARCANDUCTOR, "arcanductor", cards)
     result = run("--project", tmp_path, "build", "arcanductor", "--out", tmp_path / "out")
     assert result.code == 0, result.err
     assert f"{file}::$.cards[1].upright.text: warning: unknown icon {{lfie}} (hint: did you mean 'life'?)" in result.err
-    assert f"{file}::$.cards[1].reversed.text_ja: warning: unknown icon {{nosuch}}" in result.err
+    assert f"{file}::$.cards[1].reversed.text: warning: unknown icon {{nosuch}}" in result.err
     assert "template: warning" not in result.err
 
 

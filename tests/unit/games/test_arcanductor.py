@@ -28,11 +28,15 @@ from helpers import (
 )
 
 from printer.games.arcanductor.tarot import convert, import_tarot, japanese_name
+from printer.project import load_project
 
 EXAMPLES = REPO / "cards" / "arcanductor"
 PIECES = {"Field", "Life Track", "Life Marker", "Power Counter"}  # cards/arcanductor/pieces.json
 SHARED_TAROT = REPO.parent / "shared" / "data" / "tarot" / "tarot_interpretations.json"
 
+#: the 22 titles in the card files (Japanese, the source language) and in their English translation
+MAJOR_JA = ["愚者", "魔術師", "女教皇", "女帝", "皇帝", "教皇", "恋人", "戦車", "力", "隠者", "運命の輪", "正義", "吊された男", "死神",
+            "節制", "悪魔", "塔", "星", "月", "太陽", "審判", "世界"]  # fmt: skip
 MAJOR = [
     "The Fool",
     "The Magician",
@@ -64,7 +68,7 @@ ARCANA = {
     "arcanum": 13,
     "power": 7,
     "upright": {"timing": "own-battle-end", "text": "Discard the opposing card."},
-    "reversed": {"timing": "reveal", "text_ja": "自分のライフを3減らす。"},
+    "reversed": {"timing": "reveal", "text": "自分のライフを3減らす。"},
 }
 
 
@@ -76,18 +80,21 @@ def examples():
     return load_game("arcanductor", EXAMPLES)
 
 
+def japanese(text: str) -> bool:
+    return any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
 def test_the_examples_are_the_22_major_arcana_and_a_dummy(examples):
     arcana = [c for c in examples if c.type == "Major Arcana"]
     assert sorted(c["arcanum"] for c in arcana) == list(range(22))
-    assert [c.title for c in sorted(arcana, key=lambda c: c["arcanum"])] == MAJOR
+    assert [c.title for c in sorted(arcana, key=lambda c: c["arcanum"])] == MAJOR_JA
     assert [c.type for c in examples if c.type in ("Major Arcana", "Dummy") and c.type != "Major Arcana"] == ["Dummy"]
     assert {c.type for c in examples} - {"Major Arcana", "Dummy"} == PIECES  # printed as components
     for card in arcana:
         assert isinstance(card["power"], int)
         for side in ("upright", "reversed"):
             effect = card[side]
-            assert effect["timing"] and effect["text"] and effect["text_ja"], (card.id, side)
-            assert any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in effect["text_ja"])
+            assert effect["timing"] and japanese(effect["text"]), (card.id, side)
     timings = {c[s]["timing"] for c in arcana for s in ("upright", "reversed")}
     assert timings == {
         "reveal",
@@ -99,9 +106,25 @@ def test_the_examples_are_the_22_major_arcana_and_a_dummy(examples):
     }
 
 
-def test_an_effect_may_be_in_one_language(tmp_path):
-    cards, problems = validate(tmp_path, "arcanductor", ARCANA)
-    assert problems == [] and cards[0]["reversed"]["text_ja"]
+def test_the_english_translation_covers_every_card_and_field_and_is_current(examples):
+    """cards/arcanductor/en/ translates every translatable field of every card; no translation is stale."""
+    from printer.cards.translations import load_translations, translate, translation_state
+
+    project = load_project(REPO)
+    fields = ("title", "text", "flavor", "upright", "reversed")
+    book, problems = load_translations(project, [EXAMPLES], cards={"arcanductor": examples})
+    assert problems == []
+    state, warnings = translation_state(examples, book, "en", fields)
+    assert (state.translated, state.missing, state.stale, warnings) == (len(examples), [], [], [])
+    english, _ = translate(examples, book, "en", fields)
+    arcana = sorted((c for c in english if c.type == "Major Arcana"), key=lambda c: c["arcanum"])
+    assert [c.title for c in arcana] == MAJOR
+    for card in english:
+        assert not japanese(card.title) and not japanese(card.get("text", "")), card.id
+        for side in ("upright", "reversed"):
+            if side in card.data:  # the timing stays the source's
+                assert card[side]["timing"] == examples.by_id(card.id)[side]["timing"]
+                assert card[side]["text"] and not japanese(card[side]["text"]), (card.id, side)
 
 
 def test_blank_power_and_blank_effects_are_valid(tmp_path):
@@ -160,8 +183,7 @@ def test_import_gives_22_blank_cards_with_numbers_and_names():
     fool = result.cards[0]
     assert fool == {
         "id": "arcana-00-the-fool",
-        "title": "The Fool",
-        "title_ja": "愚者",
+        "title": "愚者",
         "type": "Major Arcana",
         "arcanum": 0,
         "power": None,
@@ -227,18 +249,23 @@ def test_import_command_writes_validates_and_refuses_to_overwrite(run_cli, tmp_p
 def variant_cards(tmp_path_factory):
     """The examples plus a second card numbered 13 (a designer's variant)."""
     folder = tmp_path_factory.mktemp("variant")
-    write_cards(folder / "variant.json", "arcanductor", [dict(ARCANA, id="variant-death", title="Death Reborn")])
+    write_cards(folder / "variant.json", "arcanductor", [dict(ARCANA, id="variant-death", title="死神・再臨")])
     return load_game("arcanductor", EXAMPLES, folder)
 
 
 SET_CASES = [
-    ("the 22 arcana", card_lines(MAJOR), "legal", []),
-    ("21 arcana", card_lines(MAJOR[:-1]), "illegal", ["section-size"]),
-    ("23: one twice", card_lines(MAJOR + ["The Fool"]), "illegal", ["copy-limit", "section-size"]),
-    ("a dummy is not part of the set", card_lines(MAJOR[:-1] + ["Dummy"]), "illegal", ["no-section", "section-size"]),
+    ("the 22 arcana", card_lines(MAJOR_JA), "legal", []),
+    ("21 arcana", card_lines(MAJOR_JA[:-1]), "illegal", ["section-size"]),
+    ("23: one twice", card_lines(MAJOR_JA + ["愚者"]), "illegal", ["copy-limit", "section-size"]),
+    (
+        "a dummy is not part of the set",
+        card_lines(MAJOR_JA[:-1] + ["ダミー"]),
+        "illegal",
+        ["no-section", "section-size"],
+    ),
     (
         "two cards numbered 13 (and no 21)",
-        card_lines(["Death Reborn" if n == "Death" else n for n in MAJOR[:-1]] + ["Death"]),
+        card_lines(["死神・再臨" if n == "死神" else n for n in MAJOR_JA[:-1]] + ["死神"]),
         "illegal",
         ["arcana-distinct"],
     ),
@@ -250,22 +277,24 @@ def test_set_format(tmp_path, variant_cards, what, text, status, rules):
     assert_verdict(check_deck(tmp_path, "# Set\n" + text, variant_cards, "arcanductor-set"), status, rules)
 
 
-HAND = "# Significator\n1 The Hermit\n\n# Hand\n" + card_lines(MAJOR[10:20])
+HAND_JA = "# Significator\n1 隠者\n\n# Hand\n" + card_lines(MAJOR_JA[10:20])
 HAND_CASES = [
-    ("11 cards, one Significator", HAND, "legal", []),
-    ("no Significator", HAND.replace("# Significator\n", ""), "illegal", ["significator"]),
+    ("11 cards, one Significator", HAND_JA, "legal", []),
+    ("no Significator", HAND_JA.replace("# Significator\n", ""), "illegal", ["significator"]),
     (
         "two Significators",
-        HAND.replace("1 The Hermit\n", "1 The Hermit\n1 The Fool\n").replace("1 The Sun\n", ""),
+        HAND_JA.replace("1 隠者\n", "1 隠者\n1 愚者\n").replace("1 太陽\n", ""),
         "illegal",
         ["significator"],
     ),
-    ("10 cards", HAND.replace("1 The Sun\n", ""), "illegal", ["section-size"]),
-    ("12 cards", HAND + "1 The Fool\n", "illegal", ["section-size"]),
-    ("a card twice", HAND.replace("1 The Sun\n", "1 The Moon\n"), "illegal", ["copy-limit"]),
-    ("a dummy dealt", HAND.replace("1 The Sun\n", "1 Dummy\n"), "illegal", ["no-section", "section-size"]),
-    ("two cards numbered 13", HAND.replace("1 The Sun\n", "1 Death Reborn\n"), "illegal", ["arcana-distinct"]),
+    ("10 cards", HAND_JA.replace("1 太陽\n", ""), "illegal", ["section-size"]),
+    ("12 cards", HAND_JA + "1 愚者\n", "illegal", ["section-size"]),
+    ("a card twice", HAND_JA.replace("1 太陽\n", "1 月\n"), "illegal", ["copy-limit"]),
+    ("a dummy dealt", HAND_JA.replace("1 太陽\n", "1 ダミー\n"), "illegal", ["no-section", "section-size"]),
+    ("two cards numbered 13", HAND_JA.replace("1 太陽\n", "1 死神・再臨\n"), "illegal", ["arcana-distinct"]),
 ]
+#: the same hand in English: the names of the cards' English translation (cards/arcanductor/en/)
+HAND = "# Significator\n1 The Hermit\n\n# Hand\n" + card_lines(MAJOR[10:20])
 
 
 @pytest.mark.parametrize("what, text, status, rules", HAND_CASES, ids=[c[0] for c in HAND_CASES])
@@ -274,7 +303,10 @@ def test_hand_format(tmp_path, variant_cards, what, text, status, rules):
 
 
 def test_deck_check_command_on_the_examples(run_cli, tmp_path):
+    """A decklist names the Japanese cards in English, by their translation's titles, or in Japanese."""
     code, out, _ = run_cli("deck", "check", write_deck(tmp_path, HAND), "--format", "arcanductor-hand")
+    assert code == 0 and "legal" in out
+    code, out, _ = run_cli("deck", "check", write_deck(tmp_path, HAND_JA), "--format", "arcanductor-hand")
     assert code == 0 and "legal" in out
     bad = write_deck(tmp_path, HAND.replace("# Significator\n", ""))
     code, out, err = run_cli("deck", "check", bad, "--format", "arcanductor-hand")
@@ -321,21 +353,22 @@ def test_tarot_cards_two_by_two_on_a4(built):
 
 @pytest.mark.slow
 def test_the_reversed_effect_prints_upside_down_at_the_other_end(built):
-    """The Fool: its upright effect reads normally in the top half, its reversed effect turned 180° in the bottom half."""
+    """愚者 (The Fool): its upright effect reads normally in the top half, its reversed effect turned 180° in the
+    bottom half."""
     with pdfplumber.open(built) as pdf:
         found = None
         for page in pdf.pages[::2]:
-            page_words = words(page)
-            if any(w["text"] == "Fool" for w in page_words):
+            page_words = words(page, x_tolerance=4)  # the Japanese title is letter-spaced
+            if any(w["text"] == "愚者" for w in page_words):
                 found = page, page_words
                 break
-        assert found, "The Fool is printed"
+        assert found, "愚者 is printed"
         page, page_words = found
         card = next(
             (x, y)
             for x, y in card_boxes(page, 70, 120)
             if any(
-                w["text"] == "Fool" and x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120
+                w["text"] == "愚者" and x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120
                 for w in page_words
             )
         )
@@ -343,14 +376,15 @@ def test_the_reversed_effect_prints_upside_down_at_the_other_end(built):
         inside = [w for w in page_words if x <= w["x0"] / MM <= x + 70 and y <= w["top"] / MM <= y + 120]
 
         def where(text):
-            return [((w["top"] / MM) - y, w["turned"]) for w in inside if w["text"] == text]
+            return [((w["top"] / MM) - y, w["turned"]) for w in inside if text in w["text"]]
 
-        # upright effect: "forward." in the top half, unturned; reversed effect: "opponent" in the bottom half, turned
-        assert all(top < 60 and not turned for top, turned in where("forward.")) and where("forward.")
-        assert all(top > 60 and turned for top, turned in where("opponent")) and where("opponent")
+        # upright effect: "前進" (moves forward) in the top half, unturned; reversed effect: "相手のライフ" (the
+        # opponent's life) in the bottom half, turned
+        assert all(top < 60 and not turned for top, turned in where("前進")) and where("前進")
+        assert all(top > 60 and turned for top, turned in where("相手のライフ")) and where("相手のライフ")
         # the name prints at both ends, once each way up
-        assert sorted(turned for _, turned in where("Fool")) == [False, True]
-        assert sorted(top > 60 for top, _ in where("Fool")) == [False, True]
+        assert sorted(turned for _, turned in where("愚者")) == [False, True]
+        assert sorted(top > 60 for top, _ in where("愚者")) == [False, True]
 
 
 def test_every_back_is_the_same_both_ways_up(built):
@@ -371,13 +405,13 @@ def test_the_real_tarot_file_imports_validates_and_prints(run_cli, shared_data, 
     assert code == 0, err
     assert "22 Major Arcana imported" in stdout and "56 minor arcana cards left out" in err
     cards = json.loads((out / "major-arcana.json").read_text(encoding="utf-8"))["cards"]
-    assert [c["arcanum"] for c in cards] == list(range(22)) and all("title_ja" in c for c in cards)
+    assert [c["arcanum"] for c in cards] == list(range(22)) and [c["title"] for c in cards] == MAJOR_JA
     code, stdout, err = run_cli("build", "arcanductor", "--cards", out, "--out", tmp_path / "pdf")
     assert code == 0, err
     with pdfplumber.open(tmp_path / "pdf" / "arcanductor.pdf") as pdf:
         assert len(pdf.pages) == 24  # a set of 22 for each of the 2 players and their aids: 12 sheets
         text = pdf.pages[0].extract_text()
-    assert "The Fool" in text and "愚者" in text
+    assert "愚者" in text
 
 
 # --- play pieces (cards/arcanductor/pieces.json, printer.toml components) -----------------------------
@@ -387,11 +421,11 @@ def test_the_real_tarot_file_imports_validates_and_prints(run_cli, shared_data, 
 def test_each_player_gets_a_set_of_22_and_a_life_track_and_the_field_is_3_by_7(built):
     with pdfplumber.open(built) as pdf:
         text = " ".join(p.extract_text() or "" for p in pdf.pages[::2])
-    assert text.count("The Fool") == 2 and text.count("The World") == 2  # players = 2: a full set each
+    assert text.count("愚者") == 2 and text.count("世界") == 2  # players = 2: a full set each
     with pdfplumber.open(built.parent / "arcanductor-components.pdf") as pdf:
         pages = pdf.pages
         pieces = pages[0].extract_text() or ""
-        assert pieces.count("Start at 20. At 0 you lose.") == 2  # a life track per player
+        assert pieces.count("20から始め、0になったら負け。") == 2  # a life track per player
         numbers = pieces.split()
         assert all(numbers.count(str(v)) >= 2 for v in range(0, 21))
         assert len(card_boxes(pages[0], 134, 64, tolerance_pt=0.3)) == 2

@@ -1,8 +1,8 @@
 """Arcana Fight! Edelweiss: the card schema, the Class and reference cards, the standard deck, the format, the PDF.
 
-Class and reference texts are ours (cards/edelweiss/); the standard deck is
-the list of 52 suited cards and two jokers (schema/edelweiss/standard-deck.json,
-mirrored as card records in cards/edelweiss/standard-deck.json).
+Class and reference texts are ours (cards/edelweiss/, in Japanese, the game's language; their English translation
+in cards/edelweiss/en/); the standard deck is the list of 52 suited cards and two jokers
+(schema/edelweiss/standard-deck.json, mirrored as card records in cards/edelweiss/standard-deck.json).
 """
 
 from __future__ import annotations
@@ -13,8 +13,15 @@ import pdfplumber
 import pytest
 from helpers import MM, REPO, assert_verdict, build_examples, card_boxes, check_deck, load_game, validate, write_deck
 
+from printer.cards.translations import load_translations, translate, translation_state
+from printer.project import load_project
+
 EXAMPLES = REPO / "cards" / "edelweiss"
 STANDARD = json.loads((REPO / "schema" / "edelweiss" / "standard-deck.json").read_text(encoding="utf-8"))
+
+
+#: the translatable fields (schema/edelweiss/card.schema.json, "x-translatable")
+FIELDS = ("title", "text", "flavor", "tip", "steps")
 
 
 @pytest.fixture(scope="module")
@@ -22,20 +29,40 @@ def cards():
     return load_game("edelweiss", EXAMPLES)
 
 
+@pytest.fixture(scope="module")
+def english(cards):
+    """The cards in English (cards/edelweiss/en/), with no problem and no warning."""
+    book, problems = load_translations(load_project(REPO), [EXAMPLES], cards={"edelweiss": cards})
+    assert problems == []
+    state, warnings = translation_state(cards, book, "en", FIELDS)
+    assert (state.translated, state.missing, state.stale, warnings) == (len(cards), [], [], [])
+    translated, problems = translate(cards, book, "en", FIELDS)
+    assert problems == []
+    return translated
+
+
+def japanese(text: str) -> bool:
+    """Japanese: kana or kanji."""
+    return any("\u3040" <= ch <= "\u30ff" or "\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
 # --- cards -------------------------------------------------------------------------------------------
 
 
-def test_the_three_classes_in_english_and_japanese(cards):
-    classes = {c.title: c for c in cards if c.type == "Class"}
-    assert set(classes) == {"Guardian", "Buddy Summoner", "Wizard"}
-    assert {c["title_ja"] for c in classes.values()} == {"ガーディアン", "バディサモナー", "ウィザード"}
+def test_the_three_classes_in_japanese_and_english(cards, english):
+    classes = {c.id: c for c in cards if c.type == "Class"}
+    assert {c.title for c in classes.values()} == {"ガーディアン", "バディサモナー", "ウィザード"}
+    assert {english.by_id(i).title for i in classes} == {"Guardian", "Buddy Summoner", "Wizard"}
     for card in classes.values():
-        assert card["text"] and any("\u30a0" <= ch <= "\u30ff" for ch in card["text_ja"]) and card.copies == 1
+        assert japanese(card["text"]) and japanese(card["tip"]) and card.copies == 1
+        translated = english.by_id(card.id)
+        assert not japanese(translated["text"]) and not japanese(translated["tip"])
 
 
-def test_the_reference_card_follows_the_seeds_turn_sequence(cards):
-    english = cards.by_id("turn-sequence")
-    japanese = cards.by_id(english["back_card"])
+def test_the_reference_card_follows_the_seeds_turn_sequence(cards, english):
+    japanese = cards.by_id("turn-sequence")
+    english = english.by_id("turn-sequence")
+    assert "back_card" not in japanese.data  # one card, printed in one language
     assert [s["name"] for s in english["steps"]] == ["Draw", "Main", "Attack"]
     assert [p["name"] for p in english["steps"][2]["phases"]] == [
         "Attack",
@@ -56,18 +83,27 @@ def test_the_standard_deck_cards_match_the_data_file(cards):
     ranks = {r["rank"]: r["name"] for r in STANDARD["ranks"]}
     assert len(suits) == 4 and len(ranks) == 13
     playing = [c for c in cards if c.type == "Playing Card"]
-    assert sorted((c["suit"], c["rank"], c.title) for c in playing) == sorted(
-        (s, r, STANDARD["card_name"].format(rank=n, suit=s)) for s in suits for r, n in ranks.items()
-    )
+    assert sorted((c["suit"], c["rank"]) for c in playing) == sorted((s, r) for s in suits for r in ranks)
+    names_ja = {s["suit"]: s["name_ja"] for s in STANDARD["suits"]}
+    assert all(c.title == f"{names_ja[c['suit']]}の{c['rank']}" for c in playing)  # スペードのA
     jokers = [c.title for c in cards if c.type == "Joker"]
-    assert jokers == [j["name"] for j in STANDARD["jokers"]]
+    assert jokers == [j["name_ja"] for j in STANDARD["jokers"]]
+
+
+def test_the_standard_deck_in_english_has_the_data_files_names(cards, english):
+    ranks = {r["rank"]: r["name"] for r in STANDARD["ranks"]}
+    for card in english:
+        if card.type == "Playing Card":
+            assert card.title == STANDARD["card_name"].format(rank=ranks[card["rank"]], suit=card["suit"])
+    assert [c.title for c in english if c.type == "Joker"] == [j["name"] for j in STANDARD["jokers"]]
     assert all(c.copies == 0 for c in cards if c.type in ("Playing Card", "Joker"))
 
 
 @pytest.mark.parametrize(
     "card, where, words",
     [
-        ({"id": "c", "title": "Knight", "type": "Class", "text": "x"}, "", "missing required field 'text_ja'"),
+        ({"id": "c", "title": "Knight", "type": "Class", "tip": "x"}, "", "missing required field 'text'"),
+        ({"id": "c", "title": "Knight", "type": "Class", "text": "x", "text_ja": "x"}, ".text_ja", "unknown field"),
         (
             {"id": "p", "title": "Ace of Spades", "type": "Playing Card", "suit": "Spades"},
             "",
@@ -84,7 +120,7 @@ def test_the_standard_deck_cards_match_the_data_file(cards):
             "not a valid rank",
         ),
         (
-            {"id": "c", "title": "Knight", "type": "Class", "text": "x", "text_ja": "x", "suit": "Hearts"},
+            {"id": "c", "title": "Knight", "type": "Class", "text": "x", "suit": "Hearts"},
             ".suit",
             "not allowed here",
         ),
@@ -104,35 +140,48 @@ def test_schema_errors_are_located_with_hints(tmp_path, card, where, words):
 
 # --- the format ---------------------------------------------------------------------------------------
 
+#: the 52 cards' names in English (their translation's titles, the data file's pattern) and in Japanese (the cards')
 NAMES = [
     STANDARD["card_name"].format(rank=r["name"], suit=s["suit"]) for s in STANDARD["suits"] for r in STANDARD["ranks"]
 ]
+NAMES_JA = [f"{s['name_ja']}の{r['rank']}" for s in STANDARD["suits"] for r in STANDARD["ranks"]]
 DECK = "# Deck\n" + "".join(f"1 {n}\n" for n in NAMES)
+DECK_JA = "# Deck\n" + "".join(f"1 {n}\n" for n in NAMES_JA)
 
 CASES = [
-    ("the 52 cards", DECK, "legal", []),
-    ("the 52 cards and a Class", DECK + "# Class\n1 Wizard\n", "legal", []),
+    ("the 52 cards", DECK_JA, "legal", []),
+    ("the 52 cards and a Class", DECK_JA + "# Class\n1 ウィザード\n", "legal", []),
     (
         "one Class per player, the same one",
-        DECK + "# First player:\n1 Guardian\n# Second player:\n1 Guardian\n",
+        DECK_JA + "# First player:\n1 ガーディアン\n# Second player:\n1 ガーディアン\n",
         "legal",
         [],
     ),
-    ("51 cards", DECK.replace("1 King of Diamonds\n", ""), "illegal", ["edelweiss-standard-deck", "section-size"]),
+    ("51 cards", DECK_JA.replace("1 ダイアのK\n", ""), "illegal", ["edelweiss-standard-deck", "section-size"]),
     (
         "a card twice",
-        DECK.replace("1 King of Diamonds\n", "1 King of Hearts\n"),
+        DECK_JA.replace("1 ダイアのK\n", "1 ハートのK\n"),
         "illegal",
         ["edelweiss-standard-deck"],
     ),
-    ("53 cards", DECK + "1 Ace of Spades\n", "illegal", ["edelweiss-standard-deck", "section-size"]),
-    ("a joker", DECK + "1 Joker\n", "illegal", ["no-section"]),
-    ("the reference card is no part of a deck", DECK + "1 Turn Sequence\n", "illegal", ["no-section"]),
-    ("three Classes", DECK + "# Classes\n1 Wizard\n1 Guardian\n1 Buddy Summoner\n", "illegal", ["section-size"]),
-    ("two Classes for one player", DECK + "# Alice\n1 Wizard\n1 Guardian\n", "illegal", ["class-per-player"]),
+    ("53 cards", DECK_JA + "1 スペードのA\n", "illegal", ["edelweiss-standard-deck", "section-size"]),
+    ("a joker", DECK_JA + "1 JOKER\n", "illegal", ["no-section"]),
+    ("the reference card is no part of a deck", DECK_JA + "1 ターンシークエンス\n", "illegal", ["no-section"]),
+    (
+        "three Classes",
+        DECK_JA + "# Classes\n1 ウィザード\n1 ガーディアン\n1 バディサモナー\n",
+        "illegal",
+        ["section-size"],
+    ),
+    (
+        "two Classes for one player",
+        DECK_JA + "# Alice\n1 ウィザード\n1 ガーディアン\n",
+        "illegal",
+        ["class-per-player"],
+    ),
     (
         "a Class in the deck",
-        DECK.replace("1 Ace of Spades\n", "1 Ace of Spades\n1 Wizard\n"),
+        DECK_JA.replace("1 スペードのA\n", "1 スペードのA\n1 ウィザード\n"),
         "illegal",
         ["wrong-section"],
     ),
@@ -145,7 +194,7 @@ def test_standard_format(tmp_path, cards, what, text, status, rules):
 
 
 def test_missing_and_doubled_cards_are_named(tmp_path, cards):
-    report = check_deck(tmp_path, DECK.replace("1 Seven of Hearts\n", "1 Two of Clubs\n"), cards, "edelweiss-standard")
+    report = check_deck(tmp_path, DECK_JA.replace("1 ハートの7\n", "1 クラブの2\n"), cards, "edelweiss-standard")
     messages = sorted(v.message for v in report.violations)
     assert messages == [
         "1 standard card missing: Seven of Hearts",
@@ -154,9 +203,13 @@ def test_missing_and_doubled_cards_are_named(tmp_path, cards):
 
 
 def test_deck_check_command(run_cli, tmp_path):
+    """A decklist in English names the Japanese cards by their translation's titles."""
+    deck = write_deck(tmp_path, DECK + "# Class\n1 Wizard\n")
+    code, out, err = run_cli("deck", "check", deck, "--format", "edelweiss-standard")
+    assert code == 0 and "Deck 52" in out and "Class 1" in out, err
     deck = write_deck(tmp_path, DECK + "1 Extra Joker\n")
     code, out, err = run_cli("deck", "check", deck, "--format", "edelweiss-standard")
-    assert code == 1 and "'Extra Joker' is a Joker" in err and "Deck 52" in out
+    assert code == 1 and "'エクストラJOKER' is a Joker" in err and "Deck 52" in out
 
 
 # --- the PDF --------------------------------------------------------------------------------------------
@@ -164,7 +217,8 @@ def test_deck_check_command(run_cli, tmp_path):
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
-    """The examples printed once: three Class cards and the reference card, small size, 3x3 per A4 sheet."""
+    """The examples printed once (in Japanese, the source): three Class cards and the reference card, small size,
+    3x3 per A4 sheet."""
     return build_examples(tmp_path_factory, "edelweiss")
 
 
@@ -180,27 +234,15 @@ def test_small_size_cards_three_by_three(built):
     assert len(rects) == 4 and len(xs) == 3 and len(ys) == 2  # a full row of three, then one
     assert xs[1] - xs[0] >= 59 and ys[1] - ys[0] >= 86
     assert (xs[0] + xs[2] + 59) / 2 == pytest.approx(105, abs=0.2)
-    for words in (
-        "Guardian",
-        "ガーディアン",
-        "Buddy Summoner",
-        "バディサモナー",
-        "Wizard",
-        "ウィザード",
-        "Turn Sequence",
-        "Intercept",
-        "Pursuit",
-    ):
+    for words in ("ガーディアン", "バディサモナー", "ウィザード", "ターンシークエンス", "迎撃", "追撃", "クラス"):
         assert words in text
+    for words in ("Guardian", "Wizard", "Turn Sequence", "Intercept", "CLASS"):  # one language on a card
+        assert words not in text
 
 
 @pytest.mark.slow
-def test_the_japanese_reference_is_on_the_back_of_the_english_one(built):
+def test_the_reference_card_has_the_deck_back_and_a_class_the_sleeve_reminder(built):
     with pdfplumber.open(built) as pdf:
-        back = pdf.pages[1]
-        hits = [w for w in back.extract_words() if "ターンシークエンス" in w["text"]]
-        rects = card_boxes(pdf.pages[0], 59, 86)
-    assert len(hits) == 1
-    xs, ys = sorted({x for x, _ in rects}), sorted({y for _, y in rects})
-    # the English card is in column 1 of row 2 on the front; under long-edge flip its back is in column 3
-    assert xs[2] < hits[0]["x0"] / MM < xs[2] + 59 and ys[1] < hits[0]["top"] / MM < ys[1] + 86
+        back = pdf.pages[1].extract_text()
+    assert back.count("ジョーカーと一緒にスリーブへ") == 3 and back.count("Edelweiss") >= 1
+    assert "ターンシークエンス" not in back and "Sleeve" not in back
