@@ -155,8 +155,25 @@ class RulesContext:
             else:
                 sets, problems = load_cards(self.project, [Path(self.cards_dir)], self.game.id)
                 self.problems += problems
-                self._cards = sets.get(self.game.id) or CardSet(self.game.id)
+                self._cards = self._in_edition_lang(sets.get(self.game.id) or CardSet(self.game.id))
         return self._cards
+
+    def _in_edition_lang(self, cards: CardSet) -> CardSet:
+        """``cards`` in the edition's language (rules.toml ``lang``) when the game declares that language and it is not
+        the source: an English edition of a Japanese game embeds the English cards (docs/translations.md). A missing
+        translation prints the source text; the problems of translations are ``printer validate``'s to report."""
+        from printer.cards.catalog import schema_store
+        from printer.cards.translations import languages, load_translations, translatable_fields, translate
+
+        lang = self.edition.lang if self.edition else None
+        langs = languages(self.project, self.game.id)
+        if not lang or lang == langs[0] or lang not in langs or not len(cards):
+            return cards
+        store = schema_store(self.project)
+        fields = translatable_fields(self.project, self.game.id, store.schema(self.game.schema), store)
+        book, _ = load_translations(self.project, [Path(self.cards_dir)], store=store)
+        translated, _ = translate(cards, book, lang, fields)
+        return translated
 
     def card_ids(self) -> list[str]:
         return [c.id for c in self.cards]

@@ -246,3 +246,16 @@ def test_the_reference_card_has_the_deck_back_and_a_class_the_sleeve_reminder(bu
         back = pdf.pages[1].extract_text()
     assert back.count("ジョーカーと一緒にスリーブへ") == 3 and back.count("Edelweiss") >= 1
     assert "ターンシークエンス" not in back and "Sleeve" not in back
+
+
+@pytest.mark.slow
+def test_the_english_rules_embed_the_english_cards_and_the_japanese_rules_the_japanese_ones(run_cli, tmp_path):
+    """rules/edelweiss/ (lang en) embeds the cards' English translation; rules/edelweiss/ja/ the Japanese cards."""
+    code, _, err = run_cli("rules", "edelweiss", "--out", tmp_path)
+    assert code == 0, err
+    with pdfplumber.open(tmp_path / "edelweiss-rules.pdf") as pdf:
+        english = " ".join(page.extract_text() or "" for page in pdf.pages)
+    with pdfplumber.open(tmp_path / "edelweiss-rules-ja.pdf") as pdf:
+        japanese = " ".join(page.extract_text() or "" for page in pdf.pages)
+    assert "Turn Sequence" in english and "Buddy Summoner" in english and "ターンシークエンス" not in english
+    assert "ターンシークエンス" in japanese and "バディサモナー" in japanese and "Turn Sequence" not in japanese
