@@ -28,6 +28,9 @@ from printer.paths import bundled_schema, read_text
 from printer.problems import ERROR, WARNING, Candidates, Problem, did_you_mean
 from printer.project import Project
 
+#: unknown card ids looked up for the closest id (a file of many unknown ids is reported quickly)
+MAX_HINTS = 100
+
 
 @dataclass
 class OverlayChange:
@@ -77,10 +80,11 @@ def merge(
     printer may not write."""
     result = Merge()
     ids = Candidates(card.id for card in cards)
+    hints = [MAX_HINTS]  # unknown ids still to look the closest id up for
     seen: dict[str, str] = {}
     changes: dict[str, _Change] = {}
     for entry in incoming:
-        problems = _check(entry, cards, ids, fields, seen, lang)
+        problems = _check(entry, cards, ids, fields, seen, lang, hints)
         result.problems += problems
         if problems or not entry.translation:
             result.empty += not problems
@@ -131,11 +135,19 @@ def merge(
 
 
 def _check(
-    entry: Incoming, cards: CardSet, ids: Candidates, fields: Sequence[str], seen: dict[str, str], lang: str
+    entry: Incoming,
+    cards: CardSet,
+    ids: Candidates,
+    fields: Sequence[str],
+    seen: dict[str, str],
+    lang: str,
+    hints: list[int],
 ) -> list[Problem]:
     card = cards.by_id(entry.card_id)
     if card is None:
-        hint = did_you_mean(entry.card_id, ids) or "keep the card ids as they were exported"
+        hints[0] -= 1
+        close = did_you_mean(entry.card_id, ids) if hints[0] >= 0 else None
+        hint = close or "keep the card ids as they were exported"
         return [Problem(entry.id_where, f"unknown card id {entry.card_id!r} in {cards.game}", hint, code="unknown-id")]
     if entry.field not in fields:
         hint = "translatable fields: " + (", ".join(fields) or "none")

@@ -392,3 +392,14 @@ def test_a_file_that_does_not_name_its_game_needs_game(game, run):
     result = run("--project", game, "import", "translations", po)
     assert result.code == 2 and "does not say which game" in result.err and "--game" in result.err
     assert run("--project", game, "import", "translations", po, "--game", "l5r").code == 0
+
+
+def test_many_unknown_ids_get_the_closest_id_for_the_first_hundred_only(game):
+    po = export(game, "ja.po")
+    lines = ['msgid ""', 'msgstr ""', '"Project-Id-Version: l5r translations\\n"', '"Language: ja\\n"', ""]
+    for i in range(150):
+        lines += [f'msgctxt "ex-follower-ashigar{i}.title"', 'msgid "Harbour Ashigaru"', 'msgstr "足軽"', ""]
+    po.write_text("\n".join(lines), encoding="utf-8")
+    problems = merge(game, po).problems
+    assert len(problems) == 150 and {p.code for p in problems} == {"unknown-id"}
+    assert sum("ex-follower-ashigaru" in (p.hint or "") for p in problems) == 100
