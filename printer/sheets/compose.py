@@ -44,7 +44,7 @@ from printer.sheets.fit import Fitter, find_overflows, page_overflows
 from printer.sheets.images import ArtCache
 from printer.sheets.layout import Box, Segment, SheetLayout, Slot, single_card_layout
 from printer.sheets.options import PrintOptions
-from printer.sheets.render import Face, Renderer, Sheet, card_bleed
+from printer.sheets.render import Face, Renderer, Sheet, card_bleed, project_view
 
 if TYPE_CHECKING:
     from printer.spill import Spill
@@ -555,7 +555,7 @@ class PrintJob:
             dirs = self.renderer.game.template_dirs
             game = self.renderer.game
             parts = [__version__, game.id, game.settings, self.renderer.bleed, self.renderer.card_size, self.opts]
-            parts.append(self.renderer.component)
+            parts += [self.renderer.component, self.renderer.project]
             self._templates = signature(parts, [], dirs) or ""
         art = card.art_path()
         stat: tuple[int, int] | str | None = None
@@ -844,6 +844,7 @@ def make_job(
         base=project.root,
     )
     renderer.max_chars = project.limits.face_html_chars
+    renderer.project = project_view(project.settings)
     job = PrintJob(renderer, opts, project.root)
     job.max_html_chars = project.limits.face_html_total_chars
     if cmyk_profile is not None:

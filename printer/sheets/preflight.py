@@ -41,12 +41,13 @@ def preflight(
     """
     reported = {p.where for p in known}
     from printer.cards.catalog import art_roots
-    from printer.sheets.render import Renderer
+    from printer.sheets.render import Renderer, project_view
 
     problems: list[Problem] = []
     for game_id, cards in sets.items():
         renderer = Renderer(project.games[game_id], art_roots(project, paths), base=project.root)
         renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
+        renderer.project = project_view(project.settings)
         _art_box(project, renderer)
         seen: dict[tuple[str, str], list] = {}
         backs: dict[tuple[str, str], dict | None] = {}  # (back, component) -> what templates see as component

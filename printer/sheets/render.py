@@ -212,6 +212,28 @@ class Sheet:
     caption: str = ""
 
 
+def build_date() -> str:
+    """The build's date as templates see it (``project.build_date``): ISO ``YYYY-MM-DD`` in UTC, from the
+    ``SOURCE_DATE_EPOCH`` environment variable (seconds since 1970, the reproducible-builds convention:
+    https://reproducible-builds.org/specs/source-date-epoch/) when it is set to a number, else today."""
+    import datetime
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    try:
+        moment = datetime.datetime.fromtimestamp(int(epoch), datetime.UTC) if epoch else None
+    except (ValueError, OverflowError, OSError):
+        moment = None
+    return (moment or datetime.datetime.now(datetime.UTC)).date().isoformat()
+
+
+def project_view(settings: dict | None = None) -> dict[str, str | None]:
+    """What templates see as ``project``: ``version`` (printer.toml ``[project] version``, as text, or ``None``)
+    and ``build_date`` (:func:`build_date`)."""
+    version = (settings or {}).get("version")
+    return {"version": None if version is None else str(version), "build_date": build_date()}
+
+
 class Renderer:
     """Renders a game's cards to HTML with its templates.
 
@@ -265,6 +287,9 @@ class Renderer:
         #: what templates see as ``component`` (printer.sheets.components: name, kind, shape, width, height) when
         #: this renderer renders a component that is not a card; ``None`` for cards
         self.component: dict | None = None
+        #: what templates see as ``project`` (:func:`project_view`; :func:`printer.sheets.compose.make_job` sets the
+        #: project's version)
+        self.project: dict[str, str | None] = project_view()
 
     # -- resources ---------------------------------------------------------
 
@@ -441,6 +466,7 @@ class Renderer:
             "type_class": _slug(card.type),
             "component": self.component,
             "side": side,
+            "project": self.project,
         }
         names = [f"card-{_slug(card.type)}.html.j2", "card.html.j2"]
         template = self._template(names)
@@ -477,7 +503,8 @@ class Renderer:
     def placeholder(self, name: str, reason: str) -> Markup:
         """A labelled stand-in front for a card that could not be found."""
         template = self._template(["placeholder.html.j2"])
-        return self._render(template, name, name=name, reason=reason, game=self.game.template_view())
+        game = self.game.template_view()
+        return self._render(template, name, name=name, reason=reason, game=game, project=self.project)
 
     def back_of(self, card: Card) -> Markup:
         """The HTML of ``card``'s back: itself again when :meth:`double_sided`, else its named back (:meth:`back_name`)."""
@@ -489,7 +516,8 @@ class Renderer:
         """The HTML of the back named ``back``."""
         template = self._template(["back.html.j2"])
         where = f"back {back!r}"
-        html = self._render(template, where, back=back, game=self.game.template_view(), component=self.component)
+        game = self.game.template_view()
+        html = self._render(template, where, back=back, game=game, component=self.component, project=self.project)
         return self._checked(html, template, where)
 
     def back_name(self, card: Card | None) -> str:

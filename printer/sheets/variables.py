@@ -7,6 +7,13 @@ the ones listed here, so the page cannot drift from the code.
 
 from __future__ import annotations
 
+#: what every kind of template gets as ``project`` (printer.sheets.render.project_view)
+PROJECT = (
+    "The project (`project.version`: printer.toml's `[project] version`, as text, `none` when not set; "
+    "`project.build_date`: the build's date, ISO `YYYY-MM-DD`, from `SOURCE_DATE_EPOCH` when set, else today, UTC): "
+    "print a version stamp with `{{ project.version }} · {{ project.build_date }}`."
+)
+
 #: template kind -> (the files it is read from, {variable: meaning})
 TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
     "Card front": (
@@ -34,6 +41,7 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "`kind` (token, tile, board), `shape` and trim `width` and `height` in mm.",
             "side": "`front`; `back` when a double-sided card (printer.toml `double_sided`) prints itself again as "
             "its back, so the template can tell its two sides apart (a frame colour).",
+            "project": PROJECT,
         },
     ),
     "Card back": (
@@ -43,6 +51,7 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "card's `back_field` value, else `default`; `placeholder` for an empty slot.",
             "game": "The game, as for the front.",
             "component": "As for the front.",
+            "project": "The project, as for the front.",
         },
     ),
     "Placeholder": (
@@ -51,6 +60,7 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "name": "The name of the card that could not be found (a decklist line no card matches).",
             "reason": "Why it is a placeholder, printed small on the card.",
             "game": "The game, as for the front.",
+            "project": "The project, as for the front.",
         },
     ),
 }

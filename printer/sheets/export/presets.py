@@ -213,6 +213,7 @@ def preset_job(job: PrintJob, chosen: Plan) -> PrintJob:
         old.game, old.allowed_roots, art_cache=cache, bleed=chosen.bleed, card_size=chosen.trim, base=old.base
     )
     renderer.max_chars = old.max_chars
+    renderer.project = old.project
     return PrintJob(renderer, opts, job.base)
 
 
