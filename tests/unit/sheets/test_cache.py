@@ -113,7 +113,7 @@ def test_a_commands_rebuild_lays_its_face_out_on_a_worker_and_never_imports_weas
         "except SystemExit as exit:\n"
         "    print('exit', exit.code, 'weasyprint' in sys.modules)\n"
     )
-    env = dict(os.environ, PYTHONPATH=str(Path(api.__file__).parents[1]))
+    env = dict(os.environ, PYTHONPATH=str(Path(api.__file__).parents[2]))
     done = subprocess.run([sys.executable, "-c", script], cwd=project, env=env, capture_output=True, text=True)
     assert done.stdout.splitlines()[-1] == "exit 0 False", done.stdout + done.stderr  # the face went to a worker
     full = _build(project, "full", cache=False)
