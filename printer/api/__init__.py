@@ -48,6 +48,7 @@ from printer.api.translations_io import (
     import_summary,
     import_translations,
 )
+from printer.api.versions import ChangesReport, changes
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
@@ -113,6 +114,8 @@ __all__ = [
     "export_translations",
     "import_summary",
     "import_translations",
+    "ChangesReport",
+    "changes",
 ]
 
 
@@ -301,7 +304,11 @@ class BuildRequest:
     severity; ``build --verify``, :func:`check_print`). ``max_size`` (bytes)
     and ``min_dpi`` are budgets: every file written larger, or any image in a
     PDF written printed below ``min_dpi`` at its size, is an error naming the
-    file (and the page and image), the files staying written.
+    file (and the page and image), the files staying written. ``since`` (a
+    git revision or a manifest file) prints only the cards whose printed face
+    changed since then, and a changelog page, to ``<game>-reprint.pdf``
+    (:mod:`printer.api.versions`). Every PDF gets its manifest beside it
+    (``<pdf stem>.manifest.json``, :mod:`printer.sheets.manifest`).
     """
 
     games: Sequence[str] = ()
@@ -326,6 +333,7 @@ class BuildRequest:
     verify: bool | Verify = False
     max_size: int | None = None
     min_dpi: float | None = None
+    since: str | None = None
 
 
 @dataclass
@@ -405,6 +413,8 @@ def build(
         raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
     if (request.cards_dir or request.deck_file or request.only) and len(chosen) != 1:
         raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build GAME --deck FILE")
+    if request.since and request.deck_file:
+        raise usage_error("--since reprints a game's changed cards, not a decklist", "leave out --deck or --since")
     if request.icc:
         from printer.sheets.export.pdfx import check_profile
 
@@ -538,16 +548,17 @@ def build_game(
     )
     if workers is not None and workers.rehearse and workers.can_warm:  # a watch: its pool ready for the first save
         workers.warm(_job_spec(project, game, request))
-    if cache is not None and tidy != "now" and not request.verify:
-        stored = recall(cache.store, key, digest)
+    known = None if request.since else cache  # a reprint depends on more than the project's files
+    if known is not None and tidy != "now" and not request.verify:
+        stored = recall(known.store, key, digest)
         remembered = _game_build_from(stored) if stored is not None else None
         if remembered is not None:
             remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
             remembered.stats, remembered.up_to_date = {}, True
             return remembered
     outcome = _build_game(project, game, request, progress, workers, cache, tidy != "later")
-    if cache is not None and not outcome.failure and outcome.target is not None:
-        remember(cache.store, key, digest, _game_build_data(outcome), outcome.paths)
+    if known is not None and not outcome.failure and outcome.target is not None:
+        remember(known.store, key, digest, _game_build_data(outcome), outcome.paths)
     return outcome
 
 
@@ -731,6 +742,18 @@ def _build_game(
         return outcome
     extra = [Path(r) for r in spec.extra_roots]
     job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
+    reprint = None
+    if request.since and not request.deck_file:  # a reprint: the cards whose printed face changed
+        from printer.api.versions import reprint_items
+
+        items, reprint = reprint_items(project, game, opts, request.since, items, request.options)
+        problems += reprint.problems
+        target, components = output_path(out_dir, f"{game.id}-reprint.pdf"), []
+        n_sheets = -(-len(items) // layout.per_sheet)
+        if not items:
+            note = f"{game.id}: nothing to reprint: no card's printed face changed since {request.since}"
+            outcome.problems, outcome.notes = problems, [note]
+            return outcome
     label = f"{game.id}: {counted(len(items), 'card')}"
     checked = assemble.Checked()
     update = progress(label, n_sheets) if progress else None
@@ -753,6 +776,10 @@ def _build_game(
         if items or not components
         else []
     )
+    if items and not (request.strict and found):
+        from printer.api.versions import after_sheets
+
+        found += after_sheets(project, game, job, items, layout, target, reprint, outcome)
     if components and not (request.strict and found):
         found += _build_components(
             project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache

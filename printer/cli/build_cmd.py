@@ -43,6 +43,13 @@ from printer.problems import counted
     help="Print the cards of a decklist, each as many times as listed (proxies).",
 )
 @click.option(
+    "--since",
+    default=None,
+    metavar="REF",
+    help="Reprint: only the cards whose printed face changed since REF (a git revision such as HEAD~1 or a tag, "
+    "or a manifest an earlier build wrote), with their backs and a changelog page, to build/<game>-reprint.pdf.",
+)
+@click.option(
     "--out",
     "out_dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -112,7 +119,7 @@ def _print_game(outcome: GameBuild, strict: bool) -> None:
         click.echo(f"{outcome.game}: {outcome.failure}", err=True)
         return
     n, s = outcome.cards, outcome.sheets
-    if n or not outcome.exports:  # only components printed (--only a token): their line says it
+    if outcome.target is not None and (n or not outcome.exports):  # only components printed: their line says it
         click.echo(
             f"{outcome.target}: {counted(n, 'card')} on {counted(s, 'sheet')} ({outcome.grid} per sheet, {outcome.backs})"
         )

@@ -172,4 +172,5 @@ def request_from(games, cards_dir, only, deck_file, out_dir, params: dict) -> Bu
         verify=params["verify"],
         max_size=parse_bytes(params["max_size"], "--max-size") if params.get("max_size") else None,
         min_dpi=params.get("min_dpi"),
+        since=params.get("since"),
     )
