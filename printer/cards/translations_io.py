@@ -24,7 +24,7 @@ from printer.cards.markup import card_markdown
 from printer.cards.model import CardSet
 from printer.cards.schema import SchemaStore
 from printer.cards.translations import TranslationBook, source_digest
-from printer.problems import ERROR, Problem
+from printer.problems import ERROR, WARNING, Problem
 
 #: the largest translator's file read (a PO file or a workbook), bytes
 MAX_FILE_BYTES = 50 * 2**20
@@ -210,12 +210,25 @@ def _loose_marks(text: str) -> Counter[str]:
 
 
 def markup_problems(source: str, translation: str, where: str, lang: str) -> list[Problem]:
-    """Errors in ``translation`` against ``source`` (card-text markup), located at ``where``: each icon code the
-    source has more or fewer times than the translation, and emphasis (``*``, ``**``) or backticks that Markdown
-    leaves unbalanced in the translation but not in the source."""
+    """Problems of ``translation`` against ``source`` (card-text markup), located at ``where``. Errors: an icon code
+    of the source missing from the translation or one the source does not have, and emphasis (``*``, ``**``) or
+    backticks that Markdown leaves unbalanced in the translation but not in the source. A warning: an icon code
+    both have, but not as many times (a translation may well say a symbol twice, or once for two)."""
     problems = []
     want, got = _icons(source), _icons(translation)
-    for code in sorted(want - got):
+    for code in sorted(set(got) & set(want)):
+        if got[code] != want[code]:
+            problems.append(
+                Problem(
+                    where,
+                    f"the icon {code} is {_times(want[code])} in the source and {_times(got[code])} in the {lang} "
+                    "translation",
+                    "check that no cost or symbol was lost or doubled",
+                    WARNING,
+                    "translation-icon-count",
+                )
+            )
+    for code in sorted(set(want) - set(got)):
         problems.append(
             Problem(
                 where,
@@ -225,7 +238,7 @@ def markup_problems(source: str, translation: str, where: str, lang: str) -> lis
                 "translation-icon",
             )
         )
-    for code in sorted(got - want):
+    for code in sorted(set(got) - set(want)):
         problems.append(
             Problem(
                 where,
@@ -257,6 +270,10 @@ def markup_problems(source: str, translation: str, where: str, lang: str) -> lis
             )
         )
     return problems
+
+
+def _times(n: int) -> str:
+    return "once" if n == 1 else "twice" if n == 2 else f"{n} times"
 
 
 def _listed(codes: Iterable[str]) -> str:

@@ -105,8 +105,6 @@ def merge(
             )
             continue
         seen_source = entry.source if entry.source is not None else as_text(source)
-        if isinstance(source, str):
-            result.problems += markup_problems(seen_source, entry.translation, entry.where, lang)
         existing = book.get(cards.game, lang, card.id)
         old_from = existing.source.get(entry.field) if existing is not None else None
         digest, moved = _digest(entry, source, seen_source, old_from)
@@ -114,6 +112,8 @@ def merge(
         if old_value == value and type(old_value) is type(value) and old_from == digest:
             result.unchanged += 1
             continue
+        if isinstance(source, str):  # what is written is checked; a translation already there was before
+            result.problems += markup_problems(seen_source, entry.translation, entry.where, lang)
         if moved:
             result.problems.append(
                 Problem(

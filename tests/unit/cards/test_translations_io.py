@@ -309,16 +309,19 @@ def test_a_file_that_is_not_po_is_a_located_problem(game, run):
     assert result.code == 1 and f"{po}:3: error: not a PO file" in result.err and "Traceback" not in result.err
 
 
-@pytest.mark.parametrize("game_id", ["l5r", "res-arcana", "via-magica"])
+@pytest.mark.parametrize(
+    ("game_id", "lang"),
+    [("l5r", "ja"), ("res-arcana", "ja"), ("via-magica", "ja"), ("arcanductor", "en"), ("edelweiss", "en")],
+)
 @pytest.mark.parametrize("suffix", [".po", ".xlsx"])
-def test_the_examples_translations_go_out_and_back_unchanged(tmp_path, game_id, suffix):
+def test_the_examples_translations_go_out_and_back_unchanged(tmp_path, game_id, lang, suffix):
     for name in ("printer.toml",):
         shutil.copy(REPO / name, tmp_path / name)
     for folder in ("cards", "schema", "templates", "rules"):
         shutil.copytree(REPO / folder, tmp_path / folder)
     before = snapshot(tmp_path)
-    out = tmp_path / f"ja{suffix}"
-    exported = api.export_translations(load_project(tmp_path), game_id, "ja", out)
+    out = tmp_path / f"{lang}{suffix}"
+    exported = api.export_translations(load_project(tmp_path), game_id, lang, out)
     assert exported.problems == [] and exported.entries == exported.translated > 0 and exported.stale == 0
     result = merge(tmp_path, out)
     assert result.problems == [] and result.files == {} and result.unchanged == exported.entries
@@ -403,3 +406,15 @@ def test_many_unknown_ids_get_the_closest_id_for_the_first_hundred_only(game):
     problems = merge(game, po).problems
     assert len(problems) == 150 and {p.code for p in problems} == {"unknown-id"}
     assert sum("ex-follower-ashigaru" in (p.hint or "") for p in problems) == 100
+
+
+def test_an_icon_said_twice_is_a_warning_and_a_translation_already_there_is_not_checked(game):
+    po = export(game, "ja.po")
+    edit_po(po, {"ex-strategy-hold-line.text": "**戦闘：** {gold}を支払い、もう一度{gold}を支払う。"})
+    result = merge(game, po)
+    assert [(p.code, p.severity) for p in result.problems] == [("translation-icon-count", "warning")]
+    assert "{gold} is once in the source and twice in the ja translation" in result.problems[0].message
+    assert result.changed == 1
+    overlay(game).write_text(overlay(game).read_text(encoding="utf-8").replace("{gold}を支払い", "{bow}"), "utf-8")
+    po = export(game, "ja.po")  # the overlay now holds an icon the source has not: the import leaves it be
+    assert merge(game, po).problems == []
