@@ -196,14 +196,13 @@ class _checkout:
         if found.returncode != 0:
             raise _bad_revision(since, "no such revision in the project's git repository")
         commit = found.stdout.decode().strip()
-        where = prefix.stdout.decode().strip()
         self.folder = tempfile.TemporaryDirectory(prefix="printer-since-")
         folder = Path(self.folder.name)
         archive = folder / "project.tar"
         with archive.open("wb") as out:
             try:
-                done = subprocess.run(  # noqa: S603, S607
-                    [*_GIT, str(root), "archive", "--format=tar", commit, "--", where or "."],
+                done = subprocess.run(  # noqa: S603, S607 ("." is the project's folder: git runs in it)
+                    [*_GIT, str(root), "archive", "--format=tar", commit, "--", "."],
                     stdout=out, stderr=subprocess.PIPE, timeout=GIT_TIMEOUT, check=False,
                 )  # fmt: skip
             except subprocess.TimeoutExpired:
@@ -219,7 +218,7 @@ class _checkout:
         with tarfile.open(archive) as tar:
             tar.extractall(files, filter="data")  # noqa: S202 (the data filter keeps every member inside)
         archive.unlink()
-        project_root = files / where
+        project_root = files  # git archive run in the project's folder gives that folder's files, paths from it
         if not (project_root / "printer.toml").is_file():
             raise _bad_revision(since, "the project has no printer.toml at that revision")
         return project_root

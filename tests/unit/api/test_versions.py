@@ -264,3 +264,14 @@ def test_since_with_nothing_changed_prints_nothing(tmp_path):
     assert outcome.target is None and outcome.cards == 0
     assert any("nothing to reprint" in note for note in outcome.notes)
     assert not (root / "build" / "t-reprint.pdf").exists()
+
+
+def test_a_project_in_a_folder_of_its_repository_is_compared_with_its_own_files_at_the_revision(tmp_path):
+    repo = tmp_path / "repo"
+    root = make_project(repo / "games" / "tree")
+    (repo / "notes.txt").write_text("not the project's\n")
+    committed(repo)
+    write_cards(root, edited(d={"title": "Dawn"}))
+    report = api.changes(api.load_project(root), "t", "HEAD")
+    assert [(c.id, [str(f) for f in c.fields]) for c in report.changes] == [("d", ['title: "Dusk" -> "Dawn"'])]
+    assert report.old_version == report.version == "1.2" and report.problems == []
