@@ -50,7 +50,7 @@ from printer.paths import bundled_root
 from printer.project import Project
 
 #: bump when the entry's shape or the meaning of its key changes
-FORMAT = 2
+FORMAT = 3
 #: the folder under the project's build/.cache holding the entries
 FOLDER = "cards"
 #: an entry larger than this many times the card files it was made from (plus 1 MiB) is not read

@@ -26,7 +26,7 @@ the unresolved lines that could belong to the section cannot make it up.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from printer.cards.model import Card, CardSet
@@ -486,6 +486,7 @@ def check(
     if read_errors:  # an unreadable deck has no verdict on the rules
         violations, notes = [], []
     violations.sort(key=lambda v: (v.lines[0] if v.lines else 0, v.rule))
+    violations = _as_listed(violations, resolution)
     return DeckReport(
         deck,
         fmt,
@@ -496,6 +497,22 @@ def check(
         read_errors,
         [p.section.name if p.section else None for p in placed],
     )
+
+
+def _as_listed(violations: list[Violation], resolution: Resolution) -> list[Violation]:
+    """``violations`` naming each card the decklist named by a translation's title in the decklist's words and the
+    source's: ``'踏みとどまれ' (Hold the Line)`` for ``'Hold the Line'`` (``cards`` keeps the source names)."""
+    written = {r.card.name: r.entry.name for r in resolution.entries if r.translated and r.card is not None}
+    if not written:
+        return violations
+    named = []
+    for violation in violations:
+        message = violation.message
+        for source in violation.cards:
+            if source in written:
+                message = message.replace(repr(source), f"{written[source]!r} ({source})")
+        named.append(replace(violation, message=message) if message != violation.message else violation)
+    return named
 
 
 def check_file(path: Path, cards: CardSet, fmt: Format) -> DeckReport:

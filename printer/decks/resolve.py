@@ -7,7 +7,9 @@ variants are written do not matter; the variant does: see
 A card's title in another language matches it too: its translation's title
 (an overlay file, :mod:`printer.cards.translations`: ``The Hermit`` for the
 Japanese card ``隠者``; see :func:`translated_titles`) or a ``title_<lang>``
-field (``title_ja``).
+field (``title_ja``). Such an entry keeps the title it was written with
+(:attr:`ResolvedEntry.translated`), so that the report names the card in the
+decklist's language and the source (``'踏みとどまれ' (Hold the Line)``).
 When nothing matches, these fallbacks are tried in order, each only if it
 gives exactly one card:
 
@@ -20,8 +22,9 @@ gives exactly one card:
    reported as a ``loose-name`` warning in ``Resolution.notes``.
 
 A name that still matches nothing is an ``unknown-card`` problem with the
-closest card names as hint; one that matches several cards is an
-``ambiguous-card`` problem listing them.
+closest card names as hint (translated titles among them, written as the
+translation writes them); one that matches several cards (two cards whose
+translations share a title) is an ``ambiguous-card`` problem listing them.
 """
 
 from __future__ import annotations
@@ -49,13 +52,15 @@ class ResolvedEntry:
 
     ``card`` is ``None`` when the name is unknown or ambiguous; for an
     ambiguous name ``candidates`` lists every matching card, for an unknown
-    one ``suggestions`` the closest card names.
+    one ``suggestions`` the closest card names. ``translated`` is true when
+    the entry named the card by a translation's title (not its own).
     """
 
     entry: Entry
     card: Card | None
     candidates: list[Card] = field(default_factory=list)
     suggestions: list[str] = field(default_factory=list)
+    translated: bool = False
 
     @property
     def ok(self) -> bool:
@@ -102,6 +107,8 @@ class NameIndex:
         self.by_key: dict[str, list[Card]] = {}
         self.by_title: dict[str, list[Card]] = {}
         self.by_loose: dict[str, list[Card]] = {}
+        #: each translated title's key, and the title as its translation writes it (for the hints)
+        self.translated: dict[str, str] = {}
         if names is None:
             also = _TITLES.get(cards, {})
             names = [card_names(card, also.get(card.id, ())) for card in cards]
@@ -110,8 +117,22 @@ class NameIndex:
             self.by_title.setdefault(title, []).append(card)
             self.by_loose.setdefault(loose, []).append(card)
             for other in translated:  # "The Hermit" names 隠者 (its English translation's title)
-                if card not in self.by_key.get(other, []):
-                    self.by_key.setdefault(other, []).append(card)
+                other_key = split_name(other).key
+                self.translated.setdefault(other_key, other)
+                if card not in self.by_key.get(other_key, []):
+                    self.by_key.setdefault(other_key, []).append(card)
+
+    def named_by_translation(self, name: str, card: Card) -> bool:
+        """Whether ``name`` (a decklist's) names ``card`` by one of its translations' titles, not its own."""
+        if not self.translated:  # a game of one language
+            return False
+        own = split_name(card.name).key
+        tagged = strip_tag(name)
+        for written in (name, tagged[0]) if tagged else (name,):
+            key = split_name(written).key
+            if key in self.translated and key != own and card in self.by_key.get(key, ()):
+                return True
+        return False
 
     def _remembered(self, kind: str, name: str, find):
         key = (kind, name)
@@ -176,6 +197,13 @@ class NameIndex:
             self._candidates[kind] = Candidates(names)
         return self._candidates[kind]
 
+    def _shown(self, key: str) -> str:
+        """A card name to suggest for ``key``: a translated title as its translation writes it, else the card's."""
+        cards = self.by_key[key]
+        if key in self.translated and all(split_name(c.name).key != key for c in cards):
+            return self.translated[key]
+        return cards[0].name
+
     def _hint(self, name: str) -> tuple[str | None, tuple[str, ...]]:
         tagged = strip_tag(name)
         parts = split_name(tagged[0] if tagged else name)
@@ -190,18 +218,18 @@ class NameIndex:
                 for t in closest(parts.title, self._prepared("title", self.by_title), n=3)
                 for k in dict.fromkeys(split_name(c.name).key for c in self.by_title[t])
             ][:3]
-        names = tuple(self.by_key[k][0].name for k in keys)
+        names = tuple(self._shown(k) for k in keys)
         if not names:
             return "no card of that name in the card data (missing from the database?)", ()
         return "did you mean " + " or ".join(repr(n) for n in names) + "?", names
 
 
 def card_names(card: Card, also: Iterable[str] = ()) -> tuple[str, str, str, list[str]]:
-    """What :class:`NameIndex` files ``card`` under: its name key, title, loose key and translated title keys
-    (what ``names`` passes ready-made, e.g. from :mod:`printer.decks.card_cache`). ``also``: the card's titles in
-    its translations (:func:`translated_titles`)."""
+    """What :class:`NameIndex` files ``card`` under: its name key, title, loose key and titles in other languages
+    (as written, with the card's variant: :class:`NameIndex` keys them; what ``names`` passes ready-made, e.g. from
+    :mod:`printer.decks.card_cache`). ``also``: the card's titles in its translations (:func:`translated_titles`)."""
     parts = split_name(card.name)
-    translated = list(dict.fromkeys(split_name(t).key for t in _translated_titles(card, also)))
+    translated = list(dict.fromkeys(_translated_titles(card, also)))
     return parts.key, parts.title, loose_key(card.name), translated
 
 
@@ -220,10 +248,12 @@ def translated_titles(
     ``sets`` found under ``paths`` (the folders the cards were read from; overlay files and spreadsheet ``title@<lang>``
     columns, :func:`printer.cards.translations.load_translations`). A translation's problems are not reported here
     (``printer validate`` reports them); a title that is not a string is left out."""
-    from printer.cards.translations import load_translations
+    from printer.cards.translations import languages, load_translations
 
-    if not any(len(cards) for cards in sets.values()):
-        return {}
+    if not any(
+        len(cards) > 0 and game in project.games and len(languages(project, game)) > 1 for game, cards in sets.items()
+    ):
+        return {}  # a game of one language has no translations to read (the deck check costs what it did)
     book, _ = load_translations(project, paths)
     found: dict[str, dict[str, list[str]]] = {}
     for translation in book:
@@ -290,7 +320,7 @@ def resolve(deck: Decklist, cards: CardSet, prefer: Callable[[Card], bool] | Non
             if len(preferred) == 1:
                 found = preferred
         if len(found) == 1:
-            resolved.append(ResolvedEntry(entry, found[0]))
+            resolved.append(ResolvedEntry(entry, found[0], translated=index.named_by_translation(entry.name, found[0])))
             continue
         where = deck.where(entry.line)
         if not found:
