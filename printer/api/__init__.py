@@ -748,7 +748,7 @@ def _build_game(
 
         items, reprint = reprint_items(project, game, opts, request.since, items, request.options)
         problems += reprint.problems
-        target, components = output_path(out_dir, f"{game.id}-reprint.pdf"), []
+        target, components = target.with_name(f"{target.stem}-reprint.pdf"), []  # beside the whole PDF
         n_sheets = -(-len(items) // layout.per_sheet)
         if not items:
             note = f"{game.id}: nothing to reprint: no card's printed face changed since {request.since}"
