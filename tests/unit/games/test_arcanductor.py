@@ -9,6 +9,7 @@ acceptance test at the end imports the real file from ../shared/data.
 from __future__ import annotations
 
 import json
+import re
 
 import pdfplumber
 import pytest
@@ -125,6 +126,11 @@ def test_the_english_translation_covers_every_card_and_field_and_is_current(exam
             if side in card.data:  # the timing stays the source's
                 assert card[side]["timing"] == examples.by_id(card.id)[side]["timing"]
                 assert card[side]["text"] and not japanese(card[side]["text"]), (card.id, side)
+        for field in fields:  # the same icons in both languages ({power}, {life}...), as a translator's import wants
+            source = examples.by_id(card.id).get(field)
+            assert sorted(re.findall(r"\{[a-z-]+\}", json.dumps(card.get(field)))) == sorted(
+                re.findall(r"\{[a-z-]+\}", json.dumps(source))
+            ), (card.id, field)
 
 
 def test_blank_power_and_blank_effects_are_valid(tmp_path):
@@ -378,10 +384,10 @@ def test_the_reversed_effect_prints_upside_down_at_the_other_end(built):
         def where(text):
             return [((w["top"] / MM) - y, w["turned"]) for w in inside if text in w["text"]]
 
-        # upright effect: "前進" (moves forward) in the top half, unturned; reversed effect: "相手のライフ" (the
-        # opponent's life) in the bottom half, turned
+        # upright effect: "前進" (moves forward) in the top half, unturned; reversed effect: "減らす" (the opponent's
+        # life goes down) in the bottom half, turned
         assert all(top < 60 and not turned for top, turned in where("前進")) and where("前進")
-        assert all(top > 60 and turned for top, turned in where("相手のライフ")) and where("相手のライフ")
+        assert all(top > 60 and turned for top, turned in where("減らす")) and where("減らす")
         # the name prints at both ends, once each way up
         assert sorted(turned for _, turned in where("愚者")) == [False, True]
         assert sorted(top > 60 for top, _ in where("愚者")) == [False, True]

@@ -8,6 +8,7 @@ in cards/edelweiss/en/); the standard deck is the list of 52 suited cards and tw
 from __future__ import annotations
 
 import json
+import re
 
 import pdfplumber
 import pytest
@@ -75,6 +76,15 @@ def test_the_reference_card_follows_the_seeds_turn_sequence(cards, english):
     assert [s["name"] for s in japanese["steps"]] == ["ドロー", "メイン", "アタック"]
     assert [p["name"] for p in japanese["steps"][2]["phases"]] == ["攻撃", "迎撃", "防御", "反撃", "追撃", "ブレイク"]
     assert [p["who"] for p in english["steps"][2]["phases"]] == [p["who"] for p in japanese["steps"][2]["phases"]]
+
+
+def test_the_translation_has_the_sources_icons(cards, english):
+    """Each translated field names the same icons as the Japanese ({spade}, {sideways}...), as many times each (the
+    order follows each language's word order)."""
+    for card in english:
+        for field in FIELDS:
+            icons = [sorted(re.findall(r"\{[a-z-]+\}", json.dumps(c.get(field)))) for c in (card, cards.by_id(card.id))]
+            assert icons[0] == icons[1], (card.id, field)
 
 
 def test_the_standard_deck_cards_match_the_data_file(cards):
