@@ -219,7 +219,7 @@ def test_deck_check_command(run_cli, tmp_path):
     assert code == 0 and "Deck 52" in out and "Class 1" in out, err
     deck = write_deck(tmp_path, DECK + "1 Extra Joker\n")
     code, out, err = run_cli("deck", "check", deck, "--format", "edelweiss-standard")
-    assert code == 1 and "'エクストラJOKER' is a Joker" in err and "Deck 52" in out
+    assert code == 1 and "'Extra Joker' (エクストラJOKER) is a Joker" in err and "Deck 52" in out
 
 
 # --- the PDF --------------------------------------------------------------------------------------------
