@@ -24,7 +24,7 @@ from printer.plugins import installed_games
 from printer.problems import WARNING, PrinterError, Problem, RenderError, did_you_mean
 from printer.project import Game, Project
 from printer.sheets.layout import CARD_SIZES, parse_size
-from printer.sheets.render import Renderer
+from printer.sheets.render import Renderer, project_view
 from printer.sheets.sandbox import TemplateSandbox, template_context, template_problem
 
 if TYPE_CHECKING:
@@ -128,6 +128,7 @@ class RulesContext:
         self.problems: list[Problem] = []
         self.file: Path | None = None
         self.renderer = Renderer(game, roots)
+        self.renderer.project = project_view(project.settings)  # the version stamp, as on the printed cards
         self.card_size = parse_size(game.card_size, CARD_SIZES, "card size", project.limits.size_mm)
         lang = edition.lang if edition else "en"
         key = "ja" if lang.startswith("ja") else "en"
