@@ -6,6 +6,7 @@ Expected figures are the vendors' (docs/print-on-demand.md), written here, never
 
 from __future__ import annotations
 
+import io
 import random
 import zlib
 from pathlib import Path
@@ -35,9 +36,31 @@ def cmyk_image(
     )
 
 
+def jpeg_cmyk_image(pdf: pikepdf.Pdf, px: tuple[int, int], cmyk: tuple[int, int, int, int]) -> pikepdf.Stream:
+    """A DCT CMYK image whose stored samples are ``cmyk`` (%), with an Adobe marker and no /Decode, as Ghostscript
+    writes a page it flattens. Pillow inverts CMYK when it writes a JPEG: it is given the inverse."""
+    from PIL import Image, ImageChops
+
+    stored = Image.new("CMYK", px, tuple(round(v * 2.55) for v in cmyk))
+    out = io.BytesIO()
+    ImageChops.invert(stored).save(out, "JPEG", quality=100)
+    return pdf.make_stream(
+        out.getvalue(),
+        Type=pikepdf.Name.XObject,
+        Subtype=pikepdf.Name.Image,
+        Width=px[0],
+        Height=px[1],
+        ColorSpace=pikepdf.Name.DeviceCMYK,
+        BitsPerComponent=8,
+        Filter=pikepdf.Name.DCTDecode,
+    )
+
+
 def card_pdf(
     path: Path,
     *,
+    image_cmyk: tuple[int, int, int, int] = (20, 40, 60, 10),
+    jpeg: bool = False,
     sides: tuple[str, ...] = ("back", "front", "back", "front"),
     image_px: tuple[int, int] = (750, 1050),
     trim_in: tuple[float, float] = (2.5, 3.5),
@@ -51,7 +74,7 @@ def card_pdf(
     pdf = pikepdf.new()
     w, h = DTC_PAGE
     nums: list = []
-    image = cmyk_image(pdf, image_px)
+    image = (jpeg_cmyk_image if jpeg else cmyk_image)(pdf, image_px, image_cmyk)
     for index, side in enumerate(sides):
         page = pdf.add_blank_page(page_size=DTC_PAGE)
         tw, th = trim_in[0] * IN, trim_in[1] * IN
@@ -160,6 +183,28 @@ def test_ink_over_the_limit_and_a_black_that_is_not_the_rich_black(tmp_path):
     assert found and "rich black C30 M30 Y0 K100" in found[0].message
     rich = card_pdf(tmp_path / "r.pdf", fill="0.3 0.3 0 1 k", pdfx=False)
     assert "preflight-rich-black" not in codes(preflight_pdf(rich, get_profile("mbprint")))
+
+
+def test_a_cmyk_jpeg_is_read_as_stored_as_ghostscript_writes_a_flattened_page(tmp_path):
+    def ink(cmyk, vendor=DTC):
+        path = card_pdf(tmp_path / "j.pdf", image_cmyk=cmyk, jpeg=True, image_px=(75, 105), pdfx=vendor == DTC)
+        return [p for p in preflight_pdf(path, get_profile(vendor), min_dpi=1) if p.code.startswith("preflight-")]
+
+    assert ink((0, 0, 0, 0)) == []  # white paper (Pillow alone reads it as C100 M100 Y100 K100)
+    heavy = ink((80, 70, 70, 90))
+    assert [p.code for p in heavy] == ["preflight-ink"] * 4
+    assert 308 <= int(heavy[0].message.split("total ink ")[1].split(" %")[0]) <= 311  # 310 %, through JPEG
+    assert "image /Im1" in heavy[0].where
+
+
+def test_a_full_black_pixel_must_be_as_rich_as_the_vendors_black_a_profiles_shadow_is(tmp_path):
+    def blacks(cmyk):
+        path = card_pdf(tmp_path / "b.pdf", image_cmyk=cmyk, fill="0.3 0.3 0 1 k", pdfx=False)
+        return [p for p in preflight_pdf(path, get_profile("mbprint")) if p.code == "preflight-rich-black"]
+
+    assert blacks((0, 0, 0, 100)) and "image /Im1" in blacks((0, 0, 0, 100))[0].where  # K alone prints grey
+    assert blacks((63, 29, 62, 96)) == []  # a FOGRA39 shadow: other inks in their own proportions
+    assert blacks((30, 30, 0, 100)) == []
 
 
 def test_missing_pdfx_and_output_intent_and_weasyprint_text_for_outlines(tmp_path):

@@ -4,6 +4,13 @@ Ink is read as the PDF gives it: the CMYK values of fills and strokes, and
 the pixels of CMYK images (averaged over cells of about :data:`INK_CELL_MM`
 mm, as a press spreads ink; a lone pixel does not fail a card). Images are
 decoded with pikepdf and Pillow. No colour is converted here.
+
+A full black set as a fill or stroke must be the vendor's rich black. In an
+image (a photograph, a page flattened to pixels) the shadows an ICC profile
+separates carry K 95 % and more with other inks in their own proportions: a
+full black pixel must carry at least as much C+M+Y as the vendor's rich
+black (a black of K alone, which prints grey, is what the rule is there to
+catch); the total ink check bounds it from above.
 """
 
 from __future__ import annotations
@@ -11,7 +18,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 import pikepdf
-from PIL import Image
+from PIL import Image, ImageChops
 
 from printer.problems import Problem
 from printer.sheets.export.preflight.profile import VendorProfile
@@ -54,6 +61,17 @@ def rgb_problems(facts: Facts, where: str, profile: VendorProfile) -> list[Probl
     return problems
 
 
+def _as_stored(pil: Image.Image, dictionary: pikepdf.Object) -> Image.Image:
+    """A CMYK JPEG's samples as the PDF gives them: Pillow inverts every CMYK JPEG (it assumes Photoshop's
+    inverted files), pikepdf then leaves its ``/Decode`` alone; a PDF takes the samples as stored, through
+    ``/Decode`` (``[1 0 1 0 1 0 1 0]``: inverted). Ghostscript writes them uninverted, without ``/Decode``."""
+    if pil.format != "JPEG":
+        return pil
+    decode = dictionary.get("/Decode", dictionary.get("/D"))
+    inverted = isinstance(decode, pikepdf.Array) and len(decode) == 8 and float(decode[0]) > float(decode[1])
+    return pil if inverted else ImageChops.invert(pil)
+
+
 def _cmyk_image(placed: Placed) -> Image.Image | None:
     """The image's pixels reduced to cells of about :data:`INK_CELL_MM` mm, or ``None`` when not CMYK or unreadable."""
     image = placed.image
@@ -71,6 +89,7 @@ def _cmyk_image(placed: Placed) -> Image.Image | None:
         return None
     if pil.mode != "CMYK":
         return None
+    pil = _as_stored(pil, dictionary)
     cells = (
         max(1, round(placed.width_pt / 72 * 25.4 / INK_CELL_MM)),
         max(1, round(placed.height_pt / 72 * 25.4 / INK_CELL_MM)),
@@ -87,14 +106,18 @@ def ink_problems(facts: Facts, where: str, profile: VendorProfile) -> list[Probl
     worst: dict[tuple[int, str], tuple[float, ...]] = {}
     blacks: dict[tuple[int, str], tuple[float, ...]] = {}
 
-    def look(page: int, obj: str, cmyk: tuple[float, ...]) -> None:
+    def look(page: int, obj: str, cmyk: tuple[float, ...], pixel: bool = False) -> None:
         total = sum(cmyk)
         key = (page, obj)
         if profile.max_ink is not None and total > profile.max_ink + 0.5 and total > sum(worst.get(key, ())):
             worst[key] = cmyk
         black = profile.rich_black
         if black is not None and cmyk[3] >= FULL_BLACK and key not in blacks:
-            if any(abs(a - b) > BLACK_TOLERANCE for a, b in zip(cmyk, black)):
+            if pixel:
+                poorer = sum(cmyk[:3]) < sum(black[:3]) - BLACK_TOLERANCE
+            else:
+                poorer = any(abs(a - b) > BLACK_TOLERANCE for a, b in zip(cmyk, black))
+            if poorer:
                 blacks[key] = cmyk
 
     for colour in facts.colours:
@@ -106,7 +129,7 @@ def ink_problems(facts: Facts, where: str, profile: VendorProfile) -> list[Probl
             continue
         data = image.tobytes()
         for pixel in set(zip(data[0::4], data[1::4], data[2::4], data[3::4])):
-            look(placed.page, placed.where, tuple(round(v / 2.55, 1) for v in pixel))
+            look(placed.page, placed.where, tuple(round(v / 2.55, 1) for v in pixel), pixel=True)
     problems = []
     for (page, obj), cmyk in sorted(worst.items()):
         problems.append(
