@@ -123,6 +123,12 @@ def free_cmyk_profile() -> Path | None:
     return next((p for p in FREE_CMYK_PROFILES if p.is_file()), None)
 
 
+def ghostscript_profiles() -> Path | None:
+    """The folder of Ghostscript's own ICC profiles (``default_rgb.icc``, ``default_cmyk.icc``...), or ``None``."""
+    found = free_cmyk_profile()
+    return found.parent if found is not None else None
+
+
 def ghostscript() -> str | None:
     """The Ghostscript command (``gs``; ``gswin64c`` on Windows), or ``None`` when it is not installed."""
     return shutil.which("gs") or shutil.which("gswin64c") or shutil.which("gswin32c")
@@ -141,24 +147,40 @@ def convert_to_cmyk(
 
     Ghostscript's ``pdfwrite`` device re-writes the PDF with
     ``ColorConversionStrategy=CMYK``, colour-managed by its own lcms2 with
-    ``profile`` as the output profile and the relative colorimetric intent
+    the relative colorimetric intent
     (https://ghostscript.com/docs/9.54.0/VectorDevices.htm, "Color
     Conversion and Management"). Text stays text and vectors stay vectors.
+    ``pdfwrite`` converts to its default CMYK profile whatever
+    ``-sOutputICCProfile`` says (measured with Ghostscript 10.0: the same
+    CMYK for any profile given), so ``profile`` is put in that place: a
+    folder of Ghostscript's own profiles (:func:`ghostscript_profiles`) with
+    ``profile`` as ``default_cmyk.icc``, named by ``-sICCProfilesDir``. The
+    same profile then describes DeviceCMYK colours already in the PDF (a
+    vendor's rich black), which pass unchanged.
 
     With ``flatten_dpi`` the PDF is written as PDF 1.3, which has no
     transparency: Ghostscript draws each page that uses transparency as one
     CMYK image at that resolution (PDF/X-1a's flattening). ``pdfx`` asks
     Ghostscript for PDF/X output (``-dPDFX``); ``outline_fonts`` turns text
     into outlines (``-dNoOutputFonts``).
-    Raises ``OSError`` when Ghostscript is missing, fails or takes longer
-    than ``timeout`` seconds.
+    Raises ``OSError`` when Ghostscript or its profiles are missing, it fails
+    or takes longer than ``timeout`` seconds.
     """
     command = ghostscript()
     if command is None:
         raise OSError("Ghostscript (gs) is not installed: install the ghostscript package to convert to CMYK")
+    own = ghostscript_profiles()
+    if own is None:
+        raise OSError("Ghostscript's ICC profiles are not installed: install the libgs-common package")
     with tempfile.TemporaryDirectory(prefix="printer-cmyk-") as folder:
         source, target = Path(folder) / "rgb.pdf", Path(folder) / "cmyk.pdf"
         source.write_bytes(pdf)
+        profiles = Path(folder) / "icc"
+        profiles.mkdir()
+        for found in own.iterdir():
+            if found.suffix == ".icc" and found.name != "default_cmyk.icc" and found.is_file():
+                (profiles / found.name).symlink_to(found.resolve())
+        shutil.copyfile(profile, profiles / "default_cmyk.icc")
         args = [
             command,
             "-q",
@@ -172,7 +194,7 @@ def convert_to_cmyk(
             *(["-dNoOutputFonts"] if outline_fonts else []),
             "-sColorConversionStrategy=CMYK",
             "-sProcessColorModel=DeviceCMYK",
-            f"-sOutputICCProfile={Path(profile).resolve()}",
+            f"-sICCProfilesDir={profiles}/",
             "-dRenderIntent=1",
             "-dAutoRotatePages=/None",
             f"-sOutputFile={target}",
