@@ -47,6 +47,18 @@ def _no_user_config(tmp_path_factory):
         yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _no_user_cache(request, tmp_path_factory):
+    """No test writes into the user's cache (~/.cache/printer: the CMYK profiles the presets build on first use):
+    XDG_CACHE_HOME names a folder in pytest's own cache, kept between runs, so that a profile is built once per
+    checkout (about 30 s each), not once per run."""
+    cache = getattr(request.config, "cache", None)
+    folder = cache.mkdir("xdg-cache") if cache is not None else tmp_path_factory.mktemp("xdg-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CACHE_HOME", str(folder))
+        yield
+
+
 @dataclass
 class Result:
     code: int

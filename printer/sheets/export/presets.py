@@ -268,7 +268,10 @@ def export_preset(
             if staging is not None:
                 atomic_write_bytes(staging / files[key], png_bytes(image, preset.dpi))
     problems = [p for p in pjob.renderer.problems if p not in problems] + problems
+    condition = None
     if preset.colour == "cmyk" and not pngs:
+        if icc is None:
+            icc, condition = _vendor_profile(preset, result, problems)
         icc = icc or _free_profile(result)
         problems += _cmyk_notes(preset, icc)
     result.problems = problems
@@ -279,7 +282,7 @@ def export_preset(
     if staging is not None:
         _finish_pngs(staging, target, items, fronts, backs, files, px, preset, result)
     else:
-        _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result)
+        _write_pdfs(target, fronts, backs, pjob, layout, preset, (icc, condition), result)
     if not preset.checked:
         result.summary.append(
             f"{_of(preset.name)} figures were not checked against its own page: compare with its template before ordering"
@@ -410,6 +413,20 @@ def bleed_report(
     return problems
 
 
+def _vendor_profile(preset: Preset, result: PresetResult, problems: list[Problem]) -> tuple[Path | None, str | None]:
+    """The profile built for ``preset`` from free data (:mod:`.cmykprofile`) and its printing condition, said in the
+    summary; ``(None, None)`` when the vendor has none or it cannot be built here (a warning in ``problems``)."""
+    from printer.sheets.export.cmykprofile import profile_for
+
+    built, missing = profile_for(preset.id)
+    problems += missing
+    if built is None:
+        return None, None
+    when = f", built now in {built.seconds:.0f} s and kept for later builds" if built.seconds is not None else ""
+    result.summary.append(f"CMYK through {built.recipe.description}: {built.path}{when} (--icc gives another)")
+    return built.path, built.recipe.condition
+
+
 def _free_profile(result: PresetResult) -> Path | None:
     """Ghostscript's free CMYK profile when Ghostscript is installed (said in the summary), else ``None``."""
     from printer.sheets.export.pdfx import free_cmyk_profile, ghostscript
@@ -496,7 +513,7 @@ def _finish_pngs(staging, target, items, fronts, backs, files, px, preset, resul
     )
 
 
-def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> None:
+def _write_pdfs(target, fronts, backs, pjob, layout, preset, profile, result) -> None:
     from printer.sheets.export.pdfx import convert_to_cmyk
     from printer.sheets.export.preflight import preflight_pdf, profiles
     from printer.sheets.export.pressready import finish_press_pdf, with_rich_black
@@ -504,6 +521,7 @@ def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> Non
 
     vendor = profiles().get(preset.id)
     trim = layout.card
+    icc, condition = profile
 
     def finish(keys: list[str], path: Path, sides: list[str]) -> None:
         data, found = face_pdf(pjob, keys, layout, preset.name)
@@ -523,7 +541,7 @@ def _write_pdfs(target, fronts, backs, pjob, layout, preset, icc, result) -> Non
             except OSError as exc:
                 result.problems.append(Problem(str(path), f"not converted to CMYK: {exc}", None, ERROR, "cmyk"))
                 return
-            data = finish_press_pdf(data, sides, icc, pdfx)
+            data = finish_press_pdf(data, sides, icc, pdfx, condition)
         else:
             data = finish_press_pdf(data, sides)
         atomic_write_bytes(path, data)

@@ -67,9 +67,14 @@ def with_rich_black(pdf: bytes, black: Sequence[float]) -> bytes:
         return out.getvalue()
 
 
-def finish_press_pdf(pdf: bytes, sides: Sequence[str], profile: Path | None = None, pdfx: str | None = None) -> bytes:
+def finish_press_pdf(
+    pdf: bytes, sides: Sequence[str], profile: Path | None = None, pdfx: str | None = None, condition: str | None = None
+) -> bytes:
     """``pdf`` with page labels (``sides[i]`` and the card's number: ``back 1``, ``front 1``...), and with a
-    ``profile`` its output intent; ``pdfx`` (``PDF/X-1a:2003``) is written as the document's PDF/X version."""
+    ``profile`` its output intent; ``pdfx`` (``PDF/X-1a:2003``) is written as the document's PDF/X version.
+
+    The output intent's ``OutputConditionIdentifier`` is ``condition`` (a registered printing condition, e.g.
+    ``FOGRA39``) when given, else the profile's description; its ``OutputCondition`` and ``Info`` the description."""
     with pikepdf.open(io.BytesIO(pdf)) as document:
         nums: list = []
         counts: dict[str, int] = {}
@@ -89,7 +94,7 @@ def finish_press_pdf(pdf: bytes, sides: Sequence[str], profile: Path | None = No
             intent = pikepdf.Dictionary(
                 Type=pikepdf.Name.OutputIntent,
                 S=pikepdf.Name.GTS_PDFX,
-                OutputConditionIdentifier=pikepdf.String(name or "CMYK"),
+                OutputConditionIdentifier=pikepdf.String(condition or name or "CMYK"),
                 OutputCondition=pikepdf.String(name or "CMYK"),
                 Info=pikepdf.String(name or "CMYK"),
                 RegistryName=pikepdf.String("http://www.color.org"),

@@ -123,7 +123,8 @@ def test_drivethrucards_one_card_per_page_back_then_front_with_an_eighth_inch_bl
     assert ["Alpha" in t for t in texts[:2]] == [False, True] and "BACK" in texts[0]  # DriveThru asks back first
     assert ["BACK" in t for t in texts] == [True, False] * 4
     assert "4 cards, back then front" in result.out
-    assert "CMYK through" in result.out and "Ghostscript's free SWOP profile" in result.out  # no --icc: a free one
+    # no --icc: the profile built from the free GRACoL data, under DriveThruCards' 240 % ink
+    assert "CMYK through CGATS TR 006 (built from icc-profiles-free TR006.ti3, TAC 236%)" in result.out
 
 
 @pytest.mark.slow
@@ -276,3 +277,85 @@ def test_drivethrucards_and_mbprint_write_cmyk_that_passes_their_preflight(tmp_p
         ]
     assert blacks and all(b == pytest.approx([0.3, 0.3, 0, 1], abs=0.01) for b in blacks)  # C30 M30 Y0 K100
     assert run("preflight", pdf, "--vendor", "mbprint").code == 0
+
+
+DARK_CARD = """<div class="card"><div class="art"></div><div class="band"></div>
+  <div class="safe"><div class="title">{{ card.title }}</div><p class="text">Deep shadows, rich colours.</p></div>
+</div>
+"""
+DARK_BACK = '<div class="card back"><div class="safe"><div class="title">BACK</div></div></div>\n'
+DARK_CSS = """
+.card { position: absolute; inset: 0; background: #000; font: 9pt "DejaVu Sans", sans-serif; color: #fff; }
+.art { position: absolute; left: 0; right: 0; top: 0; height: 55%;
+  background: linear-gradient(90deg, #f00, #ff0, #0f0, #0ff, #00f, #f0f, #200010); }
+.band { position: absolute; left: 0; right: 0; top: 55%; height: 20%;
+  background: linear-gradient(180deg, #1b1b1b, #3a0a5a 40%, #0a2a12 70%, #050505); }
+.title { position: absolute; top: 62%; left: 8mm; font-size: 14pt; color: #ffd700; }
+.text { position: absolute; top: 80%; left: 8mm; color: #000; background: #fff; }
+.card.back { background: radial-gradient(circle, #7a0000, #100000 70%, #000); }
+.card.back .title { position: absolute; top: 40mm; left: 20mm; color: #c0c0ff; }
+"""
+ARGYLL = shutil.which("colprof") is not None and Path("/usr/share/color/icc/FOGRA39L.ti3").is_file()
+
+
+def dark_project(root: Path) -> Path:
+    """Cards on a #000 background with saturated and near-black gradients: what a free SWOP profile puts 295 % on."""
+    project(root, [{"id": "a", "title": "Night", "type": "A"}, {"id": "b", "title": "Ember", "type": "A"}])
+    for name, text in (("card.html.j2", DARK_CARD), ("back.html.j2", DARK_BACK), ("card.css", DARK_CSS)):
+        (root / "templates" / "t" / name).write_text(text, encoding="utf-8")
+    return root
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not CMYK.is_file() or not shutil.which("gs") or not ARGYLL, reason="needs gs, argyll, icc-profiles-free"
+)
+@pytest.mark.parametrize(
+    "vendor, limit, condition, data",
+    [("drivethrucards", 240, "CGATS TR 006", "TR006.ti3"), ("mbprint", 300, "FOGRA39", "FOGRA39L.ti3")],
+    ids=["drivethrucards", "mbprint"],
+)
+def test_a_dark_page_is_cmyk_under_the_vendors_ink_limit_and_passes_its_preflight(
+    tmp_path, run, vendor, limit, condition, data
+):
+    from printer.sheets.export.preflight import colour
+    from printer.sheets.export.preflight.profile import VendorProfile
+    from printer.sheets.export.preflight.walk import read_facts
+
+    result = run("--project", dark_project(tmp_path / "p"), "build", "t", "--preset", vendor, "--out", tmp_path / "o")
+    assert result.code == 0, result.err
+    assert f"CMYK through {condition} (built from icc-profiles-free {data}" in result.out
+    pdf = tmp_path / "o" / f"t-{vendor}.pdf"
+    assert not _names_in(pdf) & {"/DeviceRGB", "/CalRGB", "/Lab", "op:rg", "op:RG"}
+    with pikepdf_open(pdf) as opened:
+        intent = opened.Root.OutputIntents[0]
+        assert str(intent.OutputConditionIdentifier) == condition
+        assert f"{condition} (built from icc-profiles-free {data}, TAC" in str(intent.Info)
+        facts = read_facts(opened)
+        cmyk = VendorProfile("test", "the test", "", colour="cmyk")
+        assert colour.rgb_problems(facts, str(pdf), cmyk) == []
+        ink = [p.message for p in colour.ink_problems(facts, str(pdf), VendorProfile("t", "t", "", max_ink=limit))]
+        assert ink == []  # measured as printer preflight measures it: fills, strokes and images in 0.5 mm cells
+        dark = colour.ink_problems(facts, str(pdf), VendorProfile("t", "t", "", max_ink=limit - 30))
+        assert dark  # the page is dark: its darkest ink is within 30 points of the limit, not lightened to pass
+    assert run("preflight", pdf, "--vendor", vendor).code == 0
+
+
+def pikepdf_open(path: Path):
+    import pikepdf
+
+    return pikepdf.open(path)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not CMYK.is_file() or not shutil.which("gs"), reason="needs Ghostscript and its CMYK profile")
+def test_without_argyll_a_cmyk_preset_says_what_to_install_and_converts_to_swop(good, tmp_path, run, monkeypatch):
+    from printer.sheets.export import cmykprofile
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "empty-cache"))
+    monkeypatch.setattr(cmykprofile, "colprof", lambda: None)
+    result = run("--project", good, "build", "t", "--preset", "mbprint", "--out", tmp_path / "o")
+    assert result.code == 0, result.err
+    assert "--preset mbprint: warning: ArgyllCMS (colprof) is not installed" in result.err
+    assert "install the Debian package argyll" in result.err and "Traceback" not in result.err
+    assert "Ghostscript's free SWOP profile" in result.out
