@@ -20,7 +20,9 @@ Each figure's source is in ``docs/print-on-demand.md``.
   names the card whose outer bleed is white where the edge inside the trim is
   not (art or background stopping at the trim).
 - **Colour.** ``cmyk`` vendors get the PDF converted through Ghostscript with
-  the user's ``--icc`` profile, else Ghostscript's own free SWOP profile
+  the user's ``--icc`` profile, else the vendor's profile built from free
+  measurement data (:mod:`.cmykprofile`), else (ArgyllCMS or the data
+  missing: a warning) Ghostscript's own free SWOP profile
   (:func:`printer.sheets.export.pdfx.convert_to_cmyk`); without Ghostscript
   the PDF stays RGB and a warning says so. printer converts no colour itself.
   A vendor that forbids transparency gets PDF 1.3 (pages with transparency
