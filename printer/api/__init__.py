@@ -30,7 +30,7 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -309,6 +309,10 @@ class BuildRequest:
     changed since then, and a changelog page, to ``<game>-reprint.pdf``
     (:mod:`printer.api.versions`). Every PDF gets its manifest beside it
     (``<pdf stem>.manifest.json``, :mod:`printer.sheets.manifest`).
+    ``lang`` prints the cards in one language the game declares (``ja``;
+    ``"all"``: each of them, one build a language), their files named
+    ``<game>-ja.pdf``... (:mod:`printer.api.languages`); ``None`` prints them
+    as their files hold them, under today's names.
     """
 
     games: Sequence[str] = ()
@@ -334,6 +338,7 @@ class BuildRequest:
     max_size: int | None = None
     min_dpi: float | None = None
     since: str | None = None
+    lang: str | None = None
 
 
 @dataclass
@@ -348,7 +353,8 @@ class GameBuild:
     to use the output (print at 100 % scale for registration marks).
     ``stats`` counts the work done (``faces laid out``, ``faces from cache``,
     WeasyPrint ``layouts`` and ``pages``, seconds); ``up_to_date`` is true
-    when nothing changed since the last build and nothing was done.
+    when nothing changed since the last build and nothing was done. ``lang`` is the language printed
+    (``None``: the build without ``--lang``).
     """
 
     game: str
@@ -364,6 +370,7 @@ class GameBuild:
     notes: list[str] = field(default_factory=list)
     stats: dict[str, float] = field(default_factory=dict)
     up_to_date: bool = False
+    lang: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -405,12 +412,16 @@ def build(
 
     ``progress`` is told when each game's sheets start and how many are
     laid out as they go; ``on_game`` gets each game's result as soon as it
-    is done (so a caller can report while the next game builds). Raises
-    :class:`UsageError` for unknown games, options or profiles.
+    is done (so a caller can report while the next game builds); with
+    ``request.lang`` ``"all"`` each game builds once per language it declares.
+    Raises :class:`UsageError` for unknown games, languages, options or profiles.
     """
+    from printer.api.languages import build_languages
+
     chosen = [project.game(g) for g in request.games] if request.games else list(project.games.values())
     if not chosen:
         raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
+    langs = build_languages(project, chosen, request.lang)
     if (request.cards_dir or request.deck_file or request.only) and len(chosen) != 1:
         raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build GAME --deck FILE")
     if request.since and request.deck_file:
@@ -450,10 +461,12 @@ def build(
     try:
         with Workers(request.jobs, request.scheduler) as workers:
             for game in chosen:
-                outcome = build_game(project, game, request, progress, workers, cache)
-                result.games.append(outcome)
-                if on_game:
-                    on_game(outcome)
+                for lang in langs[game.id]:
+                    each = request if lang == request.lang else replace(request, lang=lang)
+                    outcome = build_game(project, game, each, progress, workers, cache)
+                    result.games.append(outcome)
+                    if on_game:
+                        on_game(outcome)
     finally:
         if cache is not None:
             cache.close()
@@ -635,7 +648,7 @@ def _build_key(project: Project, game: Game, request: BuildRequest) -> str:
     """Which build this is: the project, the game and every field of the request that changes the output."""
     from dataclasses import fields
 
-    skip = {"games", "jobs", "scheduler", "cache"}
+    skip = {"games", "jobs", "scheduler", "cache"} | ({"lang"} if request.lang is None else set())
     asked = [(f.name, getattr(request, f.name)) for f in fields(request) if f.name not in skip]
     return hashlib.sha256(repr((str(project.root), game.id, asked)).encode()).hexdigest()
 
@@ -654,6 +667,8 @@ def _build_signature(project: Project, game: Game, request: BuildRequest) -> str
         files.append(project.root / str(layout_file))
     folders = [request.cards_dir or game.cards, *game.template_dirs, game.schema.parent, bundled_root() / "schema"]
     folders += [project.root / "rules" / game.id / "aids", *project.read_also]
+    if request.lang is not None:  # a language's player aids (the translations are in the card folder, walked above)
+        folders.append(project.root / "rules" / game.id)
     return signature([__version__, _build_key(project, game, request)], files, folders)
 
 
@@ -671,7 +686,8 @@ def _build_game(
     from printer.sheets.options import layout_report, resolve_options, sheet_layout
     from printer.sheets.players import per_player, read_players
 
-    outcome = GameBuild(game.id)
+    outcome = GameBuild(game.id, lang=request.lang)
+    suffix = f"-{request.lang}" if request.lang else ""  # printer.api.languages.lang_suffix
     toml = str(project.root / "printer.toml")
     opts = resolve_options(
         project.settings,
@@ -708,7 +724,8 @@ def _build_game(
     if request.deck_file:
         items, found = deck_items(request.deck_file, cards, project.limits)
         items = compose.sort_items(items, opts.sort)
-        target = output_path(out_dir, safe_file_name(f"{game.id}-{compose.slug(request.deck_file.stem)}") + ".pdf")
+        deck_name = f"{game.id}-{compose.slug(request.deck_file.stem)}{suffix}"
+        target = output_path(out_dir, safe_file_name(deck_name) + ".pdf")
     else:
         selected, found = compose.select(cards, request.only)
         total = sum(card.copies * (players if per.holds(card.data) else 1) for card in selected)
@@ -722,9 +739,16 @@ def _build_game(
         if not request.only and request.aids:  # player aids print with the whole game (printer.book.aids)
             from printer.book import aid_items
 
-            aids, aid_problems = aid_items(project, game, compose.allowed_roots(project, [source.resolve()]))
+            roots = compose.allowed_roots(project, [source.resolve()])
+            aids, aid_problems = aid_items(project, game, roots, request.lang)
             items, problems = items + aids * (players if per.aids else 1), problems + aid_problems
-        target = output_path(out_dir, f"{game.id}.pdf")
+        target = output_path(out_dir, f"{game.id}{suffix}.pdf")
+    locate = None
+    if request.lang is not None:  # the cards in that language (printer.api.languages)
+        from printer.api.languages import translated_items
+
+        items, lang_problems, locate = translated_items(project, game, cards, items, [source], request.lang)
+        problems = problems + lang_problems
     components: list[tuple[Any, list[PrintItem]]] = []
     component_problems: list[Problem] = []
     if not request.deck_file:  # a decklist prints its cards as proxies, whatever they are
@@ -741,7 +765,8 @@ def _build_game(
         outcome.problems, outcome.failure = problems + [problem], "not printed"
         return outcome
     extra = [Path(r) for r in spec.extra_roots]
-    job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc)
+    job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc, lang=request.lang)
+    job.renderer.locate = locate
     reprint = None
     if request.since and not request.deck_file:  # a reprint: the cards whose printed face changed
         from printer.api.versions import reprint_items
@@ -754,7 +779,7 @@ def _build_game(
             note = f"{game.id}: nothing to reprint: no card's printed face changed since {request.since}"
             outcome.problems, outcome.notes = problems, [note]
             return outcome
-    label = f"{game.id}: {counted(len(items), 'card')}"
+    label = f"{game.id}{suffix}: {counted(len(items), 'card')}"
     checked = assemble.Checked()
     update = progress(label, n_sheets) if progress else None
     found = (
@@ -782,7 +807,7 @@ def _build_game(
         found += after_sheets(project, game, job, items, layout, target, reprint, outcome)
     if components and not (request.strict and found):
         found += _build_components(
-            project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache
+            project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache, locate
         )
     outcome.stats = {**job.stats, **outcome.stats}
     if request.verify:
@@ -799,7 +824,9 @@ def _build_game(
             deck=request.deck_file.stem if request.deck_file else None,
             image_url_base=request.image_url_base,
             components=tuple(components),
-            component_job=_component_jobs(project, game, opts, layout.page, extra)[0] if components else None,
+            component_job=_component_jobs(project, game, opts, layout.page, extra, request.lang, locate)[0]
+            if components
+            else None,
         )
         kinds = dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)])
         if opts.registration == "cricut" and items:  # Design Space takes an image and a cut file per sheet
@@ -929,12 +956,15 @@ def _build_components(
     outcome: GameBuild,
     workers: Workers | None,
     cache: FaceCache | None,
+    locate: Callable[[Any, str], str | None] | None = None,
 ) -> list[Problem]:
-    """``<game>-components.pdf``: the components' sheets (:func:`printer.sheets.components.build_components`)."""
+    """``<game>-components.pdf`` (``<game>-ja-components.pdf`` in one language, ``outcome.lang``): the components'
+    sheets (:func:`printer.sheets.components.build_components`)."""
     from printer.sheets.components import build_components
 
-    job_for, spec_for = _component_jobs(project, game, opts, page, extra)
-    target = output_path(out_dir, f"{game.id}-components.pdf")
+    job_for, spec_for = _component_jobs(project, game, opts, page, extra, outcome.lang, locate)
+    suffix = f"-{outcome.lang}" if outcome.lang else ""
+    target = output_path(out_dir, f"{game.id}{suffix}-components.pdf")
     made, problems = build_components(components, job_for, page, target, game.name, workers, spec_for, cache)
     counts = ", ".join(counted(n, name) for name, n in made.counts.items())
     fronts = sum(1 for s in made.sheets if s.side == "front")
@@ -947,10 +977,17 @@ def _build_components(
 
 
 def _component_jobs(
-    project: Project, game: Game, opts: PrintOptions, page: tuple[float, float], extra: list[Path]
+    project: Project,
+    game: Game,
+    opts: PrintOptions,
+    page: tuple[float, float],
+    extra: list[Path],
+    lang: str | None = None,
+    locate: Callable[[Any, str], str | None] | None = None,
 ) -> tuple[Callable[[Any], Any], Callable[[Any], Any]]:
     """``(job_for, spec_for)``: a component's print job (its card size the component's trim size, its templates
-    shown ``component``) and the :class:`~printer.sheets.parallel.JobSpec` workers rebuild it from."""
+    shown ``component``, its faces in ``lang``) and the :class:`~printer.sheets.parallel.JobSpec` workers rebuild it
+    from."""
     from dataclasses import replace
 
     from printer.sheets import compose
@@ -960,8 +997,8 @@ def _component_jobs(
         return replace(opts, card=component.size, paper=page, orientation="as-given")
 
     def job_for(component: Any) -> compose.PrintJob:
-        job = compose.make_job(project, game, options(component), extra)
-        job.renderer.component = component.view()
+        job = compose.make_job(project, game, options(component), extra, lang=lang)
+        job.renderer.component, job.renderer.locate = component.view(), locate
         return job
 
     def spec_for(component: Any) -> JobSpec:
@@ -1212,6 +1249,7 @@ def build_rules(
     cards_dir: Path | None = None,
     strict: bool = False,
     on_book: Callable[[BookBuild], None] | None = None,
+    lang: str | None = None,
 ) -> list[BookBuild]:
     """Print the rules reference of ``game`` (every game with a rules folder when ``None``) to PDF.
 
@@ -1219,8 +1257,12 @@ def build_rules(
     and writes ``<out_dir>/<game>-rules.pdf`` plus one PDF per edition
     folder; ``paper`` is a page size name or ``WxH mm``; ``edition`` keeps
     one edition (``main`` for the main one). ``on_book`` gets each book as
-    it is done. Raises :class:`UsageError` for a project without rules or
-    ``paths`` without a game.
+    it is done. ``lang`` keeps the editions in one language the game declares
+    (each edition's ``rules.toml`` ``lang``; the main edition's default is the
+    game's source language), ``"all"`` those in any language it declares; a
+    game with none in ``lang`` gets a ``no-rules`` error. Raises
+    :class:`UsageError` for a project without rules, ``paths`` without a game,
+    or a language a game does not declare.
     """
     from pypdf import PdfReader
 
@@ -1239,6 +1281,10 @@ def build_rules(
     page = parse_size(paper or project.settings.get("paper", "A4"), PAPER_SIZES, "paper size", project.limits.size_mm)
     out_dir = out_dir or project.build_dir
     books: list[BookBuild] = []
+    if lang is not None:
+        from printer.api.languages import build_languages
+
+        langs = build_languages(project, games, lang)
 
     def done(book: BookBuild) -> None:
         books.append(book)
@@ -1249,10 +1295,17 @@ def build_rules(
         editions = [edition_for_paths(chosen, list(paths))] if paths else find_editions(project, chosen)
         if edition:
             editions = [e for e in editions if (e.name or "main") == edition]
+        hint = None
+        if lang is not None and editions:
+            from printer.api.languages import editions_in
+
+            editions, hint = editions_in(project, chosen, editions, langs[chosen.id])
         if not editions:
             where = str(rules_folder(project, chosen))
             what = f"no edition {edition!r}" if edition else "no rules folder"
-            problem = Problem(where, f"{chosen.id}: {what}", f"write the rules in {where}/*.md", code="no-rules")
+            what = f"no {lang} edition" if hint else what
+            hint = hint or f"write the rules in {where}/*.md"
+            problem = Problem(where, f"{chosen.id}: {what}", hint, code="no-rules")
             done(BookBuild(chosen.id, edition, None, problems=_strictly([problem], strict)))
             continue
         for found in editions:
@@ -1557,6 +1610,7 @@ def build_box(
     card_thickness: float | None = None,
     paper: str | None = None,
     out_dir: Path | None = None,
+    lang: str | None = None,
 ) -> BoxBuild:
     """Write ``<out_dir>/<game>-box.pdf``, a tuck box for the game's cards (or a decklist's), and return its measures.
 
@@ -1565,8 +1619,10 @@ def build_box(
     ``card_thickness`` (default :data:`printer.box.net.CARD_THICKNESS`);
     the card size is the game's. ``paper`` is A4, Letter or ``WxHmm``
     (default: printer.toml's, else A4). See :mod:`printer.box.net` for the
-    net and where each proportion comes from. Raises :class:`UsageError` for
-    an unknown game or a bad length; a deck too deep for the paper is an
+    net and where each proportion comes from. ``lang``, a language the game
+    declares, writes ``<game>-<lang>-box.pdf`` with its faces in that language
+    (:mod:`printer.api.languages`). Raises :class:`UsageError` for an unknown
+    game or language or a bad length; a deck too deep for the paper is an
     error in the result (nothing written).
     """
     from printer.box import BoxSpec, back_art, write_box
@@ -1576,6 +1632,13 @@ def build_box(
     from printer.sheets.options import resolve_options
 
     chosen = project.game(game)
+    if lang is not None:
+        from printer.api.languages import ALL, build_languages
+
+        if lang == ALL:
+            raise usage_error("--lang all: a box is printed in one language", "e.g. --lang ja", "command line: --lang")
+        lang = build_languages(project, [chosen], lang)[chosen.id][0]  # a usage error for a language not declared
+    suffix = f"-{lang}" if lang else ""
     opts = resolve_options(
         project.settings, chosen.settings, chosen.card_size, {}, str(project.root / "printer.toml"), project.limits
     )
@@ -1585,13 +1648,13 @@ def build_box(
     if deck_file is not None:
         items, found = deck_items(deck_file, cards, project.limits) if cards is not None else ([], [])
         problems += found
-        name = safe_file_name(f"{chosen.id}-{compose.slug(deck_file.stem)}-box") + ".pdf"
+        name = safe_file_name(f"{chosen.id}-{compose.slug(deck_file.stem)}{suffix}-box") + ".pdf"
     else:
         items = compose.items_for_cards(cards, cards) if cards is not None else []
         # tokens, tiles and boards (printer.toml components) are not in the deck the box holds
         _, items, found = _split_components(project, chosen, items, opts.paper, opts.margin)
         problems += found
-        name = f"{chosen.id}-box.pdf"
+        name = f"{chosen.id}{suffix}-box.pdf"
     count = len(items)
     depth = thickness if thickness is not None else deck_depth(count, card_thickness or CARD_THICKNESS)
     result = BoxBuild(chosen.id, None, None if thickness is not None else count, depth, problems=problems)
@@ -1604,7 +1667,7 @@ def build_box(
         return result
     target = output_path(out_dir or project.build_dir, name)
     spec = BoxSpec(opts.card, depth)
-    job = compose.make_job(project, chosen, opts, [chosen.cards.resolve()])
+    job = compose.make_job(project, chosen, opts, [chosen.cards.resolve()], lang=lang)
     art = back_art(job, items)
     what = f"{count} cards" if thickness is None else f"{depth:g} mm of cards"
     details = f"{what} · {opts.card[0]:g} x {opts.card[1]:g} mm"
@@ -1706,6 +1769,7 @@ def watch(
     here). Raises :class:`~printer.problems.PrinterError` when the project
     can no longer be watched (the watching thread ended by itself).
     """
+    from printer.api.languages import build_languages
     from printer.sheets.cache import FaceCache
     from printer.sheets.parallel import Workers
     from printer.watching import Changes, ChangesLost
@@ -1724,17 +1788,21 @@ def watch(
             if only and not names:
                 return
             for game in [project.game(g) for g in names] if names else list(project.games.values()):
-                outcome = build_game(project, game, request, None, workers, cache, tidy)
-                if outcome.stats.get("untidy faces") or outcome.stats.get("pdf to write whole"):
-                    untidy.add(game.id)
-                elif not outcome.up_to_date:  # an up-to-date game (another game's file saved) is as untidy as it was
-                    untidy.discard(game.id)
-                if tidy == "now" and outcome.ok:
-                    laid = counted(int(outcome.stats.get("faces laid out", 0)), "face")
-                    outcome.notes = [*outcome.notes, f"tidied: {laid} of earlier edits laid out together"]
-                on_game(outcome)
-                if rehearse:
-                    _rehearse(project, game, request)
+                for lang in build_languages(project, [game], request.lang)[game.id]:  # --lang all: each language
+                    each = request if lang == request.lang else replace(request, lang=lang)
+                    outcome = build_game(project, game, each, None, workers, cache, tidy)
+                    if outcome.stats.get("untidy faces") or outcome.stats.get("pdf to write whole"):
+                        untidy.add(game.id)
+                    elif (
+                        not outcome.up_to_date
+                    ):  # an up-to-date game (another game's file saved) is as untidy as it was
+                        untidy.discard(game.id)
+                    if tidy == "now" and outcome.ok:
+                        laid = counted(int(outcome.stats.get("faces laid out", 0)), "face")
+                        outcome.notes = [*outcome.notes, f"tidied: {laid} of earlier edits laid out together"]
+                    on_game(outcome)
+                    if rehearse:
+                        _rehearse(project, game, each)
         except PrinterError as exc:
             if on_error:
                 on_error(exc.problems)

@@ -162,11 +162,16 @@ def _accent(ctx: RulesContext) -> str:
     return (ctx.edition.settings.get("accent") if ctx.edition else None) or "#7a1f1f"
 
 
-def aid_items(project: Project, game: Game, roots: list[Path] | None = None) -> tuple[list, list[Problem]]:
+def aid_items(
+    project: Project, game: Game, roots: list[Path] | None = None, lang: str | None = None
+) -> tuple[list, list[Problem]]:
     """The player aids of ``game``'s main edition (``rules/<game>/aids/``) as print items for ``printer build``.
 
     A translated edition's aids (``rules/<game>/ja/aids/``) print in that edition's rules reference, not on the
-    card sheets, so that a game with a Japanese reference does not print every aid twice. Returns
+    card sheets, so that a game with a Japanese reference does not print every aid twice; a build in one language
+    (``lang``, ``printer build --lang ja``) prints the aids of the first edition in that language (its
+    ``rules.toml`` ``lang``), each face marked with it (:func:`printer.sheets.lang.with_lang`), or, when no edition
+    with aids is in that language, the main edition's with a warning (``aids-not-translated``). Returns
     ``(items, problems)``: each item is a
     :class:`printer.sheets.compose.PrintItem` with ready-made ``front_html`` and
     ``back_html``, repeated ``aid_copies`` times (``rules.toml``, default 1).
@@ -181,11 +186,14 @@ def aid_items(project: Project, game: Game, roots: list[Path] | None = None) -> 
     base_url = project.root.resolve().as_uri() + "/"
     readable = [Path(r).resolve() for r in [*(roots or allowed_roots(project)), bundled_root() / "templates"]]
     memo: dict = {}
-    for edition in find_editions(project, game)[:1]:  # the main edition
+    editions = find_editions(project, game)[:1]  # the main edition
+    if lang is not None:
+        editions, problems = _aids_in(project, game, lang)
+    for edition in editions:
         if not edition.aids_folder.is_dir():
             continue
         settings_file = edition.folder / RULES_FILE
-        if settings_file.is_file():
+        if settings_file.is_file() and not edition.settings:
             edition.settings, found = read_settings(settings_file)
             problems += found
         ctx = RulesContext(project, game, edition, roots or allowed_roots(project))
@@ -200,6 +208,41 @@ def aid_items(project: Project, game: Game, roots: list[Path] | None = None) -> 
             # a file the aid names that the build could not read: an error at the aid's line, as validate says it
             unreadable = reference_problems(front + back, base_url, readable, str(aid.file), label, memo)
             problems += [p for p in unreadable if p not in problems]
+            if lang is not None:
+                from printer.sheets.lang import with_lang
+
+                front, back = with_lang(front, lang), with_lang(back, lang)
             items += [PrintItem(None, label, front_html=front, back_html=back) for _ in range(copies)]
         problems += ctx.problems
     return items, problems
+
+
+def _aids_in(project: Project, game: Game, lang: str) -> tuple[list, list[Problem]]:
+    """The edition whose aids a build in ``lang`` prints (one at most; see :func:`aid_items`) and the problems of
+    the settings read to find it."""
+    from printer.cards.translations import languages
+
+    problems: list[Problem] = []
+    editions = find_editions(project, game)
+    source = languages(project, game.id)[0]  # the main edition's language when its rules.toml names none
+    for i, edition in enumerate(editions):
+        settings_file = edition.folder / RULES_FILE
+        if settings_file.is_file():
+            edition.settings, found = read_settings(settings_file)
+            problems += found
+        in_lang = edition.settings.get("lang", source if i == 0 else edition.lang)
+        if in_lang == lang and edition.aids_folder.is_dir():
+            return [edition], problems
+    main = editions[:1]
+    if main and main[0].aids_folder.is_dir():
+        problems.append(
+            Problem(
+                str(main[0].aids_folder),
+                f"no {lang} edition of {game.id}'s rules has player aids: the aids print in "
+                f"{main[0].settings.get('lang', source)}",
+                f"write them in {main[0].folder}/{lang}/aids/*.md, with lang = {lang!r} in its rules.toml",
+                WARNING,
+                "aids-not-translated",
+            )
+        )
+    return main, problems

@@ -129,6 +129,7 @@ class RulesContext:
         self.file: Path | None = None
         self.renderer = Renderer(game, roots)
         self.renderer.project = project_view(project.settings)  # the version stamp, as on the printed cards
+        self.renderer.source_lang = _cards_lang(project, game, edition)
         self.card_size = parse_size(game.card_size, CARD_SIZES, "card size", project.limits.size_mm)
         lang = edition.lang if edition else "en"
         key = "ja" if lang.startswith("ja") else "en"
@@ -283,3 +284,13 @@ class RulesContext:
         """Move the card renderer's warnings (unknown icons in card text, missing art) into ``problems``."""
         self.problems += self.renderer.problems
         self.renderer.problems = []
+
+
+def _cards_lang(project: Project, game: Game, edition: Edition | None) -> str:
+    """The language of the cards an edition shows, which their templates see as ``lang``: the edition's (rules.toml
+    ``lang``) when the game declares it (see :meth:`RulesContext._in_edition_lang`), else the game's source."""
+    from printer.cards.translations import languages
+
+    langs = languages(project, game.id)
+    lang = edition.lang if edition else None
+    return lang if lang in langs else langs[0]

@@ -44,9 +44,16 @@ from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user
     help="Read the cards (embeds, card index) from DIR instead of the game's card folder.",
 )
 @click.option("--strict", is_flag=True, help="Treat warnings (unknown cards or icons) as errors.")
+@click.option(
+    "--lang",
+    default=None,
+    metavar="LANG|all",
+    help="Print only the editions in this language (rules.toml's lang; the main edition's default is the game's "
+    "source language); all: those in every language the game declares.",
+)
 @user_word_options
 @click.pass_context
-def rules(ctx, game, paths, out_dir, paper, edition_name, cards_dir, strict) -> None:
+def rules(ctx, game, paths, out_dir, paper, edition_name, cards_dir, strict, lang) -> None:
     """Print the rules reference of GAME (every game with rules when omitted) to PDF.
 
     Reads rules/<game>/*.md (or the Markdown files or folder PATHS) and
@@ -63,6 +70,7 @@ def rules(ctx, game, paths, out_dir, paper, edition_name, cards_dir, strict) -> 
         cards_dir,
         strict,
         partial(_print_book, strict=strict),
+        lang=lang,
     )
     ctx.exit(EXIT_OK if all(b.ok for b in books) else EXIT_INVALID)
 

@@ -39,9 +39,15 @@ def _length(value: str | None, what: str, minimum: float) -> float | None:
     metavar="DIR",
     help="Output folder (default: the project's build/).",
 )
+@click.option(
+    "--lang",
+    default=None,
+    metavar="LANG",
+    help="The box of the game's edition in this language (build/GAME-LANG-box.pdf; [games.<id>] languages).",
+)
 @user_word_options
 @click.pass_context
-def box(ctx, game, deck_file, thickness, card_thickness, paper, out_dir) -> None:
+def box(ctx, game, deck_file, thickness, card_thickness, paper, out_dir, lang) -> None:
     """Write build/GAME-box.pdf: a tuck box that holds GAME's deck.
 
     The net (glue flap, back, side, front, side, lids, tuck flaps, dust
@@ -55,7 +61,7 @@ def box(ctx, game, deck_file, thickness, card_thickness, paper, out_dir) -> None
     card = _length(card_thickness, "--card-thickness", 0.05)
     if card is not None and card > 5:
         raise usage_error(f"--card-thickness {card_thickness} is not a card", "a card is about 0.3 mm thick")
-    result = api.build_box(project, game, deck_file, depth, card, paper, out_dir)
+    result = api.build_box(project, game, deck_file, depth, card, paper, out_dir, lang=lang)
     report(result.problems)
     if not result.ok:
         click.echo(f"{game}: box not written", err=True)

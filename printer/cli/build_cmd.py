@@ -10,7 +10,7 @@ import click
 
 from printer import api
 from printer.api import GameBuild
-from printer.cli.build_options import output_options, request_from, run_options
+from printer.cli.build_options import lang_option, output_options, request_from, run_options
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 from printer.cli.sheet_options import print_options
@@ -57,6 +57,7 @@ from printer.problems import counted
     help="Output folder (default: the project's build/).",
 )
 @print_options
+@lang_option("Print the cards and every other output")
 @click.option(
     "--sort",
     default=None,
@@ -71,8 +72,9 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, **params) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
 
     With no GAMES, prints every game of the project. Each game gives
-    build/<game>.pdf (with --deck, build/<game>-<deck>.pdf). Every sheet
-    option can also be set in printer.toml ([project] or [games.<id>]).
+    build/<game>.pdf (with --deck, build/<game>-<deck>.pdf; with --lang ja,
+    build/<game>-ja.pdf). Every sheet option can also be set in printer.toml
+    ([project] or [games.<id>]).
     """
 
     from printer.process import one_malloc_arena
@@ -116,7 +118,8 @@ def _progress_bar(label: str, total: int):
 def _print_game(outcome: GameBuild, strict: bool) -> None:
     report(outcome.problems, strict)
     if outcome.failure:
-        click.echo(f"{outcome.game}: {outcome.failure}", err=True)
+        name = f"{outcome.game} ({outcome.lang})" if outcome.lang else outcome.game
+        click.echo(f"{name}: {outcome.failure}", err=True)
         return
     n, s = outcome.cards, outcome.sheets
     if outcome.target is not None and (n or not outcome.exports):  # only components printed: their line says it

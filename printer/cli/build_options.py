@@ -147,6 +147,18 @@ def run_options(f):
     return f
 
 
+def lang_option(what: str):
+    """``--lang LANG|all``: ``what`` in one language the game declares, or in each (``all``)."""
+    return click.option(
+        "--lang",
+        default=None,
+        metavar="LANG|all",
+        help=f"{what} in this language of the game ([games.<id>] languages in printer.toml: the cards' text from "
+        "their translations, faces marked with the language), every file named with -LANG; all: once per "
+        "language. Default: the cards as their files hold them.",
+    )
+
+
 def request_from(games, cards_dir, only, deck_file, out_dir, params: dict) -> BuildRequest:
     """The :class:`~printer.api.BuildRequest` the command line asks for (``params``: every other option)."""
     return BuildRequest(
@@ -173,4 +185,5 @@ def request_from(games, cards_dir, only, deck_file, out_dir, params: dict) -> Bu
         max_size=parse_bytes(params["max_size"], "--max-size") if params.get("max_size") else None,
         min_dpi=params.get("min_dpi"),
         since=params.get("since"),
+        lang=params.get("lang"),
     )

@@ -556,6 +556,8 @@ class PrintJob:
             game = self.renderer.game
             parts = [__version__, game.id, game.settings, self.renderer.bleed, self.renderer.card_size, self.opts]
             parts += [self.renderer.component, self.renderer.project]
+            if self.renderer.lang is not None:  # a build in one language (the source's is in the game's settings)
+                parts.append(("lang", self.renderer.lang))
             self._templates = signature(parts, [], dirs) or ""
         art = card.art_path()
         stat: tuple[int, int] | str | None = None
@@ -816,7 +818,7 @@ class PrintJob:
         for (face, name), over in sorted(self.fitter.unfit.items()):
             for owner in self.owners.get(face, ()):
                 _, card_name, card = owner
-                at = card.record.where(f".{name}") if card is not None and name in card else owner_where(owner)
+                at = self.renderer.field_where(card, name) if card is not None and name in card else owner_where(owner)
                 problem = Problem(
                     at,
                     f"{card_name}: the {name} does not fit its box even at {over.min_pt:g}pt "
@@ -831,9 +833,15 @@ class PrintJob:
 
 
 def make_job(
-    project: Project, game: Game, opts: PrintOptions, extra_roots: Iterable[Path] = (), cmyk_profile: Path | None = None
+    project: Project,
+    game: Game,
+    opts: PrintOptions,
+    extra_roots: Iterable[Path] = (),
+    cmyk_profile: Path | None = None,
+    lang: str | None = None,
 ) -> PrintJob:
-    """A :class:`PrintJob` for ``game`` with art prepared into ``build/.cache/art`` of the project."""
+    """A :class:`PrintJob` for ``game`` with art prepared into ``build/.cache/art`` of the project; ``lang``: the
+    language every face is marked with (:attr:`Renderer.lang`; ``None``: no mark, as a build without ``--lang``)."""
     cache = ArtCache(project.build_dir / ".cache" / "art", cmyk_profile=cmyk_profile)
     renderer = Renderer(
         game,
@@ -845,6 +853,9 @@ def make_job(
     )
     renderer.max_chars = project.limits.face_html_chars
     renderer.project = project_view(project.settings)
+    from printer.cards.translations import languages
+
+    renderer.lang, renderer.source_lang = lang, languages(project, game.id)[0]
     job = PrintJob(renderer, opts, project.root)
     job.max_html_chars = project.limits.face_html_total_chars
     if cmyk_profile is not None:

@@ -41,6 +41,7 @@ def preflight(
     """
     reported = {p.where for p in known}
     from printer.cards.catalog import art_roots
+    from printer.cards.translations import languages
     from printer.sheets.render import Renderer, project_view
 
     problems: list[Problem] = []
@@ -48,6 +49,7 @@ def preflight(
         renderer = Renderer(project.games[game_id], art_roots(project, paths), base=project.root)
         renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
         renderer.project = project_view(project.settings)
+        renderer.source_lang = languages(project, game_id)[0]  # templates see lang as a build without --lang gives it
         _art_box(project, renderer)
         seen: dict[tuple[str, str], list] = {}
         backs: dict[tuple[str, str], dict | None] = {}  # (back, component) -> what templates see as component

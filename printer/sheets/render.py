@@ -68,6 +68,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from markupsafe import Markup, escape
@@ -290,6 +291,14 @@ class Renderer:
         #: what templates see as ``project`` (:func:`project_view`; :func:`printer.sheets.compose.make_job` sets the
         #: project's version)
         self.project: dict[str, str | None] = project_view()
+        #: the language of the faces (a build in one language, ``--lang``): each face's root element carries it
+        #: (:func:`printer.sheets.lang.with_lang`); ``None``: no attribute, the faces as a build without ``--lang``
+        self.lang: str | None = None
+        #: what templates see as ``lang`` when :attr:`lang` is ``None``: the game's source language
+        self.source_lang: str | None = None
+        #: where a card's field was read when not from the card's own file (a translation): ``locate(card,
+        #: field)`` gives the place (``file::$.cards[3].text (ja)``) or ``None`` (the card's own place)
+        self.locate: Callable[[Card, str], str | None] | None = None
 
     # -- resources ---------------------------------------------------------
 
@@ -387,11 +396,19 @@ class Renderer:
         if card is None:
             where = _calling_template() or "template"
         elif field:
-            field = str(field)
-            where = card.record.where(field if field.startswith("[") else "." + field)
+            where = self.field_where(card, str(field))
         else:
             where = card.where
         return self.markup(str(text), where)
+
+    def field_where(self, card: Card, field: str) -> str:
+        """Where ``card``'s ``field`` (a path under the card: ``text``, ``upright.text``, ``steps[2].text``) was
+        read: its translation's place when :attr:`locate` knows one, else the card file's."""
+        if self.locate is not None:
+            found = self.locate(card, field)
+            if found is not None:
+                return found
+        return card.record.where(field if field.startswith("[") else "." + field)
 
     # -- faces -------------------------------------------------------------
 
@@ -455,8 +472,8 @@ class Renderer:
         context = {
             "card": data,
             "name": card.name,
-            "text": self.markup(card.get("text", ""), card.record.where(".text")),
-            "flavor": self.markup(card.get("flavor", ""), card.record.where(".flavor")),
+            "text": self.markup(card.get("text", ""), self.field_where(card, "text")),
+            "flavor": self.markup(card.get("flavor", ""), self.field_where(card, "flavor")),
             "art_url": _LazyArt(lambda: art_for(w + 2 * self.bleed, h + 2 * self.bleed))
             if self.card_size
             else self._art_url(card),
@@ -467,14 +484,23 @@ class Renderer:
             "component": self.component,
             "side": side,
             "project": self.project,
+            **self._lang_context(),
         }
         names = [f"card-{_slug(card.type)}.html.j2", "card.html.j2"]
         template = self._template(names)
         outer, self._card = self._card, card
         try:
-            return self._checked(self._render(template, card.where, **context), template, card.where)
+            return self._in_lang(self._checked(self._render(template, card.where, **context), template, card.where))
         finally:
             self._card = outer
+
+    def _in_lang(self, html: Markup) -> Markup:
+        """``html`` with :attr:`lang` on its root element, when set (:func:`printer.sheets.lang.with_lang`)."""
+        if self.lang is None:
+            return html
+        from printer.sheets.lang import with_lang
+
+        return with_lang(html, self.lang)
 
     def _checked(self, html: Markup, template: jinja2.Template, where: str) -> Markup:
         """``html`` when every file it names can be read; else :class:`RenderError` at the template's lines."""
@@ -504,7 +530,22 @@ class Renderer:
         """A labelled stand-in front for a card that could not be found."""
         template = self._template(["placeholder.html.j2"])
         game = self.game.template_view()
-        return self._render(template, name, name=name, reason=reason, game=game, project=self.project)
+        return self._in_lang(
+            self._render(
+                template, name, name=name, reason=reason, game=game, project=self.project, **self._lang_context()
+            )
+        )
+
+    @property
+    def template_lang(self) -> str | None:
+        """What templates see as ``lang``: the build's language, else the game's source language."""
+        return self.lang or self.source_lang
+
+    def _lang_context(self) -> dict[str, Any]:
+        """``{"lang": ...}`` for a template's context (:attr:`template_lang`); nothing when no language is known (a
+        renderer not made by :func:`printer.sheets.compose.make_job`), so that ``lang|default('en')`` still works."""
+        lang = self.template_lang
+        return {"lang": lang} if lang is not None else {}
 
     def back_of(self, card: Card) -> Markup:
         """The HTML of ``card``'s back: itself again when :meth:`double_sided`, else its named back (:meth:`back_name`)."""
@@ -516,9 +557,11 @@ class Renderer:
         """The HTML of the back named ``back``."""
         template = self._template(["back.html.j2"])
         where = f"back {back!r}"
-        game = self.game.template_view()
-        html = self._render(template, where, back=back, game=game, component=self.component, project=self.project)
-        return self._checked(html, template, where)
+        game, lang = self.game.template_view(), self._lang_context()
+        html = self._render(
+            template, where, back=back, game=game, component=self.component, project=self.project, **lang
+        )
+        return self._in_lang(self._checked(html, template, where))
 
     def back_name(self, card: Card | None) -> str:
         """The back a card prints with: its ``back`` field, else the game's mapping, else ``default``.

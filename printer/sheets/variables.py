@@ -42,6 +42,9 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "side": "`front`; `back` when a double-sided card (printer.toml `double_sided`) prints itself again as "
             "its back, so the template can tell its two sides apart (a frame colour).",
             "project": PROJECT,
+            "lang": "The language of the build: `ja` for `printer build --lang ja`, else the game's source language "
+            "(the first of `[games.<id>] languages`, default `en`). With `--lang`, the face's root element also "
+            'carries `lang="ja"` (docs/translations.md).',
         },
     ),
     "Card back": (
@@ -52,6 +55,7 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "game": "The game, as for the front.",
             "component": "As for the front.",
             "project": "The project, as for the front.",
+            "lang": "As for the front.",
         },
     ),
     "Placeholder": (
@@ -61,6 +65,7 @@ TEMPLATE_VARIABLES: dict[str, tuple[str, dict[str, str]]] = {
             "reason": "Why it is a placeholder, printed small on the card.",
             "game": "The game, as for the front.",
             "project": "The project, as for the front.",
+            "lang": "As for the front.",
         },
     ),
 }

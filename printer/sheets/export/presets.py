@@ -216,6 +216,7 @@ def preset_job(job: PrintJob, chosen: Plan) -> PrintJob:
     )
     renderer.max_chars = old.max_chars
     renderer.project = old.project
+    renderer.lang, renderer.source_lang, renderer.locate = old.lang, old.source_lang, old.locate
     return PrintJob(renderer, opts, job.base)
 
 

@@ -20,6 +20,7 @@ def test_the_listed_variables_are_the_ones_printer_passes(monkeypatch):
     project = load_project(REPO)
     sets, _ = load_cards(project, [project.games["l5r"].cards])
     renderer = Renderer(project.games["l5r"], [REPO])
+    renderer.source_lang = "en"  # as every job that renders cards sets it (compose.make_job, validate, the rules)
     seen: dict[str, set[str]] = {}
     original = Renderer._render
 
