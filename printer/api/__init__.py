@@ -781,6 +781,11 @@ def _build_game(
             return outcome
     label = f"{game.id}{suffix}: {counted(len(items), 'card')}"
     checked = assemble.Checked()
+    from functools import partial
+
+    from printer.api.versions import after_sheets, make_manifest
+
+    manifest: list[dict[str, Any]] = []  # made while the faces are laid out
     update = progress(label, n_sheets) if progress else None
     found = (
         assemble.build_sheets(
@@ -797,14 +802,13 @@ def _build_game(
             tidy=tidy,
             verify=_verify(request),
             checked=checked,
+            meanwhile=partial(make_manifest, manifest, project, game, job, items, layout.per_sheet, target),
         )
         if items or not components
         else []
     )
     if items and not (request.strict and found):
-        from printer.api.versions import after_sheets
-
-        found += after_sheets(project, game, job, items, layout, target, reprint, outcome)
+        found += after_sheets(project, game, job, items, layout, target, reprint, outcome, manifest)
     if components and not (request.strict and found):
         found += _build_components(
             project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache, locate

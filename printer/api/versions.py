@@ -1,6 +1,6 @@
 """Versions of a card set: the build manifest, what changed since a git revision or a manifest, and reprints.
 
-- Every build writes a manifest beside its PDF (:func:`write_build_manifest`, :mod:`printer.sheets.manifest`).
+- Every build writes a manifest beside its PDF (:func:`make_manifest`, :func:`after_sheets`, :mod:`printer.sheets.manifest`).
 - :func:`changes` compares the cards now with the cards at ``--since REF``: a git revision of the project
   (its files taken with ``git archive`` into a temporary folder, the old cards read and their faces rendered
   there with the current printer, so that only the project's changes count) or a manifest file written by
@@ -34,17 +34,24 @@ _GIT = ("git", "-c", "core.fsmonitor=false", "-C")
 GIT_TIMEOUT, ARCHIVE_LIMIT = 60, 2 * 2**30
 
 
-def write_build_manifest(
-    project: Project, game: Game, job: PrintJob, items: Sequence[PrintItem], per_sheet: int, target: Path
-) -> Path:
-    """Write ``target``'s manifest (:func:`printer.sheets.manifest.manifest`) for ``items`` printed ``per_sheet``
-    a sheet by ``job``; returns its path. Raises ``OSError`` when it cannot be written."""
-    from printer.sheets.manifest import FileDigests, manifest, write_manifest
+def make_manifest(
+    made: list[dict[str, Any]],
+    project: Project,
+    game: Game,
+    job: PrintJob,
+    items: Sequence[PrintItem],
+    per_sheet: int,
+    target: Path,
+) -> None:
+    """Append to ``made`` the manifest (:func:`printer.sheets.manifest.manifest`) of ``target`` printing ``items``
+    ``per_sheet`` a sheet through ``job``. A build calls it while its faces are laid out
+    (:func:`printer.sheets.assemble.build_sheets`' ``meanwhile``), so that it costs no time of its own, and
+    writes it once the PDF is written (:func:`after_sheets`)."""
+    from printer.sheets.manifest import FileDigests, manifest
 
     files = FileDigests(project.build_dir / ".cache", job.base.resolve().as_uri() + "/")
-    data = manifest(job, items, project.root, game.id, per_sheet, target.name, _version(project), files)
+    made.append(manifest(job, items, project.root, game.id, per_sheet, target.name, _version(project), files))
     files.save()
-    return write_manifest(target, data)
 
 
 def _version(project: Project) -> str | None:
@@ -247,9 +254,12 @@ def after_sheets(
     target: Path,
     reprint: ChangesReport | None,
     outcome: Any,
+    made: list[dict[str, Any]],
 ) -> list[Problem]:
     """Once ``target``'s sheets are written: a reprint's changelog page appended (``reprint``), then the
-    manifest written beside it (its path added to ``outcome.paths``); returns the problems."""
+    manifest written beside it (the one in ``made``, else made now: :func:`make_manifest`; its path added to
+    ``outcome.paths``); returns the problems."""
+    from printer.sheets.manifest import write_manifest
     from printer.sheets.render import build_date
 
     problems: list[Problem] = []
@@ -263,7 +273,9 @@ def after_sheets(
         html = changelog_html(game.name, reprint.since, reprint.reprint, removed, versions, build_date(), layout.page)
         problems += append_changelog(target, html, project.root)
     try:
-        outcome.paths.append(write_build_manifest(project, game, job, items, layout.per_sheet, target))
+        if not made:
+            make_manifest(made, project, game, job, items, layout.per_sheet, target)
+        outcome.paths.append(write_manifest(target, made[0]))
     except OSError as exc:
         where = str(target.with_name(target.stem + ".manifest.json"))
         problems.append(Problem(where, f"the manifest could not be written: {exc.strerror or exc}", code="manifest"))

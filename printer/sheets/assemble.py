@@ -58,6 +58,7 @@ def build_sheets(
     tidy: bool = True,
     verify: Verify | None = None,
     checked: Checked | None = None,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[Problem]:
     """Print ``items`` on sheets to the PDF ``target``; returns the problems found.
 
@@ -75,7 +76,9 @@ def build_sheets(
     whole: :func:`_impose`). With ``strict``, any warning (text that does not
     fit, missing art, a face that prints blank: :func:`printer.sheets.verify.blank_faces`) leaves ``target``
     unwritten. With ``verify``, the written sheets are checked against the faces laid out alone
-    (:func:`printer.sheets.verify.check_sheets`, counted in ``checked``). Raises
+    (:func:`printer.sheets.verify.check_sheets`, counted in ``checked``). ``meanwhile()`` is called once, in this
+    process, while the workers lay the faces out (the build's manifest is made then), or before the cards' data
+    is set aside when many faces are to be laid out. Raises
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
     """
@@ -102,6 +105,9 @@ def build_sheets(
         scattered = set()
     todo = [k for k in keys if k not in faces or k in scattered]
     target.parent.mkdir(parents=True, exist_ok=True)
+    if meanwhile is not None and len(todo) >= PACK_CARDS_FROM:  # before the cards' data is set aside
+        meanwhile()
+        meanwhile = None
     if len(todo) >= PACK_CARDS_FROM:  # their HTML is made: their data is not needed while the faces are laid out
         aside = _spill(target.parent)
         pack_cards((card for item in items for card in (item.card, item.back_card)), aside)
@@ -111,10 +117,16 @@ def build_sheets(
     # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs), named as
     # atomic_open names its temporary file, so that the next build removes one a killed build left
     spill_dir = tempfile.TemporaryDirectory(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
+    also = meanwhile
+
+    def while_laid_out() -> None:  # the sheets' chrome, and what the caller has to do
+        chrome.append(_chrome(job, sheets, layout, title, cache))
+        if also is not None:
+            also()
+
     with spill_dir as spill:
         laid_out, more = lay_out_faces(
-            job, todo, title, workers, spec, on_batch,
-            meanwhile=lambda: chrome.append(_chrome(job, sheets, layout, title, cache)), spill=Path(spill),
+            job, todo, title, workers, spec, on_batch, meanwhile=while_laid_out, spill=Path(spill),
         )  # fmt: skip
         problems += [p for p in more if p not in problems]
         if cache is not None and laid_out:

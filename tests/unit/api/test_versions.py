@@ -127,7 +127,11 @@ def test_the_manifest_records_each_card_and_two_builds_give_the_same_bytes_where
     }
     assert data["options"]["bleed"] == 3.0 and data["options"]["duplex"] == "long-edge"
     assert str(tmp_path) not in first.decode()  # paths relative to the project
-    build(root, cache=True)  # built again, through the face cache
+    write_cards(root, edited(a={"title": "Alder"}))
+    build(root, cache=True, jobs=2)  # an edit's build: the manifest made while a worker lays out the face
+    assert json.loads(manifest.read_text())["cards"]["a"]["front"] != data["cards"]["a"]["front"]
+    write_cards(root, CARDS)
+    build(root, cache=True, jobs=2)  # and back, through the face cache
     assert manifest.read_bytes() == first
     moved = tmp_path / "elsewhere" / "q"
     shutil.copytree(root, moved, ignore=shutil.ignore_patterns("build"))
