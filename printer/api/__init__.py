@@ -771,7 +771,7 @@ def _build_game(
     if request.since and not request.deck_file:  # a reprint: the cards whose printed face changed
         from printer.api.versions import reprint_items
 
-        items, reprint = reprint_items(project, game, opts, request.since, items, request.options)
+        items, reprint = reprint_items(project, game, opts, request.since, items, request.options, request.lang)
         problems += reprint.problems
         target, components = target.with_name(f"{target.stem}-reprint.pdf"), []  # beside the whole PDF
         n_sheets = -(-len(items) // layout.per_sheet)

@@ -121,6 +121,18 @@ def translated_items(
     return [swap(item) for item in items], problems, locate
 
 
+def cards_in(project: Project, game: Game, cards: CardSet, sources: list[Path], lang: str) -> CardSet:
+    """``cards`` in ``lang`` (the translations of ``sources``), without their problems: for a job that compares
+    faces (:func:`printer.api.versions.changes`), not one that reports on the translations."""
+    from printer.api.translations import game_translations
+    from printer.cards.translations import translate
+
+    if lang == game_languages(project, game)[0]:
+        return cards
+    found = game_translations(project, game.id, {game.id: cards}, sources)[0]
+    return translate(cards, found.book, lang, found.fields)[0]
+
+
 def _about(problem: Problem, lang: str, declared: Sequence[str]) -> bool:
     """Whether a translation problem concerns a build in ``lang``: not one located in another language's
     translation (``... (fr)``)."""

@@ -77,15 +77,18 @@ class ChangesReport:
         return [c for c in self.changes if c.reprint]
 
 
-def changes(project: Project, game_id: str, since: str, options: dict[str, Any] | None = None) -> ChangesReport:
+def changes(
+    project: Project, game_id: str, since: str, options: dict[str, Any] | None = None, lang: str | None = None
+) -> ChangesReport:
     """``game_id``'s cards compared with ``since``: a git revision (``HEAD~1``, a tag) of the repository the
     project is in, or the path of a manifest an earlier build wrote. ``options`` are the sheet options as
-    ``build`` takes them (the faces' size and bleed count). Raises :class:`UsageError` for an unknown game, a
-    revision git does not know (with a hint) or a file that is not a manifest."""
+    ``build`` takes them (the faces' size and bleed count); ``lang`` compares the cards in that language, as
+    ``build --lang`` prints them (:mod:`printer.api.languages`), then and now. Raises :class:`UsageError` for an
+    unknown game, a revision git does not know (with a hint) or a file that is not a manifest."""
     from printer.sheets.changes import compare
 
     game = project.game(game_id)
-    now, values, problems = snapshot(project, game, options or {})
+    now, values, problems = snapshot(project, game, options or {}, lang)
     report = ChangesReport(game.id, since, version=_version(project), problems=problems)
     manifest_file = Path(since)
     if since.endswith(".json") or manifest_file.is_file():
@@ -106,7 +109,7 @@ def changes(project: Project, game_id: str, since: str, options: dict[str, Any] 
             report.problems += [_at_revision(p, old_root, since) for p in exc.problems]
             old_project = None
         if old_project is not None and game.id in old_project.games:
-            old, old_values, more = snapshot(old_project, old_project.games[game.id], options or {})
+            old, old_values, more = snapshot(old_project, old_project.games[game.id], options or {}, lang)
             report.problems += [_at_revision(p, old_root, since) for p in more]
             report.old_version = _version(old_project)
     report.changes = compare(old, now, old_values, values)
@@ -114,10 +117,11 @@ def changes(project: Project, game_id: str, since: str, options: dict[str, Any] 
 
 
 def snapshot(
-    project: Project, game: Game, options: dict[str, Any]
+    project: Project, game: Game, options: dict[str, Any], lang: str | None = None
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]], list[Problem]]:
     """``game``'s cards as a manifest holds them, every face rendered (not laid out), with each card's data by
-    id, and the problems met (the cards that fail to load or render are left out)."""
+    id, and the problems met (the cards that fail to load or render are left out); with ``lang``, the cards in
+    that language (their translations' problems are the build's to report)."""
     from printer.cards.catalog import load_cards
     from printer.problems import PrinterError
     from printer.sheets import compose
@@ -128,7 +132,11 @@ def snapshot(
     opts = resolve_options(project.settings, game.settings, game.card_size, options, where, project.limits)
     sets, problems = load_cards(project, [game.cards], game.id)
     cards = sets.get(game.id)
-    job = compose.make_job(project, game, opts, [game.cards.resolve()])
+    job = compose.make_job(project, game, opts, [game.cards.resolve()], lang=lang)
+    if cards is not None and lang is not None:
+        from printer.api.languages import cards_in
+
+        cards = cards_in(project, game, cards, [game.cards], lang)
     digests = FaceDigests(job, project.root, FileDigests(None))
     data: dict[str, Any] = {
         "cards": {},
@@ -237,10 +245,17 @@ class _checkout:
 
 
 def reprint_items(
-    project: Project, game: Game, opts: PrintOptions, since: str, items: list[PrintItem], options: dict[str, Any]
+    project: Project,
+    game: Game,
+    opts: PrintOptions,
+    since: str,
+    items: list[PrintItem],
+    options: dict[str, Any],
+    lang: str | None = None,
 ) -> tuple[list[PrintItem], ChangesReport]:
-    """The ``items`` whose card's printed face changed since ``since`` (new cards too), and the report."""
-    report = changes(project, game.id, since, options)
+    """The ``items`` whose card's printed face changed since ``since`` (new cards too), and the report; ``lang``:
+    the faces in that language (``build --lang``)."""
+    report = changes(project, game.id, since, options, lang)
     wanted = {c.id for c in report.reprint}
     return [item for item in items if item.card is not None and item.card.id in wanted], report
 

@@ -228,3 +228,17 @@ def test_japanese_faces_get_japanese_glyph_forms(tmp_path):
     assert _pixels(root / "out" / "t.pdf", tmp_path / "plain") != _pixels(root / "out" / "t-ja.pdf", tmp_path / "ja")
     assert _build(root, lang="en").ok
     assert _pixels(root / "out" / "t.pdf", tmp_path / "plain") == _pixels(root / "out" / "t-en.pdf", tmp_path / "en")
+
+
+@pytest.mark.slow
+def test_a_reprint_in_one_language_prints_the_cards_whose_translation_changed(tmp_path):
+    root = make_project(tmp_path / "p")
+    assert _build(root, lang="ja").ok
+    manifest = root / "out" / "t-ja.manifest.json"
+    unchanged = _build(root, lang="ja", since=str(manifest))
+    assert unchanged.ok and unchanged.games[0].cards == 0
+    write_overlay(root, {**JA, "c2": {"title": "夜明けの奇襲", "text": JA["c2"]["text"]}})
+    again = _build(root, lang="ja", since=str(manifest))
+    assert again.ok and again.games[0].target == root / "out" / "t-ja-reprint.pdf" and again.games[0].cards == 1
+    text = _text(root / "out" / "t-ja-reprint.pdf")
+    assert "夜明けの奇襲" in text and JA["c1"]["title"] not in text
