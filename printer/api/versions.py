@@ -2,7 +2,7 @@
 
 - Every build writes a manifest beside its PDF (:func:`make_manifest`, :func:`after_sheets`, :mod:`printer.sheets.manifest`).
 - :func:`changes` compares the cards now with the cards at ``--since REF``: a git revision of the project
-  (its files taken with ``git archive`` into a temporary folder, the old cards read and their faces rendered
+  (its files read from git's objects into a temporary folder, the old cards read and their faces rendered
   there with the current printer, so that only the project's changes count) or a manifest file written by
   an earlier build (no old values then: a field is named as changed, its new value shown).
 - ``build --since REF`` prints the cards whose printed face changed (or that are new), with their backs,
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import os
 import subprocess
-import tarfile
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,10 +28,11 @@ if TYPE_CHECKING:
     from printer.sheets.compose import PrintItem, PrintJob
     from printer.sheets.options import PrintOptions
 
-#: git, run without a shell in the project's folder, with no file-system monitor the repository's config may name
-_GIT = ("git", "-c", "core.fsmonitor=false", "-C")
-#: seconds a git command may take, and the bytes of the project's files at a revision that are read
-GIT_TIMEOUT, ARCHIVE_LIMIT = 60, 2 * 2**30
+#: git, run without a shell in the project's folder, with no file-system monitor nor hooks the repository's config
+#: may name (the commands run are ``rev-parse``, ``ls-tree`` and ``cat-file``, which run no filter either)
+_GIT = ("git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-C")
+#: seconds a git command may take, and the bytes and files of the project at a revision that are read
+GIT_TIMEOUT, ARCHIVE_LIMIT, ARCHIVE_FILES = 60, 2 * 2**30, 100_000
 
 
 def make_manifest(
@@ -191,7 +192,13 @@ def _bad_revision(since: str, why: str) -> UsageError:
 
 class _checkout:
     """The project's files at the git revision ``since``, in a temporary folder removed afterwards (the
-    project's folder inside it is what ``with`` gives)."""
+    project's folder inside it is what ``with`` gives).
+
+    The files are read as git stores them (``ls-tree``, then ``cat-file --batch``), never through ``git archive``
+    or a checkout, which would run the filters (``smudge``, ``process``) and ``export-subst`` that a stranger's
+    repository may name. Their count and total size are checked from the listing before any is written; a path
+    git would not check out (``..``, absolute) is refused; a symbolic link is kept only when its real path stays
+    in the folder."""
 
     def __init__(self, project: Project, since: str):
         self.project, self.since = project, since
@@ -199,7 +206,7 @@ class _checkout:
 
     def __enter__(self) -> Path:
         root, since = self.project.root, self.since
-        if since.startswith("-") or not since.strip():
+        if since.startswith("-") or not since.strip() or any(c in since for c in "\n\r\0"):
             raise _bad_revision(since, "not a revision")
         try:
             found = _git(root, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{since}^{{commit}}")
@@ -211,37 +218,142 @@ class _checkout:
         if found.returncode != 0:
             raise _bad_revision(since, "no such revision in the project's git repository")
         commit = found.stdout.decode().strip()
+        tree = f"{commit}:{prefix.stdout.decode().strip()}"  # the project's folder at the revision
         self.folder = tempfile.TemporaryDirectory(prefix="printer-since-")
-        folder = Path(self.folder.name)
-        archive = folder / "project.tar"
-        with archive.open("wb") as out:
-            try:
-                done = subprocess.run(  # noqa: S603, S607 ("." is the project's folder: git runs in it)
-                    [*_GIT, str(root), "archive", "--format=tar", commit, "--", "."],
-                    stdout=out, stderr=subprocess.PIPE, timeout=GIT_TIMEOUT, check=False,
-                )  # fmt: skip
-            except subprocess.TimeoutExpired:
-                self.__exit__()
-                raise _bad_revision(since, f"git archive took more than {GIT_TIMEOUT} s") from None
-        if done.returncode != 0:
+        files = Path(self.folder.name) / "files"
+        try:
+            blobs, links = _listing(root, tree, since)
+            _unpack(root, blobs, links, files, since)
+        except BaseException:
             self.__exit__()
-            raise _bad_revision(since, "git archive failed: " + done.stderr.decode(errors="replace").strip()[:300])
-        if archive.stat().st_size > ARCHIVE_LIMIT:
+            raise
+        if not (files / "printer.toml").is_file():
             self.__exit__()
-            raise _bad_revision(since, f"the project's files at {since} are larger than {ARCHIVE_LIMIT // 2**30} GB")
-        files = folder / "files"
-        with tarfile.open(archive) as tar:
-            tar.extractall(files, filter="data")  # noqa: S202 (the data filter keeps every member inside)
-        archive.unlink()
-        project_root = files  # git archive run in the project's folder gives that folder's files, paths from it
-        if not (project_root / "printer.toml").is_file():
             raise _bad_revision(since, "the project has no printer.toml at that revision")
-        return project_root
+        return files
 
     def __exit__(self, *exc: object) -> None:
         if self.folder is not None:
             self.folder.cleanup()
             self.folder = None
+
+
+class _Git:
+    """``git ARGS`` run in ``root`` with its output read as it comes (``out``), killed after :data:`GIT_TIMEOUT`
+    seconds (``timed_out``); ``stdin`` is a file to read requests from."""
+
+    def __init__(self, root: Path, args: Sequence[str], stdin: Any = subprocess.DEVNULL):
+        self.proc = subprocess.Popen(  # noqa: S603 (no shell; git found on PATH as every git command)
+            [*_GIT, str(root), *args], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
+        self.out = self.proc.stdout
+        self.timed_out = False
+        self.timer = threading.Timer(GIT_TIMEOUT, self._kill)
+        self.timer.start()
+
+    def _kill(self) -> None:
+        self.timed_out = True
+        self.proc.kill()
+
+    def close(self) -> tuple[int, str]:
+        """Stop git (killed if it still runs); its exit code and the start of its error output."""
+        self.timer.cancel()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        _, err = self.proc.communicate()
+        return self.proc.returncode, err.decode(errors="replace").strip()[:300]
+
+
+def _listing(root: Path, tree: str, since: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
+    """The files of ``tree``: (object id, path) of its blobs and of its symbolic links, their count and total
+    size checked against :data:`ARCHIVE_FILES` and :data:`ARCHIVE_LIMIT` as they are listed."""
+    git = _Git(root, ["ls-tree", "-r", "-z", "-l", "--full-tree", "--end-of-options", tree])
+    blobs: list[tuple[str, str]] = []
+    links: list[tuple[str, str]] = []
+    total, rest, problem = 0, b"", None
+    try:
+        while problem is None and (chunk := git.out.read(1 << 16)):  # type: ignore[union-attr]
+            *entries, rest = (rest + chunk).split(b"\0")
+            for entry in entries:
+                head, _, name = entry.partition(b"\t")
+                mode, kind, oid, size = head.split()[:4]
+                path = name.decode("utf-8", "surrogateescape")
+                if kind != b"blob" or not _safe_path(path):
+                    continue  # a submodule, or a path git would not check out
+                (links if mode == b"120000" else blobs).append((oid.decode(), path))
+                total += int(size)
+                if len(blobs) + len(links) > ARCHIVE_FILES:
+                    problem = f"the project has more than {ARCHIVE_FILES:,} files at {since}"
+                elif total > ARCHIVE_LIMIT:
+                    problem = f"the project's files at {since} are larger than {ARCHIVE_LIMIT // 2**30} GB"
+    finally:
+        code, err = git.close()
+    if problem is not None:
+        raise _bad_revision(since, problem)
+    if git.timed_out:
+        raise _bad_revision(since, f"git ls-tree took more than {GIT_TIMEOUT} s")
+    if code != 0:
+        raise _bad_revision(since, f"git ls-tree failed: {err}")
+    return blobs, links
+
+
+def _safe_path(path: str) -> bool:
+    parts = path.split("/")
+    return bool(path) and not path.startswith("/") and all(p not in ("", ".", "..") for p in parts)
+
+
+def _unpack(root: Path, blobs: list[tuple[str, str]], links: list[tuple[str, str]], files: Path, since: str) -> None:
+    """Write ``blobs`` under ``files``, then the ``links`` whose real path stays under it."""
+    requests = files.parent / "objects"
+    requests.write_text("".join(f"{oid}\n" for oid, _ in [*blobs, *links]), encoding="ascii")
+    files.mkdir()
+    with requests.open("rb") as stdin:
+        git = _Git(root, ["cat-file", "--batch"], stdin)
+        try:
+            for oid, path in blobs:
+                size = _object_size(git, oid, since)
+                _write_blob(files / path, git.out, size)
+            targets = [(path, git.out.read(_object_size(git, oid, since) + 1)[:-1]) for oid, path in links]  # type: ignore[union-attr]
+        except (OSError, ValueError) as exc:
+            code, err = git.close()
+            if git.timed_out:
+                raise _bad_revision(since, f"git cat-file took more than {GIT_TIMEOUT} s") from None
+            raise _bad_revision(since, f"the project's files could not be read: {err or exc}") from None
+        code, err = git.close()
+    if code != 0:
+        raise _bad_revision(since, f"git cat-file failed: {err}")
+    home = os.path.realpath(files)
+    for path, target in targets:
+        link = files / path
+        if link.exists() or link.is_symlink():
+            continue
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(os.fsdecode(target))
+    for path, _ in targets:  # every link made, each one's real path is checked: a link out is removed
+        link = files / path
+        if link.is_symlink() and not Path(os.path.realpath(link)).is_relative_to(home):
+            link.unlink()
+
+
+def _object_size(git: _Git, oid: str, since: str) -> int:
+    header = git.out.readline().split()  # type: ignore[union-attr]
+    if len(header) != 3 or header[0].decode() != oid:
+        raise ValueError(f"git gave no object {oid}")
+    return int(header[2])
+
+
+def _write_blob(path: Path, out: Any, size: int) -> None:
+    """Copy ``size`` bytes of ``out`` (and the newline after them) to the new file ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as file:
+        while size > 0:
+            chunk = out.read(min(size, 1 << 20))
+            if not chunk:
+                raise ValueError("git's output ended early")
+            file.write(chunk)
+            size -= len(chunk)
+    out.read(1)
 
 
 def reprint_items(

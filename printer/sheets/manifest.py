@@ -32,7 +32,7 @@ from urllib.parse import unquote, urljoin, urlparse
 from urllib.request import url2pathname
 
 from printer.fsutil import atomic_write_text
-from printer.paths import bundled_root
+from printer.paths import bundled_root, regular_file_problem
 from printer.sheets.cache import _references
 from printer.sheets.compose import PrintItem, PrintJob
 
@@ -350,7 +350,12 @@ def write_manifest(target: Path, data: dict[str, Any]) -> Path:
 
 
 def read_manifest(path: Path, max_bytes: int = 256 * 2**20) -> dict[str, Any]:
-    """A manifest read back; raises ``ValueError`` (what is wrong) when it is not one this printer writes."""
+    """A manifest read back; raises ``ValueError`` (what is wrong, with the JSON path) when it is not one this
+    printer writes: larger than ``max_bytes``, not a regular file (a FIFO is refused unread), not JSON, nested
+    too deeply, or a value of the wrong type where :func:`manifest` writes a string, an object or a list."""
+    not_file = regular_file_problem(path)
+    if not_file is not None:
+        raise ValueError(not_file.message)
     try:
         if path.stat().st_size > max_bytes:
             raise ValueError(f"larger than {max_bytes // 2**20} MB")
@@ -359,6 +364,51 @@ def read_manifest(path: Path, max_bytes: int = 256 * 2**20) -> dict[str, Any]:
         raise ValueError(exc.strerror or str(exc)) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ValueError(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise ValueError("not JSON: nested too deeply") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT or not isinstance(data.get("cards"), dict):
         raise ValueError(f"not a printer build manifest of format {FORMAT}")
+    wrong = _shape_problem(data)
+    if wrong is not None:
+        raise ValueError(f"not a printer build manifest: {wrong}")
     return data
+
+
+#: the type of each value a manifest holds, by key (cards: by each card's key)
+_TOP = {"game": str, "version": (str, type(None)), "options": dict, "stylesheets": dict, "templates": dict}
+_CARD = {"name": str, "fields": dict, "front": str, "back": (str, type(None)), "html": str, "files": dict}
+
+
+def _shape_problem(data: dict[str, Any]) -> str | None:
+    """Where ``data`` holds a value of another type than a manifest written by :func:`manifest` (``$.cards.a.fields
+    is not an object``), or ``None``. Digests (the values of ``fields``, ``files``, ``stylesheets`` and
+    ``templates``) must be strings."""
+    names = {str: "a string", dict: "an object"}
+
+    def wrong(value: object, kind: Any, where: str) -> str | None:
+        if isinstance(value, kind):
+            return None
+        said = names.get(kind, "a string or null") if not isinstance(kind, tuple) else "a string or null"
+        return f"{where} is not {said}"
+
+    def digests(table: dict, where: str) -> str | None:
+        bad = next((k for k, v in table.items() if not isinstance(v, str)), None)
+        return None if bad is None else f"{where}.{bad} is not a string"
+
+    for key, kind in _TOP.items():
+        if key in data and (found := wrong(data[key], kind, f"$.{key}")):
+            return found
+    for key in ("stylesheets", "templates"):
+        if found := digests(data.get(key, {}), f"$.{key}"):
+            return found
+    for card_id, card in data["cards"].items():
+        where = f"$.cards.{card_id}"
+        if not isinstance(card, dict):
+            return f"{where} is not an object"
+        for key, kind in _CARD.items():
+            if key in card and (found := wrong(card[key], kind, f"{where}.{key}")):
+                return found
+        for key in ("fields", "files"):
+            if found := digests(card.get(key, {}), f"{where}.{key}"):
+                return found
+    return None
