@@ -85,10 +85,18 @@ def changes(
     project is in, or the path of a manifest an earlier build wrote. ``options`` are the sheet options as
     ``build`` takes them (the faces' size and bleed count); ``lang`` compares the cards in that language, as
     ``build --lang`` prints them (:mod:`printer.api.languages`), then and now. Raises :class:`UsageError` for an
-    unknown game, a revision git does not know (with a hint) or a file that is not a manifest."""
+    unknown game, a language the game does not declare (or ``all``), a revision git does not know (with a hint)
+    or a file that is not a manifest."""
     from printer.sheets.changes import compare
 
     game = project.game(game_id)
+    if lang is not None:
+        from printer.api.languages import ALL, build_languages
+
+        if lang == ALL:
+            hint = "e.g. --lang ja; printer build GAME --since REF --lang all reprints each language"
+            raise UsageError("--lang all: changes compares one language", [Problem("--lang", "one language", hint)])
+        lang = build_languages(project, [game], lang)[game.id][0]  # a usage error for a language not declared
     now, values, problems = snapshot(project, game, options or {}, lang)
     report = ChangesReport(game.id, since, version=_version(project), problems=problems)
     manifest_file = Path(since)

@@ -20,16 +20,22 @@ MARKS = {"added": "+", "removed": "-", "changed": "~"}
     help="A git revision of the project's repository (HEAD~1, a tag, a commit) or a manifest an earlier build "
     "wrote (build/<game>.manifest.json).",
 )
+@click.option(
+    "--lang",
+    default=None,
+    metavar="LANG",
+    help="Compare the cards in this language of the game's (their translations, their faces in it).",
+)
 @user_word_options
 @click.pass_context
-def changes(ctx: click.Context, game: str, since: str) -> None:
+def changes(ctx: click.Context, game: str, since: str, lang: str | None) -> None:
     """List GAME's cards added, removed and changed since REF, field by field.
 
     A card whose fields did not change but whose printed face did says why:
     a template, a stylesheet, an icon or its art. Cards marked "reprint" are
     the ones printer build GAME --since REF prints.
     """
-    result = api.changes(project_from(ctx), game, since)
+    result = api.changes(project_from(ctx), game, since, lang=lang)
     report(result.problems)
     counts = {s: sum(c.status == s for c in result.changes) for s in MARKS}
     summary = ", ".join(f"{n} {s}" for s, n in counts.items())

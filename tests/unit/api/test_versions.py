@@ -279,3 +279,40 @@ def test_a_project_in_a_folder_of_its_repository_is_compared_with_its_own_files_
     report = api.changes(api.load_project(root), "t", "HEAD")
     assert [(c.id, [str(f) for f in c.fields]) for c in report.changes] == [("d", ['title: "Dusk" -> "Dawn"'])]
     assert report.old_version == report.version == "1.2" and report.problems == []
+
+
+def _translated(root: Path, titles: dict[str, str]) -> None:
+    """The fixture game in English and French, ``titles`` (by id) its French titles."""
+    toml = root / "printer.toml"
+    if "languages" not in toml.read_text():
+        text = toml.read_text().replace('card_size = "poker"\n', 'card_size = "poker"\nlanguages = ["en", "fr"]\n')
+        toml.write_text(text.replace("languages", 'translatable = ["title"]\nlanguages', 1))
+    source = {card["id"]: card["title"] for card in CARDS}
+
+    def digest(value: str) -> str:
+        import hashlib
+
+        return hashlib.sha256(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()).hexdigest()[:12]
+
+    entries = [{"id": i, "title": t, "from": {"title": digest(source[i])}} for i, t in titles.items()]
+    overlay = root / "cards" / "t" / "fr" / "cards.json"
+    overlay.parent.mkdir(parents=True, exist_ok=True)
+    overlay.write_text(json.dumps({"game": "t", "lang": "fr", "cards": entries}, ensure_ascii=False), encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_a_reprint_in_one_language_compares_and_prints_that_language(tmp_path, run):
+    root = make_project(tmp_path / "p")
+    french = {"a": "Frêne", "b": "Bouleau", "c": "Braise", "d": "Crépuscule"}
+    _translated(root, french)
+    committed(root)
+    _translated(root, {**french, "c": "Cendre"})
+    report = api.changes(api.load_project(root), "t", "HEAD", lang="fr")
+    assert [(c.id, [str(f) for f in c.fields]) for c in report.changes] == [("c", ['title: "Braise" -> "Cendre"'])]
+    assert api.changes(api.load_project(root), "t", "HEAD").changes == []  # the English cards did not change
+    outcome = build(root, since="HEAD", lang="fr")
+    assert outcome.target == root / "build" / "t-fr-reprint.pdf" and outcome.cards == 1
+    front, _, changelog = pages_text(outcome.target)
+    assert "Spell Cendre" in front and 'title: "Braise" -> "Cendre"' in changelog
+    result = run("--project", root, "changes", "t", "--since", "HEAD", "--lang", "all")
+    assert result.code == 2 and "one language" in result.err
