@@ -43,6 +43,7 @@ from printer.paths import is_inside
 from printer.problems import PrinterError
 from printer.serve import security
 from printer.serve.faces import AHEAD, KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
+from printer.serve.langs import Languages
 from printer.serve.workspace import Changes, Workspace
 
 log = logging.getLogger("printer.serve")
@@ -109,8 +110,10 @@ class Server:
         self.stopping = asyncio.Event()
         self.last_change: dict = {}
         from printer.serve.jobs import Jobs
+        from printer.serve.langs import Languages
 
         self.jobs = Jobs(self)
+        self.languages = Languages(workspace)
 
     def warm_up(self) -> None:
         """Lay out a few faces of each game in the urgent process, so that the first save is as quick as the next,
@@ -173,6 +176,8 @@ class Server:
                     "reloaded": changes.reloaded,
                 },
             )
+        if "cards" in kinds:  # an overlay file (a translation) may have changed: pages in another language ask again
+            self.hub.publish("translations", {"version": changes.version})
         if changes.problems or changes.reloaded:
             problems = await asyncio.to_thread(self.workspace.problem_dicts)
             self.hub.publish("problems", {"version": changes.version, "problems": problems})
@@ -273,6 +278,7 @@ def _page(name: str, title: str):
             csrf=server.sessions.token(session) if session else "",
             project=project.root.name,
             games=[(g.id, g.name) for g in project.games.values()],
+            languages=server.languages.all(),
         )
         return HTMLResponse(html, headers={"cache-control": "no-store"})
 
@@ -295,21 +301,28 @@ def _games(workspace: Workspace) -> list[dict]:
     return out
 
 
-def _state_body(workspace: Workspace) -> dict:
-    """The gallery's whole state (run in a thread: it waits for the workspace's lock)."""
+def _state_body(workspace: Workspace, languages: Languages | None = None, lang: str | None = None) -> dict:
+    """The gallery's whole state, its cards in ``lang`` when given (run in a thread: it waits for the workspace's
+    lock)."""
     with workspace.lock:
         body = {
             "version": workspace.version,
             "root": workspace.root.name,
             "games": _games(workspace),
-            "entries": [e.as_dict() for e in workspace.entries.values()],
+            "entries": languages.entries(lang)
+            if languages is not None and lang
+            else [e.as_dict() for e in workspace.entries.values()],
         }
+        if languages is not None:
+            body["languages"] = {game: list(languages.of(game)) for game in workspace.project.games}
     body["problems"] = workspace.problem_dicts()
     return body
 
 
 async def state(request: Request) -> Response:
-    body = await asyncio.to_thread(_state_body, _server(request).workspace)
+    server = _server(request)
+    lang = request.query_params.get("lang") or None
+    body = await asyncio.to_thread(_state_body, server.workspace, server.languages, lang)
     return JSONResponse(body, headers={"cache-control": "no-store"})
 
 
@@ -511,7 +524,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
                 if executor is not None:
                     executor.shutdown(wait=False, cancel_futures=True)
 
-    from printer.serve import jobs
+    from printer.serve import jobs, langs
 
     pages = [
         Route("/", _page("gallery.html.j2", "Gallery")),
@@ -531,6 +544,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
         Route("/face/{key:str}.png", face),
         Route("/icon/{game:str}/{name:str}.svg", icon),
         *jobs.ROUTES,
+        *langs.ROUTES,
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
     app = Starlette(

@@ -72,6 +72,9 @@ class Entry:
     error: str | None = None
     problems: list[dict] = field(default_factory=list)
     editable: bool = True
+    #: shown in another language (:mod:`printer.serve.langs`): that language, and the translation's state
+    lang: str | None = None
+    translation: str | None = None
 
     def as_dict(self) -> dict:
         return dict(self.__dict__)
@@ -148,10 +151,12 @@ class Workspace:
         self.dpi = dpi
         self.lock = threading.RLock()
         self.version = 0
+        self.refreshes = 0  # refreshes so far: what was read from the card folders (translations too) may differ
         self.entries: dict[str, Entry] = {}
         self.problems: list[Problem] = []
         self.faces: dict[str, tuple[str, str]] = {}  # picture key -> (game, fingerprint) of the current cards
         self.drafts: OrderedDict[str, tuple[str, str]] = OrderedDict()  # the same, of the editor's recent drafts
+        self.lang_faces: dict[str, dict[str, tuple[str, str]]] = {}  # the same, of the cards in a language, by language
         self.html = HeldFaces()  # the HTML of every picture key above, out of memory (its folder: _load_project)
         self._shown_chars = 0  # characters of HTML of the faces shown (limits.face_html_total_chars)
         self.data: dict[str, dict] = {}  # uid -> the record's data as read
@@ -269,6 +274,7 @@ class Workspace:
     def refresh(self, changed: Iterable[Path] = ()) -> Changes:
         """Read the project again after ``changed`` files changed (everything when empty); returns the changes."""
         with self.lock:
+            self.refreshes += 1
             kinds = self.classify(changed)
             reloaded = "project" in kinds
             if reloaded:
@@ -376,7 +382,9 @@ class Workspace:
             for key in (entry.front, entry.back):
                 if key and key not in self.faces:
                     self.faces[key] = (entry.game, self._game(entry.game).fingerprint)
-        if self.html.keep([*self.faces, *self.drafts]):  # faces of cards since changed: the memos forget them
+        if self.html.keep(
+            [*self.faces, *self.drafts, *(k for f in self.lang_faces.values() for k in f)]
+        ):  # faces of cards since changed: the memos forget them
             for state in self.games.values():
                 state.html = {k: v for k, v in state.html.items() if all(f is None or f in self.html for f in v[:2])}
             self._entry_memo = {
@@ -468,10 +476,12 @@ class Workspace:
         what = "the HTML of the faces shown, in characters, with this card's"
         return over("face_html_total_chars", self._shown_chars + size, limit, where, what)
 
-    def _faces(self, card: Card, cards: CardSet | None) -> tuple[str | None, str | None, list[Problem], str | None]:
+    def _faces(
+        self, card: Card, cards: CardSet | None, state: _GameState | None = None
+    ) -> tuple[str | None, str | None, list[Problem], str | None]:
         """``(front key, back key, problems, error)`` of ``card`` (its HTML held in :attr:`html`), from the game's
-        memo when its data is unchanged."""
-        state = self._game(card.game)
+        memo when its data is unchanged; ``state``: the game's renderer in another language (default: the game's)."""
+        state = state or self._game(card.game)
         renderer = state.renderer
         back_card = cards.by_id(card["back_card"]) if cards is not None and card.get("back_card") else None
         memo_key = json.dumps(
@@ -521,6 +531,8 @@ class Workspace:
         Without the lock: the server's event loop asks, and must not wait for a refresh or a check (``faces`` is
         replaced whole by a refresh, and one look-up in a dict is atomic)."""
         found = self.faces.get(key) or self.drafts.get(key)
+        if found is None:
+            found = next((f[key] for f in list(self.lang_faces.values()) if key in f), None)
         html = self.html.get(key) if found is not None else None
         return None if found is None or html is None else FaceSpec(found[0], found[1], html)
 

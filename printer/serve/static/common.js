@@ -221,6 +221,25 @@ const printer = (() => {
     return source;
   }
 
+  // The language the cards are shown in: ?lang= in the address, else the last one chosen ("" = each game's source).
+  const langSelect = document.getElementById("lang");
+  function lang() {
+    const asked = new URLSearchParams(location.search).get("lang");
+    const chosen = asked !== null ? asked : localStorage.getItem("printer-lang") || "";
+    return langSelect && [...langSelect.options].some((o) => o.value === chosen) ? chosen : "";
+  }
+  if (langSelect) {
+    langSelect.value = lang() || langSelect.options[0].value;
+    langSelect.addEventListener("change", () => {
+      const chosen = langSelect.value === langSelect.options[0].value ? "" : langSelect.value;
+      localStorage.setItem("printer-lang", chosen);
+      const params = new URLSearchParams(location.search);
+      if (chosen) params.set("lang", chosen);
+      else params.delete("lang");
+      location.search = params.toString();
+    });
+  }
+
   function debounce(fn, ms) {
     let timer = null;
     return (...args) => {
@@ -229,5 +248,5 @@ const printer = (() => {
     };
   }
 
-  return { loader, getJSON, post, el, setGames, games, geometry, faceBox, watch, setFace, problemItem, showProblems, connect, debounce };
+  return { lang, loader, getJSON, post, el, setGames, games, geometry, faceBox, watch, setFace, problemItem, showProblems, connect, debounce };
 })();

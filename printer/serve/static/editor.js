@@ -403,6 +403,9 @@
         else if (mine && mine.pointer === card.entry.pointer && !dirty) load(card.entry.uid);
         else if (mine && dirty) say("The card changed on disk: saving now would be refused; reload to see it.", "bad");
       },
+      translations() {
+        if (printer.translationChanged) printer.translationChanged();
+      },
     },
     () => {
       if (!started) {

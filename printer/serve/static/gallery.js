@@ -33,16 +33,18 @@
       back.addEventListener("click", () => entry.back && openViewer(entry.uid, "back"));
       faces.append(back);
     }
+    const marks = { missing: "no translation: shown in the source language", stale: "the source changed since this was translated" };
     const caption = el(
       "figcaption",
       {},
       entry.copies !== 1 ? el("span", { class: "copies", title: "copies printed", text: `×${entry.copies}` }) : null,
-      el("span", { class: "title", text: entry.title }),
+      el("span", { class: "title", text: entry.title, lang: entry.lang || null }),
+      marks[entry.translation] ? el("span", { class: `tr-mark tr-${entry.translation}`, title: marks[entry.translation], text: entry.translation }) : null,
       el("span", { class: "meta", text: [entry.type, entry.set].filter(Boolean).join(" · ") }),
       el("br"),
       el("span", { class: "meta file", title: `${entry.file} ${entry.pointer}`, text: `${entry.file.split("/").pop()}${(entry.pointer.match(/\[\d+\]$/) || [""])[0]}` }),
       el("br"),
-      entry.editable && !entry.uid.endsWith("#file") ? el("a", { href: `/edit?uid=${encodeURIComponent(entry.uid)}`, text: "edit" }) : null,
+      entry.editable && !entry.uid.endsWith("#file") ? el("a", { href: editLink(entry), text: "edit" }) : null,
     );
     const own = entry.problems.slice(0, 3).map((p) => el("li", { class: p.severity, text: p.message }));
     const node = el(
@@ -53,6 +55,11 @@
       own.length ? el("ul", { class: "tile-problems" }, own) : null,
     );
     return node;
+  }
+
+  function editLink(entry) {
+    const lang = printer.lang();
+    return `/edit?uid=${encodeURIComponent(entry.uid)}` + (lang ? `&lang=${encodeURIComponent(lang)}` : "");
   }
 
   function matches(entry) {
@@ -161,7 +168,9 @@
   }
 
   async function load() {
-    const state = await getJSON("/api/state");
+    const lang = printer.lang();
+    const state = await getJSON(lang ? `/api/state?lang=${encodeURIComponent(lang)}` : "/api/state");
+    document.body.dataset.lang = lang;
     printer.setGames(state.games);
     entries.clear();
     for (const entry of state.entries) entries.set(entry.uid, entry);
@@ -204,7 +213,7 @@
     document.getElementById("viewer-title").textContent = `${entry.title}: ${w} × ${h} mm`;
     document.getElementById("viewer-note").textContent = `Print size (at the screen's nominal 96 px per inch). Bleed ${b} mm beyond the trim (red); safe area ${s} mm inside it (blue).`;
     const edit = document.getElementById("viewer-edit");
-    edit.href = `/edit?uid=${encodeURIComponent(entry.uid)}`;
+    edit.href = editLink(entry);
     edit.hidden = !entry.editable;
   }
 
@@ -231,10 +240,12 @@
   filters.text.addEventListener("input", printer.debounce(applyFilters, 120));
   document.getElementById("filters").addEventListener("submit", (event) => event.preventDefault());
 
+  const reload = printer.debounce(load, 150);
+
   printer.connect(
     {
       cards(data) {
-        if (data.reloaded) return load();
+        if (data.reloaded || printer.lang()) return reload(); // in another language: the cards as translated now
         for (const uid of data.removed) {
           tiles.get(uid)?.remove();
           tiles.delete(uid);
@@ -247,6 +258,9 @@
       },
       problems(data) {
         showProblems(data.problems);
+      },
+      translations() {
+        if (printer.lang()) reload();
       },
     },
     load,
