@@ -1792,21 +1792,23 @@ def watch(
             if only and not names:
                 return
             for game in [project.game(g) for g in names] if names else list(project.games.values()):
+                left, built = False, False  # a game is untidy while one of its languages' builds is
                 for lang in build_languages(project, [game], request.lang)[game.id]:  # --lang all: each language
                     each = request if lang == request.lang else replace(request, lang=lang)
                     outcome = build_game(project, game, each, None, workers, cache, tidy)
                     if outcome.stats.get("untidy faces") or outcome.stats.get("pdf to write whole"):
-                        untidy.add(game.id)
-                    elif (
-                        not outcome.up_to_date
-                    ):  # an up-to-date game (another game's file saved) is as untidy as it was
-                        untidy.discard(game.id)
+                        left = True
+                    built = built or not outcome.up_to_date  # an up-to-date build is as untidy as it was
                     if tidy == "now" and outcome.ok:
                         laid = counted(int(outcome.stats.get("faces laid out", 0)), "face")
                         outcome.notes = [*outcome.notes, f"tidied: {laid} of earlier edits laid out together"]
                     on_game(outcome)
                     if rehearse:
                         _rehearse(project, game, each)
+                if left:
+                    untidy.add(game.id)
+                elif built:
+                    untidy.discard(game.id)
         except PrinterError as exc:
             if on_error:
                 on_error(exc.problems)

@@ -31,6 +31,7 @@ from typing import Any
 
 import jinja2
 import jinja2.bccache
+from jinja2 import nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
@@ -49,6 +50,15 @@ MAX_EXPONENT = 1_000
 _SIZED_STR_METHODS = frozenset({"ljust", "rjust", "center", "zfill", "expandtabs"})
 #: the longest one template render may run, seconds (a loop in a loop in a loop...)
 RENDER_SECONDS = 20.0
+#: Jinja2's builtin filters whose result is one of their arguments (``default``), an item of it (``first``) or a
+#: number (``length``): they make no string or list, so their result is not counted again. A filter that copies
+#: a string, even to one no longer (``lower``, ``trim``, ``escape``, ``safe``), is not here: keeping many copies of
+#: a long string is what the render's budget of characters made stops.
+_KEEPS_VALUE = frozenset(
+    {"default", "d", "length", "count", "int", "float", "abs", "round", "first", "last", "min", "max"}
+)
+#: the methods of a plain dict that only read it (``card.get('cost')``): they give values already there
+_DICT_READS = frozenset({"get", "keys", "values", "items"})
 
 
 def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars: int) -> str:
@@ -134,8 +144,20 @@ class _BoundedCode(CodeGenerator):
         super()._output_child_post(node, frame, finalize)
 
     def visit_Filter(self, node, frame) -> None:
+        if node.name in _KEEPS_VALUE:  # gives one of its arguments, a part of one, or a number: nothing to count
+            super().visit_Filter(node, frame)
+            return
         self.write("environment.produced(")
         super().visit_Filter(node, frame)
+        self.write(")")
+
+    def visit_Getitem(self, node, frame) -> None:
+        # a slice (``s[1:]``) is a new string or list, made without the environment's getitem: counted
+        if not isinstance(node.arg, nodes.Slice):
+            super().visit_Getitem(node, frame)
+            return
+        self.write("environment.produced(")
+        super().visit_Getitem(node, frame)
         self.write(")")
 
 
@@ -190,6 +212,12 @@ class TemplateSandbox(SandboxedEnvironment):
     def call(self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N807 (Jinja2's own signature)
         """Calls from templates, with the string methods that could allocate gigabytes bounded, and the result
         checked (:mod:`printer.sheets.sizes`)."""
+        if type(getattr(__obj, "__self__", None)) is dict and __obj.__name__ in _DICT_READS:
+            # a read of a plain dict (``card.get('cost')``): nothing made, nothing unsafe; called as Jinja2 calls it
+            if kwargs:
+                kwargs.pop("_loop_vars", None)
+                kwargs.pop("_block_vars", None)
+            return __obj(*args, **kwargs)
         method = getattr(__obj, "__wrapped__", __obj)  # str.format comes wrapped by the sandbox
         name = getattr(method, "__name__", "")
         if isinstance(getattr(method, "__self__", None), str) and name in _SIZED_STR_METHODS:
@@ -208,7 +236,7 @@ class TemplateSandbox(SandboxedEnvironment):
                     raise SecurityError(
                         f"a template may not build a sequence of more than {MAX_REPEAT:,} items with '*'"
                     )
-            return operator.mul(left, right)
+            return sizes.produced(operator.mul(left, right))
         if operator_name == "**":
             if isinstance(right, (int, float)) and abs(right) > MAX_EXPONENT:
                 raise SecurityError(f"a template may not raise to a power over {MAX_EXPONENT} with '**'")

@@ -5,9 +5,11 @@ A template can make a string grow fast without printing it: ``s|replace('x', 'y'
 TemplateSandbox` sends every value a template makes through this module:
 
 - :func:`produced` checks each string and list an expression gives (a ``~`` concatenation, a filter's or a
-  method's result, ``+``, ``%``): no string over :data:`MAX_STRING` characters, no list over :data:`MAX_ITEMS`
-  items, and no more than :data:`MAX_PRODUCED` characters made by one render in all (strings made and dropped
-  count too, so a loop that keeps many large strings is stopped as well);
+  method's result, ``+``, ``*``, ``%``, a slice): no string over :data:`MAX_STRING` characters, no list over
+  :data:`MAX_ITEMS` items, and no more than :data:`MAX_PRODUCED` characters made by one render in all (strings
+  made and dropped count too, so a loop that keeps many large strings, or many copies of one, is stopped as
+  well). What makes no new string is not counted: a read of a dict (``card.get('cost')``) and the few filters
+  that give an argument back, an item of it or a number (``default``, ``first``, ``length``...);
 - the operations whose result is much larger than their arguments (``replace``, ``join``, ``center``, ``indent``,
   ``wordwrap``, format widths such as ``'%999999999d'``, ``list.extend``...) are checked before they run, from
   their arguments, so that the large string is never allocated;
@@ -68,19 +70,16 @@ def _too_long(size: int) -> RenderLimit:
     return RenderLimit(f"the template produced a string over {MAX_STRING:,} characters ({size:,})")
 
 
-def _charge(size: int) -> None:
-    _BUDGET.used += size
-    if _BUDGET.used > MAX_PRODUCED:
-        raise RenderLimit(f"the template produced more than {MAX_PRODUCED:,} characters in all")
-
-
 def produced(value: Any) -> Any:
     """``value`` (anything an expression gave), after checking a string or list against the limits."""
     if isinstance(value, str):
         size = len(value)
         if size > MAX_STRING:
             raise _too_long(size)
-        _charge(size)
+        budget = _BUDGET  # the charge inlined: this runs for every ``~``, filter and call of a render
+        budget.used += size
+        if budget.used > MAX_PRODUCED:
+            raise RenderLimit(f"the template produced more than {MAX_PRODUCED:,} characters in all")
     elif isinstance(value, list) and len(value) > MAX_ITEMS:
         raise RenderLimit(f"the template built a list of more than {MAX_ITEMS:,} items")
     return value
@@ -108,8 +107,15 @@ class BoundedBuffer(list):
         list.append(self, item)
 
     def extend(self, items: Any) -> None:
-        for item in items:
-            self.append(item)
+        if type(items) is not tuple:  # Jinja2 writes a tuple of the block's outputs, already made
+            for item in items:
+                self.append(item)
+            return
+        size = self.size + sum(map(len, items))
+        if size > MAX_STRING:
+            raise _too_long(size)
+        self.size = size
+        list.extend(self, items)
 
 
 # -- checks before the operation ----------------------------------------------------------------------------------
@@ -141,6 +147,14 @@ def text_size(value: Any, cap: int = MAX_STRING, indent: int = 0) -> int:
     on its own line indented by its depth."""
     if isinstance(value, str):
         return len(value)
+    if not indent and type(value) in (list, tuple) and len(value) <= 32:  # a few strings (a card's keywords)
+        total = 2
+        for item in value:
+            if not isinstance(item, str):
+                break
+            total += len(item)
+        else:
+            return total
     total = 0
     stack: list[Any] = [iter((value,))]
     while stack:

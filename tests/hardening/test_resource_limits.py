@@ -48,6 +48,15 @@ BOMBS = {
     "list plus": "{% set n = namespace(l=[1]) %}{% for i in range(64) %}{% set n.l = n.l + n.l %}{% endfor %}",
     "many large strings kept": "{% set l = [] %}{% for i in range(100000) %}{% if l.append(('y' * 1000000) ~ i) %}"
     "{% endif %}{% endfor %}",
+    "many repeats kept": "{% set l = [] %}{% for i in range(100000) %}{% if l.append('y' * 1000000) %}{% endif %}"
+    "{% endfor %}",
+    "many slices kept": "{% set s = 'y' * 1000000 %}{% set l = [] %}{% for i in range(100000) %}"
+    "{% if l.append(s[i:]) %}{% endif %}{% endfor %}",
+    "many lower-cased copies kept": "{% set s = 'y' * 1000000 %}{% set l = [] %}{% for i in range(100000) %}"
+    "{% if l.append(s|lower) %}{% endif %}{% endfor %}",
+    "many escaped copies kept": "{% set s = 'y' * 1000000 %}{% set l = [] %}{% for i in range(100000) %}"
+    "{% if l.append(s|e) %}{% endif %}{% endfor %}",
+    "join of a few long strings": "{% set s = 'x' * 1000000 %}{{ ([s] * 30)|join|length }}",
     "translate": "{{ ('x' * 100000).translate({120: 'y' * 100000}) }}",
     "expandtabs": "{{ ('\t' * 1000000).expandtabs(1000000)|length }}",
 }

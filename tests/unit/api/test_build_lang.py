@@ -156,10 +156,11 @@ def test_components_exports_and_box_take_the_language_in_their_names(tmp_path, r
     root = with_components(tmp_path / "c")
     toml = root / "printer.toml"
     toml.write_text(toml.read_text().replace("[games.t]\n", '[games.t]\nlanguages = ["en", "ja"]\n'))
-    result = _build(root, games=("t",), lang="ja", exports=("png",))
+    result = _build(root, games=("t",), lang="ja", exports=("png", "tts"), preset="mpc")
     assert result.ok, result.problems
     names = {p.name for p in (root / "out").iterdir()}
-    assert {"t-ja.pdf", "t-ja-components.pdf", "t-ja-png"} <= names and not {"t.pdf", "t-components.pdf"} & names
+    assert {"t-ja.pdf", "t-ja-components.pdf", "t-ja-png", "t-ja-tts", "t-ja-mpc"} <= names
+    assert not {"t.pdf", "t-components.pdf"} & names
     assert run("--project", root, "box", "t", "--lang", "ja").code == 0
     assert (root / "build" / "t-ja-box.pdf").is_file()
 
@@ -242,3 +243,49 @@ def test_a_reprint_in_one_language_prints_the_cards_whose_translation_changed(tm
     assert again.ok and again.games[0].target == root / "out" / "t-ja-reprint.pdf" and again.games[0].cards == 1
     text = _text(root / "out" / "t-ja-reprint.pdf")
     assert "夜明けの奇襲" in text and JA["c1"]["title"] not in text
+
+
+@pytest.mark.slow
+def test_a_decklist_prints_its_cards_in_the_language(tmp_path):
+    root = make_project(tmp_path / "p")
+    deck = tmp_path / "starter.txt"
+    deck.write_text("2 Hold the Line\n1 Quiet Hour\n", encoding="utf-8")
+    result = _build(root, games=("t",), lang="ja", deck_file=deck)
+    assert result.ok and result.games[0].target == root / "out" / "t-starter-ja.pdf" and result.games[0].cards == 3
+    text = _text(root / "out" / "t-starter-ja.pdf")
+    assert text.count(JA["c1"]["title"]) == 2 and "Quiet Hour" in text and JA["c2"]["title"] not in text
+    missing = [p.where for p in result.problems if p.code == "translation-missing"]
+    assert missing == [f"{root / 'cards' / 't' / 'cards.json'}::$.cards[2] (ja)"]  # the cards printed, only
+
+
+@pytest.mark.slow
+def test_watch_with_lang_all_builds_each_language_and_again_when_a_translation_is_saved(tmp_path):
+    import threading
+    import time
+
+    root = make_project(tmp_path / "p")
+    outcomes: list[api.GameBuild] = []
+    stop = threading.Event()
+    request = api.BuildRequest(out_dir=root / "out", jobs=1, lang="all")
+    watcher = threading.Thread(target=api.watch, args=(root, request, outcomes.append), kwargs={"stop": stop})
+    watcher.start()
+
+    def wait_for(n: int) -> None:
+        deadline = time.monotonic() + 60
+        while len(outcomes) < n and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(outcomes) >= n, [o.target for o in outcomes]
+
+    try:
+        wait_for(2)
+        assert [o.lang for o in outcomes] == ["en", "ja"] and all(o.ok for o in outcomes)
+        time.sleep(0.3)  # the watch is set up
+        write_overlay(root, {**JA, "c2": {"title": "夜明けの奇襲", "text": JA["c2"]["text"]}})
+        wait_for(4)
+    finally:
+        stop.set()
+        watcher.join(30)
+    assert not watcher.is_alive()
+    assert outcomes[2].lang == "en" and not outcomes[2].stats.get("faces laid out")  # its faces did not change
+    assert outcomes[3].lang == "ja" and not outcomes[3].up_to_date
+    assert "夜明けの奇襲" in _text(root / "out" / "t-ja.pdf")

@@ -452,3 +452,23 @@ def test_power_counters_cover_1_to_12_for_each_player(tmp_path, run_cli):
     assert "1 field, 3 life-tracks, 3 life-markers, 63 power-counters" in out  # 21 counters (1-9 twice, 10-12) each
     with pdfplumber.open(tmp_path / "arcanductor.pdf") as pdf:
         assert len(pdf.pages) == 2 * 19  # 75 cards: 3 sets of 25, four to a sheet
+
+
+# --- the English build (printer build --lang en) -------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_english_build_prints_one_language_the_labels_with_it(run_cli, tmp_path):
+    """--lang en prints the English translation and English labels (orientation, timings, the pieces' words); the
+    Japanese build (no --lang) the cards and labels in Japanese. No face mixes the two."""
+    code, _, err = run_cli("build", "arcanductor", "--lang", "en", "--no-aids", "--out", tmp_path)
+    assert code == 0, err
+    assert "warning" not in err  # every card translated, every text fits
+    with pdfplumber.open(tmp_path / "arcanductor-en.pdf") as pdf:
+        fronts = " ".join(p.extract_text() or "" for p in pdf.pages[:2])
+    for word in ("The Fool", "The Magician", "Upright", "On reveal", "Move this card one space"):  # not the turned half
+        assert word in fronts
+    assert not japanese(fronts.replace("ARCANDUCTOR", ""))
+    with pdfplumber.open(tmp_path / "arcanductor-en-components.pdf") as pdf:
+        pieces = pdf.pages[0].extract_text() or ""
+    assert pieces.count("Start at 20. At 0 you lose.") == 2 and "Power" in pieces and not japanese(pieces)

@@ -269,3 +269,17 @@ def test_the_english_rules_embed_the_english_cards_and_the_japanese_rules_the_ja
         japanese = " ".join(page.extract_text() or "" for page in pdf.pages)
     assert "Turn Sequence" in english and "Buddy Summoner" in english and "ターンシークエンス" not in english
     assert "ターンシークエンス" in japanese and "バディサモナー" in japanese and "Turn Sequence" not in japanese
+
+
+@pytest.mark.slow
+def test_the_english_build_prints_one_language_the_reminders_with_it(run_cli, tmp_path):
+    """--lang en: the Classes, the reference card and the Class backs' sleeve reminder in English, no Japanese."""
+    code, _, err = run_cli("build", "edelweiss", "--lang", "en", "--no-aids", "--out", tmp_path)
+    assert code == 0, err
+    assert "warning" not in err
+    with pdfplumber.open(tmp_path / "edelweiss-en.pdf") as pdf:
+        front, back = (page.extract_text() or "" for page in pdf.pages[:2])
+    for words in ("Guardian", "Buddy Summoner", "Wizard", "CLASS", "Turn Sequence", "Intercept", "Pursuit"):
+        assert words in front
+    assert back.count("Sleeve in front of a joker") == 3
+    assert not japanese(front) and not japanese(back)

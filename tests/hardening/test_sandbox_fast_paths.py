@@ -1,0 +1,99 @@
+"""The template sandbox's cheap paths keep its bounds: what skips a check is shown here to make nothing a bound
+would have refused (the bombs themselves are in test_resource_limits.py)."""
+
+from __future__ import annotations
+
+import jinja2.filters
+import pytest
+
+from printer.sheets import sizes
+from printer.sheets.sandbox import _DICT_READS, _KEEPS_VALUE, TemplateSandbox
+
+LONG = "y" * 1_000_000
+
+
+@pytest.mark.parametrize("name", sorted(_KEEPS_VALUE))
+def test_a_filter_whose_result_is_not_counted_makes_no_string(name: str) -> None:
+    """Each filter that skips the count is Jinja2's own, and gives an argument, an item of one, or a number."""
+    env = TemplateSandbox()
+    assert env.filters[name] is jinja2.filters.FILTERS[name]
+    items = [LONG, "z" + LONG]
+    taken = 0
+    for value, arguments in ((LONG, ()), (items, ()), (LONG, (items,)), ([3, 1, 2], ()), (2.5, ()), (-3, ())):
+        try:
+            result = env.filters[name](*_passed(env, name), value, *arguments)
+        except (TypeError, ValueError):
+            continue  # not a value this filter takes
+        taken += 1
+        if isinstance(result, (int, float)):
+            continue
+        made = [value, *arguments, *(value if isinstance(value, list) else [])]
+        one_character = isinstance(result, str) and len(result) <= 1
+        assert one_character or any(result is m for m in made), (name, type(result))
+    assert taken >= 2, name
+
+
+def _passed(env: TemplateSandbox, name: str) -> tuple:
+    """What Jinja2 passes a filter first (the environment or evaluation context), as the template would."""
+    from jinja2.nodes import EvalContext
+    from jinja2.utils import _PassArg
+
+    kind = _PassArg.from_obj(env.filters[name])
+    if kind is _PassArg.environment:
+        return (env,)
+    if kind is _PassArg.eval_context:
+        return (EvalContext(env),)
+    return ()
+
+
+def test_a_filter_that_copies_a_string_is_still_counted() -> None:
+    """``lower``, ``trim``, ``safe``, ``e``: a copy, even no longer than its argument, is charged to the render."""
+    env = TemplateSandbox()
+    for name in ("lower", "upper", "trim", "safe", "e", "escape", "reverse", "string", "capitalize"):
+        assert name not in _KEEPS_VALUE
+        template = env.from_string(
+            "{% set l = [] %}{% for i in range(1000) %}{% if l.append(s|" + name + ") %}{% endif %}{% endfor %}"
+        )
+        with pytest.raises(sizes.RenderLimit, match="characters in all"):
+            template.render(s=" " + LONG + " ")
+
+
+def test_reads_of_a_dict_are_plain_calls_in_loops_and_macros() -> None:
+    """A dict read (``card.get(...)``) is called at once; inside a loop or a macro Jinja2's own arguments are not
+    passed to it."""
+    env = TemplateSandbox()
+    source = (
+        "{% macro m(d) %}{{ d.get('a') }}{% for k, v in d.items() %}[{{ k }}={{ d.get(k, 0) }}]{% endfor %}"
+        "{% endmacro %}{% for i in [1] %}{{ d.get('b', 'none') }}{{ d.keys()|list|length }}"
+        "{{ d.values()|list|length }}{% endfor %}|{{ m(d) }}"
+    )
+    assert env.from_string(source).render(d={"a": 1}) == "none11|1[a=1]"
+    assert _DICT_READS <= {"get", "keys", "values", "items"}
+
+
+def test_reading_a_long_value_many_times_makes_nothing() -> None:
+    """A read gives the value already there, so reading it often is not charged as if it were a new string."""
+    source = "{% set n = namespace(c=0) %}{% for i in range(1000) %}{% set n.c = n.c + d.get('a')|length %}"
+    assert TemplateSandbox().from_string(source + "{% endfor %}{{ n.c }}").render(d={"a": LONG}) == str(10**9)
+
+
+def test_a_block_of_many_outputs_is_counted_at_once() -> None:
+    """A block's outputs, appended together (``extend``), are counted before they are kept."""
+    buffer = sizes.BoundedBuffer()
+    buffer.extend(("a", "bc"))
+    buffer.extend(iter(["d"]))
+    assert buffer.size == 4 and "".join(buffer) == "abcd"
+    with pytest.raises(sizes.RenderLimit, match="over 10,000,000 characters"):
+        buffer.extend((LONG,) * 11)
+    assert buffer.size == 4 and len(buffer) == 3  # nothing of the refused outputs kept
+    with pytest.raises(sizes.RenderLimit):
+        buffer.extend(iter([LONG] * 11))
+
+
+def test_a_few_strings_are_weighed_as_the_general_count_weighs_them() -> None:
+    for value in (["ab", "c"], ("", "x" * 40), [], ["a", 1], ["a", ["b"]], ["q"] * 40):
+        general = 2 + sum(sizes.text_size(item) if isinstance(item, str) else 0 for item in value)
+        if all(isinstance(item, str) for item in value):
+            assert sizes.text_size(value) == general
+    assert sizes.text_size(["a", 1]) == 2 + 1 + 24
+    assert sizes.text_size(["a", ["b"]]) == 2 + 1 + 2 + 1
