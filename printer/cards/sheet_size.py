@@ -6,6 +6,10 @@ process aborts. This module reads the sheets' XML from the file's zip archive wi
 of an XLSX sheet, a streamed parse of an ODS ``content.xml``), finds the first and last filled row and column
 of each sheet (cells holding nothing but a style do not count: calamine skips them too) and reports a sheet
 whose area is over :data:`MAX_SHEET_CELLS`.
+
+It also bounds what the workbook unpacks to (:data:`MAX_UNPACKED_BYTES`, every part together): a zip bomb of a
+megabyte can hold a sheet of gigabytes, which calamine would hold in memory. The sizes the zip says are checked,
+then each part is unpacked (streamed, nothing kept) to check that it is no larger than it says.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ from printer.problems import Problem
 
 #: cells one sheet may span, rows × columns between its first and last filled cells, empty ones included
 MAX_SHEET_CELLS = 5_000_000
+#: bytes all the parts of one workbook may unpack to
+MAX_UNPACKED_BYTES = 512 * 2**20
 #: bytes of a sheet's XML read at a time
 _CHUNK = 1 << 20
 #: bytes of the end of one read scanned again with the next (a cell tag cut in two)
@@ -90,8 +96,13 @@ def oversized_sheets(path: Path, sheet_prefix) -> list[Problem]:
     sheet name as a location prefix (``Sheet1!``). Other file types, and files that are not a readable zip,
     give nothing here (the reader reports those)."""
     suffix = path.suffix.lower()
+    if suffix not in (".xlsx", ".xlsm", ".ods"):
+        return []
     try:
         with zipfile.ZipFile(path) as archive:
+            unpacked = _unpacked_problem(path, archive)
+            if unpacked is not None:
+                return [unpacked]
             if suffix in (".xlsx", ".xlsm"):
                 spans = [(name, _xlsx_span(archive, member)) for name, member in _xlsx_sheets(archive)]
             elif suffix == ".ods":
@@ -114,6 +125,38 @@ def oversized_sheets(path: Path, sheet_prefix) -> list[Problem]:
                 )
             )
     return problems
+
+
+def _unpacked_problem(path: Path, archive: zipfile.ZipFile) -> Problem | None:
+    """A problem when the parts of ``archive`` unpack to more than :data:`MAX_UNPACKED_BYTES` together, by the
+    sizes the zip says or, unpacked, by their real sizes (a part that says it is smaller than it is), else
+    ``None``. Raises ``zipfile.BadZipFile`` for a damaged part."""
+    hint = "save the workbook again from your spreadsheet program, or split it"
+    infos = archive.infolist()
+    said = sum(info.file_size for info in infos)
+    if said > MAX_UNPACKED_BYTES:
+        message = f"the workbook unpacks to {said:,} bytes, over the limit of {MAX_UNPACKED_BYTES:,} bytes"
+        return Problem(str(path), message, hint, code="too-large")
+    total = 0
+    for info in infos:
+        bounded = zipfile.ZipInfo(info.filename, info.date_time)
+        for name in ("compress_type", "compress_size", "CRC", "flag_bits", "header_offset", "extra"):
+            setattr(bounded, name, getattr(info, name))
+        bounded.file_size = MAX_UNPACKED_BYTES + 1  # read up to the limit, whatever the part says
+        real = 0
+        with archive.open(bounded) as part:
+            while chunk := part.read(_CHUNK):
+                real += len(chunk)
+                if total + real > MAX_UNPACKED_BYTES:
+                    message = f"the workbook unpacks to more than {MAX_UNPACKED_BYTES:,} bytes, the limit"
+                    return Problem(str(path), message, hint, code="too-large")
+        if real != info.file_size:
+            message = (
+                f"the workbook's part {info.filename} unpacks to {real:,} bytes, not the {info.file_size:,} it says"
+            )
+            return Problem(str(path), message, hint, code="too-large")
+        total += real
+    return None
 
 
 def _xlsx_sheets(archive: zipfile.ZipFile) -> list[tuple[str, str]]:

@@ -44,16 +44,17 @@ def source_digest(value: object) -> str:
 def languages(project: Project, game_id: str) -> tuple[str, ...]:
     """The languages of ``game_id``, the source first; at least one.
 
-    ``[games.<id>] languages`` when given; else the game's ``lang`` (the language of its card text) alone; else
+    ``[games.<id>] languages`` when given (only language tags: ``ja-JP``, never a path nor a tag with a line
+    break, which printer.toml's schema lets through as Python's ``$`` matches before a final newline); else the game's ``lang`` (the language of its card text) alone; else
     ``("en",)``. Raises :class:`~printer.problems.UsageError` for an unknown game."""
     settings = project.game(game_id).settings
     listed = settings.get("languages")
     if isinstance(listed, list):
-        found = tuple(dict.fromkeys(x for x in listed if isinstance(x, str) and x))
+        found = tuple(dict.fromkeys(x for x in listed if isinstance(x, str) and LANG_TAG.fullmatch(x)))
         if found:
             return found
     lang = settings.get("lang")
-    return (lang,) if isinstance(lang, str) and lang else (DEFAULT_LANG,)
+    return (lang,) if isinstance(lang, str) and LANG_TAG.fullmatch(lang) else (DEFAULT_LANG,)
 
 
 def translatable_fields(

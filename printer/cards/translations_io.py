@@ -14,6 +14,7 @@ What comes back is a list of :class:`Incoming` entries, each located in the tran
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -107,8 +108,25 @@ def as_text(value: object) -> str:
 
 def from_text(text: str, like: object) -> object:
     """The value of ``text`` for a field whose source value is ``like``: text as it is, else parsed as JSON
-    (raises :class:`ValueError` when it is not JSON)."""
-    return text if isinstance(like, str) else json.loads(text)
+    (raises :class:`ValueError` when it is not JSON: nested too deeply for Python's parser, or holding ``NaN``,
+    ``Infinity`` or a number too large for a double, none of which JSON has)."""
+    if isinstance(like, str):
+        return text
+    try:
+        return json.loads(text, parse_constant=_not_json, parse_float=_finite)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+
+
+def _not_json(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text} is too large for a JSON number")
+    return value
 
 
 def field_notes(store: SchemaStore, schema_file: Path) -> dict[str, str]:

@@ -1,0 +1,159 @@
+"""A translator's file from a stranger (``printer import translations`` of .po, .xlsx, .ods) and translation
+overlays in a stranger's project cannot write outside the project, exhaust memory or end in a traceback.
+
+- a language that is a path (``../../x``) is refused where it is declared (printer.toml's schema) and where it is
+  named (``--lang``); an overlay folder ``cards/<game>/<lang>`` that links out of the project is never written;
+- a workbook that unpacks to more than :data:`printer.cards.sheet_size.MAX_UNPACKED_BYTES` (a zip bomb), or one
+  of whose parts says it is smaller than it is, is refused before python-calamine reads it: located, exit 1;
+- a translation of a list field nested too deeply for JSON is a located error, not a ``RecursionError``.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from printer.cards import sheet_size
+
+TOML = '[games.t]\nname = "T"\ncard_size = "poker"\nlanguages = {langs}\ntranslatable = ["title", "traits"]\n'
+CARD = {"id": "a", "title": "Ash", "type": "Unit", "traits": ["x", "y"]}
+PO = (
+    'msgid ""\nmsgstr ""\n"Language: ja\\n"\n"Content-Type: text/plain; charset=utf-8\\n"\n\n'
+    'msgctxt "a.{field}"\nmsgid "{source}"\nmsgstr "{translation}"\n'
+)
+
+
+def _project(root: Path, langs: str = '["en", "ja"]') -> Path:
+    (root / "cards" / "t").mkdir(parents=True)
+    (root / "templates" / "t").mkdir(parents=True)
+    (root / "schema" / "t").mkdir(parents=True)
+    (root / "printer.toml").write_text(TOML.format(langs=langs), encoding="utf-8")
+    (root / "templates" / "t" / "card.html.j2").write_text("<div>{{ card.title }}</div>\n", encoding="utf-8")
+    schema = {"$id": "https://printer.invalid/schema/t/card.schema.json", "allOf": [{"$ref": "../card.schema.json"}]}
+    (root / "schema" / "t" / "card.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    (root / "cards" / "t" / "c.json").write_text(json.dumps({"game": "t", "cards": [CARD]}), encoding="utf-8")
+    return root
+
+
+def _po(path: Path, field: str, source: str, translation: str) -> Path:
+    path.write_text(PO.format(field=field, source=source, translation=translation), encoding="utf-8")
+    return path
+
+
+def _clean(result) -> None:
+    assert "Traceback" not in result.err and "RecursionError" not in result.err, result.err
+
+
+# --- paths ------------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", ["../../x", "/tmp/x", "ja/../../../x", "ja\n"])
+def test_a_language_that_is_a_path_is_refused_in_printer_toml(tmp_path, run, lang):
+    root = _project(tmp_path / "p", json.dumps(["en", lang]))
+    po = _po(tmp_path / "x.po", "title", "Ash", "灰")
+    result = run("--project", root, "import", "translations", po, "--game", "t", "--lang", lang)
+    _clean(result)
+    assert result.code in (1, 2), result.err
+    assert [p for p in tmp_path.rglob("*") if p.name == "c.json"] == [root / "cards" / "t" / "c.json"]
+
+
+def test_a_lang_folder_linked_out_of_the_project_is_not_written(tmp_path, run):
+    root = _project(tmp_path / "p")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (root / "cards" / "t" / "ja").symlink_to(outside)
+    po = _po(tmp_path / "x.po", "title", "Ash", "灰")
+    result = run("--project", root, "import", "translations", po, "--game", "t")
+    _clean(result)
+    assert result.code == 1 and "outside the project" in result.err
+    assert list(outside.iterdir()) == []
+
+
+# --- sizes ------------------------------------------------------------------------------------------------------
+
+
+def _workbook(path: Path, cell: bytes, lie: bool = False) -> Path:
+    """A translations workbook whose one translation cell holds ``cell``; with ``lie`` its sheet's zip headers say
+    it unpacks to 100 bytes."""
+    from openpyxl import Workbook
+
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "t"
+    sheet.append(["id", "field", "en", "ja"])
+    sheet.append(["a", "title", "Ash", "MARK"])
+    book.save(path.with_suffix(".base.xlsx"))
+    with (
+        zipfile.ZipFile(path.with_suffix(".base.xlsx")) as src,
+        zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as out,
+    ):
+        for item in src.infolist():
+            data = src.read(item.filename)
+            if item.filename == "xl/worksheets/sheet1.xml":
+                data = data.replace(b"MARK", cell)
+            out.writestr(item.filename, data)
+    if lie:
+        raw = bytearray(path.read_bytes())
+        name = b"xl/worksheets/sheet1.xml"
+        for signature, offset, name_at in ((b"PK\x03\x04", 22, 30), (b"PK\x01\x02", 24, 46)):
+            at = raw.index(signature)
+            while raw[at + name_at : at + name_at + len(name)] != name:
+                at = raw.index(signature, at + 4)
+            struct.pack_into("<I", raw, at + offset, 100)
+        path.write_bytes(bytes(raw))
+    return path
+
+
+def test_a_zip_bomb_workbook_is_refused_before_it_is_read(tmp_path, run, monkeypatch):
+    monkeypatch.setattr(sheet_size, "MAX_UNPACKED_BYTES", 2_000_000)
+    root = _project(tmp_path / "p")
+    book = _workbook(tmp_path / "bomb.xlsx", b"x" * 3_000_000)
+    assert book.stat().st_size < 50_000
+    result = run("--project", root, "import", "translations", book, "--game", "t", "--lang", "ja")
+    _clean(result)
+    assert result.code == 1 and "unpacks to" in result.err and "bomb.xlsx" in result.err
+    assert not (root / "cards" / "t" / "ja").exists()
+
+
+def test_a_workbook_part_larger_than_it_says_is_refused(tmp_path, run):
+    root = _project(tmp_path / "p")
+    book = _workbook(tmp_path / "liar.xlsx", b"y" * 300_000, lie=True)
+    result = run("--project", root, "import", "translations", book, "--game", "t", "--lang", "ja")
+    _clean(result)
+    assert (
+        result.code == 1 and "liar.xlsx: error: the workbook's part xl/worksheets/sheet1.xml unpacks to" in result.err
+    )
+    assert not (root / "cards" / "t" / "ja").exists()
+
+
+def test_a_card_spreadsheet_zip_bomb_is_refused_too(tmp_path, run, monkeypatch):
+    monkeypatch.setattr(sheet_size, "MAX_UNPACKED_BYTES", 2_000_000)
+    root = _project(tmp_path / "p")
+    _workbook(root / "cards" / "t" / "more.xlsx", b"x" * 3_000_000)
+    result = run("--project", root, "validate")
+    _clean(result)
+    assert result.code == 1 and "unpacks to" in result.err and "more.xlsx" in result.err
+
+
+def test_a_translation_nested_too_deeply_for_json_is_a_located_error(tmp_path, run):
+    root = _project(tmp_path / "p")
+    po = _po(tmp_path / "x.po", "traits", '[\\"x\\", \\"y\\"]', "[" * 100_000 + "]" * 100_000)
+    result = run("--project", root, "import", "translations", po, "--game", "t")
+    _clean(result)
+    assert result.code == 1 and "x.po:" in result.err and "not JSON" in result.err
+    assert not (root / "cards" / "t" / "ja").exists()
+
+
+def test_a_msgstr_over_the_file_limit_is_refused_unread(tmp_path, run, monkeypatch):
+    from printer.cards import translations_io
+
+    monkeypatch.setattr(translations_io, "MAX_FILE_BYTES", 1_000_000)
+    root = _project(tmp_path / "p")
+    po = _po(tmp_path / "x.po", "title", "Ash", "灰" * 1_000_000)
+    result = run("--project", root, "import", "translations", po, "--game", "t")
+    _clean(result)
+    assert result.code == 1 and "over the limit" in result.err
