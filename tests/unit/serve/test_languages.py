@@ -155,3 +155,17 @@ def test_a_first_translation_goes_into_a_new_overlay_beside_the_cards_file(clien
         {"id": "ex-strategy-hold-line", "title": "踏みとどまれ", "from": {"title": source_digest("Hold the Line")}}
     ]
     assert _entry(client, "ja")["title"] == "踏みとどまれ"
+
+
+def test_a_translation_is_never_written_through_a_link_out_of_the_card_folder(client, project, tmp_path):
+    outside = tmp_path / "outside.json"
+    outside.write_text((project / "cards" / "l5r" / "ja" / "fate.json").read_text(encoding="utf-8"), encoding="utf-8")
+    before = outside.read_bytes()
+    overlay = project / "cards" / "l5r" / "ja" / "fate.json"
+    overlay.unlink()
+    overlay.symlink_to(outside)
+    _refresh(client, overlay)
+    body = {"uid": CARD, "lang": "ja", "fields": {"title": "別の題"}}
+    answer = client.post("/api/translation/save", json=body)
+    assert answer.status_code in (400, 403) and outside.read_bytes() == before
+    assert overlay.is_symlink()
