@@ -722,6 +722,10 @@ def _build_game(
     if request.players is not None:
         players = request.players
     if request.deck_file:
+        from printer.decks.resolve import remember_titles, translated_titles
+
+        for titles in translated_titles(project, [source], {game.id: cards}).values():
+            remember_titles(cards, titles)  # a decklist may name the cards in any of their languages
         items, found = deck_items(request.deck_file, cards, project.limits)
         items = compose.sort_items(items, opts.sort)
         deck_name = f"{game.id}-{compose.slug(request.deck_file.stem)}{suffix}"

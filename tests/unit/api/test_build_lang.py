@@ -249,7 +249,7 @@ def test_a_reprint_in_one_language_prints_the_cards_whose_translation_changed(tm
 def test_a_decklist_prints_its_cards_in_the_language(tmp_path):
     root = make_project(tmp_path / "p")
     deck = tmp_path / "starter.txt"
-    deck.write_text("2 Hold the Line\n1 Quiet Hour\n", encoding="utf-8")
+    deck.write_text("1 Hold the Line\n1 戦線を守れ\n1 Quiet Hour\n", encoding="utf-8")  # in either language
     result = _build(root, games=("t",), lang="ja", deck_file=deck)
     assert result.ok and result.games[0].target == root / "out" / "t-starter-ja.pdf" and result.games[0].cards == 3
     text = _text(root / "out" / "t-starter-ja.pdf")
