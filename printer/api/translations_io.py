@@ -188,7 +188,9 @@ def _read(path: Path, project: Project, game: str | None, lang: str | None) -> C
 
         data = path.read_bytes()
         limit = project.limits.translation_entries
-        messages = data.count(b"\nmsgid ") - 1  # the header's msgid "" is not an entry
+        # every "msgid " counts, wherever it is: Babel strips any white space before a keyword (spaces, tabs,
+        # U+3000), so counting line starts only would let a file of indented entries through unparsed
+        messages = data.count(b"msgid ") - 1  # the header's msgid "" is not an entry
         if messages > limit:  # counted before Babel parses the file
             return io.Catalogue(
                 game, lang, [], [over("translation_entries", messages, limit, where, "entries in the file")]

@@ -157,3 +157,62 @@ def test_a_msgstr_over_the_file_limit_is_refused_unread(tmp_path, run, monkeypat
     result = run("--project", root, "import", "translations", po, "--game", "t")
     _clean(result)
     assert result.code == 1 and "over the limit" in result.err
+
+
+@pytest.mark.parametrize("indent", ["", "  ", "\t", "\r\n", "\u3000"])
+def test_po_entries_are_counted_before_babel_parses_them_however_they_are_indented(tmp_path, run, monkeypatch, indent):
+    import printer.cards.po
+
+    def parsed(*args):
+        raise AssertionError("Babel parsed a file over the limit")
+
+    monkeypatch.setattr(printer.cards.po, "read_po_file", parsed)
+    root = _project(tmp_path / "p")
+    with (root / "printer.toml").open("a") as toml:
+        toml.write("\n[limits]\ntranslation_entries = 10\n")
+    body = "".join(f'\n{indent}msgctxt "a{n}.title"\n{indent}msgid "Ash"\n{indent}msgstr "x"\n' for n in range(20))
+    po = tmp_path / "x.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Language: ja\\n"\n' + body, encoding="utf-8")
+    result = run("--project", root, "import", "translations", po, "--game", "t")
+    _clean(result)
+    assert result.code == 1 and "limits.translation_entries" in result.err
+
+
+# --- overlays in a stranger's project ------------------------------------------------------------------------
+
+
+def _overlay(entries: list[dict]) -> str:
+    return json.dumps({"game": "t", "lang": "ja", "cards": entries})
+
+
+@pytest.mark.parametrize("linked", ["file", "folder"])
+def test_an_overlay_linked_out_of_the_project_is_not_read(tmp_path, run, linked):
+    root = _project(tmp_path / "p")
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "s.json").write_text(_overlay([{"id": "a", "title": "SECRET-TITLE"}]), encoding="utf-8")
+    if linked == "file":
+        (root / "cards" / "t" / "ja").mkdir()
+        (root / "cards" / "t" / "ja" / "s.json").symlink_to(secret / "s.json")
+    else:
+        (root / "cards" / "t" / "ja").symlink_to(secret)
+    for args in (["validate"], ["export", "translations", "t", "--lang", "ja", "--to", tmp_path / "out.po"]):
+        result = run("--project", root, *args)
+        _clean(result)
+        assert "SECRET-TITLE" not in result.out + result.err
+        out = tmp_path / "out.po"
+        assert not out.exists() or "SECRET-TITLE" not in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["[" * 100_000 + "]" * 100_000, '{"a": ' * 5_000 + "1" + "}" * 5_000, "NaN", "1e400", '"' + "x" * 2_000_000 + '"'],
+)
+def test_a_hostile_translation_value_in_an_overlay_is_a_located_error(tmp_path, run, value):
+    root = _project(tmp_path / "p")
+    (root / "cards" / "t" / "ja").mkdir()
+    text = '{"game": "t", "lang": "ja", "cards": [{"id": "a", "traits": ' + value + "}]}"
+    (root / "cards" / "t" / "ja" / "o.json").write_text(text, encoding="utf-8")
+    result = run("--project", root, "validate")
+    _clean(result)
+    assert result.code == 1 and "cards/t/ja/o.json" in result.err, result.err
