@@ -169,3 +169,11 @@ def test_a_translation_is_never_written_through_a_link_out_of_the_card_folder(cl
     answer = client.post("/api/translation/save", json=body)
     assert answer.status_code in (400, 403) and outside.read_bytes() == before
     assert overlay.is_symlink()
+
+
+def test_a_face_whose_html_the_workspace_let_go_is_rendered_again(client):
+    workspace = client.app_state.server.workspace
+    first = _entry(client, "ja")["front"]
+    workspace.html.keep([], slack=0)  # as a refresh does past its slack: the faces not shown go
+    assert workspace.html.get(first) is None
+    assert _entry(client, "ja")["front"] == first and workspace.face(first) is not None
