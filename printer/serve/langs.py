@@ -95,8 +95,8 @@ class Languages:
 
         ws = self.workspace
         with ws.lock:
-            for state in self._states.values():  # faces whose HTML the workspace let go: render them again if asked
-                state.html = {k: v for k, v in state.html.items() if all(f is None or f in ws.html for f in v[:2])}
+            for kept in self._states.values():  # faces whose HTML the workspace let go: render them again if asked
+                kept.html = {k: v for k, v in kept.html.items() if all(f is None or f in ws.html for f in v[:2])}
             faces: dict[str, tuple[str, str]] = {}
             translated: dict[str, tuple[CardSet, set[str], set[str]]] = {}
             for game_id, cards in ws.cards.items():
