@@ -56,11 +56,17 @@ def changelog_html(
     if removed:
         parts.append("<h2>Take out</h2><table>" + "".join(_row(change) for change in removed) + "</table>")
     css = _CSS % {"w": page[0], "h": page[1]}
-    return f"<!DOCTYPE html><html><head><meta charset='utf-8'><style>{css}</style></head><body>{''.join(parts)}</body></html>"
+    return f"<!DOCTYPE html><html><head><meta charset='utf-8'><style>{css}</style></head><body>{''.join(parts)}</body></html>"  #: lines of changes shown for one card (a card of 1,000 changed fields would otherwise make pages of them, and a
+
+
+#: build of thousands such cards a changelog WeasyPrint lays out for hours)
+LINES_PER_CARD = 12
 
 
 def _row(change: CardChange) -> str:
     lines = change.lines() or (["new card"] if change.status == "added" else ["no longer in the set"])
+    if len(lines) > LINES_PER_CARD:
+        lines = [*lines[: LINES_PER_CARD - 1], f"… and {len(lines) - LINES_PER_CARD + 1} more changes"]
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
     status = f'<span class="status {change.status}">{change.status}</span>'
     card = f"<b>{escape(change.name)}</b> {Markup(status)}<small>{escape(change.id)}</small>"

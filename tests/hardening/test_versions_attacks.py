@@ -187,6 +187,18 @@ def test_the_temporary_checkout_is_removed(tmp_path, monkeypatch):
     assert list(temp.iterdir()) == []
 
 
+def test_the_changelog_shows_a_bounded_number_of_lines_per_card():
+    from printer.sheets.changelog import LINES_PER_CARD, changelog_html
+    from printer.sheets.changes import CardChange, FieldChange
+
+    many = [FieldChange(f"f{n}", "<b>old</b>", "new") for n in range(1_000)]
+    cards = [CardChange(f"c{n}", "<script>", "changed", fields=many, sides=["front"]) for n in range(50)]
+    html = changelog_html("T", "HEAD", cards, [], ("1", "2"), "2026-01-01", (210, 297))
+    assert html.count("<li>") == 50 * LINES_PER_CARD
+    assert f"and {1_000 - LINES_PER_CARD + 2} more changes" in html
+    assert "<script>" not in html and "<b>old" not in html
+
+
 # --- a manifest given as --since FILE -----------------------------------------------------------------------------
 
 
