@@ -1026,6 +1026,14 @@ def _unique(found: list[Problem], already: list[Problem]) -> list[Problem]:
     return out
 
 
+def _deck_names_in_every_language(project: Project, paths: list[Path], sets: dict[str, CardSet]) -> None:
+    """Let a decklist printed from ``sets`` name each card by its translations' titles too, as deck check does."""
+    from printer.decks.resolve import remember_titles, translated_titles
+
+    for game_id, titles in translated_titles(project, paths, sets).items():
+        remember_titles(sets[game_id], titles)
+
+
 def deck_items(
     deck_file: Path, cards: CardSet, limits: Limits = DEFAULT_LIMITS
 ) -> tuple[list[PrintItem], list[Problem]]:
@@ -1654,6 +1662,7 @@ def build_box(
     sets, problems = load_cards(project, [chosen.cards], chosen.id)
     cards = sets.get(chosen.id)
     if deck_file is not None:
+        _deck_names_in_every_language(project, [chosen.cards], sets)
         items, found = deck_items(deck_file, cards, project.limits) if cards is not None else ([], [])
         problems += found
         name = safe_file_name(f"{chosen.id}-{compose.slug(deck_file.stem)}{suffix}-box") + ".pdf"

@@ -283,3 +283,14 @@ def test_the_english_build_prints_one_language_the_reminders_with_it(run_cli, tm
         assert words in front
     assert back.count("Sleeve in front of a joker") == 3
     assert not japanese(front) and not japanese(back)
+
+
+@pytest.mark.slow
+def test_a_decklist_prints_from_names_in_either_language(run_cli, tmp_path):
+    """build --deck finds the Japanese cards by their English titles as deck check does: proxies, not placeholders."""
+    deck = write_deck(tmp_path, "# Deck\n1 Ace of Spades\n1 クラブのQ\n# Class\n1 Wizard\n")
+    code, out, err = run_cli("build", "edelweiss", "--deck", deck, "--lang", "en", "--no-aids", "--out", tmp_path)
+    assert code == 0 and "unknown card" not in err, err
+    with pdfplumber.open(tmp_path / "edelweiss-deck-en.pdf") as pdf:
+        text = pdf.pages[0].extract_text() or ""
+    assert "Wizard" in text and "Attack" in text and "Support" in text and "missing" not in text
