@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from printer.cards.model import CardSet
+from printer.cards.model import Card, CardSet
 from printer.problems import Problem
 from printer.serve.security import json_body
 from printer.serve.workspace import Entry, Workspace, _GameState, _text_of
@@ -113,6 +113,21 @@ class Languages:
             ws.lang_faces[lang] = faces
             return out
 
+    def front(self, card: Card, lang: str) -> tuple[str | None, str | None]:
+        """The picture key of ``card``'s front in ``lang`` as its translation is saved (the editor shows it beside
+        the translation), and the error when it cannot be rendered. Call with the workspace's lock held."""
+        from printer.cards.translations import translate
+
+        found = self.translations(card.game)
+        one = CardSet(card.game)
+        one.add(card)
+        in_lang, _ = translate(one, found.book, lang, found.fields)
+        state = self._state(card.game, lang)
+        front, _, _, error = self.workspace._faces(next(iter(in_lang)), in_lang, state)
+        if front:
+            self.workspace.lang_faces.setdefault(lang, {})[front] = (card.game, state.fingerprint)
+        return front, error
+
     def _entry(self, entry: Entry, lang: str, translated: dict, faces: dict) -> Entry:
         shown = replace(entry)
         shown.lang = self.of(entry.game)[0] if entry.game in self.workspace.project.games else None
@@ -139,7 +154,8 @@ class Languages:
 
 def card_translation(workspace: Workspace, languages: Languages, uid: str, lang: str) -> dict | str:
     """What the editor shows of card ``uid``'s translation into ``lang``: ``{"lang", "source_lang", "file",
-    "fields": [{"field", "source", "value", "digest", "from", "state"}]}`` (``state``: ``translated``, ``missing``
+    "fields": [{"field", "source", "value", "digest", "from", "state"}], "front", "error", "size"}`` (``front``: the
+    picture key of the card's front as translated, ``size`` the game's card size and bleed in mm; ``state``: ``translated``, ``missing``
     or ``stale``; ``file`` the overlay file holding it, ``None`` when none does yet), or why there is none."""
     from printer.cards.translations import source_digest
 
@@ -171,7 +187,20 @@ def card_translation(workspace: Workspace, languages: Languages, uid: str, lang:
         file = None
         if translation is not None:
             file = str(Path(translation.file).resolve().relative_to(workspace.root))
-        return {"lang": lang, "source_lang": langs[0], "uid": uid, "file": file, "fields": fields}
+        front, error = languages.front(card, lang)
+        opts = workspace._game(entry.game).job.opts
+        size = {"id": entry.game, "card": list(opts.card), "bleed": opts.bleed, "safe": opts.safe}
+        return {
+            "lang": lang,
+            "source_lang": langs[0],
+            "uid": uid,
+            "game": entry.game,
+            "file": file,
+            "fields": fields,
+            "front": front,
+            "error": error,
+            "size": size,
+        }
 
 
 def save_translation(workspace: Workspace, languages: Languages, body: dict) -> tuple[dict, list[Path]]:

@@ -75,7 +75,7 @@ def test_switch_to_japanese_edit_a_stale_translation(page, served, screenshots):
     assert "stale" in row.inner_text() and "+4 Force" in row.inner_text()
     assert page.input_value("#tr-title") == "踏みとどまれ"
     wait_for(lambda: _picture(page, "#pv-front img"), timeout=60)
-    page.screenshot(path=str(screenshots / "editor-ja.png"), full_page=True)
+    page.screenshot(path=str(screenshots / "editor-ja.png"))
     fixed = page.input_value("#tr-text").replace("+2", "+4")
     page.fill("#tr-text", fixed)
     page.click("#tr-save")
@@ -86,4 +86,5 @@ def test_switch_to_japanese_edit_a_stale_translation(page, served, screenshots):
     entry = next(c for c in overlay["cards"] if c["id"] == "ex-strategy-hold-line")
     current = json.loads(source.read_text(encoding="utf-8"))["cards"][0]["text"]
     assert entry["text"] == fixed and entry["from"]["text"] == source_digest(current)
-    page.screenshot(path=str(screenshots / "editor-ja-saved.png"), full_page=True)
+    wait_for(lambda: _picture(page, "#translation .tr-picture img"), timeout=60)  # the card as translated now
+    page.screenshot(path=str(screenshots / "editor-ja-saved.png"))

@@ -39,7 +39,10 @@
     });
     const save = el("button", { type: "button", class: "button primary", id: "tr-save", text: "Save translation", disabled: true, onclick: () => send() });
     const note = el("p", { class: "hint", text: found.file ? `kept in ${found.file}` : `no ${found.lang} translation yet: saving adds one beside the card's file` });
+    printer.setGames([found.size]);
+    const picture = el("figure", { class: "tr-picture" }, printer.faceBox(found.game, found.front, found.error, `${found.lang} front`), el("figcaption", { text: `${found.lang}, as saved` }));
     panel.replaceChildren(
+      picture,
       el("h2", {}, `Translation: ${found.source_lang} → ${found.lang}`),
       note,
       el("div", { class: "tr-grid" }, el("span", { class: "tr-head", text: "field" }), el("span", { class: "tr-head", text: found.source_lang }), el("span", { class: "tr-head", text: found.lang }), rows),

@@ -91,6 +91,8 @@ def test_a_card_without_a_translation_is_marked_missing_and_shown_in_the_source(
 def test_the_editor_gets_each_field_beside_its_source(client):
     shown = client.get("/api/translation", params={"uid": CARD, "lang": "ja"}).json()
     assert shown["lang"] == "ja" and shown["source_lang"] == "en" and shown["file"] == "cards/l5r/ja/fate.json"
+    html = client.app_state.server.workspace.html.get(shown["front"])
+    assert "踏みとどまれ" in html and shown["size"] == {"id": "l5r", "card": [63.0, 88.0], "bleed": 3.0, "safe": 3.0}
     fields = {f["field"]: f for f in shown["fields"]}
     assert fields["title"] == {
         "field": "title",
