@@ -241,13 +241,18 @@ def _translated_titles(card: Card, also: Iterable[str] = ()) -> list[str]:
     return [f"{value} \u2022 {level}" if level else value for value in titles if value.strip()]
 
 
+#: characters of a translated title a decklist may name (the card schema's titles are 200 at most)
+MAX_TITLE_CHARS = 1_000
+
+
 def translated_titles(
     project: Project, paths: list[Path], sets: Mapping[str, CardSet]
 ) -> dict[str, dict[str, list[str]]]:
     """``{game: {card id: [title in each translation]}}``: the ``title`` of every translation of the cards of
     ``sets`` found under ``paths`` (the folders the cards were read from; overlay files and spreadsheet ``title@<lang>``
     columns, :func:`printer.cards.translations.load_translations`). A translation's problems are not reported here
-    (``printer validate`` reports them); a title that is not a string is left out."""
+    (``printer validate`` reports them); a title that is not a string, or longer than :data:`MAX_TITLE_CHARS`, is
+    left out (a stranger's overlay of long titles would make each unknown name's closest-name hint slow)."""
     from printer.cards.translations import languages, load_translations
 
     if not any(
@@ -258,7 +263,7 @@ def translated_titles(
     found: dict[str, dict[str, list[str]]] = {}
     for translation in book:
         title = translation.fields.get("title")
-        if translation.game in sets and isinstance(title, str) and title.strip():
+        if translation.game in sets and isinstance(title, str) and title.strip() and len(title) <= MAX_TITLE_CHARS:
             found.setdefault(translation.game, {}).setdefault(translation.card_id, []).append(title)
     return found
 

@@ -11,6 +11,7 @@ overlays in a stranger's project cannot write outside the project, exhaust memor
 from __future__ import annotations
 
 import json
+import re
 import struct
 import zipfile
 from pathlib import Path
@@ -216,3 +217,20 @@ def test_a_hostile_translation_value_in_an_overlay_is_a_located_error(tmp_path, 
     result = run("--project", root, "validate")
     _clean(result)
     assert result.code == 1 and "cards/t/ja/o.json" in result.err, result.err
+
+
+def test_a_translated_title_too_long_to_be_a_name_is_not_matched_nor_hinted(tmp_path, run):
+    root = _project(tmp_path / "p")
+    (root / "schema" / "t" / "formats").mkdir()
+    open_format = {"id": "t-open", "game": "t", "name": "Open", "sections": [{"name": "Deck", "types": ["Unit"]}]}
+    (root / "schema" / "t" / "formats" / "open.json").write_text(json.dumps(open_format), encoding="utf-8")
+    (root / "cards" / "t" / "ja").mkdir()
+    long_title = "ア" * 100_000
+    (root / "cards" / "t" / "ja" / "o.json").write_text(_overlay([{"id": "a", "title": long_title}]), encoding="utf-8")
+    deck = tmp_path / "deck.txt"
+    deck.write_text(f"1 {'ア' * 50}\n1 {long_title}\n", encoding="utf-8")
+    result = run("--project", root, "deck", "check", deck, "--format", "t-open")
+    _clean(result)
+    assert result.code == 1
+    assert "deck.txt:2: error: unknown card" in result.out + result.err
+    assert len(re.findall("ア{1001,}", result.out + result.err)) == 1  # the decklist's own line, in no hint
