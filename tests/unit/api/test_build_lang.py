@@ -258,6 +258,16 @@ def test_a_decklist_prints_its_cards_in_the_language(tmp_path):
     assert missing == [f"{root / 'cards' / 't' / 'cards.json'}::$.cards[2] (ja)"]  # the cards printed, only
 
 
+def test_a_box_for_a_decklist_finds_its_cards_by_their_translated_titles(tmp_path):
+    root = make_project(tmp_path / "p")
+    deck = tmp_path / "starter.txt"
+    deck.write_text("2 戦線を守れ\n1 Quiet Hour\n", encoding="utf-8")  # in either language
+    result = api.build_box(api.load_project(root), "t", deck, out_dir=root / "out", lang="ja")
+    assert result.ok and result.cards == 3, result.problems
+    assert not [p for p in result.problems if p.code == "unknown-card"]
+    assert result.target == root / "out" / "t-starter-ja-box.pdf"
+
+
 @pytest.mark.slow
 def test_watch_with_lang_all_builds_each_language_and_again_when_a_translation_is_saved(tmp_path):
     import threading
