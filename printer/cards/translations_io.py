@@ -131,16 +131,20 @@ def _finite(text: str) -> float:
 
 def field_notes(store: SchemaStore, schema_file: Path) -> dict[str, str]:
     """The ``description`` of each card property of a game's schema, following its ``allOf`` references (the
-    game's own description first, then a shared schema's)."""
+    game's own description first, then a shared schema's). Each schema object is walked once (a schema whose
+    ``allOf`` refers to itself several times would otherwise be walked exponentially often)."""
     notes: dict[str, str] = {}
+    seen: set[int] = set()
 
     def walk(schema: object, resolver, depth: int = 0) -> None:
-        if not isinstance(schema, dict) or depth > 20:
+        if not isinstance(schema, dict) or depth > 20 or id(schema) in seen:
             return
-        for name, spec in (schema.get("properties") or {}).items():
+        seen.add(id(schema))
+        properties, parts = schema.get("properties"), schema.get("allOf")
+        for name, spec in properties.items() if isinstance(properties, dict) else ():
             if isinstance(spec, dict) and isinstance(spec.get("description"), str) and name not in notes:
                 notes[name] = spec["description"]
-        for part in schema.get("allOf") or []:
+        for part in parts if isinstance(parts, list) else ():
             if isinstance(part, dict) and isinstance(part.get("$ref"), str):
                 try:
                     resolved = resolver.lookup(part["$ref"])

@@ -11,8 +11,11 @@ overlays in a stranger's project cannot write outside the project, exhaust memor
 from __future__ import annotations
 
 import json
+import os
 import re
 import struct
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -234,3 +237,26 @@ def test_a_translated_title_too_long_to_be_a_name_is_not_matched_nor_hinted(tmp_
     assert result.code == 1
     assert "deck.txt:2: error: unknown card" in result.out + result.err
     assert len(re.findall("ア{1001,}", result.out + result.err)) == 1  # the decklist's own line, in no hint
+
+
+def test_a_schema_that_refers_to_itself_many_times_exports_quickly(tmp_path):
+    root = _project(tmp_path / "p")
+    loop = [{"$ref": "#/$defs/x"}] * 8
+    schema = {
+        "$id": "https://printer.invalid/schema/t/card.schema.json",
+        "allOf": [{"$ref": "../card.schema.json"}, *loop],
+        "$defs": {"x": {"allOf": [*loop, {"$ref": "../card.schema.json"}]}},
+        "properties": {"title": {"description": "The card's name."}},
+    }
+    (root / "schema" / "t" / "card.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    repo = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "printer", "--project", str(root), "export", "translations", "t", "--lang", "ja"]
+        + ["--to", str(tmp_path / "ja.po")],
+        capture_output=True,
+        timeout=60,  # 8**20 walks of the schema before: this never ended
+        env={**os.environ, "PYTHONPATH": str(repo)},
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "#. title: The card's name." in (tmp_path / "ja.po").read_text(encoding="utf-8")
