@@ -24,6 +24,16 @@ EXPORTS = (
 CUT_FILES = ("svg", "dxf")
 PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
 
+jobs_option = click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Processes that lay the faces out (default: one per core; 1: in this process).",
+)
+"""``--jobs``/``-j``: how many processes lay the faces out (``printer build`` and ``printer check-print``)."""
+
 
 def output_options(f):
     """``--export``, ``--cut-file``, ``--image-url-base``, ``--preset``, ``--dpi``, ``--png-bleed``, ``--icc``."""
@@ -97,14 +107,7 @@ def run_options(f):
                 is_flag=True,
                 help="Leave out the player aids (rules/<game>/aids/*.md) printed after the cards.",
             ),
-            click.option(
-                "--jobs",
-                "-j",
-                type=click.IntRange(min=1),
-                default=None,
-                metavar="N",
-                help="Processes that lay the faces out (default: one per core; 1: in this process).",
-            ),
+            jobs_option,
             click.option(
                 "--scheduler",
                 default=None,

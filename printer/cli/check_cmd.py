@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from printer import api
+from printer.cli.build_options import jobs_option
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
 from printer.problems import counted
@@ -30,14 +31,7 @@ from printer.problems import counted
     metavar="PERCENT",
     help="How far a face on the sheet may differ from the face alone, in percent (default 2).",
 )
-@click.option(
-    "--jobs",
-    "-j",
-    type=click.IntRange(min=1),
-    default=None,
-    metavar="N",
-    help="Processes that lay the faces out (default: one per core; 1: in this process).",
-)
+@jobs_option
 @click.pass_context
 def check_print(ctx, games, dpi, tolerance, jobs) -> None:
     """Check what a player sees on the printed card sheets.
