@@ -137,9 +137,12 @@ def wait_for(predicate, timeout: float = 30.0, step: float = 0.05):
 
 
 def card_count(root: Path, game: str = "") -> int:
-    """The cards of the project's JSON card files (of ``game``'s folder only, when given)."""
+    """The cards of the project's JSON card files (of ``game``'s folder only, when given); translation overlays (a
+    top-level ``lang``) hold no cards."""
     count = 0
     for file in sorted((root / "cards" / game).rglob("*.json")):
         data = json.loads(file.read_text())
+        if isinstance(data, dict) and "lang" in data:
+            continue
         count += len(data["cards"]) if isinstance(data, dict) and "cards" in data else 1
     return count
