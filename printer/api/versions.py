@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from printer.limits import over
 from printer.problems import WARNING, Problem, UsageError
 
 if TYPE_CHECKING:
@@ -104,6 +105,10 @@ def changes(
         kept = _read_manifest(manifest_file if manifest_file.is_absolute() else Path.cwd() / manifest_file, since)
         if kept.get("game") != game.id:
             raise _bad_revision(since, f"a manifest of {kept.get('game')!r}, not of {game.id!r}")
+        limit = project.limits.cards_per_build  # a build's manifest holds no more (its reprint would list them)
+        if len(kept["cards"]) > limit:
+            problem = over("cards_per_build", len(kept["cards"]), limit, since, "cards in the manifest")
+            raise UsageError(problem.message, [problem])
         report.old_version = kept.get("version")
         report.changes = compare(kept, now, None, values)
         return report

@@ -222,6 +222,20 @@ def test_a_hostile_manifest_is_a_usage_error(tmp_path, run, body):
     assert "Traceback" not in result.err and "--since" in result.err
 
 
+def test_a_manifest_of_more_cards_than_a_build_prints_is_refused(tmp_path, run):
+    root = _project(tmp_path / "p")
+    with (root / "printer.toml").open("a") as toml:
+        toml.write("\n[limits]\ncards_per_build = 10\n")
+    kept = tmp_path / "old.manifest.json"
+    cards = {f"gone-{n}": {"name": f"Gone {n}", "fields": {}, "front": "x"} for n in range(11)}
+    kept.write_text(json.dumps({"format": 1, "game": "t", "cards": cards}))
+    for command in (["changes", "t"], ["build", "t"]):
+        result = run("--project", root, *command, "--since", kept)
+        assert result.code == 2 and "Traceback" not in result.err, result.err
+        assert "cards in the manifest: 11 is over the limit of 10 (limits.cards_per_build)" in result.err
+    assert not (root / "build" / "t-reprint.pdf").exists()
+
+
 def test_a_manifest_that_is_a_fifo_is_refused_unread(tmp_path, run):
     root = _project(tmp_path / "p")
     fifo = tmp_path / "old.manifest.json"
