@@ -50,13 +50,12 @@ MAX_EXPONENT = 1_000
 _SIZED_STR_METHODS = frozenset({"ljust", "rjust", "center", "zfill", "expandtabs"})
 #: the longest one template render may run, seconds (a loop in a loop in a loop...)
 RENDER_SECONDS = 20.0
-#: Jinja2's builtin filters whose result is one of their arguments (``default``), an item of it (``first``) or a
-#: number (``length``): they make no string or list, so their result is not counted again. A filter that copies
-#: a string, even to one no longer (``lower``, ``trim``, ``escape``, ``safe``), is not here: keeping many copies of
-#: a long string is what the render's budget of characters made stops.
-_KEEPS_VALUE = frozenset(
-    {"default", "d", "length", "count", "int", "float", "abs", "round", "first", "last", "min", "max"}
-)
+#: Jinja2's builtin filters whose result is one of their arguments (``default``) or a number (``length``): they
+#: make no string or list, so their result is not counted again. A filter that copies a string, even to one no
+#: longer (``lower``, ``trim``, ``escape``, ``safe``), is not here: keeping many copies of a long string is what
+#: the render's budget of characters stops. Nor is one that takes an item (``first``, ``max``): the item of a
+#: ``map`` is made as it is taken.
+_KEEPS_VALUE = frozenset({"default", "d", "length", "count", "int", "float", "abs", "round"})
 #: the methods of a plain dict that only read it (``card.get('cost')``): they give values already there
 _DICT_READS = frozenset({"get", "keys", "values", "items"})
 

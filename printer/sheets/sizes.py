@@ -9,7 +9,7 @@ TemplateSandbox` sends every value a template makes through this module:
   :data:`MAX_ITEMS` items, and no more than :data:`MAX_PRODUCED` characters made by one render in all (strings
   made and dropped count too, so a loop that keeps many large strings, or many copies of one, is stopped as
   well). What makes no new string is not counted: a read of a dict (``card.get('cost')``) and the few filters
-  that give an argument back, an item of it or a number (``default``, ``first``, ``length``...);
+  that give an argument back or a number (``default``, ``length``...); each item ``map`` makes is counted;
 - the operations whose result is much larger than their arguments (``replace``, ``join``, ``center``, ``indent``,
   ``wordwrap``, format widths such as ``'%999999999d'``, ``list.extend``...) are checked before they run, from
   their arguments, so that the large string is never allocated;
@@ -386,8 +386,22 @@ _ESTIMATES: dict[str, Callable[..., None]] = {
 }
 
 
+def _items_counted(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``function`` (``map``), its result's items each counted by :func:`produced` as they are made."""
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        return map(produced, function(*args, **kwargs))
+
+    return wrapper
+
+
 def bounded_filters(filters: dict[str, Callable[..., Any]]) -> None:
-    """Wrap the filters of :data:`_ESTIMATES` in ``filters`` (an environment's) with their checks."""
+    """Wrap the filters of :data:`_ESTIMATES` in ``filters`` (an environment's) with their checks, and ``map`` so
+    that each string it makes (``items|map('upper')``) is counted."""
+    if "map" in filters and not getattr(filters["map"], "_bounded", False):
+        filters["map"] = _items_counted(filters["map"])
+        filters["map"]._bounded = True  # type: ignore[attr-defined]
     for name, estimate in _ESTIMATES.items():
         function = filters.get(name)
         if function is not None and not getattr(function, "_bounded", False):

@@ -56,6 +56,10 @@ BOMBS = {
     "{% if l.append(s|lower) %}{% endif %}{% endfor %}",
     "many escaped copies kept": "{% set s = 'y' * 1000000 %}{% set l = [] %}{% for i in range(100000) %}"
     "{% if l.append(s|e) %}{% endif %}{% endfor %}",
+    "many mapped copies kept": "{% set s = 'y' * 1000000 %}{% set l = [] %}{% for i in range(100000) %}"
+    "{% if l.append([s]|map('upper')|first) %}{% endif %}{% endfor %}",
+    "many mapped copies looped over": "{% set s = 'y' * 1000000 %}{% set l = [] %}"
+    "{% for x in ([s] * 1000)|map('upper') %}{% if l.append(x) %}{% endif %}{% endfor %}",
     "join of a few long strings": "{% set s = 'x' * 1000000 %}{{ ([s] * 30)|join|length }}",
     "translate": "{{ ('x' * 100000).translate({120: 'y' * 100000}) }}",
     "expandtabs": "{{ ('\t' * 1000000).expandtabs(1000000)|length }}",
