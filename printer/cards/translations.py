@@ -324,6 +324,18 @@ def _to_translate(card: Card, fields: Sequence[str]) -> list[str]:
     return out
 
 
+def _where_to_translate(card: Card, fields: Sequence[str], lang: str) -> str:
+    """The hint of a missing translation: an overlay file, or for a card read from a spreadsheet its
+    ``<field>@<lang>`` columns too."""
+    hint = f"translate {', '.join(fields)} in an overlay file (cards/{card.game}/{lang}/*.json)"
+    if card.record.file.suffix.lower() in _SPREADSHEETS:
+        hint += f" or in the spreadsheet's columns {', '.join(f'{name}@{lang}' for name in fields)}"
+    return hint
+
+
+_SPREADSHEETS = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
+
+
 def _assess(card: Card, translation: Translation | None, lang: str, fields: Sequence[str]):
     """``(state, problem)`` of one card: state ``None`` (nothing to translate), ``"missing"``, ``"stale"`` or
     ``"translated"``; the warning for the first two."""
@@ -335,7 +347,7 @@ def _assess(card: Card, translation: Translation | None, lang: str, fields: Sequ
         return "missing", Problem(
             f"{source} ({lang})",
             f"card {card.id!r} has no {lang} translation: printed in the source language",
-            f"translate {', '.join(wanted)} in an overlay file (cards/{card.game}/{lang}/*.json)",
+            _where_to_translate(card, wanted, lang),
             WARNING,
             code="translation-missing",
         )
@@ -351,12 +363,19 @@ def _assess(card: Card, translation: Translation | None, lang: str, fields: Sequ
         )
     stale = translation.stale_fields(card, wanted)
     if stale:
-        digests = ", ".join(f'"{name}": "{source_digest(card.data[name])}"' for name in stale)
+        if translation.cells:  # a spreadsheet's from@lang cell holds every translated field's digest
+            pairs = " ".join(
+                f"{name}={source_digest(card.data[name])}" for name in translation.fields if name in card.data
+            )
+            stamp = f"write {pairs} in its from@{lang} cell"
+        else:
+            digests = ", ".join(f'"{name}": "{source_digest(card.data[name])}"' for name in stale)
+            stamp = f"set from to {{{digests}}}"
         return "stale", Problem(
             translation.where(stale[0]),
             f"the {lang} translation of {card.id!r} is stale: the source {', '.join(repr(n) for n in stale)} changed "
             "since it was translated",
-            f"check the translation against the source ({source}), then set from to {{{digests}}}",
+            f"check the translation against the source ({source}), then {stamp}",
             WARNING,
             code="translation-stale",
         )

@@ -344,6 +344,7 @@ def test_a_spreadsheet_holds_translations_in_at_lang_columns(project, suffix):
     state, warnings = translation_state(sets["l5r"], book, "ja", ("title", "text"))
     assert state == LangState("ja", 1, ["storm"], []) and [p.code for p in warnings] == ["translation-missing"]
     assert warnings[0].where == f"{path}:{sheet}3:3 (ja)" if suffix == ".xlsx" else f"{path}:3 (ja)"
+    assert "in the spreadsheet's columns title@ja, text@ja" in (warnings[0].hint or "")
     japanese, _ = translate(sets["l5r"], book, "ja", ("title", "text"))
     assert japanese.by_id("hold").title == "戦線維持"
     again, problems = load_translations(loaded, [project / "cards" / "l5r"], cards=sets)
@@ -357,6 +358,9 @@ def test_a_stale_translation_in_a_spreadsheet_is_located_at_its_cell(project):
     state, warnings = translation_state(sets["l5r"], book, "ja", ("title", "text"))
     (stale,) = [p for p in warnings if p.code == "translation-stale"]
     assert state.stale == ["hold"] and stale.where == f"{path}:'Fate Cards'!H2 (ja)"
+    # the hint gives the from@ja cell to write, in the cell's own form, not an overlay's JSON
+    pairs = f"title={source_digest('Hold the Line')} text={source_digest('Bow.')}"
+    assert (stale.hint or "").endswith(f"then write {pairs} in its from@ja cell")
 
 
 def test_bad_translation_cells_are_located(project):
