@@ -123,6 +123,18 @@ def test_a_zip_bomb_workbook_is_refused_before_it_is_read(tmp_path, run, monkeyp
     assert not (root / "cards" / "t" / "ja").exists()
 
 
+def test_an_ods_zip_bomb_is_refused_before_it_is_read(tmp_path, run, monkeypatch):
+    monkeypatch.setattr(sheet_size, "MAX_UNPACKED_BYTES", 2_000_000)
+    root = _project(tmp_path / "p")
+    book = tmp_path / "bomb.ods"
+    with zipfile.ZipFile(book, "w", zipfile.ZIP_DEFLATED) as out:
+        out.writestr("mimetype", "application/vnd.oasis.opendocument.spreadsheet")
+        out.writestr("content.xml", "<office:document-content>" + " " * 3_000_000 + "</office:document-content>")
+    result = run("--project", root, "import", "translations", book, "--game", "t", "--lang", "ja")
+    _clean(result)
+    assert result.code == 1 and "bomb.ods: error: the workbook unpacks to" in result.err
+
+
 def test_a_workbook_part_larger_than_it_says_is_refused(tmp_path, run):
     root = _project(tmp_path / "p")
     book = _workbook(tmp_path / "liar.xlsx", b"y" * 300_000, lie=True)

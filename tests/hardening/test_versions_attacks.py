@@ -199,6 +199,19 @@ def test_the_changelog_shows_a_bounded_number_of_lines_per_card():
     assert "<script>" not in html and "<b>old" not in html
 
 
+@pytest.mark.parametrize("version", ["{ a = 1 }", "[1, 2]", "1.5", "true", '"<script>"'])
+def test_templates_get_project_version_as_text_only(tmp_path, run, version):
+    from printer.sheets.render import project_view
+
+    root = _project(tmp_path / "p")
+    toml = (root / "printer.toml").read_text().replace('version = "1"', f"version = {version}")
+    (root / "printer.toml").write_text(toml)
+    result = run("--project", root, "validate")
+    assert "Traceback" not in result.err and result.code in (0, 1, 2), result.err
+    view = project_view(api.load_project(root).settings) if result.code != 2 else project_view({"version": version})
+    assert isinstance(view["version"], str) and isinstance(view["build_date"], str)
+
+
 # --- a manifest given as --since FILE -----------------------------------------------------------------------------
 
 
