@@ -27,7 +27,7 @@ from starlette.routing import Route
 from printer.cards.model import Card, CardSet
 from printer.problems import Problem
 from printer.serve.security import json_body
-from printer.serve.workspace import Entry, Workspace, _GameState, _text_of
+from printer.serve.workspace import Entry, Workspace, _GameState, _relative, _text_of
 
 #: what each language's state is made from: (workspace version, game) -> translations
 _Key = tuple[int, str]
@@ -186,7 +186,7 @@ def card_translation(workspace: Workspace, languages: Languages, uid: str, lang:
             )  # fmt: skip
         file = None
         if translation is not None:
-            file = str(Path(translation.file).resolve().relative_to(workspace.root))
+            file = _relative(Path(translation.file), workspace.root)  # a read_also folder: its own path
         front, error = languages.front(card, lang)
         opts = workspace._game(entry.game).job.opts
         size = {"id": entry.game, "card": list(opts.card), "bleed": opts.bleed, "safe": opts.safe}
