@@ -30,8 +30,22 @@ if TYPE_CHECKING:
     from printer.sheets.options import PrintOptions
 
 #: git, run without a shell in the project's folder, with no file-system monitor nor hooks the repository's config
-#: may name (the commands run are ``rev-parse``, ``ls-tree`` and ``cat-file``, which run no filter either)
-_GIT = ("git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-C")
+#: may name (the commands run are ``rev-parse``, ``ls-tree`` and ``cat-file``, which run no filter either), and no
+#: transport: a partial clone would fetch a missing object from its remote, running the ``uploadpack`` or
+#: ``sshCommand`` its config names (these settings on the command line win over the repository's)
+_NO_TRANSPORT = tuple(
+    arg
+    for name in ("", "file.", "git.", "ssh.", "http.", "https.", "ext.")
+    for arg in ("-c", f"protocol.{name}allow=never")
+)
+_GIT = ("git", "-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", *_NO_TRANSPORT, "-C")
+
+
+def _git_env() -> dict[str, str]:
+    """The environment git runs in: ours, with lazy fetching of a partial clone's missing objects off."""
+    return {**os.environ, "GIT_NO_LAZY_FETCH": "1"}
+
+
 #: seconds a git command may take, and the bytes and files of the project at a revision that are read
 GIT_TIMEOUT, ARCHIVE_LIMIT, ARCHIVE_FILES = 60, 2 * 2**30, 100_000
 
@@ -194,7 +208,9 @@ def _at_revision(problem: Problem, root: Path, since: str) -> Problem:
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([*_GIT, str(root), *args], capture_output=True, timeout=GIT_TIMEOUT, check=False)  # noqa: S603, S607
+    return subprocess.run(  # noqa: S603, S607
+        [*_GIT, str(root), *args], capture_output=True, timeout=GIT_TIMEOUT, check=False, env=_git_env()
+    )
 
 
 def _bad_revision(since: str, why: str) -> UsageError:
@@ -256,8 +272,9 @@ class _Git:
     seconds (``timed_out``); ``stdin`` is a file to read requests from."""
 
     def __init__(self, root: Path, args: Sequence[str], stdin: Any = subprocess.DEVNULL):
+        self.errors = tempfile.TemporaryFile()  # a file, not a pipe: git's messages never fill it and stall git
         self.proc = subprocess.Popen(  # noqa: S603 (no shell; git found on PATH as every git command)
-            [*_GIT, str(root), *args], stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            [*_GIT, str(root), *args], stdin=stdin, stdout=subprocess.PIPE, stderr=self.errors, env=_git_env()
         )
         self.out = self.proc.stdout
         self.timed_out = False
@@ -268,13 +285,18 @@ class _Git:
         self.timed_out = True
         self.proc.kill()
 
-    def close(self) -> tuple[int, str]:
-        """Stop git (killed if it still runs); its exit code and the start of its error output."""
-        self.timer.cancel()
-        if self.proc.poll() is None:
+    def close(self, stop: bool = False) -> tuple[int, str]:
+        """Wait for git to end (killed at once with ``stop``, else when its time is up); its exit code and the
+        start of its error output."""
+        if stop:
             self.proc.kill()
-        _, err = self.proc.communicate()
-        return self.proc.returncode, err.decode(errors="replace").strip()[:300]
+        self.out.close()  # type: ignore[union-attr]
+        self.proc.wait()  # the timer kills a git that does not end in time
+        self.timer.cancel()
+        self.errors.seek(0)
+        err = self.errors.read(300).decode(errors="replace").strip()
+        self.errors.close()
+        return self.proc.returncode, err
 
 
 def _listing(root: Path, tree: str, since: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
@@ -289,7 +311,11 @@ def _listing(root: Path, tree: str, since: str) -> tuple[list[tuple[str, str]], 
             *entries, rest = (rest + chunk).split(b"\0")
             for entry in entries:
                 head, _, name = entry.partition(b"\t")
-                mode, kind, oid, size = head.split()[:4]
+                fields = head.split()
+                if len(fields) != 4 or not (fields[3].isdigit() or fields[3] == b"-"):
+                    problem = f"git ls-tree gave a line printer cannot read: {entry[:100]!r}"
+                    break
+                mode, kind, oid, size = fields
                 path = name.decode("utf-8", "surrogateescape")
                 if kind != b"blob" or not _safe_path(path):
                     continue  # a submodule, or a path git would not check out
@@ -300,7 +326,7 @@ def _listing(root: Path, tree: str, since: str) -> tuple[list[tuple[str, str]], 
                 elif total > ARCHIVE_LIMIT:
                     problem = f"the project's files at {since} are larger than {ARCHIVE_LIMIT // 2**30} GB"
     finally:
-        code, err = git.close()
+        code, err = git.close(stop=problem is not None)
     if problem is not None:
         raise _bad_revision(since, problem)
     if git.timed_out:
@@ -328,7 +354,7 @@ def _unpack(root: Path, blobs: list[tuple[str, str]], links: list[tuple[str, str
                 _write_blob(files / path, git.out, size)
             targets = [(path, git.out.read(_object_size(git, oid, since) + 1)[:-1]) for oid, path in links]  # type: ignore[union-attr]
         except (OSError, ValueError) as exc:
-            code, err = git.close()
+            code, err = git.close(stop=True)
             if git.timed_out:
                 raise _bad_revision(since, f"git cat-file took more than {GIT_TIMEOUT} s") from None
             raise _bad_revision(since, f"the project's files could not be read: {err or exc}") from None

@@ -87,6 +87,24 @@ def test_filters_export_subst_and_fsmonitor_of_the_repository_run_nothing(tmp_pa
     assert 'title: "$Format:%H$" -> "Ash"' in result.out  # the file as committed, not expanded
 
 
+def test_a_partial_clone_fetches_nothing_and_runs_no_upload_pack_it_names(tmp_path, run):
+    origin = _project(tmp_path / "origin")
+    _commit(origin)
+    git(origin, "config", "uploadpack.allowFilter", "true")
+    _cards(origin, [{"id": "a", "title": "Alder", "type": "Unit"}, CARDS[1]])
+    git(origin, "commit", "-qam", "second")
+    root = tmp_path / "p"
+    git(tmp_path, "clone", "-q", "--filter=blob:none", f"file://{origin}", str(root))
+    marker = tmp_path / "PWNED"
+    git(root, "config", "remote.origin.uploadpack", f"sh -c 'touch {marker}; exec git-upload-pack \"$@\"' x")
+    for protocol in ("protocol.allow", "protocol.file.allow"):
+        git(root, "config", protocol, "always")
+    result = run("--project", root, "changes", "t", "--since", "HEAD~1")
+    assert not marker.exists()
+    assert result.code == 2 and "Traceback" not in result.err
+    assert "hint: give a git revision" in result.err
+
+
 # --- REFs that are options ------------------------------------------------------------------------------------
 
 
