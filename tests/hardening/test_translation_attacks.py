@@ -77,6 +77,19 @@ def test_a_lang_folder_linked_out_of_the_project_is_not_written(tmp_path, run):
     assert list(outside.iterdir()) == []
 
 
+def test_an_overlay_in_printers_bundled_files_is_not_written(tmp_path, run, monkeypatch):
+    import printer.paths
+
+    root = _project(tmp_path / "p")
+    (root / "cards" / "t" / "ja").mkdir()
+    monkeypatch.setattr(printer.paths, "bundled_folders", lambda: [root / "cards" / "t" / "ja"])
+    po = _po(tmp_path / "x.po", "title", "Ash", "灰")
+    result = run("--project", root, "import", "translations", po, "--game", "t")
+    _clean(result)
+    assert result.code == 1 and "bundled files" in result.err
+    assert list((root / "cards" / "t" / "ja").iterdir()) == []
+
+
 # --- sizes ------------------------------------------------------------------------------------------------------
 
 
