@@ -777,11 +777,20 @@ def _build_game(
 
         items, reprint = reprint_items(project, game, opts, request.since, items, request.options, request.lang)
         problems += reprint.problems
+        whole = target.with_name(f"{target.stem}-components.pdf")
+        pieces = {item.card.id for _, its in components for item in its if item.card is not None}
+        changed = [c.name for c in reprint.reprint if c.id in pieces]  # tokens, tiles, boards: not in a reprint
+        if changed:
+            outcome.notes = [
+                *outcome.notes,
+                f"{game.id}: {counted(len(changed), 'component')} changed ({', '.join(changed)}), not in the "
+                f"reprint: print them from {whole.name} of a whole build",
+            ]
         target, components = target.with_name(f"{target.stem}-reprint.pdf"), []  # beside the whole PDF
         n_sheets = -(-len(items) // layout.per_sheet)
         if not items:
             note = f"{game.id}: nothing to reprint: no card's printed face changed since {request.since}"
-            outcome.problems, outcome.notes = problems, [note]
+            outcome.problems, outcome.notes = problems, [*outcome.notes, note]
             return outcome
     label = f"{game.id}{suffix}: {counted(len(items), 'card')}"
     checked = assemble.Checked()

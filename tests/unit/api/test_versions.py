@@ -316,3 +316,19 @@ def test_a_reprint_in_one_language_compares_and_prints_that_language(tmp_path, r
     assert "Spell Cendre" in front and 'title: "Braise" -> "Cendre"' in changelog
     result = run("--project", root, "changes", "t", "--since", "HEAD", "--lang", "all")
     assert result.code == 2 and "one language" in result.err
+
+
+@pytest.mark.slow
+def test_a_changed_component_is_named_by_the_reprint_not_left_unsaid(tmp_path):
+    from tests.unit.sheets.test_components import make_project as with_components
+
+    root = committed(with_components(tmp_path / "c"))
+    cards = root / "cards" / "t" / "cards.json"
+    data = json.loads(cards.read_text())
+    data["cards"] = [dict(c, title="Coin Zero") if c["id"] == "coin0" else c for c in data["cards"]]
+    cards.write_text(json.dumps(data), encoding="utf-8")
+    assert [c.id for c in api.changes(api.load_project(root), "t", "HEAD").reprint] == ["coin0"]
+    outcome = build(root, since="HEAD")  # a token is not on the card sheets a reprint prints
+    assert outcome.target is None or not outcome.target.exists()
+    assert any("1 component changed (Coin Zero)" in note and "t-components.pdf" in note for note in outcome.notes)
+    assert any("nothing to reprint" in note for note in outcome.notes)
