@@ -12,9 +12,12 @@ from __future__ import annotations
 
 import difflib
 import heapq
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TypeVar
+
+_T = TypeVar("_T")
 
 
 class Severity(StrEnum):
@@ -172,6 +175,16 @@ class UsageError(PrinterError):
     """The command line or project settings are wrong (exit code 2)."""
 
     exit_code = 2
+
+
+def lookup(table: Mapping[str, _T], name: str, message: str, where: str) -> _T:
+    """``table[name]``; raises :class:`UsageError` (``message``, located at ``where``, e.g. ``"--preset"``) when
+    ``name`` is not a key, its hint naming the closest keys, or else all of them."""
+    found = table.get(name)
+    if found is None:
+        hint = did_you_mean(name, list(table)) or "one of " + ", ".join(table)
+        raise UsageError(message, [Problem(where, message, hint, code="usage")])
+    return found
 
 
 class DataError(PrinterError):

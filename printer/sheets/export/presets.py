@@ -54,7 +54,7 @@ import pypdfium2
 from PIL import Image, ImageChops, ImageStat
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
-from printer.problems import ERROR, WARNING, Problem, UsageError, did_you_mean
+from printer.problems import ERROR, WARNING, Problem, UsageError, lookup
 from printer.sheets.compose import PrintItem, PrintJob, owner_where
 from printer.sheets.export.faces import PAGES_PER_CHUNK, face_pdf, png_bytes, rasterise
 from printer.sheets.images import ArtCache
@@ -168,12 +168,7 @@ PRESET_IDS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbpr
 
 def get_preset(name: str) -> Preset:
     """The preset ``name``; raises :class:`UsageError` with the closest name."""
-    found = presets().get(name)
-    if found is None:
-        message = f"unknown preset {name!r}"
-        hint = did_you_mean(name, list(presets())) or "one of " + ", ".join(presets())
-        raise UsageError(message, [Problem("--preset", message, hint, code="usage")])
-    return found
+    return lookup(presets(), name, f"unknown preset {name!r}", "--preset")
 
 
 def plan(preset: Preset, card: tuple[float, float], game: str = "") -> Plan:

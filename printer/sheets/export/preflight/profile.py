@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from printer.problems import Problem, UsageError, did_you_mean
+from printer.problems import lookup
 
 MM_PER_IN = 25.4
 PAGE_ORDERS = ("any", "alternating", "back-first")
@@ -94,9 +94,4 @@ def profiles() -> dict[str, VendorProfile]:
 
 def get_profile(vendor: str) -> VendorProfile:
     """The profile of ``vendor``; raises :class:`UsageError` naming the closest vendor with a profile."""
-    found = profiles().get(vendor)
-    if found is None:
-        message = f"no preflight profile for vendor {vendor!r}"
-        hint = did_you_mean(vendor, list(profiles())) or "one of " + ", ".join(profiles())
-        raise UsageError(message, [Problem("--vendor", message, hint, code="usage")])
-    return found
+    return lookup(profiles(), vendor, f"no preflight profile for vendor {vendor!r}", "--vendor")
