@@ -783,13 +783,13 @@ def _build_game(
         if changed:
             outcome.notes = [
                 *outcome.notes,
-                f"{game.id}: {counted(len(changed), 'component')} changed ({', '.join(changed)}), not in the "
+                f"{game.id}{suffix}: {counted(len(changed), 'component')} changed ({', '.join(changed)}), not in the "
                 f"reprint: print them from {whole.name} of a whole build",
             ]
         target, components = target.with_name(f"{target.stem}-reprint.pdf"), []  # beside the whole PDF
         n_sheets = -(-len(items) // layout.per_sheet)
         if not items:
-            note = f"{game.id}: nothing to reprint: no card's printed face changed since {request.since}"
+            note = f"{game.id}{suffix}: nothing to reprint: no card's printed face changed since {request.since}"
             outcome.problems, outcome.notes = problems, [*outcome.notes, note]
             return outcome
     label = f"{game.id}{suffix}: {counted(len(items), 'card')}"

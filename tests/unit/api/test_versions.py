@@ -314,6 +314,8 @@ def test_a_reprint_in_one_language_compares_and_prints_that_language(tmp_path, r
     assert outcome.target == root / "build" / "t-fr-reprint.pdf" and outcome.cards == 1
     front, _, changelog = pages_text(outcome.target)
     assert "Spell Cendre" in front and 'title: "Braise" -> "Cendre"' in changelog
+    in_english = build(root, since="HEAD", lang="en")  # says which language has nothing to reprint (--lang all)
+    assert in_english.notes[-1] == "t-en: nothing to reprint: no card's printed face changed since HEAD"
     result = run("--project", root, "changes", "t", "--since", "HEAD", "--lang", "all")
     assert result.code == 2 and "one language" in result.err
 
