@@ -66,13 +66,19 @@ def test_the_tutorial_works(tmp_path, run):
     text = " ".join(page.extract_text() for page in PdfReader(project / "build/starfall.pdf").pages)
     assert "Kepler Haven" in text and "Rust Moon" in text
     assert (project / "build/starfall-rules.pdf").is_file() and (project / "starfall.xlsx").is_file()
+    validated = [out for cmd, out in outputs if cmd == "printer validate"][-1]
+    assert "starfall ja: 0 translated, 7 missing, 1 stale" in validated  # as the page says
+    japanese = " ".join(page.extract_text() for page in PdfReader(project / "build/starfall-ja.pdf").pages)
+    assert "暁の疾走艇" in japanese and "Iron Lantern" in japanese  # a card not translated prints in English
+    assert 'msgctxt "dawn-runner.title"' in (project / "ja.po").read_text(encoding="utf-8")
 
 
 def test_the_tutorials_spreadsheet_error_is_the_one_printer_gives(tmp_path, run):
     """The page quotes the message a bad population gives: keep it true."""
     page = (REPO / "docs/tutorial.md").read_text(encoding="utf-8")
     quoted = re.search(r"answers `(cards/starfall/planets.csv:E2[^`]*)`", page).group(1)
-    files = {s[1]: s[2] for s in steps(page) if s[0] == "file"}
+    section = page.split("## 3.")[1].split("\n## ")[0]  # the spreadsheet's section, not the translations'
+    files = {s[1]: s[2] for s in steps(section) if s[0] == "file"}
     assert run("init", tmp_path / "starfall").code == 0
     for name, body in files.items():
         (tmp_path / "starfall" / name).write_text(body.replace(",1200,", ",12.5,"), encoding="utf-8")
