@@ -299,3 +299,30 @@ def test_watch_with_lang_all_builds_each_language_and_again_when_a_translation_i
     assert outcomes[2].lang == "en" and not outcomes[2].stats.get("faces laid out")  # its faces did not change
     assert outcomes[3].lang == "ja" and not outcomes[3].up_to_date
     assert "夜明けの奇襲" in _text(root / "out" / "t-ja.pdf")
+
+
+@pytest.mark.slow
+def test_a_spreadsheet_with_at_ja_columns_builds_in_japanese(tmp_path):
+    import csv
+
+    from printer.cards.translations import source_digest
+    from tests.unit.api.lang_project import CARDS
+
+    root = make_project(tmp_path / "p", ja={})
+    (root / "cards" / "t" / "cards.json").unlink()
+    (root / "cards" / "t" / "ja" / "cards.json").unlink()
+    with (root / "cards" / "t" / "cards.csv").open("w", encoding="utf-8", newline="") as stream:
+        sheet = csv.writer(stream)
+        sheet.writerow(["id", "title", "type", "text", "title@ja", "text@ja", "from@ja"])
+        for card in CARDS:
+            ja = JA.get(card["id"], {"title": "", "text": ""})
+            stamp = f"title={source_digest(card['title'])} text={source_digest(card['text'])}" if ja["title"] else ""
+            sheet.writerow([card["id"], card["title"], card["type"], card["text"], ja["title"], ja["text"], stamp])
+    result = _build(root, games=("t",), lang="ja")
+    assert result.ok and result.games[0].target == root / "out" / "t-ja.pdf", result.problems
+    text = _text(root / "out" / "t-ja.pdf")
+    assert JA["c1"]["title"] in text and JA["c2"]["title"] in text and "Quiet Hour" in text
+    assert "Hold the Line" not in text and "Dawn Raid" not in text
+    missing = [p.where for p in result.problems if p.code == "translation-missing"]
+    assert missing == [f"{root / 'cards' / 't' / 'cards.csv'}:4 (ja)"]  # the row without a translation
+    assert not [p for p in result.problems if p.code == "translation-stale"]
