@@ -163,28 +163,8 @@ def render_at(document, index: int, dpi: float, rotation: int, bleed: float, at:
         page = document[index]
         try:
             box = page.get_cropbox()
-            left, bottom, right, top = box
-            # the image's left and top edges are these edges of the page, after the turn
             turn = rotation % 360
-            if turn == 0:
-                left, top = left + dx, top - dy
-            elif turn == 90:
-                bottom, left = bottom + dx, left + dy
-            elif turn == 180:
-                right, bottom = right - dx, bottom + dy
-            else:
-                top, right = top - dx, right - dy
-            # whole pixels across and down: a page rendered into a bitmap rounded up is stretched to fill it
-            across, down = _whole(right - left, scale), _whole(top - bottom, scale)
-            if turn == 0:
-                right, bottom = left + across, top - down
-            elif turn == 90:
-                top, right = bottom + across, left + down
-            elif turn == 180:
-                left, top = right - across, bottom + down
-            else:
-                bottom, left = top - across, right - down
-            page.set_cropbox(left, bottom, right, top)
+            page.set_cropbox(*turned_crop(box, turn, (dx, dy), scale))
             bitmap = page.render(scale=scale, rotation=turn, fill_color=(255, 255, 255, 255))
             page.set_cropbox(*box)
             return bitmap.to_pil().convert("RGB"), (nx, ny)
@@ -192,9 +172,35 @@ def render_at(document, index: int, dpi: float, rotation: int, bleed: float, at:
             page.close()
 
 
+def turned_crop(
+    box: tuple[float, float, float, float], turn: int, inset: tuple[float, float], scale: float
+) -> tuple[float, float, float, float]:
+    """The crop box (left, bottom, right, top, pt) that, rendered turned by ``turn`` degrees clockwise (0, 90,
+    180, 270) at ``scale`` px per pt, starts ``inset`` (pt across, pt down) inside ``box`` at the image's top-left
+    and spans a whole number of pixels across and down (a page rendered into a bitmap rounded up is stretched)."""
+    left, bottom, right, top = box
+    edges = [left, top, right, bottom]  # the page's edges, clockwise from the left
+    inward = (1, -1, -1, 1)  # the sign that moves each edge into the page
+    quarter = turn // 90
+
+    def page_edge(image_edge: int) -> int:
+        """The page edge that is the image's edge (0 left, 1 top, 2 right, 3 bottom) once turned."""
+        return (image_edge - quarter) % 4
+
+    for side, by in enumerate(inset):
+        edge = page_edge(side)
+        edges[edge] += inward[edge] * by
+    for near in (0, 1):
+        start, end = page_edge(near), page_edge(near + 2)
+        edges[end] = edges[start] + inward[start] * _whole(abs(edges[end] - edges[start]), scale)
+    left, top, right, bottom = edges
+    return left, bottom, right, top
+
+
 def _whole(length: float, scale: float) -> float:
-    """``length`` (pt) cut to a whole number of pixels at ``scale`` (px per pt), a hair under, in pt."""
-    return (int(length * scale) - 1e-6) / scale
+    """``length`` (pt) cut to a whole number of pixels at ``scale`` (px per pt), a hair under, in pt (the hair,
+    a thousandth of a pixel, outlasts pdfium's single-precision page size, which is rounded up to whole pixels)."""
+    return (int(length * scale) - 1e-3) / scale
 
 
 def ink(image: Image.Image) -> tuple[float, str]:
