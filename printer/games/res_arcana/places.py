@@ -32,80 +32,83 @@ PAIRS = (
 
 _NOTE = "The other side of {front}: not in the imported data, added by printer's importer."
 
-#: The sides of the tiles that are not in the public data set, in printer's card fields.
-OTHER_SIDES: dict[str, dict] = {
-    "alchemists-tower": {
-        "id": "alchemists-tower",
-        "title": "Alchemist's Tower",
-        "type": "Place of Power",
-        "cost": {"gold": 3},
-        "collect": [{"any": 3, "except": ["gold"]}],
-        "powers": [
+#: The sides of the tiles that are not in the public data set: (title, cost, collect, powers, other fields).
+_OTHER_SIDE_ROWS: tuple[tuple[str, dict, list[dict], list[dict], dict], ...] = (
+    (
+        "Alchemist's Tower",
+        {"gold": 3},
+        [{"any": 3, "except": ["gold"]}],
+        [
             {"cost": {"elan": 1, "life": 1, "calm": 1, "death": 1}, "effect": {"place": {"gold": 1}}},
             {"reaction": True, "cost": {"tap": True}, "effect": {"ignore_attack": True}},
         ],
-        "vp_per_essence": {"essence": "gold"},
-    },
-    "sacrificial-pit": {
-        "id": "sacrificial-pit",
-        "title": "Sacrificial Pit",
-        "type": "Place of Power",
-        "cost": {"elan": 8, "death": 4},
-        "powers": [
+        {"vp_per_essence": {"essence": "gold"}},
+    ),
+    (
+        "Sacrificial Pit",
+        {"elan": 8, "death": 4},
+        [],
+        [
             {"cost": {"tap": True, "life": 3}, "effect": {"place": {"death": 1}}},
             {
                 "cost": {"tap": True, "death": 1},
                 "effect": {"text": "Destroy one of your {dragon} or {creature}: gain as many {gold} as its cost"},
             },
         ],
-        "vp": 2,
-        "vp_per_essence": {"essence": "death"},
-    },
-    "dwarven-mines": {
-        "id": "dwarven-mines",
-        "title": "Dwarven Mines",
-        "type": "Place of Power",
-        "cost": {"elan": 4, "life": 2, "gold": 1},
-        "collect": [{"gold": 1}],
-        "powers": [
+        {"vp": 2, "vp_per_essence": {"essence": "death"}},
+    ),
+    (
+        "Dwarven Mines",
+        {"elan": 4, "life": 2, "gold": 1},
+        [{"gold": 1}],
+        [
             {"cost": {"tap": True, "elan": 5}, "effect": {"gain": {"gold": 3}}},
             {"cost": {"tap": True, "elan": 3, "death": 3}, "effect": {"place": {"gold": 2}}},
         ],
-        "vp_per_essence": {"essence": "gold"},
-    },
-    "sunken-reef": {
-        "id": "sunken-reef",
-        "title": "Sunken Reef",
-        "type": "Place of Power",
-        "cost": {"elan": 2, "life": 2, "calm": 5},
-        "collect": [{"gold": 1}],
-        "powers": [{"cost": {"life": 1, "calm": 2}, "effect": {"place": {"calm": 1}}}],
-        "vp_per_essence": {"essence": "calm"},
-    },
-    "sorcerers-bestiary": {
-        "id": "sorcerers-bestiary",
-        "title": "Sorcerer's Bestiary",
-        "type": "Place of Power",
-        "cost": {"elan": 2, "life": 4, "calm": 2, "death": 2},
-        "powers": [
+        {"vp_per_essence": {"essence": "gold"}},
+    ),
+    (
+        "Sunken Reef",
+        {"elan": 2, "life": 2, "calm": 5},
+        [{"gold": 1}],
+        [{"cost": {"life": 1, "calm": 2}, "effect": {"place": {"calm": 1}}}],
+        {"vp_per_essence": {"essence": "calm"}},
+    ),
+    (
+        "Sorcerer's Bestiary",
+        {"elan": 2, "life": 4, "calm": 2, "death": 2},
+        [],
+        [
             {"cost": {"tap": True}, "effect": {"text": "Go to the victory check now"}},
             {
                 "cost": {"tap": True, "any": 4},
                 "effect": {"text": "Place a {creature} or {dragon} from any discard pile without paying its cost"},
             },
         ],
-        "text": "**Victory points:** 1 for each of your {creature}, 2 for each of your {dragon}.",
-    },
-}
-
-#: The essence tokens an import adds, with how many of each to print (the examples' counts: 10 of each essence,
-#: 12 Gold; change ``count`` in the written essences.json to print more).
-ESSENCE_COUNTS = {"elan": 10, "life": 10, "calm": 10, "death": 10, "gold": 12}
+        {"text": "**Victory points:** 1 for each of your {creature}, 2 for each of your {dragon}."},
+    ),
+)
 
 
 def _key(title: str) -> str:
     text = re.sub(r"['\u2019]", "", title.lower())
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+def _other_side(title: str, cost: dict, collect: list[dict], powers: list[dict], rest: dict) -> dict:
+    """A row of :data:`_OTHER_SIDE_ROWS` as a printer card (a side that collects nothing has no ``collect``)."""
+    card: dict[str, Any] = {"id": _key(title), "title": title, "type": "Place of Power", "cost": cost}
+    if collect:
+        card["collect"] = collect
+    return card | {"powers": powers} | rest
+
+
+#: The sides of the tiles that are not in the public data set, in printer's card fields, by id.
+OTHER_SIDES: dict[str, dict] = {card["id"]: card for card in (_other_side(*row) for row in _OTHER_SIDE_ROWS)}
+
+#: The essence tokens an import adds, with how many of each to print (the examples' counts: 10 of each essence,
+#: 12 Gold; change ``count`` in the written essences.json to print more).
+ESSENCE_COUNTS = {"elan": 10, "life": 10, "calm": 10, "death": 10, "gold": 12}
 
 
 def pair_places(cards: list[dict]) -> tuple[list[dict], list[dict]]:
