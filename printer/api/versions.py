@@ -124,6 +124,9 @@ def changes(
             problem = over("cards_per_build", len(kept["cards"]), limit, since, "cards in the manifest")
             raise UsageError(problem.message, [problem])
         report.old_version = kept.get("version")
+        for card_id in _components(project, game, options or {}, values):  # on no card sheet, in no manifest
+            if card_id not in kept["cards"]:  # (a decklist's manifest holds them, printed as proxies)
+                now["cards"].pop(card_id, None)
         report.changes = compare(kept, now, None, values)
         return report
     with _checkout(project, since) as old_root:
@@ -142,6 +145,22 @@ def changes(
             report.old_version = _version(old_project)
     report.changes = compare(old, now, old_values, values)
     return report
+
+
+def _components(project: Project, game: Game, options: dict[str, Any], values: dict[str, dict[str, Any]]) -> set[str]:
+    """The ids among ``values`` (card id -> data) of the cards the game prints as tokens, tiles or boards
+    (printer.toml ``[games.<id>.components.*]``): a build writes them to its components PDF, not its manifest."""
+    from printer.sheets.components import read_components
+    from printer.sheets.options import resolve_options
+
+    where = str(project.root / "printer.toml")
+    opts = resolve_options(project.settings, game.settings, game.card_size, options, where, project.limits)
+    declared, problems = read_components(
+        game.settings.get("components"), game.id, where, opts.paper, opts.margin, project.limits.size_mm
+    )
+    if not declared or problems:
+        return set()
+    return {card_id for card_id, data in values.items() if any(c.holds(data) for c in declared)}
 
 
 def snapshot(

@@ -334,3 +334,19 @@ def test_a_changed_component_is_named_by_the_reprint_not_left_unsaid(tmp_path):
     assert outcome.target is None or not outcome.target.exists()
     assert any("1 component changed (Coin Zero)" in note and "t-components.pdf" in note for note in outcome.notes)
     assert any("nothing to reprint" in note for note in outcome.notes)
+
+
+@pytest.mark.slow
+def test_against_a_manifest_the_components_are_not_new_cards(tmp_path):
+    from tests.unit.sheets.test_components import make_project as with_components
+
+    root = with_components(tmp_path / "c")
+    build(root)
+    kept = tmp_path / "kept.manifest.json"
+    kept.write_bytes((root / "build" / "t.manifest.json").read_bytes())  # the card sheets' cards only
+    cards = root / "cards" / "t" / "cards.json"
+    data = json.loads(cards.read_text())
+    data["cards"] = [dict(c, title="Card Zero") if c["id"] == "a0" else c for c in data["cards"]]
+    cards.write_text(json.dumps(data), encoding="utf-8")
+    report = api.changes(api.load_project(root), "t", str(kept))
+    assert [(c.id, c.status) for c in report.changes] == [("a0", "changed")]
