@@ -67,6 +67,8 @@ def make_manifest(
 
     files = FileDigests(project.build_dir / ".cache", job.base.resolve().as_uri() + "/")
     made.append(manifest(job, items, project.root, game.id, per_sheet, target.name, _version(project), files))
+    if job.renderer.lang:  # a build in one language (--lang): what printer changes compares it in
+        made[-1]["lang"] = job.renderer.lang
     files.save()
 
 
@@ -124,6 +126,20 @@ def changes(
             problem = over("cards_per_build", len(kept["cards"]), limit, since, "cards in the manifest")
             raise UsageError(problem.message, [problem])
         report.old_version = kept.get("version")
+        was = kept.get("lang") if isinstance(kept.get("lang"), str) else None
+        if was != lang:  # every face would differ by its language alone
+            said = f"--lang {was}" if was else "no --lang"
+            hint = f"compare it with --lang {was}" if was else "compare it without --lang"
+            report.problems.append(
+                Problem(
+                    since,
+                    f"the manifest is of a build with {said}, compared here with "
+                    f"{f'--lang {lang}' if lang else 'no --lang'}",
+                    hint,
+                    WARNING,
+                    code="since-lang",
+                )
+            )
         for card_id in _components(project, game, options or {}, values):  # on no card sheet, in no manifest
             if card_id not in kept["cards"]:  # (a decklist's manifest holds them, printed as proxies)
                 now["cards"].pop(card_id, None)

@@ -350,3 +350,19 @@ def test_against_a_manifest_the_components_are_not_new_cards(tmp_path):
     cards.write_text(json.dumps(data), encoding="utf-8")
     report = api.changes(api.load_project(root), "t", str(kept))
     assert [(c.id, c.status) for c in report.changes] == [("a0", "changed")]
+
+
+@pytest.mark.slow
+def test_a_manifest_says_its_language_and_another_language_is_warned_of(tmp_path):
+    root = make_project(tmp_path / "p")
+    _translated(root, {"a": "Frêne", "b": "Bouleau", "c": "Braise", "d": "Crépuscule"})
+    build(root, lang="fr")
+    kept = root / "build" / "t-fr.manifest.json"
+    assert json.loads(kept.read_text())["lang"] == "fr"
+    same = api.changes(api.load_project(root), "t", str(kept), lang="fr")
+    assert same.changes == [] and not [p for p in same.problems if p.code == "since-lang"]
+    other = api.changes(api.load_project(root), "t", str(kept))
+    (warned,) = [p for p in other.problems if p.code == "since-lang"]
+    assert "--lang fr" in warned.message and warned.hint == "compare it with --lang fr"
+    build(root)
+    assert "lang" not in json.loads((root / "build" / "t.manifest.json").read_text())  # as before --lang
