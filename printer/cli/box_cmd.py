@@ -12,8 +12,8 @@ from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usag
 from printer.sheets.layout import parse_length
 
 
-def _length(value: str | None, what: str, minimum: float) -> float | None:
-    return None if value is None else parse_length(value, what, "command line", minimum)
+def _length(value: str | None, what: str, minimum: float, max_mm: float) -> float | None:
+    return None if value is None else parse_length(value, what, "command line", minimum, max_mm)
 
 
 @click.command()
@@ -57,8 +57,9 @@ def box(ctx, game, deck_file, thickness, card_thickness, paper, out_dir, lang) -
     deck; a deeper one is split in two pieces.
     """
     project = project_from(ctx)
-    depth = _length(thickness, "--thickness", 0.1)
-    card = _length(card_thickness, "--card-thickness", 0.05)
+    # lengths past the size_mm limit the run allows (--allow-limit raises it), as printer build's
+    depth = _length(thickness, "--thickness", 0.1, project.limits.size_mm)
+    card = _length(card_thickness, "--card-thickness", 0.05, project.limits.size_mm)
     if card is not None and card > 5:
         raise usage_error(f"--card-thickness {card_thickness} is not a card", "a card is about 0.3 mm thick")
     result = api.build_box(project, game, deck_file, depth, card, paper, out_dir, lang=lang)

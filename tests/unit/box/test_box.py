@@ -181,3 +181,12 @@ def test_a_decklist_sizes_the_box(tmp_path):
     result = api.build_box(load_project(REPO), "l5r", deck_file=deck, out_dir=tmp_path)
     assert result.ok and result.cards == 40 and result.target.name == "l5r-crab-box.pdf"
     assert fold_box(read_net(result.target))["inside"][2] >= 40 * CARD + CLEARANCE - 0.05
+
+
+def test_box_lengths_follow_the_size_limit_the_user_raised(tmp_path, run):
+    over = run("--project", REPO, "box", "l5r", "--thickness", "2500", "--out", tmp_path)
+    assert over.code == 2 and "size_mm" in over.err, over.err
+    for where in (["--allow-limit", "size_mm=3000", "box"], ["box", "--allow-limit", "size_mm=3000"]):
+        raised = run("--project", REPO, *where, "l5r", "--thickness", "2500", "--out", tmp_path)
+        # past the limit's check: the deck is measured, and too deep for the paper
+        assert raised.code == 1 and "size_mm" not in raised.err and "does not fit" in raised.err, raised.err
