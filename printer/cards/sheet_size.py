@@ -96,6 +96,8 @@ def oversized_sheets(path: Path, sheet_prefix) -> list[Problem]:
     sheet name as a location prefix (``Sheet1!``). Other file types, and files that are not a readable zip,
     give nothing here (the reader reports those)."""
     suffix = path.suffix.lower()
+    if suffix == ".xls":
+        return _xls_problems(path)
     if suffix not in (".xlsx", ".xlsm", ".ods"):
         return []
     try:
@@ -125,6 +127,21 @@ def oversized_sheets(path: Path, sheet_prefix) -> list[Problem]:
                 )
             )
     return problems
+
+
+def _xls_problems(path: Path) -> list[Problem]:
+    """The pre-load check of an Excel 97-2003 workbook (BIFF8 in an OLE file, not compressed): its size against
+    :data:`MAX_UNPACKED_BYTES`, since calamine reads the whole file into memory. A BIFF8 sheet holds at most
+    65,536 rows x 256 columns (Microsoft's [MS-XLS] specification), so its area is bounded at 16,777,216 cells;
+    that area is not read here (it would take parsing the OLE file)."""
+    try:
+        size = path.stat().st_size
+    except OSError:
+        return []  # the reader reports a file it cannot read
+    if size <= MAX_UNPACKED_BYTES:
+        return []
+    message = f"the workbook is {size:,} bytes, over the limit of {MAX_UNPACKED_BYTES:,} bytes"
+    return [Problem(str(path), message, "save it as .xlsx or .csv, or split it", code="too-large")]
 
 
 def _unpacked_problem(path: Path, archive: zipfile.ZipFile) -> Problem | None:
