@@ -1695,8 +1695,9 @@ def build_box(
     spec = BoxSpec(opts.card, depth)
     job = compose.make_job(project, chosen, opts, [chosen.cards.resolve()], lang=lang)
     art = back_art(job, items)
-    what = f"{count} cards" if thickness is None else f"{depth:g} mm of cards"
-    details = f"{what} · {opts.card[0]:g} x {opts.card[1]:g} mm"
+    from printer.sheets.words import box_details
+
+    details = box_details(lang, count if thickness is None else None, depth, opts.card)
     written = write_box(job, spec, page, target, chosen.name, details, art)
     result.problems += list(job.renderer.problems) + written.problems
     if written.net is None or errors(result.problems):

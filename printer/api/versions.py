@@ -471,7 +471,8 @@ def after_sheets(
 
         removed = [c for c in reprint.changes if c.status == "removed"]
         versions = (reprint.old_version, reprint.version)
-        html = changelog_html(game.name, reprint.since, reprint.reprint, removed, versions, build_date(), layout.page)
+        page, lang = layout.page, job.renderer.lang  # printer's words in the build's language (--lang)
+        html = changelog_html(game.name, reprint.since, reprint.reprint, removed, versions, build_date(), page, lang)
         problems += append_changelog(target, html, project.root)
     try:
         if not made:

@@ -12,6 +12,7 @@ from markupsafe import Markup, escape
 from printer.fsutil import atomic_open
 from printer.problems import Problem
 from printer.sheets.changes import CardChange
+from printer.sheets.words import words, words_lang
 
 _CSS = """
 @page { size: %(w).2fmm %(h).2fmm; margin: 14mm 14mm 16mm 14mm;
@@ -39,36 +40,47 @@ def changelog_html(
     versions: tuple[str | None, str | None],
     date: str,
     page: tuple[float, float],
+    lang: str | None = None,
 ) -> str:
     """The page's HTML: ``title`` (the game's name), the revision or manifest ``since``, the cards
     ``reprinted`` and ``removed``, the project's ``versions`` (before, now), the build ``date`` and the
-    ``page`` size in mm."""
+    ``page`` size in mm; its headings in the words of the build's language ``lang``
+    (:mod:`printer.sheets.words`; ``None``: English), the root element carrying that language when not English."""
+    w = words(lang)
     old, new = versions
-    version = f"version {old or '?'} → {new}" if new and old != new else (f"version {new}" if new else "")
-    facts = [p for p in (version, date, f"changes since {since}") if p]
-    rows = [_row(change) for change in reprinted]
+    stamp = f"{old or '?'} → {new}" if new and old != new else (new or "")
+    version = w["version"].format(version=stamp) if stamp else ""
+    facts = [p for p in (version, date, w["since"].format(since=since)) if p]
+    rows = [_row(change, w) for change in reprinted]
+    to_cut = w["to_cut_one"] if len(reprinted) == 1 else w["to_cut"].format(count=len(reprinted))
     parts = [
-        f"<h1>{escape(title)}: reprint</h1>",
+        f"<h1>{escape(title)}: {escape(w['reprint'])}</h1>",
         f'<p class="sub">{escape(" · ".join(facts))}</p>',
-        f"<p>{len(reprinted)} card{'s' if len(reprinted) != 1 else ''} to cut and put in place of the old ones.</p>",
-        "<table><tr><th>card</th><th>what changed</th></tr>" + "".join(rows) + "</table>",
+        f"<p>{escape(to_cut)}</p>",
+        f"<table><tr><th>{escape(w['card'])}</th><th>{escape(w['what_changed'])}</th></tr>"
+        + "".join(rows)
+        + "</table>",
     ]
     if removed:
-        parts.append("<h2>Take out</h2><table>" + "".join(_row(change) for change in removed) + "</table>")
+        rows = [_row(change, w) for change in removed]
+        parts.append(f"<h2>{escape(w['take_out'])}</h2><table>" + "".join(rows) + "</table>")
     css = _CSS % {"w": page[0], "h": page[1]}
-    return f"<!DOCTYPE html><html><head><meta charset='utf-8'><style>{css}</style></head><body>{''.join(parts)}</body></html>"  #: lines of changes shown for one card (a card of 1,000 changed fields would otherwise make pages of them, and a
+    chosen = words_lang(lang)
+    root = f'<html lang="{escape(chosen)}">' if chosen else "<html>"
+    return f"<!DOCTYPE html>{root}<head><meta charset='utf-8'><style>{css}</style></head><body>{''.join(parts)}</body></html>"
 
 
+#: lines of changes shown for one card (a card of 1,000 changed fields would otherwise make pages of them, and a
 #: build of thousands such cards a changelog WeasyPrint lays out for hours)
 LINES_PER_CARD = 12
 
 
-def _row(change: CardChange) -> str:
-    lines = change.lines() or (["new card"] if change.status == "added" else ["no longer in the set"])
+def _row(change: CardChange, w: dict[str, str]) -> str:
+    lines = change.lines() or ([w["new_card"]] if change.status == "added" else [w["gone"]])
     if len(lines) > LINES_PER_CARD:
-        lines = [*lines[: LINES_PER_CARD - 1], f"… and {len(lines) - LINES_PER_CARD + 1} more changes"]
+        lines = [*lines[: LINES_PER_CARD - 1], w["more"].format(count=len(lines) - LINES_PER_CARD + 1)]
     items = "".join(f"<li>{escape(line)}</li>" for line in lines)
-    status = f'<span class="status {change.status}">{change.status}</span>'
+    status = f'<span class="status {change.status}">{escape(w.get(change.status, change.status))}</span>'
     card = f"<b>{escape(change.name)}</b> {Markup(status)}<small>{escape(change.id)}</small>"
     return f'<tr><td class="card">{card}</td><td><ul>{items}</ul></td></tr>'
 

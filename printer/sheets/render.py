@@ -709,6 +709,8 @@ class Renderer:
         linked only when a sheet holds a face: the sheets' *chrome* (marks,
         guides, labels, drawn over the imposed faces) is out of their reach.
         """
+        from printer.sheets.words import words, words_lang
+
         template = self._template(["sheet.html.j2"])
         if marks:
             for sheet in sheets:
@@ -727,6 +729,8 @@ class Renderer:
                 placement_css=Markup(placement_css),
                 placements=placements,
                 label=label,
+                words=words(self.lang),
+                words_lang=words_lang(self.lang),
                 stylesheets=self.stylesheets() if any(sheet.faces for sheet in sheets) else [],
                 game=self.game.template_view(),
             )
@@ -779,6 +783,8 @@ class Renderer:
         panels (or ``None``); ``title`` the game's name; ``details`` a line
         for the back panel. See :mod:`printer.box`.
         """
+        from printer.sheets.words import words_lang
+
         template = self._template(["box.html.j2"])
         return str(
             self._render(
@@ -790,6 +796,7 @@ class Renderer:
                 title=title,
                 details=details,
                 notch=notch,
+                words_lang=words_lang(self.lang),
                 game=self.game.template_view(),
             )
         )
