@@ -112,9 +112,10 @@ class SchemaStore:
                         return json.loads(candidate.read_text(encoding="utf-8"))
         raise _NotRetrievable(uri)
 
-    def _contents_of(self, uri: str) -> object:
-        """The contents of the schema at ``uri``: one of the store's, or retrieved as :meth:`_retrieve_contents`
-        allows (the retrieval of the fast validator, :mod:`printer.fastschema`)."""
+    def contents_of(self, uri: str) -> object:
+        """The contents of the schema at ``uri`` (its fragment ignored): one of the store's, or retrieved as
+        :meth:`_retrieve_contents` allows (the retrieval of the fast validator, :mod:`printer.fastschema`, and of
+        the translatable fields' walk). Raises ``LookupError`` for a schema it may not read."""
         uri = urldefrag(uri).url
         if uri in self._by_uri:
             return self._by_uri[uri]
@@ -140,7 +141,7 @@ class SchemaStore:
             base = schema.get("$id") if isinstance(schema, dict) and isinstance(schema.get("$id"), str) else None
             fast = None
             if isinstance(schema, dict):
-                fast = compile_fast(schema, base or resolved.as_uri(), self._contents_of, PATTERN_SECONDS)
+                fast = compile_fast(schema, base or resolved.as_uri(), self.contents_of, PATTERN_SECONDS)
             self._fast[schema_file] = fast
         return self._fast[schema_file]
 

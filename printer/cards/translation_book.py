@@ -13,7 +13,8 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+from urllib.parse import unquote, urldefrag, urljoin
 
 from printer.cards.model import Card
 from printer.cards.record import json_key
@@ -71,29 +72,28 @@ def translatable_fields(
 
 
 def _marked(schema: dict, store: SchemaStore | None) -> list[str]:
-    """The properties ``schema`` marks translatable (see :func:`translatable_fields`)."""
-    resolver = None
-    if store is not None and isinstance(schema, dict) and isinstance(schema.get("$id"), str):
-        resolver = store.registry.resolver(base_uri=schema["$id"])
+    """The properties ``schema`` marks translatable (see :func:`translatable_fields`).
+
+    A ``$ref`` is followed through ``store``'s own schemas (:meth:`SchemaStore.contents_of`: the files the card
+    validation may read, nothing else), without python-jsonschema's registry, so that finding the fields costs no
+    import on the fast path of ``validate``."""
+    base = schema.get("$id") if store is not None and isinstance(schema, dict) else None
     found: list[str] = []
-    stack: list[tuple[object, Any]] = [(schema, resolver)]
+    stack: list[tuple[object, str | None]] = [(schema, base if isinstance(base, str) else None)]
     steps = 0
     while stack and steps < 2000:  # a schema that refers to itself is walked a bounded number of steps
         steps += 1
         node, here = stack.pop(0)
         if not isinstance(node, dict):
             continue
+        if isinstance(node.get("$id"), str) and here is not None:
+            here = urljoin(here, node["$id"])
         properties = node.get("properties")
         if isinstance(properties, dict):
             found += [name for name, sub in properties.items() if isinstance(sub, dict) and sub.get(SCHEMA_MARK)]
         ref = node.get("$ref")
-        if isinstance(ref, str) and here is not None:
-            try:
-                resolved = here.lookup(ref)
-            except Exception:  # noqa: BLE001 - an unresolvable $ref is the card validation's to report
-                pass
-            else:
-                stack.append((resolved.contents, resolved.resolver))
+        if isinstance(ref, str) and here is not None and store is not None:
+            stack.append(_referred(store, urljoin(here, ref)))
         for key in ("allOf", "anyOf", "oneOf"):
             parts = node.get(key)
             if isinstance(parts, list):
@@ -101,6 +101,25 @@ def _marked(schema: dict, store: SchemaStore | None) -> list[str]:
         for key in ("then", "else"):
             stack.append((node.get(key), here))
     return list(dict.fromkeys(found))
+
+
+def _referred(store: SchemaStore, uri: str) -> tuple[object, str | None]:
+    """The part of a schema ``uri`` names (a JSON pointer fragment or none) and its base URI; ``(None, None)`` when
+    it cannot be read (the card validation reports an unresolvable ``$ref``)."""
+    document, fragment = urldefrag(uri)
+    try:
+        node = store.contents_of(document)
+    except Exception:  # noqa: BLE001 - not one of the schemas the store may read
+        return None, None
+    for token in fragment.lstrip("/").split("/") if fragment.startswith("/") else []:
+        token = unquote(token).replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None, None
+    return node, document
 
 
 @dataclass(frozen=True)
