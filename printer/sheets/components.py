@@ -45,6 +45,7 @@ from printer.limits import hint as limit_hint
 from printer.problems import Problem
 from printer.sheets.layout import EPS, Box, Segment, SheetLayout, Slot
 from printer.sheets.render import Face, Sheet, card_bleed
+from printer.sheets.words import board_caption
 from printer.units import parse_length, parse_size
 
 #: the component kinds and the shapes each may have (the first is the default)
@@ -378,7 +379,8 @@ def board_sheets(
         right = bleed if win.x1 >= bw - EPS else win.x1 - bw
         bottom = bleed if win.y1 >= bh - EPS else win.y1 - bh
         sheet = Sheet("front", number=n)
-        sheet.caption = f"{piece.label} · page {win.row + 1}-{win.col + 1} (row-column) of {win.rows} x {win.cols}"
+        sheet.board = (piece.label, win.row + 1, win.col + 1, win.rows, win.cols)
+        sheet.caption = board_caption(*sheet.board)
         sheet.faces.append(Face(html, ox, oy, bw, bh, 0, piece.label, (left, top, right, bottom), bleed, safe, key))
         sx0, sy0, sx1, sy1 = ox + win.x0, oy + win.y0, ox + win.x1, oy + win.y1  # the window on the sheet
         edges = []

@@ -200,7 +200,8 @@ class Sheet:
     ``outlines`` are closed cut lines drawn as SVG path data in mm (one per
     card: rounded corners, cutting machines); ``fills`` filled rectangles
     (registration marks, :mod:`printer.sheets.cutting`); ``caption`` replaces the
-    sheet label when set (a board's page: which part of the board it is).
+    sheet label when set (a board's page: which part of the board it is), ``board`` the board's label and the
+    page's place in it then (row and column from 1, rows, columns), for the caption in the build's language.
     """
 
     side: str
@@ -211,6 +212,7 @@ class Sheet:
     outlines: list[str] = field(default_factory=list)
     fills: list[Box] = field(default_factory=list)
     caption: str = ""
+    board: tuple[str, int, int, int, int] | None = None
 
 
 def build_date() -> str:
@@ -709,9 +711,13 @@ class Renderer:
         linked only when a sheet holds a face: the sheets' *chrome* (marks,
         guides, labels, drawn over the imposed faces) is out of their reach.
         """
-        from printer.sheets.words import words, words_lang
+        from printer.sheets.words import board_caption, words, words_lang
 
         template = self._template(["sheet.html.j2"])
+        if words_lang(self.lang):  # a board page's caption in the build's language
+            for sheet in sheets:
+                if sheet.board is not None:
+                    sheet.caption = board_caption(*sheet.board, lang=self.lang)
         if marks:
             for sheet in sheets:
                 if sheet.side == "front" and not sheet.marks:

@@ -1,5 +1,5 @@
-"""printer's own printed words, per language: the sheet labels at the foot of each card sheet
-(``sheet.html.j2``), the tuck box's back panel (``box.html.j2``) and a reprint's changelog page
+"""printer's own printed words, per language: the sheet labels at the foot of each card sheet and a board's
+pages (``sheet.html.j2``), the tuck box's back panel (``box.html.j2``) and a reprint's changelog page
 (:mod:`printer.sheets.changelog`).
 
 The words are those printer itself prints, never a game's (a game's words are its cards and templates). A build in
@@ -15,6 +15,7 @@ WORDS: dict[str, dict[str, str]] = {
     "en": {
         "sheet": "sheet {number}",
         "front": "front",
+        "board": "{label} · page {row}-{col} (row-column) of {rows} x {cols}",
         "back": "back",
         "cards": "{count} cards",
         "deep": "{depth} mm of cards",
@@ -36,6 +37,7 @@ WORDS: dict[str, dict[str, str]] = {
     "ja": {
         "sheet": "シート{number}",
         "front": "表",
+        "board": "{label} · {rows} x {cols}ページ中{row}-{col}（行-列）",
         "back": "裏",
         "cards": "カード{count}枚",
         "deep": "カードの厚さ{depth} mm",
@@ -79,3 +81,9 @@ def box_details(lang: str | None, count: int | None, depth: float, card: tuple[f
     w = words(lang)
     what = w["cards"].format(count=count) if count is not None else w["deep"].format(depth=f"{depth:g}")
     return f"{what} · {card[0]:g} x {card[1]:g} mm"
+
+
+def board_caption(label: str, row: int, col: int, rows: int, cols: int, lang: str | None = None) -> str:
+    """The label of one page of a board printed over ``rows`` x ``cols`` pages: the board's ``label`` and the page's
+    ``row`` and ``col`` (from 1), in the words of ``lang``."""
+    return words(lang)["board"].format(label=label, row=row, col=col, rows=rows, cols=cols)

@@ -80,3 +80,21 @@ def test_an_english_build_prints_printer_words_in_english_as_before(tmp_path):
         assert "T · sheet 1 · front" in text and "T · sheet 1 · back" in text and "シート" not in text
     box = api.build_box(api.load_project(root), "t", out_dir=root / "out")
     assert box.target is not None and "T · 3 cards · 63 x 88 mm" in _text(box.target)
+
+
+def test_a_board_page_caption_in_english_is_as_before_and_in_japanese_in_japanese():
+    from printer.sheets.words import board_caption
+
+    assert board_caption("Mat", 1, 2, 2, 3) == "Mat · page 1-2 (row-column) of 2 x 3"
+    assert board_caption("Mat", 1, 2, 2, 3, lang="ja") == "Mat · 2 x 3ページ中1-2（行-列）"
+
+
+@pytest.mark.slow
+def test_a_japanese_build_captions_a_board_s_pages_in_japanese(tmp_path):
+    from tests.unit.sheets.test_components import COMPONENTS
+    from tests.unit.sheets.test_components import make_project as make_components
+
+    root = make_components(tmp_path / "p", 'languages = ["en", "ja"]\n' + COMPONENTS)
+    _build(root, "out", lang="ja")
+    text = _text(root / "out" / "t-ja-components.pdf").replace(" ", "")
+    assert "Mat·1x3ページ中1-2（行-列）" in text and "row-column" not in text
