@@ -8,7 +8,7 @@ import click
 
 from printer import api
 from printer.cli.complete import complete_games
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
+from printer.cli.output import EXIT_INVALID, EXIT_OK, cards_dir_option, project_from, report, user_word_options
 from printer.cli.translations_cmd import export_translations
 from printer.problems import counted
 
@@ -28,9 +28,7 @@ def export() -> None:
     metavar="FILE",
     help="The spreadsheet to write: FILE.xlsx, FILE.csv or FILE.ods.",
 )
-@click.option(
-    "--cards", "cards_dir", type=click.Path(path_type=Path), metavar="DIR", help="Card folder (default: the game's)."
-)
+@cards_dir_option
 @user_word_options
 @click.pass_context
 def export_cards_cmd(ctx: click.Context, game: str, out: Path, cards_dir: Path | None) -> None:

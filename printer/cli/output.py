@@ -46,6 +46,12 @@ ALLOW_LIMIT_HELP = (
 )
 
 
+#: ``--cards DIR``: the card folder a command reads instead of the game's own (``cards_dir`` of the api calls)
+cards_dir_option = click.option(
+    "--cards", "cards_dir", type=click.Path(path_type=Path), metavar="DIR", help="Card folder (default: the game's)."
+)
+
+
 def user_word_options(command):
     """``--read-also DIR`` and ``--allow-limit NAME=VALUE`` on a command that reads a project (as on ``printer``
     itself, before the command): the user's word for this run (:func:`user_word`)."""

@@ -12,7 +12,15 @@ import click
 
 from printer import api
 from printer.cli.complete import complete_games
-from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, relative, report, user_word_options
+from printer.cli.output import (
+    EXIT_INVALID,
+    EXIT_OK,
+    cards_dir_option,
+    project_from,
+    relative,
+    report,
+    user_word_options,
+)
 from printer.problems import counted
 
 _EXPORT_EPILOG = "Exit codes: 0 written, 1 the cards or translations have errors (nothing written), 2 usage error."
@@ -30,9 +38,7 @@ _IMPORT_EPILOG = "Exit codes: 0 merged, 1 the file has errors (nothing written),
     metavar="FILE",
     help="The file to write: FILE.po (gettext) or FILE.xlsx.",
 )
-@click.option(
-    "--cards", "cards_dir", type=click.Path(path_type=Path), metavar="DIR", help="Card folder (default: the game's)."
-)
+@cards_dir_option
 @user_word_options
 @click.pass_context
 def export_translations(ctx: click.Context, game: str, lang: str, out: Path, cards_dir: Path | None) -> None:
@@ -60,9 +66,7 @@ def export_translations(ctx: click.Context, game: str, lang: str, out: Path, car
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path), metavar="FILE")
 @click.option("--game", "game", metavar="GAME", help="The game (default: the one the file names).")
 @click.option("--lang", "lang", metavar="LANG", help="The language (default: the one the file names).")
-@click.option(
-    "--cards", "cards_dir", type=click.Path(path_type=Path), metavar="DIR", help="Card folder (default: the game's)."
-)
+@cards_dir_option
 @click.option("--dry-run", is_flag=True, help="Write nothing; say which overlay files would change.")
 @click.option("--strict", is_flag=True, help="Treat warnings as errors: write nothing and exit 1.")
 @user_word_options

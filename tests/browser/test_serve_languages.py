@@ -34,18 +34,6 @@ def served(tmp_path_factory):
     server.stop()
 
 
-@pytest.fixture
-def page(chromium, served):
-    context = chromium.new_context(viewport={"width": 1440, "height": 1000})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    served.sign_in(page)
-    yield page
-    context.close()
-    assert not errors, errors
-
-
 def _picture(where, selector: str) -> bool:
     """Whether the first picture ``selector`` finds in ``where`` (a page or a locator) has loaded."""
     js = "i => i.complete && i.naturalWidth > 0 && !i.classList.contains('loading')"
