@@ -77,8 +77,8 @@ def build_sheets(
     fit, missing art, a face that prints blank: :func:`printer.sheets.verify.blank_faces`) leaves ``target``
     unwritten. With ``verify``, the written sheets are checked against the faces laid out alone
     (:func:`printer.sheets.verify.check_sheets`, counted in ``checked``). ``meanwhile()`` is called once, in this
-    process, while the workers lay the faces out (the build's manifest is made then), or before the cards' data
-    is set aside when many faces are to be laid out. Raises
+    process (the build's manifest is made then): before the cards' data is set aside when many faces are to be
+    laid out, else once the PDF is written, so that a watch's one-card save updates the PDF first. Raises
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
     """
@@ -117,12 +117,9 @@ def build_sheets(
     # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs), named as
     # atomic_open names its temporary file, so that the next build removes one a killed build left
     spill_dir = tempfile.TemporaryDirectory(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
-    also = meanwhile
 
-    def while_laid_out() -> None:  # the sheets' chrome, and what the caller has to do
+    def while_laid_out() -> None:  # the sheets' chrome
         chrome.append(_chrome(job, sheets, layout, title, cache))
-        if also is not None:
-            also()
 
     with spill_dir as spill:
         laid_out, more = lay_out_faces(
@@ -145,7 +142,9 @@ def build_sheets(
                 job, items, sheets, faces, target, verify.dpi, verify.tolerance, verify.severity, checked
             )
             found += [p for p in more if p not in found]
-        return found
+    if meanwhile is not None:  # few faces were laid out: the PDF is written first (what a watch waits for)
+        meanwhile()
+    return found
 
 
 def rehearse(job: PrintJob, items: Sequence[PrintItem], layout: SheetLayout) -> None:
