@@ -16,19 +16,46 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
+from printer.jsonvalue import JSONObject
 from printer.problems import ERROR, Problem, UsageError, counted, did_you_mean
 
 SCHEMA_NAME = "config/printer-toml.schema.json"
 _KEY = re.compile(r'"(?:[^"\\]|\\.)*"|\'[^\']*\'|[A-Za-z0-9_-]+')
 
 
-def _schema(name: str) -> dict:
+class _GameFiles(Protocol):
+    """What :func:`check_game_files` reads of a game (a :class:`printer.project.Game`)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def schema(self) -> Path: ...
+    @property
+    def template_dirs(self) -> list[Path]: ...
+    @property
+    def settings(self) -> dict[str, Any]: ...
+
+
+class _ProjectFiles(Protocol):
+    """What :func:`check_game_files` reads of a project (a :class:`printer.project.Project`)."""
+
+    @property
+    def root(self) -> Path: ...
+    @property
+    def settings(self) -> dict[str, Any]: ...
+    @property
+    def games(self) -> Mapping[str, _GameFiles]: ...
+
+
+def _schema(name: str) -> JSONObject:
     from printer.paths import bundled_schema
 
-    return json.loads(bundled_schema(name).read_text(encoding="utf-8"))
+    schema: JSONObject = json.loads(bundled_schema(name).read_text(encoding="utf-8"))
+    return schema
 
 
 def _no_retrieval(uri: str) -> object:
@@ -39,7 +66,8 @@ def _no_retrieval(uri: str) -> object:
 def _unquote(token: str) -> str:
     if token.startswith('"'):
         try:
-            return json.loads(token)
+            value: str = json.loads(token)
+            return value
         except ValueError:
             return token.strip('"')
     return token.strip("'")
@@ -105,7 +133,7 @@ def locate(path: Path | str, lines: dict[tuple[str, ...], tuple[int, int]], keys
     return str(path)
 
 
-def check_project_file(path: Path, text: str, data: dict, max_mm: float | None = None) -> list[Problem]:
+def check_project_file(path: Path, text: str, data: JSONObject, max_mm: float | None = None) -> list[Problem]:
     """Every problem of ``printer.toml`` (its ``text`` and parsed ``data``) against its schema and value parsers;
     ``max_mm`` is the project's ``size_mm`` limit (default: printer's)."""
     from printer.units import CARD_SIZES, PAPER_SIZES, parse_length, parse_offset, parse_size
@@ -116,7 +144,7 @@ def check_project_file(path: Path, text: str, data: dict, max_mm: float | None =
     if problems:
         return problems
 
-    def checked(keys: tuple[str, ...], check) -> None:
+    def checked(keys: tuple[str, ...], check: Callable[..., object]) -> None:
         try:
             check()
         except UsageError as exc:
@@ -141,7 +169,9 @@ def check_project_file(path: Path, text: str, data: dict, max_mm: float | None =
     return problems
 
 
-def _schema_problems(path: Path, lines, schema: dict, data: dict) -> list[Problem]:
+def _schema_problems(
+    path: Path, lines: dict[tuple[str, ...], tuple[int, int]], schema: JSONObject, data: JSONObject
+) -> list[Problem]:
     from printer.fastschema import compile_fast
 
     fast = compile_fast(schema, None, _no_retrieval, check_formats=False)  # the verdict; python-jsonschema explains
@@ -188,7 +218,7 @@ def _schema_problems(path: Path, lines, schema: dict, data: dict) -> list[Proble
     return problems
 
 
-def check_game_files(path: Path, text: str, data: dict, project) -> list[Problem]:
+def check_game_files(path: Path, text: str, data: JSONObject, project: _ProjectFiles) -> list[Problem]:
     """The files ``printer.toml`` names or implies exist: each game's schema, ``card.html.j2`` and ``card.css`` on
     its template path, its ``sheet_layout`` file, and the ``cards``/``rules``/``templates`` folders it sets."""
     lines = key_lines(text)
@@ -246,7 +276,7 @@ def check_game_files(path: Path, text: str, data: dict, project) -> list[Problem
     return problems
 
 
-def _dirs(game, root: Path) -> str:
+def _dirs(game: _GameFiles, root: Path) -> str:
     shown = []
     for folder in game.template_dirs[:2]:
         try:

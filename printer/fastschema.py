@@ -32,9 +32,14 @@ as before.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from importlib.util import find_spec
-from typing import Any
+from typing import TYPE_CHECKING
+
+from printer.jsonvalue import JSON, JSONObject
+
+if TYPE_CHECKING:
+    import jsonschema_rs
 
 #: the keyword under which patterns that must be matched by Python's ``regex`` are handed to jsonschema-rs
 PY_PATTERN = "x-printer-python-pattern"
@@ -74,13 +79,13 @@ _NOT_SCHEMAS = {"const", "enum", "examples", "default"}  # keys whose values are
 _SCHEMA_MAPS = {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
 
 
-def rewrite(schema: Any) -> Any:
+def rewrite(schema: JSON) -> JSON:
     """A copy of ``schema`` with every non-:func:`portable` ``pattern`` renamed to :data:`PY_PATTERN`."""
     if isinstance(schema, list):
         return [rewrite(item) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {}
+    out: JSONObject = {}
     for key, value in schema.items():
         if key in _NOT_SCHEMAS:
             out[key] = value
@@ -98,7 +103,7 @@ class _PythonPattern:
 
     seconds = 0.5
 
-    def __init__(self, parent_schema: dict, value: str, schema_path: list) -> None:
+    def __init__(self, parent_schema: JSONObject, value: str, schema_path: list[str | int]) -> None:
         import regex
 
         try:
@@ -131,7 +136,7 @@ def _python_formats() -> dict[str, Callable[[str], bool]]:
     return {name: check(name) for name in checker.checkers}
 
 
-def _python_only(schema: Any) -> bool:
+def _python_only(schema: JSON) -> bool:
     """Whether ``schema`` has a ``patternProperties`` name that is not :func:`portable` (matched by Python's ``re``)."""
     if isinstance(schema, list):
         return any(_python_only(v) for v in schema)
@@ -149,7 +154,7 @@ def _python_only(schema: Any) -> bool:
     return False
 
 
-def _mentions_format(schema: Any) -> bool:
+def _mentions_format(schema: JSON) -> bool:
     if isinstance(schema, dict):
         return "format" in schema or any(_mentions_format(v) for v in schema.values())
     if isinstance(schema, list):
@@ -158,12 +163,12 @@ def _mentions_format(schema: Any) -> bool:
 
 
 def compile_fast(
-    schema: dict,
+    schema: JSONObject,
     base_uri: str | None,
-    retrieve: Callable[[str], Any],
+    retrieve: Callable[[str], JSON],
     pattern_seconds: float = 0.5,
     check_formats: bool = True,
-) -> Any | None:
+) -> jsonschema_rs.Validator | None:
     """A jsonschema-rs validator for ``schema`` (its ``is_valid(data)`` is the verdict), or ``None``.
 
     ``base_uri`` is the schema's ``$id`` or file URI; ``retrieve(uri)`` gives
@@ -180,7 +185,7 @@ def compile_fast(
 
     formats: list[bool] = [_mentions_format(schema)]
 
-    def fetch(uri: str) -> Any:
+    def fetch(uri: str) -> JSON:
         contents = retrieve(uri)
         if _python_only(contents):
             raise ValueError(f"{uri}: patternProperties only Python matches")
@@ -193,7 +198,7 @@ def compile_fast(
     if _python_only(schema):
         return None
 
-    def build(python_formats: dict | None):
+    def build(python_formats: dict[str, Callable[[str], bool]] | None) -> jsonschema_rs.Validator:
         return jsonschema_rs.validator_for(
             rewrite(schema),
             base_uri=base_uri,
@@ -217,7 +222,7 @@ def compile_fast(
 DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema"
 
 
-def schema_is_valid(schema: Any) -> bool:
+def schema_is_valid(schema: JSON) -> bool:
     """True only when python-jsonschema's ``Draft202012Validator.check_schema`` would accept ``schema``.
 
     That check is the 2020-12 meta-schema with the formats python-jsonschema
@@ -254,7 +259,7 @@ def python_checks_uris() -> bool:
     return any(find_spec(name) is not None for name in ("rfc3987", "rfc3986_validator"))
 
 
-def _patterns(schema: Any):
+def _patterns(schema: JSON) -> Iterator[str]:
     """Every ``pattern`` value and ``patternProperties`` name in ``schema`` (what the meta-schema's ``regex``
     format applies to, and possibly more: data under ``const`` and ``enum`` is skipped)."""
     stack = [schema]
