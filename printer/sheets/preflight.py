@@ -32,12 +32,14 @@ from printer.project import Project
 
 
 def preflight(
-    project: Project, sets: dict[str, CardSet], paths: list[Path], known: Sequence[Problem] = ()
+    project: Project, sets: dict[str, CardSet], paths: list[Path], known: Sequence[Problem] = (), jobs: int = 1
 ) -> list[Problem]:
     """Render every card's front and each back in use to HTML; returns the problems found.
 
     The same template error met by many cards is reported once, with the number of other cards it hits. A problem
-    at a place ``known`` already reports (art that validation found missing) is not repeated.
+    at a place ``known`` already reports (art that validation found missing) is not repeated. With ``jobs`` over 1,
+    a run of :data:`FORK_FROM` cards or more to render is shared with ``jobs - 1`` forked processes
+    (:class:`_Shared`); the problems are the same, in the same order.
     """
     reported = {p.where for p in known}
     from printer.cards.catalog import art_roots
@@ -45,7 +47,7 @@ def preflight(
     from printer.sheets.render import Renderer, project_view
 
     problems: list[Problem] = []
-    for game_id, cards in sets.items():
+    for game_id, card_set in sets.items():
         renderer = Renderer(project.games[game_id], art_roots(project, paths), base=project.root)
         renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
         renderer.project = project_view(project.settings)
@@ -64,24 +66,28 @@ def preflight(
 
         clean = CleanCards(project, project.games[game_id], paths)
         declared = declared_components(project, project.games[game_id])
-        for card in cards:
-            # a card a component of printer.toml holds renders as build renders it: with ``component`` set
-            component = next((c for c in declared if c.holds(card.data)), None)
-            renderer.component = component.view() if component is not None else None
-            key = clean.key(card)
-            if key not in clean.known:
-                before, calls = len(renderer.problems), renderer.unknown_icon_calls
-                try:
-                    renderer.front(card)
-                    if renderer.double_sided(card):  # its back is itself again
-                        renderer.front(card, side="back")
-                    if len(renderer.problems) == before and renderer.unknown_icon_calls == calls:
-                        clean.add(key)
-                except PrinterError as exc:
-                    note(exc, card.where)
-            else:
-                clean.add(key)
-            backs.setdefault((renderer.back_name(card), component.name if component else ""), renderer.component)
+        cards = list(card_set)
+        # a card a component of printer.toml holds renders as build renders it: with ``component`` set
+        components = [next((c for c in declared if c.holds(card.data)), None) for card in cards]
+        keys = [clean.key(card) for card in cards]
+        todo = [index for index, key in enumerate(keys) if key not in clean.known]
+        shared = _Shared(renderer, cards, components, todo, jobs)
+        try:
+            for index, card in enumerate(cards):
+                component = components[index]
+                renderer.component = component.view() if component is not None else None
+                if keys[index] in clean.known or shared.clean(index):
+                    clean.add(keys[index])
+                else:
+                    try:
+                        if _rendered_clean(renderer, card):
+                            clean.add(keys[index])
+                    except PrinterError as exc:
+                        note(exc, card.where)
+                    shared.rendered(index)
+                backs.setdefault((renderer.back_name(card), component.name if component else ""), renderer.component)
+        finally:
+            shared.close()
         clean.save()
         for (back, _), view in backs.items():
             renderer.component = view
@@ -102,6 +108,78 @@ def preflight(
             problems.append(problem)
         problems += [p for p in renderer.problems if p not in problems]
     return [p for p in problems if p.where not in reported]
+
+
+#: the fewest cards to render that are shared with forked processes (a fork and its answer cost a few milliseconds,
+#: a card's render about one)
+FORK_FROM = 200
+
+
+def _rendered_clean(renderer, card) -> bool:
+    """Render ``card``'s front (and its back when it is its own back); whether that added no problem: no new
+    problem, no unknown icon and no low-dpi art met again. Raises :class:`PrinterError` for a template error."""
+    before, calls = len(renderer.problems), renderer.unknown_icon_calls
+    renderer.front(card)
+    if renderer.double_sided(card):  # its back is itself again
+        renderer.front(card, side="back")
+    return len(renderer.problems) == before and renderer.unknown_icon_calls == calls
+
+
+class _Shared:
+    """The cards of one game to render, shared with forked processes (:func:`printer.sheets.forked.in_forks`).
+
+    This process renders the first part of ``todo`` (indices into ``cards``) as it would alone. Once it has
+    rendered the first card (the templates are compiled then, and the forks inherit them), each other part goes
+    to a forked process, which renders its cards from a copy of the renderer and answers which of them were not
+    clean (a problem, an unknown icon, low-dpi art, an error). This process then renders again, in order, only
+    those: a clean card adds nothing to what a renderer reports, so the problems and their order are those of
+    one process rendering every card. A part whose process failed is rendered here whole."""
+
+    def __init__(self, renderer, cards: list, components: list, todo: list[int], jobs: int):
+        from printer.sheets.forked import can_fork, chunks
+
+        self.renderer, self.cards, self.components = renderer, cards, components
+        self.parts = chunks(todo, jobs) if jobs > 1 and len(todo) >= FORK_FROM and can_fork() else []
+        self.forked: dict[int, int] = {}  # card index -> its part's number, once the forks run
+        self.suspects: set[int] | None = None  # the forked cards to render here, once the forks answered
+        self.wait = None
+
+    def rendered(self, index: int) -> None:
+        """This process has rendered card ``index``: after the first, start the forks."""
+        if self.parts and self.wait is None:
+            from printer.sheets.forked import in_forks
+
+            for number, part in enumerate(self.parts[1:], 1):
+                self.forked.update(dict.fromkeys(part, number))
+            self.wait = in_forks(self._probe, self.parts[1:])
+
+    def clean(self, index: int) -> bool:
+        """Whether card ``index`` was rendered clean by a forked process (waiting for their answers)."""
+        if index not in self.forked:
+            return False
+        if self.suspects is None:
+            self.suspects = set()
+            for part, answer in zip(self.parts[1:], self.close(), strict=True):
+                self.suspects.update(part if answer is None else answer)
+        return index not in self.suspects
+
+    def close(self) -> list:
+        """The forks' answers (waiting for them); none once taken."""
+        wait, self.wait = self.wait, None
+        return wait() if wait is not None else []
+
+    def _probe(self, part: list[int]) -> list[int]:
+        """In a forked process: the cards of ``part`` that were not clean."""
+        renderer, suspects = self.renderer, []
+        for index in part:
+            component = self.components[index]
+            renderer.component = component.view() if component is not None else None
+            try:
+                if not _rendered_clean(renderer, self.cards[index]):
+                    suspects.append(index)
+            except Exception:  # noqa: BLE001 (rendered again in the parent, which reports it)
+                suspects.append(index)
+        return suspects
 
 
 def _art_box(project: Project, renderer) -> None:
