@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from printer.cards.model import CardSet
@@ -142,7 +142,7 @@ class _Shared:
         self.parts = chunks(todo, jobs) if jobs > 1 and len(todo) >= FORK_FROM and can_fork() else []
         self.forked: dict[int, int] = {}  # card index -> its part's number, once the forks run
         self.suspects: set[int] | None = None  # the forked cards to render here, once the forks answered
-        self.wait = None
+        self.wait: Callable[[], list[list[int] | None]] | None = None
 
     def rendered(self, index: int) -> None:
         """This process has rendered card ``index``: after the first, start the forks."""
