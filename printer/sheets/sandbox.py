@@ -25,9 +25,9 @@ import dataclasses
 import datetime
 import operator
 import types
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path, PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import jinja2
 import jinja2.bccache
@@ -39,6 +39,10 @@ from jinja2.sandbox import SandboxedEnvironment
 from printer.problems import Problem
 from printer.sheets import sizes
 from printer.sheets.sizes import RenderLimit
+
+if TYPE_CHECKING:
+    from jinja2.compiler import Frame
+    from jinja2.runtime import Context
 
 __all__ = ["RenderLimit", "TemplateSandbox", "render_limited", "template_data", "template_problem"]
 
@@ -74,7 +78,7 @@ def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars
 
     outer_deadline: float | None = None
 
-    def expired(signum, frame):
+    def expired(signum: int, frame: types.FrameType | None) -> None:
         if outer_deadline is not None and time.monotonic() >= outer_deadline - 0.001 and callable(previous):
             previous(signum, frame)  # the caller's time ran out: its handler says so
         raise RenderLimit(f"the template ran for more than {RENDER_SECONDS:g} s and was stopped")
@@ -112,11 +116,11 @@ class _BoundedCode(CodeGenerator):
     """Jinja2's code generator, with every ``~`` and filter result checked by :func:`printer.sheets.sizes.produced`
     and every block's output collected in a :class:`printer.sheets.sizes.BoundedBuffer`."""
 
-    def buffer(self, frame) -> None:
+    def buffer(self, frame: Frame) -> None:
         frame.buffer = self.temporary_identifier()
         self.writeline(f"{frame.buffer} = environment.bounded_buffer()")
 
-    def visit_Concat(self, node, frame) -> None:
+    def visit_Concat(self, node: nodes.Concat, frame: Frame) -> None:
         # as Jinja2 joins a ``~`` chain, with each operand weighed before it is written out (a list of 5,000
         # references to one long string) and the result checked
         ctx = frame.eval_ctx
@@ -134,15 +138,15 @@ class _BoundedCode(CodeGenerator):
             self.write("), ")
         self.write(")))")
 
-    def _output_child_pre(self, node, frame, finalize) -> None:
+    def _output_child_pre(self, node: nodes.Expr, frame: Frame, finalize: CodeGenerator._FinalizeInfo) -> None:
         super()._output_child_pre(node, frame, finalize)
         self.write("environment.weighed(")
 
-    def _output_child_post(self, node, frame, finalize) -> None:
+    def _output_child_post(self, node: nodes.Expr, frame: Frame, finalize: CodeGenerator._FinalizeInfo) -> None:
         self.write(")")
         super()._output_child_post(node, frame, finalize)
 
-    def visit_Filter(self, node, frame) -> None:
+    def visit_Filter(self, node: nodes.Filter, frame: Frame) -> None:
         if node.name in _KEEPS_VALUE:  # gives one of its arguments, a part of one, or a number: nothing to count
             super().visit_Filter(node, frame)
             return
@@ -150,7 +154,7 @@ class _BoundedCode(CodeGenerator):
         super().visit_Filter(node, frame)
         self.write(")")
 
-    def visit_Getitem(self, node, frame) -> None:
+    def visit_Getitem(self, node: nodes.Getitem, frame: Frame) -> None:
         # a slice (``s[1:]``) is a new string or list, made without the environment's getitem: counted
         if not isinstance(node.arg, nodes.Slice):
             super().visit_Getitem(node, frame)
@@ -164,7 +168,7 @@ class BoundedTemplate(jinja2.Template):
     """A template whose render counts, from zero, the characters it produces (:func:`printer.sheets.sizes.
     budget_scope`), its output included."""
 
-    def generate(self, *args: Any, **kwargs: Any):
+    def generate(self, *args: Any, **kwargs: Any) -> Iterator[str]:
         with sizes.budget_scope():
             for chunk in super().generate(*args, **kwargs):
                 sizes.produced(chunk)
@@ -190,7 +194,7 @@ class TemplateSandbox(SandboxedEnvironment):
     weighed = staticmethod(sizes.weighed)
     bounded_buffer = sizes.BoundedBuffer
 
-    def __init__(self, **options: Any):
+    def __init__(self, **options: Any) -> None:
         options.setdefault("autoescape", True)
         options.setdefault("undefined", jinja2.StrictUndefined)
         super().__init__(**options)
@@ -208,7 +212,7 @@ class TemplateSandbox(SandboxedEnvironment):
             bytecode_cache=COMPILED,
         )
 
-    def call(self, __context, __obj, *args: Any, **kwargs: Any) -> Any:  # noqa: N807 (Jinja2's own signature)
+    def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N807 (Jinja2's own signature)
         """Calls from templates, with the string methods that could allocate gigabytes bounded, and the result
         checked (:mod:`printer.sheets.sizes`)."""
         if type(getattr(__obj, "__self__", None)) is dict and __obj.__name__ in _DICT_READS:
@@ -228,7 +232,7 @@ class TemplateSandbox(SandboxedEnvironment):
             raise RenderLimit("lipsum() may make at most 1,000 paragraphs of at most 1,000 words")
         return sizes.produced(super().call(__context, __obj, *args, **kwargs))
 
-    def call_binop(self, context, operator_name: str, left: Any, right: Any) -> Any:
+    def call_binop(self, context: Context, operator_name: str, left: Any, right: Any) -> Any:
         if operator_name == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, int) and len(seq) * times > MAX_REPEAT:
@@ -291,13 +295,13 @@ class ContainedLoader(jinja2.FileSystemLoader):
     :class:`~jinja2.exceptions.SecurityError` instead of being read.
     """
 
-    def __init__(self, searchpath, roots, **options: Any):
+    def __init__(self, searchpath: list[str], roots: Iterable[str | Path], **options: Any) -> None:
         from printer.paths import bundled_root
 
         super().__init__(searchpath, **options)
         self.roots = [Path(r).resolve() for r in [*roots, bundled_root() / "templates"]]
 
-    def get_source(self, environment, template: str):
+    def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
         for folder in self.searchpath:
             candidate = Path(folder, *template.split("/"))
             if candidate.is_file():

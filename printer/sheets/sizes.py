@@ -91,7 +91,7 @@ def expect(size: int) -> None:
         raise _too_long(size)
 
 
-class BoundedBuffer(list):
+class BoundedBuffer(list[str]):
     """The list a template block collects its output in, refusing more than :data:`MAX_STRING` characters."""
 
     __slots__ = ("size",)
@@ -200,7 +200,7 @@ def check_percent_size(fmt: Any, values: Any) -> None:
         expect(size)
 
 
-def check_braces_size(fmt: Any, args: tuple, kwargs: dict) -> None:
+def check_braces_size(fmt: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """``fmt.format(*args, **kwargs)``: refuse a result over :data:`MAX_STRING` characters, estimated from the
     value each field writes (``('{0}' * 5000).format(long)``); a field naming an attribute or item of a value is
     weighed as that whole value."""
@@ -240,7 +240,7 @@ def check_percent(fmt: Any, values: Any) -> None:
                 raise _too_long(int(group))
 
 
-def check_braces(fmt: Any, args: tuple, kwargs: dict) -> None:
+def check_braces(fmt: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """``fmt.format(*args, **kwargs)``: refuse a width or precision (``{:>999999999}``, ``{:{}}``) over the limit."""
     if not isinstance(fmt, str) or "{" not in fmt:
         return
@@ -258,7 +258,7 @@ def check_braces(fmt: Any, args: tuple, kwargs: dict) -> None:
             raise _too_long(max(_ints(list(args)) + _ints(kwargs)))
 
 
-def _replaced_size(s: Any, old: Any, new: Any, count: Any = None) -> int:
+def _replaced_size(s: object, old: object, new: object, count: object = None) -> int:
     s, old, new = str(s), str(old), str(new)
     found = s.count(old)
     if isinstance(count, int) and count >= 0:
@@ -290,7 +290,7 @@ def _est_json(value: Any, *args: Any, **kwargs: Any) -> None:
     expect(6 * text_size(value, indent=indent))  # tojson writes <, >, & and ' as \u003c...: 6 characters each
 
 
-def check_method(method: Any, args: tuple, kwargs: dict) -> None:
+def check_method(method: Any, args: tuple[Any, ...], kwargs: dict[str, Any]) -> None:
     """Refuse a call of a string or list method whose result would be over the limits, before it runs."""
     owner = getattr(method, "__self__", None)
     name = getattr(method, "__name__", "")
