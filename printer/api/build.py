@@ -1,0 +1,334 @@
+"""``printer build`` and ``printer check-print``: what a build is asked for, and the build of every game it names."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from printer.api.common import load_cards, usage_error
+from printer.api.pipeline import (
+    _build_game,
+    _job_spec,
+)
+from printer.api.results import (
+    BuildResult,
+    GameBuild,
+    PrintCheck,
+)
+from printer.paths import cache_folder
+from printer.problems import ERROR, Problem
+from printer.project import Game, Project
+
+if TYPE_CHECKING:
+    from printer.sheets.cache import FaceCache
+    from printer.sheets.parallel import Workers
+    from printer.sheets.verify import Verify
+
+
+@dataclass
+class BuildRequest:
+    """What ``build`` prints.
+
+    ``games``: game ids (default: every game of the project). ``cards_dir``,
+    ``only`` and ``deck_file`` need exactly one game: print the cards in
+    another folder, only the cards with these ids or names, or a decklist's
+    cards as many times as listed (proxies). ``out_dir`` defaults to the
+    project's ``build/``. ``options`` are the sheet options as given on the
+    command line (``paper``, ``margin``, ``duplex``... as strings or None;
+    see :func:`printer.sheets.options.resolve_options`). ``exports`` are
+    names from :data:`printer.sheets.export.EXPORTERS`; ``dpi`` (px per inch)
+    and ``png_bleed`` configure them. ``icc`` is a CMYK output profile for
+    PDF/X-4. ``strict`` makes every warning an error (nothing is written).
+    ``aids`` prints the player aids after a whole game's cards. ``preset``
+    names a print-on-demand vendor (:mod:`printer.sheets.export.presets`:
+    ``mpc``, ``drivethrucards``, ``thegamecrafter``, ``printplaygames``,
+    ``mbprint``) whose files are written beside the PDF; with ``icc`` its
+    CMYK files are converted through that profile. ``jobs`` is the number of
+    processes that lay faces out (default: the cores this process may use;
+    1 lays out in this process); ``scheduler`` the address of a Dask
+    ``distributed`` scheduler (``tcp://HOST:PORT``) to send them to instead.
+    ``cache`` keeps laid-out faces in the project's ``build/.cache/faces``
+    and takes unchanged ones from there (:mod:`printer.sheets.cache`).
+    ``cut_files`` are cut-file formats (``svg``, ``dxf``: one file per
+    sheet, the ``cut-svg`` / ``cut-dxf`` exports); ``image_url_base`` is
+    where the player hosts the Tabletop Simulator images (``tts-save``;
+    default ``file:///`` URLs, for local play only). ``players`` (1 to
+    :data:`MAX_PLAYERS`) overrides printer.toml's ``players``: what the game
+    marks per-player (cards, player aids, components) prints once per player
+    (:mod:`printer.sheets.players`). ``verify`` checks the written sheets
+    against the faces laid out alone (``True``: at 100 dpi, 2 % tolerance,
+    as warnings; or a :class:`printer.sheets.verify.Verify`: dpi, tolerance,
+    severity; ``build --verify``, :func:`check_print`). ``max_size`` (bytes)
+    and ``min_dpi`` are budgets: every file written larger, or any image in a
+    PDF written printed below ``min_dpi`` at its size, is an error naming the
+    file (and the page and image), the files staying written. ``since`` (a
+    git revision or a manifest file) prints only the cards whose printed face
+    changed since then, and a changelog page, to ``<game>-reprint.pdf``
+    (:mod:`printer.api.versions`). Every PDF gets its manifest beside it
+    (``<pdf stem>.manifest.json``, :mod:`printer.sheets.manifest`).
+    ``lang`` prints the cards in one language the game declares (``ja``;
+    ``"all"``: each of them, one build a language), their files named
+    ``<game>-ja.pdf``... (:mod:`printer.api.languages`); ``None`` prints them
+    as their files hold them, under today's names.
+    """
+
+    games: Sequence[str] = ()
+    cards_dir: Path | None = None
+    only: Sequence[str] = ()
+    deck_file: Path | None = None
+    out_dir: Path | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    exports: Sequence[str] = ()
+    dpi: int = 300
+    png_bleed: bool = False
+    icc: Path | None = None
+    strict: bool = False
+    aids: bool = True
+    preset: str | None = None
+    jobs: int | None = None
+    scheduler: str | None = None
+    cache: bool = True
+    cut_files: Sequence[str] = ()
+    image_url_base: str | None = None
+    players: int | None = None
+    verify: bool | Verify = False
+    max_size: int | None = None
+    min_dpi: float | None = None
+    since: str | None = None
+    lang: str | None = None
+
+
+#: ``(label, total)`` when a game's sheets start, returning a function called with each number of sheets laid out
+Progress = Callable[[str, int], Callable[[int], None]]
+
+
+#: when a build lays out again together the faces edits laid out one by one (see :func:`build_game`)
+Tidy = Literal["due", "later", "now"]
+
+
+def build(
+    project: Project,
+    request: BuildRequest,
+    progress: Progress | None = None,
+    on_game: Callable[[GameBuild], None] | None = None,
+) -> BuildResult:
+    """Print the card sheets (and the exports) of every game ``request`` names.
+
+    ``progress`` is told when each game's sheets start and how many are
+    laid out as they go; ``on_game`` gets each game's result as soon as it
+    is done (so a caller can report while the next game builds); with
+    ``request.lang`` ``"all"`` each game builds once per language it declares.
+    Raises :class:`UsageError` for unknown games, languages, options or profiles.
+    """
+    from printer.api.languages import build_languages
+
+    chosen = [project.game(g) for g in request.games] if request.games else list(project.games.values())
+    if not chosen:
+        raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
+    langs = build_languages(project, chosen, request.lang)
+    if (request.cards_dir or request.deck_file or request.only) and len(chosen) != 1:
+        raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build GAME --deck FILE")
+    if request.since and request.deck_file:
+        raise usage_error("--since reprints a game's changed cards, not a decklist", "leave out --deck or --since")
+    if request.icc:
+        from printer.sheets.export.pdfx import check_profile
+
+        check_profile(request.icc)
+    if request.image_url_base is not None:
+        from printer.sheets.export.tts_save import check_url_base
+
+        check_url_base(request.image_url_base)
+    if request.preset:
+        from printer.sheets.export.presets import get_preset, plan
+        from printer.sheets.layout import CARD_SIZES, parse_size
+
+        preset = get_preset(request.preset)
+        for game in chosen:  # a card size the vendor does not print is a usage error before anything is built
+            plan(preset, parse_size(game.card_size, CARD_SIZES, "card size", project.limits.size_mm), game.id)
+    if request.jobs is not None and request.jobs < 1:
+        raise usage_error(f"--jobs {request.jobs}: at least 1 process is needed", "e.g. --jobs 2")
+    if request.players is not None:
+        from printer.sheets.players import check_players
+
+        bad = check_players(request.players, "command line: --players")
+        if bad is not None:
+            raise usage_error(bad.message, bad.hint, bad.where)
+    from printer.sheets.parallel import Workers
+
+    result = BuildResult()
+    cache = None
+    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
+    if folder is not None:
+        from printer.sheets.cache import FaceCache
+
+        cache = FaceCache(folder)
+    try:
+        with Workers(request.jobs, request.scheduler) as workers:
+            for game in chosen:
+                for lang in langs[game.id]:
+                    each = request if lang == request.lang else replace(request, lang=lang)
+                    outcome = build_game(project, game, each, progress, workers, cache)
+                    result.games.append(outcome)
+                    if on_game:
+                        on_game(outcome)
+    finally:
+        if cache is not None:
+            cache.close()
+    return result
+
+
+def check_print(
+    project: Project,
+    games: Sequence[str] = (),
+    dpi: float | None = None,
+    tolerance: float | None = None,
+    jobs: int | None = None,
+    on_game: Callable[[PrintCheck], None] | None = None,
+) -> list[PrintCheck]:
+    """Check what a player sees: build each game's card sheets as ``build`` would (into a temporary folder; the
+    project's ``build/`` is left as it is), then compare every face on the sheets with the same face laid out
+    alone, at ``dpi`` (px per inch, default 100) and ``tolerance`` (percent, default 2): a face that prints
+    blank, text that does not show, a face that differs from the face alone (:mod:`printer.sheets.verify`).
+    Those are errors; the build's own problems keep their severity. Raises :class:`UsageError` for unknown games
+    or a dpi out of 36-600."""
+    import tempfile
+
+    from printer.sheets.verify import DPI, TOLERANCE, Verify
+
+    dpi = DPI if dpi is None else dpi
+    tolerance = TOLERANCE if tolerance is None else tolerance
+    if not 36 <= dpi <= 600:
+        raise usage_error(f"--dpi {dpi:g}: between 36 and 600", "e.g. --dpi 100")
+    if not 0 <= tolerance <= 100:
+        raise usage_error(f"--tolerance {tolerance:g}: a percentage, 0 to 100", "e.g. --tolerance 2")
+    chosen = list(games) or list(project.games)
+    for game in chosen:
+        project.game(game)  # an unknown game is a usage error before anything is built
+    results = []
+    with tempfile.TemporaryDirectory(prefix="printer-check-") as folder:
+        verify = Verify(dpi, tolerance, ERROR)
+        request = BuildRequest(tuple(chosen), out_dir=Path(folder), jobs=jobs, verify=verify)
+
+        def done(outcome: GameBuild) -> None:
+            check = PrintCheck(outcome.game, outcome.problems, dpi=dpi, tolerance=tolerance, failure=outcome.failure)
+            check.faces = int(outcome.stats.get("faces checked", 0))
+            check.sheets = int(outcome.stats.get("sheets checked", 0))
+            results.append(check)
+            if on_game:
+                on_game(check)
+
+        build(project, request, on_game=done)
+    return results
+
+
+def build_game(
+    project: Project,
+    game: Game,
+    request: BuildRequest,
+    progress: Progress | None = None,
+    workers: Workers | None = None,
+    cache: FaceCache | None = None,
+    tidy: Tidy = "due",
+) -> GameBuild:
+    """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data.
+
+    ``workers`` lay the faces out (:class:`printer.sheets.parallel.Workers`; default: this process);
+    ``cache`` holds faces laid out before (:class:`printer.sheets.cache.FaceCache`; default: none).
+    ``tidy`` says when faces that edits laid out one by one are laid out again together, so that the PDF
+    does not keep a copy of their fonts for each, and when the PDF, updated edit after edit, is written whole
+    again (:func:`printer.sheets.assemble.build_sheets`): ``"due"`` once there are enough of them or it has
+    grown enough; ``"later"`` not in this build (a watch's save: its stats say ``untidy faces`` and ``pdf to
+    write whole``); ``"now"`` in this build, even when nothing else changed.
+    """
+    from printer.sheets.uptodate import recall, remember
+
+    key, digest = (
+        (_build_key(project, game, request), _build_signature(project, game, request)) if cache else ("", None)
+    )
+    if workers is not None and workers.rehearse and workers.can_warm:  # a watch: its pool ready for the first save
+        workers.warm(_job_spec(project, game, request))
+    known = None if request.since else cache  # a reprint depends on more than the project's files
+    if known is not None and tidy != "now" and not request.verify:
+        stored = recall(known.store, key, digest)
+        remembered = _game_build_from(stored) if stored is not None else None
+        if remembered is not None:
+            remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
+            remembered.stats, remembered.up_to_date = {}, True
+            return remembered
+    outcome = _build_game(project, game, request, progress, workers, cache, tidy != "later")
+    if known is not None and not outcome.failure and outcome.target is not None:
+        remember(known.store, key, digest, _game_build_data(outcome), outcome.paths)
+    return outcome
+
+
+def _rehearse(project: Project, game: Game, request: BuildRequest) -> None:
+    """Have this process make a card's HTML and its sheet's as a build of ``game`` would, and throw them away
+    (:func:`printer.sheets.assemble.rehearse`); what fails is left for the next build to report."""
+    from printer.sheets import assemble, compose
+    from printer.sheets.options import resolve_options, sheet_layout
+
+    try:
+        where = str(project.root / "printer.toml")
+        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where, project.limits)
+        source = request.cards_dir or game.cards
+        cards = load_cards(project, [source], game.id)[0].get(game.id)
+        if cards is None or not len(cards):
+            return
+        job = compose.make_job(project, game, opts, [source.resolve()], cmyk_profile=request.icc)
+        assemble.rehearse(job, compose.items_for_cards([next(iter(cards))], cards), sheet_layout(opts, project.root))
+    except Exception:  # noqa: BLE001, S110 (a rehearsal: the build that follows reports what is wrong)
+        pass
+
+
+def _game_build_data(outcome: GameBuild) -> dict[str, Any]:
+    """``outcome`` as JSON data (for :mod:`printer.sheets.uptodate`; see :func:`_game_build_from`)."""
+    from dataclasses import asdict
+
+    data = asdict(outcome)
+    data["target"] = str(outcome.target) if outcome.target is not None else None
+    data["paths"] = [str(p) for p in outcome.paths]
+    data["problems"] = [p.as_dict() for p in outcome.problems]
+    return data
+
+
+def _game_build_from(data: dict[str, Any]) -> GameBuild | None:
+    """The :class:`GameBuild` :func:`_game_build_data` made, or ``None`` when ``data`` is not of its shape."""
+    try:
+        fields = dict(data)
+        fields["target"] = Path(data["target"]) if data.get("target") is not None else None
+        fields["paths"] = [Path(p) for p in data.get("paths", [])]
+        fields["problems"] = [Problem(**p) for p in data.get("problems", [])]
+        return GameBuild(**fields)
+    except (TypeError, ValueError, KeyError):
+        return None
+
+
+def _build_key(project: Project, game: Game, request: BuildRequest) -> str:
+    """Which build this is: the project, the game and every field of the request that changes the output."""
+    from dataclasses import fields
+
+    skip = {"games", "jobs", "scheduler", "cache"} | ({"lang"} if request.lang is None else set())
+    asked = [(f.name, getattr(request, f.name)) for f in fields(request) if f.name not in skip]
+    return hashlib.sha256(repr((str(project.root), game.id, asked)).encode()).hexdigest()
+
+
+def _build_signature(project: Project, game: Game, request: BuildRequest) -> str | None:
+    """The inputs' signature (:func:`printer.sheets.uptodate.signature`) for a build of ``game``."""
+    from printer import __version__
+    from printer.paths import bundled_root
+    from printer.sheets.uptodate import signature
+
+    files = [project.root / "printer.toml", game.schema]
+    files += [p for p in (request.deck_file, request.icc) if p is not None]
+    layout_file = request.options.get("sheet_layout") or game.settings.get("sheet_layout")
+    layout_file = layout_file or project.settings.get("sheet_layout")
+    if layout_file:
+        files.append(project.root / str(layout_file))
+    folders = [request.cards_dir or game.cards, *game.template_dirs, game.schema.parent, bundled_root() / "schema"]
+    folders += [project.root / "rules" / game.id / "aids", *project.read_also]
+    if request.lang is not None:  # a language's player aids (the translations are in the card folder, walked above)
+        folders.append(project.root / "rules" / game.id)
+    return signature([__version__, _build_key(project, game, request)], files, folders)
