@@ -13,7 +13,7 @@ import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
-from PIL import Image, ImageFile
+from PIL import Image, ImageFile, UnidentifiedImageError
 
 
 @contextlib.contextmanager
@@ -37,7 +37,7 @@ def open_image(source: Path) -> Iterator[Image.Image]:
             raise OSError(
                 f"image is over Pillow's limit of {limit / 1e6:.0f} million pixels (a possible decompression bomb)"
             ) from None
-        except Image.UnidentifiedImageError:
+        except UnidentifiedImageError:
             raise OSError("not an image file Pillow can read (JPEG, PNG, WebP, TIFF...)") from None
         except (SyntaxError, struct.error, EOFError, ValueError) as exc:
             raise OSError(f"image header is broken: {exc}") from None

@@ -25,7 +25,9 @@ import json
 import re
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
+from printer.jsonvalue import JSONObject
 from printer.problems import Problem
 
 
@@ -87,11 +89,13 @@ def _at(data: object, parts: list[str | int]) -> object:
     return data
 
 
-def _source_map(text: str) -> dict:
+def _source_map(text: str) -> dict[str, Any]:
+    """``{JSON pointer: json_source_map Entry}`` of ``text``."""
     from json_source_map import calculate  # the serve extra (printer serve is what edits cards)
 
     try:
-        return calculate(text)
+        entries: dict[str, Any] = calculate(text)
+        return entries
     except Exception as exc:  # the file no longer parses: it changed on disk since the editor read it
         raise CardEditError(
             Problem("card file", f"the file cannot be read as JSON: {exc}", code="json-syntax")
@@ -107,7 +111,7 @@ def _check(text: str, expected: object, where: str) -> str:
     raise CardEditError(Problem(where, "the edit would not give the intended file; nothing was written", code="edit"))
 
 
-def replace_card(text: str, pointer: str, card: dict) -> str:
+def replace_card(text: str, pointer: str, card: JSONObject) -> str:
     """``text`` with the card object at ``pointer`` holding ``card``; every other character as it was.
 
     Members whose value is unchanged keep their text; a changed value is
@@ -183,7 +187,7 @@ def _set(data: object, parts: list[str | int], value: object) -> object:
     return data
 
 
-def _card_list(data: object, pointer: str) -> tuple[list[str | int], int, list]:
+def _card_list(data: object, pointer: str) -> tuple[list[str | int], int, list[object]]:
     """``(steps of pointer, the card's index in its list, the list)``."""
     parts = pointer_parts(pointer)
     index = parts[-1] if parts else None
@@ -226,7 +230,7 @@ def _list_text(text: str, parts: list[str | int], items: list[object], keep: lis
     return text[:start] + "[" + body + "]" + text[end:]
 
 
-def insert_card(text: str, after: str | None, card: dict, list_pointer: str = "$.cards") -> tuple[str, str]:
+def insert_card(text: str, after: str | None, card: JSONObject, list_pointer: str = "$.cards") -> tuple[str, str]:
     """``text`` with ``card`` added to the card list after the card at ``after`` (at the end when ``None``).
 
     ``list_pointer`` names the list when ``after`` is ``None`` (``$.cards``
@@ -264,7 +268,7 @@ def delete_card(text: str, pointer: str) -> str:
     return _check(_list_text(text, parts, cards, keep), data, pointer)
 
 
-def card_at(text: str, pointer: str) -> dict | None:
+def card_at(text: str, pointer: str) -> JSONObject | None:
     """The card object at ``pointer`` in the JSON ``text``, or ``None``."""
     try:
         found = _at(json.loads(text), pointer_parts(pointer))

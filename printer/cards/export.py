@@ -25,11 +25,16 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printer.cards.model import Card
 from printer.cards.spreadsheet import LIST_SEPARATOR, FieldType, SchemaTypes, _csv_text, column_letters, sheet_prefix
 from printer.fsutil import atomic_open
+from printer.jsonvalue import JSONObject
 from printer.problems import UsageError
+
+if TYPE_CHECKING:
+    from printer.cards.schema import SchemaStore
 
 FORMATS = (".xlsx", ".csv", ".ods")
 #: fields a card file names for itself, not written as columns
@@ -37,7 +42,7 @@ FILE_FIELDS = ("$schema", "game")
 _SHEET_NAME_BAD = re.compile(r"[\[\]:*?/\\]")
 
 
-def flatten(data: dict, prefix: str = "") -> dict[str, object]:
+def flatten(data: JSONObject, prefix: str = "") -> dict[str, object]:
     """``{"cost": {"gold": 2}}`` -> ``{"cost.gold": 2}``; an empty object, or one whose keys hold a ``.``, stays
     whole (written as JSON)."""
     out: dict[str, object] = {}
@@ -123,7 +128,7 @@ def tables(cards: list[Card], names: list[str]) -> list[tuple[str, list[Card], l
     return [(_sheet_name(t, used), cs, per_type[t]) for t, cs in by_type.items()]
 
 
-def export_cards(cards: list[Card], store, schema_file: Path, out: Path) -> int:
+def export_cards(cards: list[Card], store: SchemaStore, schema_file: Path, out: Path) -> int:
     """Write ``cards`` (of one game, whose schema is ``schema_file``) to ``out`` (``.xlsx``, ``.csv`` or ``.ods``).
 
     Returns the number of cards written. Raises :class:`UsageError` for another file ending, or ``.ods`` when

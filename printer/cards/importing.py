@@ -13,16 +13,25 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import ClassVar
+from typing import ClassVar, Protocol
 
 from printer.cards.load import read_json
+from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem, counted
 
 #: ``{field name: (records that had it, where it was first seen)}``: the fields an importer left out.
 Skipped = dict[str, tuple[int, str]]
 
 #: ``convert(data, file, skipped)`` of one parsed source file: ``([(where, card)], problems)``.
-Converter = Callable[[object, str, Skipped], tuple[list[tuple[str, dict]], list[Problem]]]
+Converter = Callable[[object, str, Skipped], tuple[list[tuple[str, JSONObject]], list[Problem]]]
+
+
+class Conversion(Protocol):
+    """One record being converted: ``convert()`` gives the card (``None``: left out) and fills ``problems``."""
+
+    problems: list[Problem]
+
+    def convert(self) -> JSONObject | None: ...
 
 
 @dataclass
@@ -35,7 +44,7 @@ class ImportResult:
     (card type -> file name) and, for types beyond them, overriding ``file_of``.
     """
 
-    cards: list[dict] = field(default_factory=list)
+    cards: list[JSONObject] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     origins: list[str] = field(default_factory=list)
 
@@ -45,12 +54,12 @@ class ImportResult:
         """The output file name of ``card_type``: ``type_files[card_type]`` (``KeyError`` for another type)."""
         return self.type_files[card_type]
 
-    def by_file(self) -> dict[str, list[dict]]:
+    def by_file(self) -> dict[str, list[JSONObject]]:
         """The cards grouped by output file name (:func:`group_by_file`)."""
         return group_by_file(self.cards, self.type_files, self.file_of)
 
 
-def convert_files(paths: Iterable[Path], convert: Converter, result) -> Skipped:
+def convert_files(paths: Iterable[Path], convert: Converter, result: ImportResult) -> Skipped:
     """Read each JSON file (:func:`printer.cards.load.read_json`) and ``convert`` it into ``result``.
 
     ``result`` has ``cards``, ``problems`` and ``origins`` lists: each
@@ -71,8 +80,15 @@ def convert_files(paths: Iterable[Path], convert: Converter, result) -> Skipped:
 
 
 def convert_each(
-    items: list, base: str, converter, skipped: Skipped, *, record: str, code: str, hint: str | None = None
-) -> tuple[list[tuple[str, dict]], list[Problem]]:
+    items: list[object],
+    base: str,
+    converter: Callable[[JSONObject, str, Skipped], Conversion],
+    skipped: Skipped,
+    *,
+    record: str,
+    code: str,
+    hint: str | None = None,
+) -> tuple[list[tuple[str, JSONObject]], list[Problem]]:
     """Convert each record of ``items`` (located ``base[index]``); returns ``([(where, card)], problems)``.
 
     ``converter(item, where, skipped)`` makes an object with ``convert()``
@@ -80,7 +96,8 @@ def convert_each(
     record that is not an object is an error and left out: ``<record> is an
     object, not str`` (``record`` such as ``a card``) with ``hint`` and ``code``.
     """
-    cards, problems = [], []
+    cards: list[tuple[str, JSONObject]] = []
+    problems: list[Problem] = []
     for index, item in enumerate(items):
         where = f"{base}[{index}]"
         if not isinstance(item, dict):
@@ -120,21 +137,23 @@ def skipped_warnings(skipped: Skipped, known: dict[str, str], one: str, many: st
 
 
 def group_by_file(
-    cards: list[dict], type_files: dict[str, str], file_of: Callable[[str], str] | None = None
-) -> dict[str, list[dict]]:
+    cards: list[JSONObject], type_files: dict[str, str], file_of: Callable[[str], str] | None = None
+) -> dict[str, list[JSONObject]]:
     """``{output file name: cards}``: in ``type_files`` order (card type -> file), empty files left out.
 
     ``file_of(card type)`` names the file of a type (default: ``type_files[type]``);
     files it names beyond ``type_files`` come after, in the order met.
     """
     file_of = file_of or type_files.__getitem__
-    files: dict[str, list[dict]] = {name: [] for name in type_files.values()}
+    files: dict[str, list[JSONObject]] = {name: [] for name in type_files.values()}
     for card in cards:
         files.setdefault(file_of(card["type"]), []).append(card)
     return {name: group for name, group in files.items() if group}
 
 
-def type_counts(cards: list[dict], type_files: dict[str, str], file_of: Callable[[str], str] | None = None) -> str:
+def type_counts(
+    cards: list[JSONObject], type_files: dict[str, str], file_of: Callable[[str], str] | None = None
+) -> str:
     """``Spell 6, Creature 2``: the cards per output file, named by its type, in :func:`group_by_file` order.
 
     ``""`` for no cards.
@@ -142,6 +161,6 @@ def type_counts(cards: list[dict], type_files: dict[str, str], file_of: Callable
     return ", ".join(f"{group[0]['type']} {len(group)}" for group in group_by_file(cards, type_files, file_of).values())
 
 
-def card_file_text(game: str, cards: list[dict], schema: str) -> str:
+def card_file_text(game: str, cards: list[JSONObject], schema: str) -> str:
     """One card file: ``{"$schema": schema, "game": game, "cards"}`` as 2-space indented UTF-8 JSON, final newline."""
     return json.dumps({"$schema": schema, "game": game, "cards": cards}, indent=2, ensure_ascii=False) + "\n"

@@ -47,7 +47,7 @@ class _DuplicateKeys:
         self.duplicates: list[str] = []
         self.suspect = False
 
-    def __call__(self, pairs: list[tuple[str, object]]) -> dict:
+    def __call__(self, pairs: list[tuple[str, object]]) -> dict[str, object]:
         result = dict(pairs)
         if len(result) != len(pairs):
             seen: set[str] = set()

@@ -32,9 +32,13 @@ from dataclasses import dataclass, field
 
 from markdown_it import MarkdownIt
 from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
+from markdown_it.renderer import RendererProtocol
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline import emphasis as _emphasis
 from markdown_it.rules_inline.state_inline import Scanned
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup, escape
 
 from printer.problems import WARNING, Problem, did_you_mean
@@ -86,7 +90,7 @@ def icon_html(name: str, label: str | None, env: RenderEnv) -> str:
     return f'<span class="icon-labelled icon-{name}">{img}<span class="icon-label">{escape(label)}</span></span>'
 
 
-def _render_icon(self, tokens, idx, options, env) -> str:
+def _render_icon(self: RendererProtocol, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     meta = tokens[idx].meta
     return icon_html(meta["name"], meta["label"], env.get("printer") or RenderEnv())
 
@@ -191,7 +195,7 @@ def _dir_attr(text: str) -> str:
 def direction_plugin(md: MarkdownIt) -> None:
     """markdown-it-py plugin: paragraphs, headings and list items whose text starts right-to-left get ``dir="rtl"``."""
 
-    def rule(state) -> None:
+    def rule(state: StateCore) -> None:
         tokens = state.tokens
         for i, token in enumerate(tokens):
             if token.type in ("paragraph_open", "heading_open") and i + 1 < len(tokens):

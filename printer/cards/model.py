@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printer.cards.record import Record, held_again, held_fields
+from printer.jsonvalue import JSON, JSONObject
 from printer.plugins import name_variants
 from printer.problems import closest
 
@@ -65,25 +66,29 @@ class Card:
     """One valid card of ``game``; ``record`` says where it was read."""
 
     game: str
-    data: dict
+    data: JSONObject
     record: Record
     _packed: bool = field(default=False, init=False, repr=False, compare=False)  # see pack
 
     @property
     def id(self) -> str:
-        return self.data["id"]
+        value: str = self.data["id"]
+        return value
 
     @property
     def title(self) -> str:
-        return self.data["title"]
+        value: str = self.data["title"]
+        return value
 
     @property
     def type(self) -> str:
-        return self.data["type"]
+        value: str = self.data["type"]
+        return value
 
     @property
     def copies(self) -> int:
-        return self.data.get("copies", 1)
+        value: int = self.data.get("copies", 1)
+        return value
 
     @property
     def name(self) -> str:
@@ -110,10 +115,10 @@ class Card:
     def where(self) -> str:
         return self.record.where()
 
-    def get(self, key: str, default=None):
+    def get(self, key: str, default: JSON = None) -> JSON:
         return self.data.get(key, default)
 
-    def __getitem__(self, key: str):
+    def __getitem__(self, key: str) -> JSON:
         return self.data[key]
 
     def __contains__(self, key: str) -> bool:
@@ -152,16 +157,16 @@ class Card:
             """``data`` of a packed card: its record's, held again (called only for attributes not held)."""
             return held_again(self, name, self._unpack)
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, object]:
         """What pickle and copy take of a card: its fields, ``data`` only when not packed (its record's then)."""
         return held_fields(self)
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, object]) -> None:
         """A card from what :meth:`__getstate__` gave."""
         for name, value in state.items():
             object.__setattr__(self, name, value)
 
-    def _unpack(self) -> dict | None:
+    def _unpack(self) -> JSONObject | None:
         if not self._packed:
             return None
         self.data = data = self.record.data

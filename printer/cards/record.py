@@ -11,6 +11,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from printer.jsonvalue import JSONObject
+
 if TYPE_CHECKING:
     from printer.spill import Spill
 
@@ -27,7 +29,7 @@ class Record:
     folder in its ``$schema``), or ``None`` when the file does not say.
     """
 
-    data: dict
+    data: JSONObject
     file: Path
     pointer: str
     game: str | None = None
@@ -62,7 +64,7 @@ class Record:
                 pass
         del self.data
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, object]:
         """What pickle and copy take of a record: its fields (a subclass's too), ``data`` only when not packed; a
         pickle held in a spill file is read from it (a spill file cannot be pickled); the copy stays packed until
         read."""
@@ -71,7 +73,7 @@ class Record:
             state["_packed"], state["_spill"] = self.packed(), None
         return state
 
-    def __setstate__(self, state: dict) -> None:
+    def __setstate__(self, state: dict[str, object]) -> None:
         """A record from what :meth:`__getstate__` gave."""
         for name, value in state.items():
             object.__setattr__(self, name, value)
@@ -89,19 +91,20 @@ class Record:
             """``data`` of a packed record, unpickled and held again (called only for attributes not held)."""
             return held_again(self, name, self._unpack)
 
-    def _unpack(self) -> dict | None:
+    def _unpack(self) -> JSONObject | None:
         packed = self.packed()
         if packed is None:
             return None
-        self.data = data = pickle.loads(packed)
+        data: JSONObject = pickle.loads(packed)
+        self.data = data
         self._packed = self._spill = None
         return data
 
 
-def held_fields(obj: object) -> dict:
+def held_fields(obj: object) -> dict[str, object]:
     """The dataclass fields ``obj`` holds, by name, without reading a packed one back (``data``: asking a slot not
     held for its value would call ``__getattr__``, which reads it back)."""
-    state = {}
+    state: dict[str, object] = {}
     for name in (f.name for f in fields(obj)):  # type: ignore[arg-type]
         try:
             state[name] = object.__getattribute__(obj, name)
@@ -110,14 +113,15 @@ def held_fields(obj: object) -> dict:
     return state
 
 
-def held_again(owner: object, name: str, unpack: Callable[[], dict | None]) -> dict:
+def held_again(owner: object, name: str, unpack: Callable[[], JSONObject | None]) -> JSONObject:
     """What a packed record's or card's ``__getattr__`` gives: for ``data``, what another thread read back meanwhile,
     else ``unpack()`` (``None``: not packed); :data:`UNPACKING` held. Raises ``AttributeError`` for anything
     else."""
     if name == "data":
         with UNPACKING:
             try:
-                return object.__getattribute__(owner, "data")
+                held: JSONObject = object.__getattribute__(owner, "data")
+                return held
             except AttributeError:
                 data = unpack()
                 if data is not None:

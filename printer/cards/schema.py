@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlparse
 
 from printer.cards.record import json_key as _key
+from printer.jsonvalue import JSON, JSONObject
 from printer.paths import is_inside
 from printer.problems import Candidates, Problem, UsageError, did_you_mean
 
@@ -26,8 +27,10 @@ from printer.problems import Candidates, Problem, UsageError, did_you_mean
 # way): a project whose cards are valid is validated without them (printer.fastschema).
 if TYPE_CHECKING:
     import jsonschema
+    import jsonschema_rs
     from jsonschema.exceptions import ValidationError
     from referencing import Registry, Resource
+    from referencing._core import Resolver
 
 
 def _schema_files(root: Path) -> Iterable[Path]:
@@ -50,9 +53,11 @@ class SchemaStore:
     def __init__(self, roots: Iterable[Path]):
         self.roots = [Path(r).resolve() for r in roots]
         self._by_uri: dict[str, object] = {}  # each schema's contents under its file URI and its $id
-        self._contents: dict[Path, dict] = {}
+        self._contents: dict[Path, JSONObject] = {}
         self._validators: dict[Path, jsonschema.protocols.Validator] = {}
-        self._fast: dict[Path, object | None] = {}  # by the schema file as given (resolving a path costs a stat a step)
+        self._fast: dict[
+            Path, jsonschema_rs.Validator | None
+        ] = {}  # by the schema file as given (resolving a path costs a stat a step)
         for root in reversed(self.roots):  # the project's files override the bundled ones
             for file in _schema_files(root):
                 try:
@@ -124,7 +129,7 @@ class SchemaStore:
     def validator(self, schema_file: Path) -> jsonschema.protocols.Validator:
         return _validator(self, schema_file.resolve())
 
-    def fast_validator(self, schema_file: Path):
+    def fast_validator(self, schema_file: Path) -> jsonschema_rs.Validator | None:
         """The compiled verdict-only validator of ``schema_file`` (:mod:`printer.fastschema`), or ``None``.
 
         ``None`` when jsonschema-rs cannot honour the schema; then every card
@@ -145,7 +150,7 @@ class SchemaStore:
             self._fast[schema_file] = fast
         return self._fast[schema_file]
 
-    def schema(self, schema_file: Path) -> dict:
+    def schema(self, schema_file: Path) -> JSONObject:
         schema_file = schema_file.resolve()
         if schema_file not in self._contents:
             try:
@@ -161,7 +166,7 @@ class SchemaStore:
         """Every property name a schema allows, following its ``allOf`` references."""
         names: list[str] = []
 
-        def walk(schema: dict, resolver) -> None:
+        def walk(schema: JSONObject, resolver: Resolver[JSON]) -> None:
             if not isinstance(schema, dict):
                 return
             names.extend(schema.get("properties", {}))
@@ -222,7 +227,7 @@ class SchemaStore:
         return sorted(problems, key=lambda p: p.where)
 
 
-def _errors(validator, data: object, schema_file: Path):
+def _errors(validator: jsonschema.protocols.Validator, data: object, schema_file: Path) -> Iterator[ValidationError]:
     """``validator.iter_errors(data)``; a ``$ref`` that resolves to nothing is a :class:`UsageError` at the schema."""
     from referencing.exceptions import Unresolvable
 
@@ -256,7 +261,7 @@ def _ref_path(schema: object, ref: str, path: str = "$") -> str | None:
     return None
 
 
-def _validator(store: SchemaStore, schema_file: Path):
+def _validator(store: SchemaStore, schema_file: Path) -> jsonschema.protocols.Validator:
     cache = store._validators
     if schema_file not in cache:
         import jsonschema
@@ -293,7 +298,9 @@ def _validator(store: SchemaStore, schema_file: Path):
 PATTERN_SECONDS = 0.5
 
 
-def _pattern(validator, pattern: str, instance: object, schema: dict):
+def _pattern(
+    validator: jsonschema.protocols.Validator, pattern: str, instance: object, schema: JSONObject
+) -> Iterator[ValidationError]:
     """The ``pattern`` keyword, matched by the ``regex`` module with a time limit (:data:`PATTERN_SECONDS`)."""
     import regex
     from jsonschema.exceptions import ValidationError
@@ -345,7 +352,7 @@ def _short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _problem(error: ValidationError, where: str, root: dict) -> Problem:
+def _problem(error: ValidationError, where: str, root: JSONObject) -> Problem:
     """Turn one jsonschema error into a located problem with a hint."""
     from jsonschema.exceptions import best_match
 
@@ -396,7 +403,7 @@ def _problem(error: ValidationError, where: str, root: dict) -> Problem:
     return Problem(path, message, hint or _branch_description(error, root), code="schema")
 
 
-def _branch_description(error: ValidationError, root: dict) -> str | None:
+def _branch_description(error: ValidationError, root: JSONObject) -> str | None:
     """The description of the nearest schema on the error's path (an if/then rule's, say)."""
     node, found = root, None
     for step in error.relative_schema_path:

@@ -29,13 +29,16 @@ from pathlib import Path
 from printer.cards.edit import CardEditError
 from printer.cards.export import FILE_FIELDS, cell_value, flatten
 from printer.cards.spreadsheet import SchemaTypes, sheet_prefix
+from printer.jsonvalue import JSONObject
 from printer.problems import Problem
 
 #: the spreadsheet endings the editor writes
 WRITABLE = (".csv", ".xlsx", ".xlsm")
 
 
-def row_values(data: dict, columns: dict[str, int], types: SchemaTypes, typed: bool, where: str) -> dict[int, object]:
+def row_values(
+    data: JSONObject, columns: dict[str, int], types: SchemaTypes, typed: bool, where: str
+) -> dict[int, object]:
     """The cells of one row for ``data``: column index (0-based) -> value, ``None`` for an empty cell.
 
     ``columns`` maps each header to its column; ``typed`` is true for a workbook (numbers stay numbers), false

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 from pathlib import Path, PurePosixPath
@@ -90,7 +91,7 @@ def _column(letters: bytes) -> int:
     return col
 
 
-def oversized_sheets(path: Path, sheet_prefix) -> list[Problem]:
+def oversized_sheets(path: Path, sheet_prefix: Callable[[str], str]) -> list[Problem]:
     """A problem for each sheet of the XLSX or ODS workbook at ``path`` spanning over :data:`MAX_SHEET_CELLS`
     cells, located at the sheet's last filled cell (``crew.xlsx:Sheet1!XFD1048576``); ``sheet_prefix`` gives a
     sheet name as a location prefix (``Sheet1!``). Other file types, and files that are not a readable zip,

@@ -15,11 +15,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from printer.cards.spreadsheet import SchemaTypes, SheetRecord, column_letters, read_cell, sheet_prefix
 from printer.cards.translation_book import Translation, TranslationBook, add_checked, lang_problem
+from printer.jsonvalue import JSONObject
 from printer.problems import Problem
 from printer.project import Project
+
+if TYPE_CHECKING:
+    from printer.cards.schema import SchemaStore
 
 #: the header of the digests column of a language
 FROM = "from"
@@ -50,14 +55,14 @@ def read_digests(text: object) -> tuple[dict[str, str], str | None]:
 
 def row_translations(
     row: SheetRecord, types: Callable[[], SchemaTypes | None]
-) -> tuple[dict[str, dict], list[Problem]]:
+) -> tuple[dict[str, JSONObject], list[Problem]]:
     """The translations in one row's translation cells, by language: ``{lang: {"fields", "from", "cells"}}``
     (``cells``: each field's, and ``""`` the row's, location), and the problems of cells that cannot be read.
 
     ``types`` gives the game's schema field types (:class:`~printer.cards.spreadsheet.SchemaTypes`), by which
     a cell is read as the card's own would be (a list of keywords as ``a; b``)."""
     problems: list[Problem] = []
-    out: dict[str, dict] = {}
+    out: dict[str, JSONObject] = {}
     for header, value in row.translated.items():
         name, lang = header.split("@", 1)
         held = out.setdefault(lang, {"fields": {}, "from": {}, "cells": {"": row.where()}})
@@ -89,7 +94,11 @@ def row_translations(
 
 
 def sheet_translations(
-    project: Project, rows: list[SheetRecord], book: TranslationBook, translatable, store
+    project: Project,
+    rows: list[SheetRecord],
+    book: TranslationBook,
+    translatable: Callable[[str], tuple[str, ...]],
+    store: SchemaStore,
 ) -> list[Problem]:
     """The translations in the ``<field>@<lang>`` cells of spreadsheet ``rows`` into ``book``; their problems, each
     once (a column's language is checked once, located at the column: ``file.xlsx:Sheet1!F:F (fr)``)."""

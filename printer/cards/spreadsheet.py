@@ -44,11 +44,21 @@ import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 from xml.etree import ElementTree
 
 from printer.cards.record import MAX_FILE_BYTES, Record, json_key, json_type
 from printer.cards.sheet_size import oversized_sheets
+from printer.jsonvalue import JSON, JSONObject
 from printer.problems import Problem
+
+if TYPE_CHECKING:
+    from referencing._core import Resolver
+
+    from printer.cards.schema import SchemaStore
+
+#: a schema node and the resolver its ``$ref`` resolves against
+_Node = tuple[JSONObject, "Resolver[JSON]"]
 
 #: file name endings read as spreadsheets (lower case)
 SUFFIXES = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
@@ -402,7 +412,7 @@ class FieldType:
     """What the schema says about one field: its JSON ``types``, ``enum`` values and list ``items``."""
 
     types: set[str] = field(default_factory=set)
-    enum: list = field(default_factory=list)
+    enum: list[JSON] = field(default_factory=list)
     items: FieldType | None = None
 
 
@@ -412,15 +422,17 @@ class SchemaTypes:
     ``store`` is a :class:`~printer.cards.schema.SchemaStore`.
     """
 
-    def __init__(self, store, schema_file: Path):
+    def __init__(self, store: SchemaStore, schema_file: Path) -> None:
         root = store.schema(schema_file)
-        base = root.get("$id") if isinstance(root.get("$id"), str) else schema_file.resolve().as_uri()
-        self._roots = [(root, store.registry.resolver(base_uri=base))]
+        root_id = root.get("$id")
+        base = root_id if isinstance(root_id, str) else schema_file.resolve().as_uri()
+        self._roots: list[_Node] = [(root, store.registry.resolver(base_uri=base))]
         self._cache: dict[tuple[str, ...], FieldType] = {}
 
     @staticmethod
-    def _expand(nodes):
-        out, stack, seen = [], list(nodes), 0
+    def _expand(nodes: list[_Node]) -> list[_Node]:
+        out: list[_Node] = []
+        stack, seen = list(nodes), 0
         while stack and seen < 2000:
             seen += 1
             schema, resolver = stack.pop()
@@ -440,7 +452,7 @@ class SchemaTypes:
                     stack.append((schema[key], resolver))
         return out
 
-    def _nodes(self, path: tuple[str, ...]):
+    def _nodes(self, path: tuple[str, ...]) -> list[_Node]:
         nodes = self._expand(self._roots)
         for part in path:
             nodes = self._expand(
@@ -452,9 +464,9 @@ class SchemaTypes:
             )
         return nodes
 
-    def _describe(self, nodes) -> FieldType:
+    def _describe(self, nodes: list[_Node]) -> FieldType:
         kind = FieldType()
-        items = []
+        items: list[_Node] = []
         for schema, resolver in nodes:
             t = schema.get("type")
             kind.types |= set(t) if isinstance(t, list) else {t} if isinstance(t, str) else set()
@@ -641,7 +653,7 @@ def convert(record: SheetRecord, types: SchemaTypes) -> list[Problem]:
     validated further.
     """
     problems: list[Problem] = []
-    data: dict = {}
+    data: JSONObject = {}
     for header, value in record.cells.items():
         parts = tuple(header.split("."))
         path = "".join(json_key(p) for p in parts)

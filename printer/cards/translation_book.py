@@ -18,6 +18,7 @@ from urllib.parse import unquote, urldefrag, urljoin
 
 from printer.cards.model import Card
 from printer.cards.record import json_key
+from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem, did_you_mean
 from printer.project import Project
 
@@ -59,7 +60,7 @@ def languages(project: Project, game_id: str) -> tuple[str, ...]:
 
 
 def translatable_fields(
-    project: Project, game_id: str, schema: dict, store: SchemaStore | None = None
+    project: Project, game_id: str, schema: JSONObject, store: SchemaStore | None = None
 ) -> tuple[str, ...]:
     """The fields of ``game_id``'s cards that translations may replace: ``[games.<id>] translatable`` (printer.toml),
     then the properties ``schema`` (the game's card schema as a dict) marks ``"x-translatable": true``, each once.
@@ -71,7 +72,7 @@ def translatable_fields(
     return tuple(dict.fromkeys([*names, *_marked(schema, store)]))
 
 
-def _marked(schema: dict, store: SchemaStore | None) -> list[str]:
+def _marked(schema: JSONObject, store: SchemaStore | None) -> list[str]:
     """The properties ``schema`` marks translatable (see :func:`translatable_fields`).
 
     A ``$ref`` is followed through ``store``'s own schemas (:meth:`SchemaStore.contents_of`: the files the card

@@ -24,7 +24,7 @@ page.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -48,6 +48,7 @@ from printer.cards.translation_book import (
     source_digest,
     translatable_fields,
 )
+from printer.jsonvalue import JSONObject
 from printer.limits import over
 from printer.paths import is_inside, regular_file_problem
 from printer.problems import WARNING, Candidates, Problem, counted, did_you_mean
@@ -122,7 +123,13 @@ def is_overlay(data: object) -> bool:
     return isinstance(data, dict) and "lang" in data
 
 
-def _read_overlay(project: Project, file: Path, book: TranslationBook, translatable, store) -> list[Problem]:
+def _read_overlay(
+    project: Project,
+    file: Path,
+    book: TranslationBook,
+    translatable: Callable[[str], tuple[str, ...]],
+    store: SchemaStore,
+) -> list[Problem]:
     try:
         if file.stat().st_size > MAX_FILE_BYTES:
             return []  # the card loader reports it, unread
@@ -172,7 +179,7 @@ def _read_overlay(project: Project, file: Path, book: TranslationBook, translata
 _SCHEMA_PROBLEMS = 100
 
 
-def _schema_problems_of(data: dict, file: Path, store: SchemaStore) -> list[Problem]:
+def _schema_problems_of(data: JSONObject, file: Path, store: SchemaStore) -> list[Problem]:
     """``data`` (an overlay) against its schema: the file's own keys, then each entry alone (so that a file of many
     bad entries is explained a few at a time: at most :data:`_SCHEMA_PROBLEMS` problems)."""
     schema = bundled_root() / SCHEMA_FILE
@@ -198,7 +205,7 @@ def _schema_problems_of(data: dict, file: Path, store: SchemaStore) -> list[Prob
     return found
 
 
-def _overlay_game(project: Project, file: Path, data: dict, tag: str) -> tuple[str | None, Problem | None]:
+def _overlay_game(project: Project, file: Path, data: JSONObject, tag: str) -> tuple[str | None, Problem | None]:
     game = data.get("game")
     if isinstance(game, str):
         if game in project.games:
@@ -336,7 +343,9 @@ def _where_to_translate(card: Card, fields: Sequence[str], lang: str) -> str:
 _SPREADSHEETS = (".csv", ".xlsx", ".xlsm", ".xls", ".ods")
 
 
-def _assess(card: Card, translation: Translation | None, lang: str, fields: Sequence[str]):
+def _assess(
+    card: Card, translation: Translation | None, lang: str, fields: Sequence[str]
+) -> tuple[str | None, Problem | None]:
     """``(state, problem)`` of one card: state ``None`` (nothing to translate), ``"missing"``, ``"stale"`` or
     ``"translated"``; the warning for the first two."""
     wanted = _to_translate(card, fields)

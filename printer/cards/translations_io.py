@@ -20,12 +20,17 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printer.cards.markup import card_markdown
 from printer.cards.model import CardSet
 from printer.cards.schema import SchemaStore
 from printer.cards.translations import TranslationBook, source_digest
+from printer.jsonvalue import JSON
 from printer.problems import ERROR, WARNING, Problem
+
+if TYPE_CHECKING:
+    from referencing._core import Resolver
 
 #: the largest translator's file read (a PO file or a workbook), bytes
 MAX_FILE_BYTES = 50 * 2**20
@@ -136,7 +141,7 @@ def field_notes(store: SchemaStore, schema_file: Path) -> dict[str, str]:
     notes: dict[str, str] = {}
     seen: set[int] = set()
 
-    def walk(schema: object, resolver, depth: int = 0) -> None:
+    def walk(schema: object, resolver: Resolver[JSON], depth: int = 0) -> None:
         if not isinstance(schema, dict) or depth > 20 or id(schema) in seen:
             return
         seen.add(id(schema))

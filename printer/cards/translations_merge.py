@@ -24,6 +24,7 @@ from printer.cards.edit import CardEditError, card_at, insert_card, replace_card
 from printer.cards.model import Card, CardSet
 from printer.cards.translations import Translation, TranslationBook, source_digest
 from printer.cards.translations_io import Incoming, as_text, entry_key, from_text, markup_problems
+from printer.jsonvalue import JSONObject
 from printer.paths import bundled_schema, read_text
 from printer.problems import ERROR, WARNING, Candidates, Problem, did_you_mean
 from printer.project import Project
@@ -275,7 +276,7 @@ def _edited(text: str, existing: Translation | None, change: _Change, path: Path
     return new_text
 
 
-def _entry(old: dict, change: _Change) -> dict:
+def _entry(old: JSONObject, change: _Change) -> JSONObject:
     """An overlay entry: ``old`` with the changed fields, its ``from`` digests last (a field without a digest has
     none: it counts as stale)."""
     digests = dict(old.get("from") or {}) if isinstance(old.get("from"), dict) else {}
