@@ -40,18 +40,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from printer.units import (  # noqa: F401 (the sizes are part of the layout's interface too)
-    CARD_SIZES,
-    EPS,
-    FLIPS,
-    MM_PER_IN,
-    ORIENTATIONS,
-    PAPER_SIZES,
-    _usage,
-    parse_length,
-    parse_offset,
-    parse_size,
-)
+# the sizes and their parsers are part of the layout's interface too (re-exported)
+from printer.units import CARD_SIZES as CARD_SIZES
+from printer.units import EPS as EPS
+from printer.units import FLIPS as FLIPS
+from printer.units import MM_PER_IN as MM_PER_IN
+from printer.units import ORIENTATIONS as ORIENTATIONS
+from printer.units import PAPER_SIZES as PAPER_SIZES
+from printer.units import _usage
+from printer.units import parse_length as parse_length
+from printer.units import parse_offset as parse_offset
+from printer.units import parse_size as parse_size
 
 
 def orient(page: tuple[float, float], orientation: str) -> tuple[float, float]:
@@ -131,7 +130,9 @@ class SheetLayout:
     area: tuple[float, float, float, float] | None = None
     explicit: tuple[Slot, ...] | None = None
     fold: str | None = None
-    _cache: dict = field(default_factory=dict, compare=False, repr=False, hash=False)
+    _cache: dict[tuple[str, Slot], tuple[float, float, float, float]] = field(
+        default_factory=dict, compare=False, repr=False, hash=False
+    )
 
     @property
     def per_sheet(self) -> int:
@@ -287,7 +288,7 @@ class SheetLayout:
             return []
         offset = max(self.bleed, 1.0) if offset is None else offset
         boxes = [self.bleed_box(s) for s in self.slots()]
-        marks: dict[tuple, Segment] = {}
+        marks: dict[tuple[float, ...], Segment] = {}
         for slot in self.slots():
             t = self.trim_box(slot)
             for cx, cy, sx, sy in ((t.x0, t.y0, -1, -1), (t.x1, t.y0, 1, -1), (t.x0, t.y1, -1, 1), (t.x1, t.y1, 1, 1)):
@@ -380,7 +381,7 @@ def fit_grid(
     return SheetLayout(page, card, cols, rows, gutter, margin, bleed, area=area)
 
 
-def _fits(page, card, gutter, margin) -> bool:
+def _fits(page: tuple[float, float], card: tuple[float, float], gutter: float, margin: float) -> bool:
     return _count(page[0] - 2 * margin, card[0], gutter) >= 1 and _count(page[1] - 2 * margin, card[1], gutter) >= 1
 
 

@@ -50,8 +50,10 @@ Problems in it are reported as ``file::$.slot[2].x``.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
@@ -154,10 +156,10 @@ def _choice(value: str, choices: tuple[str, ...], what: str, where: str) -> str:
 
 
 def resolve_options(
-    project_settings: dict,
-    game_settings: dict,
+    project_settings: Mapping[str, Any],
+    game_settings: Mapping[str, Any],
     card_size: str,
-    cli: dict,
+    cli: Mapping[str, Any],
     where: str = "printer.toml",
     limits: Limits = DEFAULT_LIMITS,
 ) -> PrintOptions:
@@ -166,7 +168,7 @@ def resolve_options(
     ``limits`` are the project's (:attr:`printer.project.Project.limits`): no length may pass its ``size_mm``.
     Raises :class:`UsageError` naming the setting for a bad value.
     """
-    merged: dict = {}
+    merged: dict[str, tuple[Any, str]] = {}
     for source, place in (
         (project_settings, f"{where} [project]"),
         (game_settings, f"{where} [games]"),
@@ -179,7 +181,7 @@ def resolve_options(
     max_mm = limits.size_mm
     opts.card = parse_size(card_size, CARD_SIZES, "card size", max_mm)
 
-    def get(key):
+    def get(key: str) -> tuple[Any, str]:
         return merged.get(key, (None, where))
 
     value, place = get("paper")
