@@ -150,7 +150,16 @@ def box_net(spec: BoxSpec, split: bool = False) -> Net:
     return net
 
 
-def _piece(columns, index, pw, ph, pd, tuck, dust, notch) -> Piece:
+def _piece(
+    columns: list[tuple[str, float]],
+    index: int,
+    pw: float,
+    ph: float,
+    pd: float,
+    tuck: float,
+    dust: float,
+    notch: float,
+) -> Piece:
     top = max(_top_extent(kind, pd, tuck, dust) for kind, _ in columns)
     bottom = max(_bottom_extent(kind, pd, tuck, dust) for kind, _ in columns)
     b0, b1 = top, top + ph
@@ -197,7 +206,9 @@ def _taper(width: float, dust: float) -> float:
     return min(0.5 * dust, 0.4 * width)
 
 
-def _top_profile(path: _Path, kind, x, width, b0, pd, tuck, dust, notch) -> None:
+def _top_profile(
+    path: _Path, kind: str, x: float, width: float, b0: float, pd: float, tuck: float, dust: float, notch: float
+) -> None:
     """The cut along the top of one column, left to right, ending at its right fold."""
     right = x + width
     if kind == "glue-left":
@@ -226,7 +237,9 @@ def _top_profile(path: _Path, kind, x, width, b0, pd, tuck, dust, notch) -> None
         path.line(right, b0)
 
 
-def _bottom_profile(path: _Path, kind, x, width, b1, pd, tuck, dust) -> None:
+def _bottom_profile(
+    path: _Path, kind: str, x: float, width: float, b1: float, pd: float, tuck: float, dust: float
+) -> None:
     """The cut along the bottom of one column, right to left, ending at its left fold."""
     if kind == "glue-right":
         path.line(x, b1)

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, cast
 from printer.cards.load import card_files
 from printer.cards.model import Card, CardSet
 from printer.cards.record import MAX_FILE_BYTES, Record
+from printer.jsonvalue import JSONObject
 from printer.paths import cache_folder, is_inside, output_path, regular_file_problem
 from printer.problems import Problem, Severity, UsageError
 
@@ -230,7 +231,7 @@ def _read(entry: Path, key: str, card_bytes: int) -> tuple[dict[str, CardSet], l
         return None
 
 
-def _rebuild(payload: dict) -> tuple[dict[str, CardSet], list[Problem]] | None:
+def _rebuild(payload: JSONObject) -> tuple[dict[str, CardSet], list[Problem]] | None:
     art = payload["art"]
     if _art_state(art) != payload["art_state"]:  # an art file appeared, vanished or changed
         return None

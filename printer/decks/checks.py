@@ -25,7 +25,7 @@ the unresolved lines that could belong to the section cannot make it up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -133,15 +133,15 @@ def facts_of(placed: Placed, fmt: Format) -> _CardFacts:
 Rule = Callable[[Context], list[Violation]]
 
 
-def quote_names(names) -> str:
+def quote_names(names: Iterable[str]) -> str:
     """Names quoted and joined with commas, for messages."""
     return ", ".join(repr(n) for n in names)
 
 
-def line_list(lines) -> str:
+def line_list(lines: Iterable[int]) -> str:
     """``line 3`` or ``lines 3, 5``: decklist lines for messages."""
-    lines = sorted(set(lines))
-    return ("line " if len(lines) == 1 else "lines ") + ", ".join(str(n) for n in lines)
+    numbers = sorted(set(lines))
+    return ("line " if len(numbers) == 1 else "lines ") + ", ".join(str(n) for n in numbers)
 
 
 def rule_placement(ctx: Context) -> list[Violation]:

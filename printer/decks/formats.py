@@ -31,6 +31,7 @@ from pathlib import Path
 from printer.cards.model import Card
 from printer.decks.deck_errors import FormatError
 from printer.decks.names import loose_key, name_key, strip_tag
+from printer.jsonvalue import JSONObject
 from printer.paths import bundled_root, contained, regular_file_problem
 from printer.problems import Problem, did_you_mean
 
@@ -407,7 +408,7 @@ def load_format_file(path: Path, roots: Iterable[Path] | None = None) -> Format:
     return _from_data(data, Path(path))
 
 
-def _from_data(data: dict, path: Path) -> Format:
+def _from_data(data: JSONObject, path: Path) -> Format:
     sections = []
     for item in data["sections"]:
         headers = [item["name"], *item.get("headers", [])]
@@ -427,10 +428,11 @@ def _from_data(data: dict, path: Path) -> Format:
         ban = Ban(item) if isinstance(item, str) else Ban(item["name"], item.get("note"))
         banned[name_key(ban.name)] = ban
     legal = data.get("legal")
+    name: str = data["name"] if "name" in data else data["id"]
     return Format(
         id=data["id"],
         game=data["game"],
-        name=data.get("name", data["id"]),
+        name=name,
         file=path,
         sections=sections,
         copy_limit=data.get("copy_limit"),

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from printer.decks.deck_errors import DeckError
+from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem, counted
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -54,7 +55,7 @@ class Violation:
     def problem(self, deck: Decklist) -> Problem:
         return Problem(deck.where(self.lines[0] if self.lines else None), self.message, self.hint, code=self.rule)
 
-    def as_dict(self, deck: Decklist) -> dict:
+    def as_dict(self, deck: Decklist) -> JSONObject:
         return {
             "rule": self.rule,
             "where": deck.where(self.lines[0] if self.lines else None),
@@ -81,7 +82,7 @@ class SectionSummary:
     def ok(self) -> bool:
         return (self.min is None or self.count >= self.min) and (self.max is None or self.count <= self.max)
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> JSONObject:
         return {
             "name": self.name,
             "count": self.count,
@@ -177,7 +178,7 @@ class DeckReport:
         text = f"illegal: {counted(n, 'problem')} ({', '.join(self.rules_broken)})"
         return text + (f"; also {missing}" if self.unresolved else "")
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> JSONObject:
         """The stable JSON shape documented in the README section "Checking a deck" (``version`` 1)."""
         resolution = self.resolution
         unresolved = []

@@ -33,7 +33,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from printer.cards.model import Card, CardSet
 from printer.decks.deck_errors import AmbiguousCardError, UnknownCardError
@@ -91,6 +91,7 @@ class Resolution:
 
 #: names remembered per index (what each name matched, its hint); past this the memory starts again
 MEMO_NAMES = 100_000
+_Found = TypeVar("_Found")  # what a memoised look-up gives
 
 
 class NameIndex:
@@ -134,13 +135,13 @@ class NameIndex:
                 return True
         return False
 
-    def _remembered(self, kind: str, name: str, find):
+    def _remembered(self, kind: str, name: str, find: Callable[[str], _Found]) -> _Found:
         key = (kind, name)
         if key not in self._memo:
             if len(self._memo) >= MEMO_NAMES:
                 self._memo.clear()
             self._memo[key] = find(name)
-        return self._memo[key]
+        return cast("_Found", self._memo[key])  # what find gave for this kind
 
     def lookup(self, name: str) -> list[Card]:
         """The cards ``name`` matches, after fallbacks 1 and 2 of the module docstring."""
@@ -192,7 +193,7 @@ class NameIndex:
         hint, names = self._remembered("hint", name, self._hint)
         return hint, list(names)
 
-    def _prepared(self, kind: str, names) -> Candidates:
+    def _prepared(self, kind: str, names: Iterable[str]) -> Candidates:
         if kind not in self._candidates:
             self._candidates[kind] = Candidates(names)
         return self._candidates[kind]

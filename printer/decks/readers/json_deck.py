@@ -24,15 +24,20 @@ import bisect
 import json
 import json.decoder
 import json.scanner
+import re
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from printer.decks.readers.decklist import Decklist, Entry
 from printer.problems import Problem
 
+if TYPE_CHECKING:
+    from printer.cards.schema import SchemaStore
 
-class _LineDict(dict):
+
+class _LineDict(dict[str, Any]):
     """A JSON object that remembers the line it starts on."""
 
     line = 0
@@ -44,10 +49,19 @@ def _loads_with_lines(text: str) -> Any:
     decoder = json.JSONDecoder()
 
     def parse_object(
-        s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo=None, _w=json.decoder.WHITESPACE.match
-    ):
+        s_and_end: tuple[str, int],
+        strict: bool,
+        scan_once: Callable[[str, int], tuple[Any, int]],
+        object_hook: Callable[[dict[str, Any]], Any] | None,
+        object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None,
+        memo: dict[str, str] | None = None,
+        _w: Callable[[str, int], re.Match[str] | None] = json.decoder.WHITESPACE.match,  # type: ignore[attr-defined]
+    ) -> tuple[_LineDict, int]:
         start = s_and_end[1] - 1  # the '{'
-        obj, end = json.decoder.JSONObject(s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo, _w)
+        # the pure-Python decoder's object parser, which typeshed's json stubs leave undeclared too
+        obj, end = json.decoder.JSONObject(  # type: ignore[attr-defined]
+            s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo, _w
+        )
         result = _LineDict(obj)
         result.line = bisect.bisect_right(newlines, start) + 1
         return result, end
@@ -59,7 +73,7 @@ def _loads_with_lines(text: str) -> Any:
 
 
 @lru_cache(maxsize=1)
-def _deck_schema_validator():
+def _deck_schema_validator() -> tuple[SchemaStore, Path] | None:
     """A validator for ``deck.schema.json`` (``None`` when the schema cannot be loaded)."""
     from printer.cards.schema import SchemaStore
     from printer.paths import bundled_root, bundled_schema
