@@ -30,6 +30,8 @@ from printer.units import MM_PER_IN
 if TYPE_CHECKING:
     import pikepdf
 
+    from printer.sheets.pdfstream import StreamingPdf
+
 PT_PER_MM = 72 / MM_PER_IN
 
 Matrix = tuple[float, float, float, float, float, float]
@@ -106,7 +108,9 @@ def plan(
     :mod:`printer.sheets.components`); other faces use ``face_page`` and ``trim_at``.
     """
     result = []
-    drawn: dict[tuple, str] = {}  # the operators by slot: every full sheet puts its faces in the same places
+    drawn: dict[
+        tuple[object, ...], str
+    ] = {}  # the operators by slot: every full sheet puts its faces in the same places
     last: dict[str, list[Entry]] = {}  # by side: a catalogue's backs draw the same faces sheet after sheet
     for sheet in sheets:
         entries = []
@@ -142,7 +146,7 @@ _USES = {
 _CATEGORIES = frozenset(_USES.values())
 
 
-def _own_resources(page) -> pikepdf.Dictionary:
+def _own_resources(page: pikepdf.Page) -> pikepdf.Dictionary:
     """The resources ``page`` (a ``pikepdf.Page``) draws with: its resources dictionary, each category kept to the
     names its content stream uses.
 
@@ -247,7 +251,7 @@ class _FaceForms:
     face PDFs of ``faces`` (``{key: (pdf, page index)}``), each opened once; ``sources`` holds, by the ``id`` of a
     face PDF's data, its token in ``out`` and the open PDF (:meth:`close` closes those still open)."""
 
-    def __init__(self, out, faces: Mapping[str, tuple[bytes | Path, int]]):
+    def __init__(self, out: StreamingPdf, faces: Mapping[str, tuple[bytes | Path, int]]) -> None:
         self.out, self.faces = out, faces
         self.sources: dict[int, tuple[int, pikepdf.Pdf]] = {}
         self.numbers: dict[str, int] = {}
@@ -269,7 +273,7 @@ class _FaceForms:
             source.close()
 
 
-def _write_drawing(out, entries: Sequence[Entry]) -> int:
+def _write_drawing(out: StreamingPdf, entries: Sequence[Entry]) -> int:
     """Write the content stream that draws a sheet's faces (``entries``: :func:`plan`'s); returns its number."""
     number = out.reserve()
     ops = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in entries).encode("ascii")
@@ -436,7 +440,7 @@ def _last_needed(sheets: Sequence[Sheet], faces: Mapping[str, tuple[bytes | Path
     return last
 
 
-def _alias_pages(out, token: int, chrome: pikepdf.Pdf, tree: int, numbers: Sequence[int]) -> None:
+def _alias_pages(out: StreamingPdf, token: int, chrome: pikepdf.Pdf, tree: int, numbers: Sequence[int]) -> None:
     """Have references to ``chrome``'s page tree and pages (from its catalog, annotations...) refer to ``tree`` and
     to ``numbers``, the pages written in their stead."""
     out.alias(token, chrome.Root.Pages.objgen, tree)
@@ -444,7 +448,7 @@ def _alias_pages(out, token: int, chrome: pikepdf.Pdf, tree: int, numbers: Seque
         out.alias(token, page.obj.objgen, number)
 
 
-def _write_form(out, token: int, page: pikepdf.Page) -> int:
+def _write_form(out: StreamingPdf, token: int, page: pikepdf.Page) -> int:
     """Write ``page`` of the source ``token`` as a form XObject, with the resources its content uses
     (:func:`_own_resources`); returns its number. The page's one content stream becomes the form, its bytes as
     WeasyPrint compressed them (its ``/BBox`` the page's trim box, its resources and transparency group the page's,
@@ -476,7 +480,13 @@ def _write_form(out, token: int, page: pikepdf.Page) -> int:
 
 
 def _write_page(
-    out, token: int, page: pikepdf.Dictionary, number: int, tree: int, xobjects: dict[str, int], drawn: int | None
+    out: StreamingPdf,
+    token: int,
+    page: pikepdf.Dictionary,
+    number: int,
+    tree: int,
+    xobjects: dict[str, int],
+    drawn: int | None,
 ) -> None:
     """Write the chrome ``page`` as page ``number`` of the page tree ``tree``: the face forms ``xobjects`` added to
     its resources and the content stream ``drawn`` (the faces' drawing, under the marks) before its own."""

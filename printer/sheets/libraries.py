@@ -25,6 +25,7 @@ import io
 import re
 import sys
 import threading
+from typing import Any
 
 
 def import_weasyprint() -> None:
@@ -73,13 +74,13 @@ class _OpenArrays:
     type is parsed once per process. Everything else goes to the ``FFI`` unchanged.
     """
 
-    def __init__(self, ffi) -> None:
+    def __init__(self, ffi: Any) -> None:
         self._ffi = ffi
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._ffi, name)
 
-    def new(self, cdecl, init=None):
+    def new(self, cdecl: Any, init: Any = None) -> Any:
         sized = _SIZED_ARRAY.fullmatch(cdecl) if isinstance(cdecl, str) else None
         if sized and isinstance(init, (list, tuple)) and len(init) == int(sized.group(2)):
             return self._ffi.new(sized.group(1).rstrip() + "[]", init)
@@ -138,25 +139,25 @@ def lazy_font_files() -> None:
         return
     init = font.__init__
 
-    def get_hb_object_data(hb_object, *args, **kwargs):
+    def get_hb_object_data(hb_object: Any, *args: Any, **kwargs: Any) -> Any:
         if getattr(_deferring, "on", False) and not args and not kwargs:
             return _Deferred()
         return read(hb_object, *args, **kwargs)
 
-    def __init__(self, *args, **kwargs):  # noqa: N807
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
         _deferring.on = True
         try:
             init(self, *args, **kwargs)
         finally:
             _deferring.on = False
 
-    def file_content(self):
+    def file_content(self: Any) -> Any:
         value = self.__dict__.get("_printer_file_content")
         if isinstance(value, _Deferred) or value is None:
             value = self.__dict__["_printer_file_content"] = read(self.hb_face)
         return value
 
-    def set_file_content(self, value) -> None:
+    def set_file_content(self: Any, value: Any) -> None:
         self.__dict__["_printer_file_content"] = value
 
     get_hb_object_data._printer_lazy = True  # type: ignore[attr-defined]

@@ -75,9 +75,9 @@ class FileDigests:
     def __init__(self, folder: Path | None, base_url: str = ""):
         self.path = folder / DIGESTS_FILE if folder is not None else None
         self.base_url = base_url
-        self._known: dict[str, list] = {}
-        self._faces: dict[str, list] = {}
-        self._used: dict[str, list] = {}
+        self._known: dict[str, list[Any]] = {}  # JSON: [size, mtime_ns, digest] by path
+        self._faces: dict[str, list[Any]] = {}  # JSON: see face_parts
+        self._used: dict[str, list[Any]] = {}
         self._changed = False
         if self.path is not None:
             try:
@@ -107,7 +107,7 @@ class FileDigests:
         self._changed = True
         return digest
 
-    def face_parts(self, html: str) -> list | None:
+    def face_parts(self, html: str) -> list[Any] | None:
         """``[HTML digest, [[token, path], ...]]`` kept for the face whose HTML has the digest ``html``, or ``None``."""
         parts = self._faces.get(html)
         if isinstance(parts, list) and len(parts) == 2 and isinstance(parts[1], list):
@@ -115,7 +115,7 @@ class FileDigests:
             return parts
         return None
 
-    def remember_face(self, html: str, parts: list) -> None:
+    def remember_face(self, html: str, parts: list[Any]) -> None:
         self._used[html] = parts
         self._changed = True
 
@@ -269,10 +269,12 @@ def options_data(job: PrintJob, root: Path) -> dict[str, Any]:
     return data
 
 
-def card_entries(job: PrintJob, items: Sequence[PrintItem], digests: FaceDigests, per_sheet: int) -> dict[str, dict]:
+def card_entries(
+    job: PrintJob, items: Sequence[PrintItem], digests: FaceDigests, per_sheet: int
+) -> dict[str, dict[str, Any]]:
     """Each card of ``items`` (by id) as the manifest holds it (see the module docstring); ``per_sheet``
     cards a sheet (0: no places)."""
-    cards: dict[str, dict] = {}
+    cards: dict[str, dict[str, Any]] = {}
     duplex = job.opts.duplex != "none"
     for index, item in enumerate(items):
         card = item.card
@@ -391,7 +393,7 @@ def _shape_problem(data: dict[str, Any]) -> str | None:
         said = names.get(kind, "a string or null") if not isinstance(kind, tuple) else "a string or null"
         return f"{where} is not {said}"
 
-    def digests(table: dict, where: str) -> str | None:
+    def digests(table: dict[str, object], where: str) -> str | None:
         bad = next((k for k, v in table.items() if not isinstance(v, str)), None)
         return None if bad is None else f"{where}.{bad} is not a string"
 

@@ -13,9 +13,10 @@ import contextlib
 import logging
 import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import unquote, urljoin, urlparse
 from urllib.request import url2pathname
 
@@ -35,29 +36,32 @@ from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
 from printer.sheets import stylesheets, useragent  # noqa: E402
 
+if TYPE_CHECKING:
+    from weasyprint.document import Page
 
-class _HTML(HTML):
+
+class _HTML(HTML):  # type: ignore[misc]  # WeasyPrint is untyped
     """``weasyprint.HTML`` that lays out with :func:`printer.sheets.useragent.stylesheet` when ``lighter``."""
 
     lighter = False
 
-    def _ua_stylesheets(self, forms=False):
+    def _ua_stylesheets(self, forms: bool = False) -> list[Any]:
         sheet = useragent.stylesheet() if self.lighter and not forms else None
         return [sheet] if sheet is not None else super()._ua_stylesheets(forms)
 
 
-class BlockedFetch(FatalURLFetchingError):
+class BlockedFetch(FatalURLFetchingError):  # type: ignore[misc]  # WeasyPrint is untyped
     """A template or card asked for a resource outside the project."""
 
 
-class _NeedsFullStylesheet(FatalURLFetchingError):
+class _NeedsFullStylesheet(FatalURLFetchingError):  # type: ignore[misc]  # WeasyPrint is untyped
     """A stylesheet read while laying out with the lighter user-agent stylesheet needs WeasyPrint's own."""
 
 
-class ProjectFetcher(URLFetcher):
+class ProjectFetcher(URLFetcher):  # type: ignore[misc]  # WeasyPrint is untyped
     """Fetches ``data:`` URLs and files under ``roots`` only; raises :class:`BlockedFetch` otherwise."""
 
-    def __init__(self, roots: list[Path]):
+    def __init__(self, roots: list[Path]) -> None:
         super().__init__(allowed_protocols={"file", "data"}, timeout=5, allow_redirects=False, fail_on_errors=True)
         self.roots = [Path(r).resolve() for r in roots]
         #: every blocked fetch as (url, why, file that asked for it or None); WeasyPrint swallows some fetch errors
@@ -69,7 +73,7 @@ class ProjectFetcher(URLFetcher):
         self.stylesheet_check: Callable[[bytes], bool] | None = None
         self.needs_full_stylesheet = False
 
-    def fetch(self, url: str, headers=None):
+    def fetch(self, url: str, headers: dict[str, str] | None = None) -> URLFetcherResponse:
         scheme = url.split(":", 1)[0].lower()
         if scheme == "data":
             return super().fetch(url, headers)
@@ -97,7 +101,7 @@ class ProjectFetcher(URLFetcher):
             raise _NeedsFullStylesheet(f"{url} needs WeasyPrint's own user-agent stylesheet")
         return URLFetcherResponse(response.url, body, response.headers, response.status)
 
-    def _block(self, url: str, why: str):
+    def _block(self, url: str, why: str) -> NoReturn:
         blocked = (url, why, _referrer(url, self._fetched))
         if blocked not in self.blocked:
             self.blocked.append(blocked)
@@ -170,7 +174,7 @@ def _template_referrer(url: str, html: str, base_url: str, roots: Sequence[Path]
 
 
 def _check_blocked(
-    fetchers, where: str, html: str | None = None, base_url: str = "", roots: Sequence[Path] = ()
+    fetchers: Iterable[object], where: str, html: str | None = None, base_url: str = "", roots: Sequence[Path] = ()
 ) -> None:
     """Raise :class:`RenderError` naming every URL the ``fetchers`` blocked (WeasyPrint may have swallowed them).
 
@@ -178,7 +182,7 @@ def _check_blocked(
     that asked for it when it can be found (a stylesheet or SVG file, or a
     template writing it into ``html``).
     """
-    problems = []
+    problems: list[Problem] = []
     for fetcher in fetchers:
         for url, why, source in getattr(fetcher, "blocked", ()):
             if source is None and html:
@@ -243,7 +247,7 @@ def font_config() -> FontConfiguration:
 
 
 @contextlib.contextmanager
-def _contained(where: str):
+def _contained(where: str) -> Iterator[list[tuple[Path | None, str]]]:
     """Collect WeasyPrint's warnings; turn blocked or failed fetches into :class:`RenderError`."""
     collect = _Collect()
     logger = logging.getLogger("weasyprint")
@@ -289,7 +293,7 @@ _AT = re.compile(r" at (\d+):(\d+)")
 
 def _warnings(messages: list[tuple[Path | None, str]], where: str) -> list[Problem]:
     """WeasyPrint's warnings as problems: at ``stylesheet:line:col`` when the stylesheet is known, else at ``where``."""
-    problems = []
+    problems: list[Problem] = []
     for sheet, message in messages:
         at = _AT.search(message) if sheet else None
         location = f"{sheet}:{at.group(1)}:{at.group(2)}" if at else str(sheet) if sheet else where
@@ -305,8 +309,8 @@ def render_documents(
     base: Path,
     where: str = "",
     on_chunk: Callable[[int], None] | None = None,
-    **options,
-) -> tuple[list, list[Problem]]:
+    **options: Any,
+) -> tuple[list[Document], list[Problem]]:
     """Lay out each HTML document of ``chunks`` with WeasyPrint; returns ``(documents, warnings)``.
 
     ``options`` go to ``HTML.render`` (e.g. ``output_intent``). A document
@@ -317,7 +321,7 @@ def render_documents(
     """
     fetcher = ProjectFetcher(roots)
     base_url = base.resolve().as_uri() + "/"
-    documents = []
+    documents: list[Document] = []
     with _contained(where) as messages:
         for index, html in enumerate(chunks):
             try:
@@ -330,12 +334,12 @@ def render_documents(
     return documents, _warnings(messages, where)
 
 
-def _lay_out(html: str, base_url: str, fetcher: ProjectFetcher, options: dict):
+def _lay_out(html: str, base_url: str, fetcher: ProjectFetcher, options: dict[str, Any]) -> Document:
     """``html`` laid out: with the lighter user-agent stylesheet when :func:`printer.sheets.useragent.suits` it,
     and again with WeasyPrint's own when a stylesheet it reads does not allow that or the layout fails (a failed
     fetch is not tried again: it would fail the same way)."""
 
-    def render(lighter: bool):
+    def render(lighter: bool) -> Document:
         document = _HTML(string=html, base_url=base_url, url_fetcher=fetcher)
         document.lighter = lighter
         return document.render(font_config=font_config(), optimize_images=False, **options)
@@ -356,13 +360,15 @@ def _lay_out(html: str, base_url: str, fetcher: ProjectFetcher, options: dict):
     return render(False)
 
 
-def render_one(html: str, roots: list[Path], base: Path, where: str = "", **options):
+def render_one(
+    html: str, roots: list[Path], base: Path, where: str = "", **options: Any
+) -> tuple[Document, list[Problem]]:
     """One HTML document laid out: ``(document, warnings)``."""
     documents, problems = render_documents([html], roots, base, where, **options)
     return documents[0], problems
 
 
-def pdf_bytes(documents: list, where: str = "", **options) -> tuple[bytes, list[Problem]]:
+def pdf_bytes(documents: list[Document], where: str = "", **options: Any) -> tuple[bytes, list[Problem]]:
     """The pages of every document joined into one PDF, as bytes; ``options`` go to ``write_pdf`` (``pdf_variant``)."""
     if not documents:
         raise RenderError("nothing to print", [Problem(where or "build", "nothing to print", code="empty")])
@@ -383,16 +389,16 @@ class _Restart(Exception):
 class _Chunk:
     """``count`` pages that ``make()`` lays out (a WeasyPrint document), kept only until they are painted."""
 
-    def __init__(self, make: Callable[[], Document], count: int, document: Document | None = None):
+    def __init__(self, make: Callable[[], Document], count: int, document: Document | None = None) -> None:
         self.make = make
         self.count = count
-        self.pages = list(document.pages) if document is not None else None
-        self.fetchers = [getattr(document, "url_fetcher", None)] if document is not None else []
+        self.pages: list[Page] | None = list(document.pages) if document is not None else None
+        self.fetchers: list[object] = [getattr(document, "url_fetcher", None)] if document is not None else []
         self.painted = 0
         self.blind = False  # WeasyPrint was told "no links, no anchors" before this chunk was laid out
         self.released = False
 
-    def page(self, index: int):
+    def page(self, index: int) -> Page:
         if self.pages is None:
             if self.released:
                 raise _Restart("a page was asked for again after its chunk was painted")
@@ -424,17 +430,17 @@ class LazyPage:
     it have some once laid out, writing restarts the ordinary way.
     """
 
-    def __init__(self, chunk: _Chunk, index: int):
+    def __init__(self, chunk: _Chunk, index: int) -> None:
         self._chunk = chunk
         self._index = index
-        self._meta: dict | None = None
+        self._meta: dict[str, Any] | None = None
 
-    def _get(self, name: str):
+    def _get(self, name: str) -> Any:
         if self._meta is not None:
             return self._meta[name]
         return getattr(self._chunk.page(self._index), name)
 
-    def _blind(self, name: str, empty):
+    def _blind(self, name: str, empty: object) -> Any:
         if self._meta is None and self._chunk.pages is None:
             self._chunk.blind = True
             return empty
@@ -448,7 +454,7 @@ class LazyPage:
     links = property(lambda self: self._blind("links", []))
     anchors = property(lambda self: self._blind("anchors", {}))
 
-    def paint(self, stream, scale=1):
+    def paint(self, stream: Any, scale: float = 1) -> None:
         page = self._chunk.page(self._index)
         page.paint(stream, scale)
         self._meta = {name: getattr(page, name) for name in _META}
@@ -456,7 +462,7 @@ class LazyPage:
 
 
 def stream_pdf(
-    parts: list[tuple[int, Callable[[], Document]]], where: str = "", **options
+    parts: list[tuple[int, Callable[[], Document]]], where: str = "", **options: Any
 ) -> tuple[bytes, list[Problem]]:
     """One PDF of many documents laid out one at a time while it is written; ``(bytes, warnings)``.
 
@@ -488,7 +494,7 @@ def stream_pdf(
     return data, _warnings(messages, where)
 
 
-def write_documents(documents: list, target: Path, where: str = "", **options) -> list[Problem]:
+def write_documents(documents: list[Document], target: Path, where: str = "", **options: Any) -> list[Problem]:
     """Write the pages of every document as one PDF to ``target``, atomically; returns WeasyPrint's warnings."""
     data, problems = pdf_bytes(documents, where or str(target), **options)
     with atomic_open(target) as handle:
