@@ -23,14 +23,20 @@ if TYPE_CHECKING:
 
 
 def validate(
-    project: Project, paths: Sequence[Path] = (), game: str | None = None, render: bool = True
+    project: Project,
+    paths: Sequence[Path] = (),
+    game: str | None = None,
+    render: bool = True,
+    jobs: int | None = None,
 ) -> ValidationReport:
     """Read and validate the card files under ``paths`` (default: every game's card folder).
 
     ``game`` is the game of cards whose file and folder do not say. With
     ``render`` every card's template is also rendered to HTML (no PDF), so
     that a template error, an unknown icon or missing art is reported here
-    rather than at build time (:func:`printer.sheets.preflight.preflight`).
+    rather than at build time (:func:`printer.sheets.preflight.preflight`);
+    ``jobs`` processes render them (default: one per core; a process that
+    runs other threads renders alone), with the problems one process finds.
     Validating the whole project (no ``paths``) also reports the translation
     state of each game with more than one language (``translations``:
     :func:`printer.api.translations.translation_report`).
@@ -44,9 +50,10 @@ def validate(
         raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")
     sets, problems = load_cards(project, targets, game)
     if render:
+        from printer.sheets.forked import cores
         from printer.sheets.preflight import preflight
 
-        problems += preflight(project, sets, targets, problems)
+        problems += preflight(project, sets, targets, problems, cores() if jobs is None else jobs)
     translations = None
     if not paths:  # the whole project: what else a build of each game reads and checks, and its formats
         for each in project.games.values():

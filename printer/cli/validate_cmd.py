@@ -19,9 +19,19 @@ from printer.problems import counted
 )
 @click.option("--strict", is_flag=True, help="Treat warnings as errors.")
 @click.option("--no-render", is_flag=True, help="Check the card data only; do not render the templates.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Processes that render the cards' templates (default: one per core; 1: in this process).",
+)
 @user_word_options
 @click.pass_context
-def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, strict: bool, no_render: bool) -> None:
+def validate(
+    ctx: click.Context, paths: tuple[Path, ...], game: str | None, strict: bool, no_render: bool, jobs: int | None
+) -> None:
     """Check card files (default: every game's card folder).
 
     Reports every problem: syntax errors as file:line:col, schema errors as
@@ -34,7 +44,7 @@ def validate(ctx: click.Context, paths: tuple[Path, ...], game: str | None, stri
     prints a line a translated language: how many cards are translated,
     missing and stale (warnings; errors with --strict).
     """
-    result = api.validate(project_from(ctx), paths, game, render=not no_render)
+    result = api.validate(project_from(ctx), paths, game, render=not no_render, jobs=jobs)
     problems = result.problems
     n_errors, n_warnings = report(problems, strict)
     total = result.cards

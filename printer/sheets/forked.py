@@ -12,6 +12,7 @@ from a command-line run with no other thread (:func:`can_fork`).
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections.abc import Callable, Sequence
 from multiprocessing.connection import Connection
@@ -19,6 +20,14 @@ from typing import TypeVar
 
 T = TypeVar("T")
 R = TypeVar("R")
+
+
+def cores() -> int:
+    """The cores this process may run on (at least 1)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def can_fork() -> bool:

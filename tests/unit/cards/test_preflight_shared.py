@@ -100,3 +100,11 @@ def test_chunks_are_runs_of_the_items_as_even_as_can_be(items, parts):
     assert len(cut) == max(1, min(parts, len(items)))
     sizes = [len(chunk) for chunk in cut]
     assert max(sizes) - min(sizes) <= 1
+
+
+def test_validate_takes_jobs(tmp_path, run):
+    root = tmp_path / "p"
+    assert run("init", root).code == 0
+    result = run("--project", root, "validate", "--jobs", "2")
+    assert result.code == 0 and "6 valid cards" in result.out
+    assert run("--project", root, "validate", "--jobs", "0").code == 2
