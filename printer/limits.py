@@ -12,6 +12,7 @@ user's own config file (:mod:`printer.userconfig`), for instance::
 
     [limits]
     cards_per_build = 50000      # a publisher's whole catalogue in one PDF
+    sheets_per_build = 6000      # its 5,556 sheets of 9 cards
 
 A project's value over what the user allows is not used (a warning says so and
 how to allow it); the user's value, else the default, is used instead.

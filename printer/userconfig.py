@@ -11,6 +11,7 @@ the user's own word, in one of two places:
 
       [limits]
       cards_per_build = 50000              # a publisher's whole catalogue in one PDF
+      sheets_per_build = 6000              # its 5,556 sheets of 9 cards
 
 - the command line: ``printer --read-also DIR --allow-limit NAME=VALUE COMMAND`` (each option repeatable). The
   command line passes them to printer's own processes (workers, the server's reloads) in the environment:
