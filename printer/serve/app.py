@@ -101,8 +101,16 @@ class Server:
         self.config = config
         self.hub = Hub()
         self.sessions = sessions
-        self.executor, slots, self.urgent = make_executor(config.workers)
-        self.faces = FaceRenderer(workspace.project, self.executor, slots, workspace.face, urgent=self.urgent)
+        pools = make_executor(config.workers)
+        self.executor, self.urgent = pools.executor, pools.urgent
+        self.faces = FaceRenderer(
+            workspace.project,
+            self.executor,
+            pools.slots,
+            workspace.face,
+            urgent=self.urgent,
+            gallery_pids=pools.gallery_pids,
+        )
         self.pages = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True, undefined=jinja2.StrictUndefined
         )

@@ -34,7 +34,7 @@ import re
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,6 +45,9 @@ from printer.paths import check_output_folder, output_folder_problem
 from printer.project import Game, Project
 
 if TYPE_CHECKING:  # at run time the sheets stage is imported where a face is rendered, not with the server
+    from multiprocessing.context import BaseContext
+    from multiprocessing.queues import SimpleQueue
+
     from printer.sheets.compose import PrintJob
 
 log = logging.getLogger("printer.serve")
@@ -340,7 +343,8 @@ class FaceRenderer:
     for a key no card has). :meth:`picture` waits for one picture;
     :meth:`ahead` asks for pictures without waiting. A face already being
     rendered is not rendered again. Urgent faces go one per batch (lowest
-    latency); others up to ``batch`` at a time.
+    latency); others up to ``batch`` at a time. ``gallery_pids()`` gives the process ids of ``executor``'s
+    render processes, which :meth:`pause_gallery` stops while a card just saved renders (none: nothing is stopped).
     """
 
     def __init__(
@@ -352,8 +356,10 @@ class FaceRenderer:
         dpi: int = SCREEN_DPI,
         batch: int = 6,
         urgent: Executor | None = None,
+        gallery_pids: Callable[[], Iterable[int]] = tuple,
     ):
         self.project = project
+        self.gallery_pids = gallery_pids
         self.folder = cache_dir(project)
         self.executor = executor
         self.urgent = urgent
@@ -496,12 +502,11 @@ class FaceRenderer:
         card needs; lowering their priority instead (``nice``) left them a tenth of the CPU against any other
         program, and a gallery never rendered took four times as long to fill its first screen. A process
         stopped in the middle of a batch goes on where it was when :meth:`resume_gallery` continues it. Only
-        processes of a process pool are stopped (POSIX); a thread pool (tests) is left running.
+        the processes ``gallery_pids()`` names are stopped (POSIX); a thread pool (tests) names none.
         """
         if self.paused or not hasattr(signal, "SIGSTOP"):
             return
-        processes = getattr(self.executor, "_processes", None) or {}  # ProcessPoolExecutor: {pid: Process}
-        for pid in list(processes):
+        for pid in self.gallery_pids():
             try:
                 os.kill(pid, signal.SIGSTOP)
             except (ProcessLookupError, PermissionError):
@@ -526,21 +531,63 @@ class FaceRenderer:
                 future.set_exception(RenderFailed(error))
 
 
-def make_executor(workers: int) -> tuple[Executor, int, Executor | None]:
-    """``(executor, slots, urgent)``: a pool of ``workers`` processes and one more process for the faces of a card
-    just saved; with 0 workers, one thread in this process and no urgent process (tests)."""
+class WorkerPids:
+    """The process ids of a process pool's live workers, as each reports its own when it starts.
+
+    Pass :meth:`initargs` with :func:`start_worker` as the pool's initializer; calling the object gives the ids of
+    the workers that started and are still this process's children (``multiprocessing.active_children``), so an
+    id the system has since given to another program is never named.
+    """
+
+    def __init__(self, context: BaseContext):
+        self._queue = context.SimpleQueue()
+        self._known: set[int] = set()
+
+    def initargs(self) -> tuple[SimpleQueue[int]]:
+        return (self._queue,)
+
+    def __call__(self) -> list[int]:
+        while not self._queue.empty():
+            self._known.add(self._queue.get())
+        import multiprocessing
+
+        self._known &= {child.pid for child in multiprocessing.active_children() if child.pid is not None}
+        return sorted(self._known)
+
+
+def start_worker(pids: SimpleQueue[int]) -> None:
+    """A render process's initializer: report its process id (:class:`WorkerPids`), then :func:`warm_up`."""
+    pids.put(os.getpid())
+    warm_up()
+
+
+@dataclass(frozen=True)
+class Pools:
+    """The executors of :class:`FaceRenderer`: the gallery's ``executor`` with ``slots`` batches at a time, the
+    ``urgent`` one for a card just saved (``None``: none), and ``gallery_pids`` naming the gallery's processes."""
+
+    executor: Executor
+    slots: int
+    urgent: Executor | None
+    gallery_pids: Callable[[], Iterable[int]] = tuple
+
+
+def make_executor(workers: int) -> Pools:
+    """A pool of ``workers`` processes and one more process for the faces of a card just saved; with 0 workers,
+    one thread in this process and no urgent process (tests)."""
     if workers <= 0:
         from concurrent.futures import ThreadPoolExecutor
 
-        return ThreadPoolExecutor(1, thread_name_prefix="printer-faces"), 1, None
+        return Pools(ThreadPoolExecutor(1, thread_name_prefix="printer-faces"), 1, None)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     context = multiprocessing.get_context("spawn")  # no fork of a process running an event loop and threads
     # the gallery's processes are stopped while the urgent one renders a card just saved (FaceRenderer.pause_gallery)
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=warm_up)
+    pids = WorkerPids(context)
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=start_worker, initargs=pids.initargs())
     urgent = ProcessPoolExecutor(1, mp_context=context, initializer=warm_up)
-    return executor, workers, urgent
+    return Pools(executor, workers, urgent, pids)
 
 
 def default_workers() -> int:

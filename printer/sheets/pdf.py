@@ -10,9 +10,9 @@ own warnings (bad CSS, say) are collected as printer warnings.
 from __future__ import annotations
 
 import contextlib
+import inspect
 import logging
 import re
-import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import FrameType
@@ -223,7 +223,8 @@ def _stylesheet_being_read() -> Path | None:
     parser has the file's URL in a local ``base_url``. Anything else (a
     ``<style>`` in the document, no such frame) gives ``None``.
     """
-    frame: FrameType | None = sys._getframe(2)
+    here = inspect.currentframe()
+    frame: FrameType | None = here.f_back.f_back if here is not None and here.f_back is not None else None
     while frame is not None:
         if frame.f_code.co_filename.replace("\\", "/").find("/weasyprint/css/") >= 0:
             url = frame.f_locals.get("base_url")

@@ -63,8 +63,8 @@ every game; the README section "Writing templates for print" has it with example
 
 from __future__ import annotations
 
+import inspect
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -818,12 +818,13 @@ MISSING_ICON = (
 
 def _calling_template() -> str | None:
     """``file:line`` of the innermost template frame on the stack (the template line calling a helper), if any."""
-    frame = sys._getframe(1)
+    here = inspect.currentframe()
+    frame = here.f_back if here is not None else None
     while frame is not None:
         template = frame.f_globals.get("__jinja_template__")
         if template is not None and template.filename:
             return f"{template.filename}:{template.get_corresponding_lineno(frame.f_lineno)}"
-        frame = frame.f_back  # type: ignore[assignment]
+        frame = frame.f_back
     return None
 
 

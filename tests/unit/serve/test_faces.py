@@ -89,7 +89,11 @@ def _state(pid: int) -> str:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
 
 
-def _settled_state(pid: int, stopped: bool, seconds: float = 5.0) -> str:
+#: how long the test waits for what must happen: generous, so that only a regression (never a busy machine) fails it
+PATIENCE = 60.0
+
+
+def _settled_state(pid: int, stopped: bool, seconds: float = PATIENCE) -> str:
     """The state of ``pid`` once it is (or is not) stopped, waiting up to ``seconds``: a signal is sent at once, but
     a busy machine may schedule the process that handles it a while later."""
     deadline = time.monotonic() + seconds
@@ -102,20 +106,21 @@ def _settled_state(pid: int, stopped: bool, seconds: float = 5.0) -> str:
 
 @pytest.mark.skipif(not hasattr(signal, "SIGSTOP") or not os.path.isdir("/proc/self"), reason="POSIX with /proc")
 def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path, monkeypatch):
-    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])  # stands for a gallery process
+    """Every step waits for an event (the gallery's batch has begun, the stand-in's state has settled) with a
+    generous deadline, never for a fixed time, so a loaded machine makes it slower but never fails it."""
+    child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])  # stands for a gallery process
     seen: dict[str, str] = {}
     during: list[str] = []  # the stand-in's state during each urgent render
+    gallery_busy = threading.Event()
     release = threading.Event()
-
-    class Pool(ThreadPoolExecutor):
-        _processes = {child.pid: None}  # as ProcessPoolExecutor keeps its processes
 
     def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0):
         lane = threading.current_thread().name.split("_")[0]
         if lane == "urgent":
             during.append(_settled_state(child.pid, stopped=not during))
         else:
-            release.wait(5)
+            gallery_busy.set()
+            assert release.wait(PATIENCE)
         for key, _ in batch:
             path = faces.picture_path(tmp_path / "faces", key)
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,23 +131,26 @@ def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path,
     monkeypatch.setattr(faces, "cache_dir", lambda project: tmp_path / "faces")
     specs = {f"{i:040x}": FaceSpec("g", "fp", f"<p>{i}</p>") for i in range(3)}
     keys = list(specs)
-    gallery = Pool(1, thread_name_prefix="gallery")
+    gallery = ThreadPoolExecutor(1, thread_name_prefix="gallery")
     urgent = ThreadPoolExecutor(1, thread_name_prefix="urgent")
 
     async def scenario():
-        renderer = FaceRenderer(_Project(tmp_path), gallery, 1, specs.get, urgent=urgent)
+        renderer = FaceRenderer(
+            _Project(tmp_path), gallery, 1, specs.get, urgent=urgent, gallery_pids=lambda: [child.pid]
+        )
         busy = asyncio.ensure_future(renderer.picture(keys[0], WANTED))
-        await asyncio.sleep(0.05)
-        await asyncio.wait_for(renderer.picture(keys[2], URGENT), 10)
+        assert await asyncio.to_thread(gallery_busy.wait, PATIENCE)  # a gallery batch is rendering
+        await asyncio.wait_for(renderer.picture(keys[2], URGENT), PATIENCE)
         seen["after"] = _settled_state(child.pid, stopped=False)
         release.set()
-        await busy
-        await asyncio.wait_for(renderer.picture(keys[1], URGENT), 10)  # the gallery idle: nothing is stopped
+        await asyncio.wait_for(busy, PATIENCE)
+        await asyncio.wait_for(renderer.picture(keys[1], URGENT), PATIENCE)  # the gallery idle: nothing is stopped
         return renderer
 
     try:
         renderer = asyncio.run(scenario())
     finally:
+        release.set()
         child.kill()
         child.wait()
         gallery.shutdown()
@@ -150,6 +158,24 @@ def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path,
     assert during[0] == "T"  # stopped while the saved card rendered, behind a gallery batch
     assert seen["after"] != "T" and during[1] != "T"  # continued after it; not stopped with the gallery idle
     assert renderer.paused == []
+
+
+def test_a_pool_s_worker_pids_are_the_live_workers_that_reported_at_start(monkeypatch):
+    """``WorkerPids`` names a pool's processes through public APIs only, and forgets a worker that has ended."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    monkeypatch.setattr(faces, "warm_up", lambda: None)  # no WeasyPrint in the forked worker
+    context = multiprocessing.get_context("fork")
+    pids = faces.WorkerPids(context)
+    assert pids() == []
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=faces.start_worker, initargs=pids.initargs())
+    try:
+        worker = pool.submit(os.getpid).result(timeout=PATIENCE)
+        assert pids() == [worker] and worker != os.getpid()
+    finally:
+        pool.shutdown(wait=True)
+    assert pids() == []
 
 
 @pytest.mark.slow
