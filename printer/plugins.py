@@ -29,8 +29,6 @@ from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
 
-from printer.problems import Problem
-
 #: the entry-point group games register in
 GROUP = "printer.games"
 
@@ -181,24 +179,6 @@ def find_check(name: str, game: str | None = None) -> Callable[[Any], list[Any]]
 def importers() -> dict[str, Importer]:
     """Every registered importer by its ``printer import`` name."""
     return {i.name: i for g in installed_games().values() for i in g.importers}
-
-
-def data_roots() -> list[Path]:
-    """The data folders of games shipped outside printer (each holds ``schema/`` and ``templates/``)."""
-    return [g.data for g in installed_games().values() if g.data is not None]
-
-
-def unknown_check(name: str, where: str) -> Problem:
-    """The problem for a format naming a check no installed game registers, with the closest name."""
-    from printer.problems import did_you_mean
-
-    known = sorted(all_checks())
-    return Problem(
-        where,
-        f"unknown check {name!r}",
-        did_you_mean(name, known) or "known checks: " + ", ".join(known),
-        code="format",
-    )
 
 
 @cache

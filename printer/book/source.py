@@ -75,10 +75,6 @@ class Edition:
         return self.settings.get("title", self.game.name)
 
     @property
-    def subtitle(self) -> str:
-        return self.settings.get("subtitle", "Rules reference")
-
-    @property
     def aids_folder(self) -> Path:
         return self.folder / AIDS_FOLDER
 

@@ -25,7 +25,6 @@ glue** and **front | side**; the second glue flap joins them.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 TUCK_MIN, TUCK_MAX = 12.0, 22.0
@@ -281,10 +280,3 @@ def deck_depth(cards: int, card_thickness: float = CARD_THICKNESS) -> float:
     return max(1, cards) * card_thickness
 
 
-def folded_inside(panel_mm: float, paper: float) -> float:
-    """The room between two parallel walls a panel of ``panel_mm`` makes, folded from stock ``paper`` mm thick."""
-    return panel_mm - paper
-
-
-def is_close(a: float, b: float, tol: float = 1e-6) -> bool:
-    return math.isclose(a, b, abs_tol=tol)

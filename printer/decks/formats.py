@@ -197,10 +197,6 @@ class Format:
         """The first section that accepts ``card``, or ``None`` when the format has no place for it."""
         return self.facts(card).section
 
-    def own_copy_limit(self, card: Card) -> int | None:
-        """:func:`text_copy_limit` of ``card`` (remembered)."""
-        return self.facts(card).own_limit
-
     def sections_for_header(self, header: str | None) -> list[Section]:
         """The sections a decklist header names (``[]`` for no or an unknown header)."""
         if not header:

@@ -40,7 +40,6 @@ from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.faces import _slug, face_images, page_layout
 
 MAX_COLS, MAX_ROWS, MAX_SIZE = 10, 7, 4096
-MAX_WIDTH = MAX_SIZE  # the name earlier versions used
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
 
 

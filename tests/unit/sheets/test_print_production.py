@@ -647,10 +647,10 @@ def test_tts_export_sheets_grid_and_hidden_card(exported):
 
 
 def test_tts_grid_limits():
-    from printer.sheets.export.tts import MAX_WIDTH, card_px, grid_for
+    from printer.sheets.export.tts import MAX_SIZE, card_px, grid_for
 
     assert grid_for(69) == (10, 7) and grid_for(1) == (2, 2) and grid_for(19) == (10, 2)
-    assert card_px((63, 88))[0] * 10 <= MAX_WIDTH
+    assert card_px((63, 88))[0] * 10 <= MAX_SIZE
 
 
 @pytest.mark.slow
