@@ -278,5 +278,3 @@ def fits(size: tuple[float, float], page: tuple[float, float], margin: float = P
 def deck_depth(cards: int, card_thickness: float = CARD_THICKNESS) -> float:
     """The thickness of a deck of ``cards`` cards (mm), at least one card's."""
     return max(1, cards) * card_thickness
-
-
