@@ -29,7 +29,7 @@ PIECE_GAP = 6.0
 
 
 @dataclass
-class Sheet:
+class BoxPage:
     """One page of the box PDF: the pieces on it, each ``(index, x, y)`` (its offset on the page, mm)."""
 
     pieces: list[tuple[int, float, float]] = field(default_factory=list)
@@ -42,11 +42,11 @@ class BoxResult:
 
     net: Net | None
     page: tuple[float, float] = (210.0, 297.0)
-    sheets: list[Sheet] = field(default_factory=list)
+    sheets: list[BoxPage] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
 
-def place(spec: BoxSpec, paper: tuple[float, float]) -> tuple[Net | None, tuple[float, float], list[Sheet]]:
+def place(spec: BoxSpec, paper: tuple[float, float]) -> tuple[Net | None, tuple[float, float], list[BoxPage]]:
     """The net for ``spec`` on ``paper`` (portrait mm): one piece on one page, else two pieces, one or two pages.
 
     Returns ``(net, page size as used (portrait or landscape), sheets)``, or ``(None, paper, [])`` when even
@@ -60,7 +60,7 @@ def place(spec: BoxSpec, paper: tuple[float, float]) -> tuple[Net | None, tuple[
         return (
             net,
             page,
-            [Sheet([(0, (page[0] - piece.size[0]) / 2, (page[1] - piece.size[1]) / 2)], way == "landscape")],
+            [BoxPage([(0, (page[0] - piece.size[0]) / 2, (page[1] - piece.size[1]) / 2)], way == "landscape")],
         )
     net = box_net(spec, split=True)
     sizes = [p.size for p in net.pieces]
@@ -69,7 +69,7 @@ def place(spec: BoxSpec, paper: tuple[float, float]) -> tuple[Net | None, tuple[
     if way is not None:
         page = _turned(paper, way)
         y = (page[1] - stacked[1]) / 2
-        sheet = Sheet([], way == "landscape")
+        sheet = BoxPage([], way == "landscape")
         for i, size in enumerate(sizes):
             sheet.pieces.append((i, (page[0] - size[0]) / 2, y))
             y += size[1] + PIECE_GAP
@@ -83,7 +83,7 @@ def place(spec: BoxSpec, paper: tuple[float, float]) -> tuple[Net | None, tuple[
             net,
             page,
             [
-                Sheet([(i, (page[0] - s[0]) / 2, (page[1] - s[1]) / 2)], ways[0] == "landscape")
+                BoxPage([(i, (page[0] - s[0]) / 2, (page[1] - s[1]) / 2)], ways[0] == "landscape")
                 for i, s in enumerate(sizes)
             ],
         )

@@ -78,7 +78,7 @@ class Line:
 
 
 @dataclass
-class Piece:
+class NetPiece:
     """One piece to cut out: its closed cut ``outline`` (an SVG path in mm), ``folds``, ``panels`` and size (mm)."""
 
     outline: str
@@ -92,7 +92,7 @@ class Net:
     """A box net: ``pieces`` (one, or two when split), the panel sizes (mm) and the flap sizes (mm)."""
 
     spec: BoxSpec
-    pieces: list[Piece]
+    pieces: list[NetPiece]
     panel_width: float
     panel_height: float
     panel_depth: float
@@ -158,7 +158,7 @@ def _piece(
     tuck: float,
     dust: float,
     notch: float,
-) -> Piece:
+) -> NetPiece:
     top = max(_top_extent(kind, pd, tuck, dust) for kind, _ in columns)
     bottom = max(_bottom_extent(kind, pd, tuck, dust) for kind, _ in columns)
     b0, b1 = top, top + ph
@@ -190,7 +190,7 @@ def _piece(
         elif kind == "side":
             folds += [Line(x, b0, x + width, b0), Line(x, b1, x + width, b1)]
             panels += [Panel("dust", x, b0 - dust, width, dust, index), Panel("dust", x, b1, width, dust, index)]
-    return Piece(outline, folds, panels, (xs[-1], b1 + bottom))
+    return NetPiece(outline, folds, panels, (xs[-1], b1 + bottom))
 
 
 def _top_extent(kind: str, pd: float, tuck: float, dust: float) -> float:

@@ -1,6 +1,6 @@
 """Translations as a gettext PO file, written and read by Babel (``babel.messages``).
 
-One message per card and field (:class:`printer.cards.translations_io.Entry`)::
+One message per card and field (:class:`printer.cards.translations_io.TranslationEntry`)::
 
     #. card: Hold the Line (hold-the-line)
     #. text: Rules text in printer's card-text markup (bold, italic, line breaks, {icon}).
@@ -22,14 +22,14 @@ import io
 from collections.abc import Sequence
 from pathlib import Path
 
-from printer.cards.translations_io import Catalogue, Entry, Incoming, split_key
+from printer.cards.translations_io import Catalogue, Incoming, TranslationEntry, split_key
 from printer.problems import Problem
 
 #: the version part of the ``Project-Id-Version`` header (``starfall translations``), after the game id
 VERSION = "translations"
 
 
-def po_bytes(entries: Sequence[Entry], game: str, lang: str, source_lang: str) -> bytes:
+def po_bytes(entries: Sequence[TranslationEntry], game: str, lang: str, source_lang: str) -> bytes:
     """The PO file of ``entries`` of ``game`` translated from ``source_lang`` into ``lang``, as UTF-8 bytes."""
     from babel.messages.catalog import Catalog
     from babel.messages.pofile import write_po

@@ -1,6 +1,6 @@
 """The translators' round trip: what goes out to a translator and the checks on what comes back.
 
-``printer export translations`` writes one :class:`Entry` per card and translatable field that the source card
+``printer export translations`` writes one :class:`TranslationEntry` per card and translatable field that the source card
 has: the source text, the current translation (empty when missing), whether that translation is stale, and the
 context a translator needs (the card's id and title, the field, the schema's description of it). The files
 themselves are :mod:`printer.cards.po` (gettext PO, through Babel) and :mod:`printer.cards.translations_xlsx`
@@ -41,7 +41,7 @@ SUFFIXES = PO_SUFFIXES + SHEET_SUFFIXES
 
 
 @dataclass(frozen=True)
-class Entry:
+class TranslationEntry:
     """One field of one card for a translator.
 
     ``source`` is the source language's value as text (a value that is not text, such as a list, as JSON);
@@ -175,7 +175,7 @@ def _relative(path: Path, root: Path) -> str:
 
 def entries(
     cards: CardSet, book: TranslationBook, lang: str, fields: Sequence[str], notes: Mapping[str, str], root: Path
-) -> list[Entry]:
+) -> list[TranslationEntry]:
     """Every entry of ``cards`` into ``lang``: each card in order, each of its ``fields`` it has a value for (an
     empty value has nothing to translate), with its current translation from ``book``."""
     out = []
@@ -190,7 +190,7 @@ def entries(
                 translation is not None and current is not None and translation.source.get(name) != source_digest(value)
             )
             out.append(
-                Entry(
+                TranslationEntry(
                     card.id,
                     name,
                     card.title,

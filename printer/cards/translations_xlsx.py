@@ -1,7 +1,7 @@
 """Translations as a workbook: written with openpyxl, read back as card spreadsheets are (python-calamine).
 
 One sheet, named after the game, one row per card and field
-(:class:`printer.cards.translations_io.Entry`), under the header row::
+(:class:`printer.cards.translations_io.TranslationEntry`), under the header row::
 
     id | card | field | note | en | ja | stale
 
@@ -19,7 +19,7 @@ from pathlib import Path
 
 from printer.cards.sheet_size import oversized_sheets
 from printer.cards.spreadsheet import _read_workbook, column_letters, sheet_prefix
-from printer.cards.translations_io import Catalogue, Entry, Incoming
+from printer.cards.translations_io import Catalogue, Incoming, TranslationEntry
 from printer.fsutil import atomic_open
 from printer.problems import Problem
 
@@ -31,7 +31,7 @@ _TEXT_WIDTH = 60
 SHEET_NAME_CHARS = 31
 
 
-def write_workbook(path: Path, entries: Sequence[Entry], game: str, lang: str, source_lang: str) -> None:
+def write_workbook(path: Path, entries: Sequence[TranslationEntry], game: str, lang: str, source_lang: str) -> None:
     """Write ``entries`` of ``game`` (from ``source_lang`` into ``lang``) to the XLSX workbook ``path``, atomically.
 
     Raises :class:`ValueError` (openpyxl's ``IllegalCharacterError``) for text holding a control character a

@@ -113,7 +113,7 @@ def run(
         ) from None
     from printer.serve import connections
     from printer.serve.app import ServeConfig, create_app
-    from printer.serve.faces import check_cache_dir, default_workers
+    from printer.serve.pictures import check_cache_dir, default_workers
     from printer.serve.workspace import Workspace
 
     workspace = Workspace(Path(root))

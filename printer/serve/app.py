@@ -5,7 +5,7 @@ and ``templates``; no CDN, works offline): ``/`` the gallery with the
 problems panel, ``/edit`` the card editor, ``/decks``, ``/sheets``,
 ``/rules``. The JSON API under ``/api/`` is what the pages call; state
 changes are POST requests guarded by :mod:`printer.serve.security`.
-``/face/<key>.png`` is a card picture (:mod:`printer.serve.faces`),
+``/face/<key>.png`` is a card picture (:mod:`printer.serve.pictures`),
 ``/api/events`` the server-sent event stream that tells the pages what
 changed: ``cards`` (entries changed or removed), ``problems``, ``rules``,
 ``build``.
@@ -42,9 +42,9 @@ from starlette.staticfiles import StaticFiles
 from printer.paths import is_inside
 from printer.problems import PrinterError
 from printer.serve import security
-from printer.serve.faces import AHEAD, KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
 from printer.serve.langs import Languages
-from printer.serve.workspace import Changes, Workspace
+from printer.serve.pictures import AHEAD, KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
+from printer.serve.workspace import GalleryChanges, Workspace
 
 log = logging.getLogger("printer.serve")
 HERE = Path(__file__).resolve().parent
@@ -129,7 +129,7 @@ class Server:
         started, WeasyPrint imported and the project read (a second or two per process, more under load)."""
         if self.urgent is None:
             return
-        from printer.serve.faces import prepare
+        from printer.serve.pictures import prepare
 
         loop = asyncio.get_running_loop()
         first = next((e for e in self.workspace.entries_of() if e.front), None)
@@ -153,7 +153,7 @@ class Server:
 
     # -- changes --------------------------------------------------------------------------------------------------
 
-    async def apply(self, paths: list[Path]) -> Changes:
+    async def apply(self, paths: list[Path]) -> GalleryChanges:
         """Refresh the workspace after ``paths`` changed, render the changed faces first, tell the pages."""
         started = time.perf_counter()
         timeline = {"event": time.time()}  # wall-clock times of the steps, for bench/serve_latency.py
@@ -168,7 +168,7 @@ class Server:
                 problem.setdefault("severity", "error")
             self.hub.publish("problems", {"version": self.workspace.version, "problems": problems})
             log.error("%s", exc)
-            return Changes()
+            return GalleryChanges()
         if changes.reloaded:
             self.faces.project = self.workspace.project
         urgent = [k for e in changes.changed for k in (e.front, e.back) if k]

@@ -158,18 +158,18 @@ def build_file(project, relative: str) -> Path | None:
 
 
 class PageTooLarge(Exception):
-    """A page whose picture would be over :data:`~printer.serve.faces.PICTURE_PIXELS`; the message says why."""
+    """A page whose picture would be over :data:`~printer.serve.pictures.PICTURE_PIXELS`; the message says why."""
 
 
 def page_picture(project, pdf: Path, page: int, dpi: int = PAGE_DPI) -> Path:
     """A PNG of page ``page`` (1-based) of ``pdf``, cached by the PDF's size and time.
 
-    The page's size (pt) is read first: a picture over :data:`~printer.serve.faces.PICTURE_PIXELS` at ``dpi`` raises
+    The page's size (pt) is read first: a picture over :data:`~printer.serve.pictures.PICTURE_PIXELS` at ``dpi`` raises
     :class:`PageTooLarge` before anything is drawn. Raises ``IndexError`` for a page the PDF does not have.
     """
     import pypdfium2
 
-    from printer.serve.faces import over_budget
+    from printer.serve.pictures import over_budget
 
     st = pdf.stat()
     key = hashlib.sha256(f"{pdf.resolve()}:{st.st_size}:{st.st_mtime_ns}:{page}:{dpi}".encode()).hexdigest()[:40]

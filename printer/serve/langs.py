@@ -27,7 +27,7 @@ from starlette.routing import Route
 from printer.cards.model import Card, CardSet
 from printer.problems import Problem
 from printer.serve.security import json_body
-from printer.serve.workspace import Entry, Workspace, _GameState, _relative, _text_of
+from printer.serve.workspace import GalleryEntry, Workspace, _GameState, _relative, _text_of
 
 #: what each language's state is made from: (workspace version, game) -> translations
 _Key = tuple[int, str]
@@ -128,7 +128,7 @@ class Languages:
             self.workspace.lang_faces.setdefault(lang, {})[front] = (card.game, state.fingerprint)
         return front, error
 
-    def _entry(self, entry: Entry, lang: str, translated: dict, faces: dict) -> Entry:
+    def _entry(self, entry: GalleryEntry, lang: str, translated: dict, faces: dict) -> GalleryEntry:
         shown = replace(entry)
         shown.lang = self.of(entry.game)[0] if entry.game in self.workspace.project.games else None
         if entry.game not in translated or entry.id is None or entry.front is None:

@@ -11,10 +11,10 @@ files changed and returns only what changed, cheaply:
 - a template, stylesheet or icon change drops the game's HTML memo and
   renderer, so every card is rendered to HTML again, but only the faces
   whose HTML (or the files it uses) changed get a new picture key
-  (:func:`printer.serve.faces.face_key`);
+  (:func:`printer.serve.pictures.face_key`);
 - a schema change drops the validation memo; ``printer.toml`` reloads the project.
 
-Every record is an :class:`Entry`, invalid ones too: a card that fails
+Every record is a :class:`GalleryEntry`, invalid ones too: a card that fails
 validation or rendering carries its problems and an ``error`` instead of a
 picture, and the rest of the gallery is unaffected.
 """
@@ -40,15 +40,15 @@ from printer.limits import over
 from printer.paths import cache_folder, is_inside
 from printer.problems import PrinterError, Problem
 from printer.project import Project, load_project
-from printer.serve.faces import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
 from printer.serve.held import HeldFaces
+from printer.serve.pictures import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
 
 #: what a problem's place looks like when it is inside one card: ``file::$.cards[3]`` (or ``$[3]``, ``$``)
 _CARD_PLACE = re.compile(r"^(?P<card>.*?::\$(?:\.cards)?(?:\[\d+\])?)(?=$|[.\[])")
 
 
 @dataclass
-class Entry:
+class GalleryEntry:
     """One card record as the gallery shows it.
 
     ``uid`` is stable while the card keeps its id (``game/id``; a record
@@ -81,10 +81,10 @@ class Entry:
 
 
 @dataclass
-class Changes:
+class GalleryChanges:
     """What :meth:`Workspace.refresh` changed: entries new or different, uids gone, and whether problems changed."""
 
-    changed: list[Entry] = field(default_factory=list)
+    changed: list[GalleryEntry] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     problems: bool = False
     reloaded: bool = False
@@ -152,7 +152,7 @@ class Workspace:
         self.lock = threading.RLock()
         self.version = 0
         self.refreshes = 0  # refreshes so far: what was read from the card folders (translations too) may differ
-        self.entries: dict[str, Entry] = {}
+        self.entries: dict[str, GalleryEntry] = {}
         self.problems: list[Problem] = []
         self.faces: dict[str, tuple[str, str]] = {}  # picture key -> (game, fingerprint) of the current cards
         self.drafts: OrderedDict[str, tuple[str, str]] = OrderedDict()  # the same, of the editor's recent drafts
@@ -177,7 +177,7 @@ class Workspace:
         self.memo: ValidationMemo = {}
         self.files: FileCache = {}
         self.games: dict[str, _GameState] = {}
-        self._entry_memo: dict[tuple, tuple[Entry, list[Problem]]] = {}
+        self._entry_memo: dict[tuple, tuple[GalleryEntry, list[Problem]]] = {}
         #: each game's :meth:`_game_problems` by its number of cards to print, until a file other than cards changes
         self._game_memo: dict[str, tuple[int, list[Problem]]] = {}
 
@@ -271,7 +271,7 @@ class Workspace:
             self.drafts.popitem(last=False)
         return keys[0], keys[1]
 
-    def refresh(self, changed: Iterable[Path] = ()) -> Changes:
+    def refresh(self, changed: Iterable[Path] = ()) -> GalleryChanges:
         """Read the project again after ``changed`` files changed (everything when empty); returns the changes."""
         with self.lock:
             self.refreshes += 1
@@ -296,7 +296,7 @@ class Workspace:
                     state.html.clear()
             return self._rebuild(reloaded)
 
-    def _rebuild(self, reloaded: bool) -> Changes:
+    def _rebuild(self, reloaded: bool) -> GalleryChanges:
         targets = self.targets()
         self._shown_chars, shown = 0, set()  # characters of the faces shown so far (limits.face_html_total_chars)
         records, problems = load_records(targets, self.files)
@@ -307,7 +307,7 @@ class Workspace:
         for problem in problems:
             match = _CARD_PLACE.match(problem.where)
             by_place.setdefault(match.group("card") if match else problem.where, []).append(problem)
-        entries: dict[str, Entry] = {}
+        entries: dict[str, GalleryEntry] = {}
         data: dict[str, dict] = {}
         render_problems: list[Problem] = []
         files: dict[Path, str] = {}
@@ -355,7 +355,7 @@ class Workspace:
                 continue
             game = self.project.game_for_path(Path(file))
             uid = f"{game.id if game else '?'}/{_relative(Path(file), self.root)}#file"
-            entries[uid] = Entry(
+            entries[uid] = GalleryEntry(
                 uid,
                 game.id if game else "",
                 _relative(Path(file), self.root),
@@ -367,7 +367,7 @@ class Workspace:
             )
         all_problems = list(self.project.problems) + problems + _merge_repeats(render_problems)
         all_problems += self._game_problems(sets)
-        changes = Changes(reloaded=reloaded)
+        changes = GalleryChanges(reloaded=reloaded)
         for uid, entry in entries.items():
             if self.entries.get(uid) != entry:
                 changes.changed.append(entry)
@@ -434,7 +434,7 @@ class Workspace:
         sets: dict[str, CardSet],
         render_problems: list[Problem],
         files: dict[Path, str] | None = None,
-    ) -> Entry:
+    ) -> GalleryEntry:
         data = record.data
         files = {} if files is None else files
         rel = files.get(record.file)
@@ -444,7 +444,7 @@ class Workspace:
         place = row_place(record)
         uid = f"{game_id}/{card_id}" if card_id else f"{game_id}/{rel}#{place}"
         copies = data.get("copies", 1)
-        entry = Entry(
+        entry = GalleryEntry(
             uid,
             game_id,
             rel,
@@ -542,7 +542,7 @@ class Workspace:
             place = self._place.get(key)
             return [] if place is None else self._order[place + 1 : place + 1 + n]
 
-    def entries_of(self, game: str | None = None) -> list[Entry]:
+    def entries_of(self, game: str | None = None) -> list[GalleryEntry]:
         with self.lock:
             return [e for e in self.entries.values() if game is None or e.game == game]
 

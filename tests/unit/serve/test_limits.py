@@ -79,9 +79,9 @@ def test_the_defaults_are_printer_limits_defaults(project):
 
 
 def test_a_face_whose_picture_would_be_over_the_pixel_budget_is_not_drawn(client, monkeypatch):
-    import printer.serve.faces as faces
+    import printer.serve.pictures as pictures
 
-    monkeypatch.setattr(faces, "PICTURE_PIXELS", 100_000)  # a poker card with bleed at 150 dpi is 407 x 555 px
+    monkeypatch.setattr(pictures, "PICTURE_PIXELS", 100_000)  # a poker card with bleed at 150 dpi is 407 x 555 px
     entry = client.get("/api/state").json()["entries"][0]
     answer = client.get(f"/face/{entry['front']}.png")
     assert answer.headers["content-type"].startswith("image/svg+xml")  # the error in place of the picture
@@ -109,16 +109,16 @@ def test_a_pdf_page_over_the_pixel_budget_is_refused_before_it_is_drawn(client, 
 
 
 def test_the_warm_up_draws_no_face_over_the_pixel_budget(project, monkeypatch):
-    import printer.serve.faces as faces
+    import printer.serve.pictures as pictures
     import printer.sheets.export.faces as export
 
     drawn: list = []
     monkeypatch.setattr(export, "face_images", lambda *args, **kwargs: drawn.append(args) or iter(()))
-    monkeypatch.setattr(faces, "PICTURE_PIXELS", 100_000)
-    faces.prepare(str(project), "l5r", "budget", "<p>x</p>")
+    monkeypatch.setattr(pictures, "PICTURE_PIXELS", 100_000)
+    pictures.prepare(str(project), "l5r", "budget", "<p>x</p>")
     assert drawn == []
-    monkeypatch.setattr(faces, "PICTURE_PIXELS", 40_000_000)
-    faces.prepare(str(project), "l5r", "budget", "<p>x</p>")
+    monkeypatch.setattr(pictures, "PICTURE_PIXELS", 40_000_000)
+    pictures.prepare(str(project), "l5r", "budget", "<p>x</p>")
     assert len(drawn) == 1
 
 

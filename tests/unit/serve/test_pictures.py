@@ -15,8 +15,8 @@ import pytest
 
 pytest.importorskip("starlette")
 
-import printer.serve.faces as faces  # noqa: E402
-from printer.serve.faces import AHEAD, URGENT, WANTED, FaceRenderer, FaceSpec, face_key  # noqa: E402
+import printer.serve.pictures as pictures  # noqa: E402
+from printer.serve.pictures import AHEAD, URGENT, WANTED, FaceRenderer, FaceSpec, face_key  # noqa: E402
 
 
 class _Project:
@@ -49,13 +49,13 @@ def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_pa
         if lane == "gallery":
             release.wait(5)
         for key, _ in batch:
-            path = faces.picture_path(tmp_path / "faces", key)
+            path = pictures.picture_path(tmp_path / "faces", key)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(b"png")
         return {key: None for key, _ in batch}
 
-    monkeypatch.setattr(faces, "render_faces", fake_render)
-    monkeypatch.setattr(faces, "cache_dir", lambda project: tmp_path / "faces")
+    monkeypatch.setattr(pictures, "render_faces", fake_render)
+    monkeypatch.setattr(pictures, "cache_dir", lambda project: tmp_path / "faces")
     specs = {f"{i:040x}": FaceSpec("g", "fp", f"<p>{i}</p>") for i in range(12)}
     gallery = ThreadPoolExecutor(1, thread_name_prefix="gallery")
     urgent = ThreadPoolExecutor(1, thread_name_prefix="urgent")
@@ -122,13 +122,13 @@ def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path,
             gallery_busy.set()
             assert release.wait(PATIENCE)
         for key, _ in batch:
-            path = faces.picture_path(tmp_path / "faces", key)
+            path = pictures.picture_path(tmp_path / "faces", key)
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(b"png")
         return {key: None for key, _ in batch}
 
-    monkeypatch.setattr(faces, "render_faces", fake_render)
-    monkeypatch.setattr(faces, "cache_dir", lambda project: tmp_path / "faces")
+    monkeypatch.setattr(pictures, "render_faces", fake_render)
+    monkeypatch.setattr(pictures, "cache_dir", lambda project: tmp_path / "faces")
     specs = {f"{i:040x}": FaceSpec("g", "fp", f"<p>{i}</p>") for i in range(3)}
     keys = list(specs)
     gallery = ThreadPoolExecutor(1, thread_name_prefix="gallery")
@@ -165,11 +165,11 @@ def test_a_pool_s_worker_pids_are_the_live_workers_that_reported_at_start(monkey
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    monkeypatch.setattr(faces, "warm_up", lambda: None)  # no WeasyPrint in the forked worker
+    monkeypatch.setattr(pictures, "warm_up", lambda: None)  # no WeasyPrint in the forked worker
     context = multiprocessing.get_context("fork")
-    pids = faces.WorkerPids(context)
+    pids = pictures.WorkerPids(context)
     assert pids() == []
-    pool = ProcessPoolExecutor(1, mp_context=context, initializer=faces.start_worker, initargs=pids.initargs())
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=pictures.start_worker, initargs=pids.initargs())
     try:
         worker = pool.submit(os.getpid).result(timeout=PATIENCE)
         assert pids() == [worker] and worker != os.getpid()
@@ -187,16 +187,16 @@ def test_a_face_over_its_render_time_gets_the_limits_error_and_the_next_render_w
     shown = [e for e in workspace.entries.values() if e.front][:2]
     specs = [workspace.face(e.front) for e in shown]
     args = (str(workspace.root), specs[0].game, specs[0].fingerprint)
-    folder = faces.cache_dir(workspace.project)  # pictures are written inside the project's own build folder only
-    faces.prepare(*args, specs[0].html)  # the project read and the fonts loaded, outside the limit
+    folder = pictures.cache_dir(workspace.project)  # pictures are written inside the project's own build folder only
+    pictures.prepare(*args, specs[0].html)  # the project read and the fonts loaded, outside the limit
     batch = [(e.front, s.html) for e, s in zip(shown, specs)]
-    stopped = faces.render_faces(*args, batch, str(folder), seconds=0.002)  # a face takes 20 ms and more
+    stopped = pictures.render_faces(*args, batch, str(folder), seconds=0.002)  # a face takes 20 ms and more
     assert set(stopped) == {e.front for e in shown}
     for message in stopped.values():
         assert message is not None and "limits.face_render_seconds" in message
-    assert not any(faces.picture_path(folder, e.front).exists() for e in shown)
-    assert faces.render_faces(*args, batch, str(folder), seconds=30) == {e.front: None for e in shown}
-    assert all(faces.picture_path(folder, e.front).stat().st_size > 1000 for e in shown)
+    assert not any(pictures.picture_path(folder, e.front).exists() for e in shown)
+    assert pictures.render_faces(*args, batch, str(folder), seconds=30) == {e.front: None for e in shown}
+    assert all(pictures.picture_path(folder, e.front).stat().st_size > 1000 for e in shown)
 
 
 def test_a_face_over_its_time_gets_no_picture_even_when_every_interruption_was_dropped(project, tmp_path, monkeypatch):
@@ -216,7 +216,7 @@ def test_a_face_over_its_time_gets_no_picture_even_when_every_interruption_was_d
             while time.monotonic() < ends:
                 try:
                     time.sleep(0.01)
-                except faces._TooLong:
+                except pictures._TooLong:
                     pass  # dropped
             yield key, Image.new("RGB", (20, 30), "white")
 
@@ -225,21 +225,21 @@ def test_a_face_over_its_time_gets_no_picture_even_when_every_interruption_was_d
     spec = workspace.face(entry.front)
     folder = tmp_path / "faces"
     monkeypatch.setattr(export_faces, "face_images", dropping)
-    found = faces.render_faces(str(workspace.root), spec.game, spec.fingerprint, [(entry.front, spec.html)],
+    found = pictures.render_faces(str(workspace.root), spec.game, spec.fingerprint, [(entry.front, spec.html)],
                                str(folder), seconds=0.05)  # fmt: skip
-    assert found == {entry.front: faces.too_long(0.05)}
-    assert not faces.picture_path(folder, entry.front).exists()
+    assert found == {entry.front: pictures.too_long(0.05)}
+    assert not pictures.picture_path(folder, entry.front).exists()
 
 
 def test_a_time_limit_dropped_once_stops_the_block_all_the_same():
     """What a garbage collector callback raises is printed and dropped: the limit fires again until it holds."""
     import time
 
-    with pytest.raises(faces._TooLong):
-        with faces.time_limit(0.01):
+    with pytest.raises(pictures._TooLong):
+        with pictures.time_limit(0.01):
             try:
                 time.sleep(5)
-            except faces._TooLong:
+            except pictures._TooLong:
                 pass  # dropped, as Python drops what a gc callback raises
             time.sleep(5)
 
@@ -248,11 +248,11 @@ def test_a_block_whose_every_time_limit_was_dropped_ends_as_too_long():
     """A library's gc callback (hypothesis installs one) may take every raise: the block still ends as too long."""
     import time
 
-    with pytest.raises(faces._TooLong):
-        with faces.time_limit(0.01):
+    with pytest.raises(pictures._TooLong):
+        with pictures.time_limit(0.01):
             ends = time.monotonic() + 0.1
             while time.monotonic() < ends:
                 try:
                     time.sleep(0.001)
-                except faces._TooLong:
+                except pictures._TooLong:
                     pass  # dropped, every time
