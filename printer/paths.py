@@ -31,7 +31,7 @@ import hashlib
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from printer.problems import Problem, UsageError
@@ -311,3 +311,12 @@ def cache_folder(root: Path, build_dir: Path, name: str) -> Path | None:
     """
     folder = Path(build_dir) / ".cache" / name
     return None if output_folder_problem(folder, root) is not None else folder
+
+
+def user_cache_folder(name: str, environ: Mapping[str, str] | None = None) -> Path:
+    """The user's cache folder for ``name``: ``$XDG_CACHE_HOME/printer/<name>`` (an absolute ``XDG_CACHE_HOME``
+    only, as the XDG Base Directory Specification asks), else ``~/.cache/printer/<name>``. Not created here."""
+    env = os.environ if environ is None else environ
+    base = os.path.expanduser(env.get("XDG_CACHE_HOME") or "")
+    folder = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
+    return folder / "printer" / name

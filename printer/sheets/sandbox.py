@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import functools
 import operator
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -37,7 +38,7 @@ from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
 from printer.problems import Problem
-from printer.sheets import sizes
+from printer.sheets import bytecode, sizes
 from printer.sheets.sizes import RenderLimit
 
 if TYPE_CHECKING:
@@ -257,33 +258,12 @@ class TemplateSandbox(SandboxedEnvironment):
         return super().call_binop(context, operator_name, left, right)
 
 
-class _CompiledInMemory(jinja2.BytecodeCache):
-    """Templates compiled once per process, by file and source checksum (Jinja2 compiles again when the source
-    changed): every environment :meth:`TemplateSandbox.for_templates` makes has the same options, so a build
-    watching for saves, ``printer serve`` and the several jobs of one build share the compiled code instead of
-    compiling each template again (a watching build spent 0.17 s of a one-card rebuild compiling). Kept in memory
-    only: compiled code is never read from a file that a project could have brought."""
-
-    #: templates kept at most (the least recently stored go first)
-    LIMIT = 512
-
-    def __init__(self) -> None:
-        self._store: dict[str, bytes] = {}
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        data = self._store.get(bucket.key)
-        if data is not None:
-            bucket.bytecode_from_string(data)
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        self._store.pop(bucket.key, None)
-        if len(self._store) >= self.LIMIT:
-            self._store.pop(next(iter(self._store)))
-        self._store[bucket.key] = bucket.bytecode_to_string()
-
-
-#: the process's compiled templates (see :class:`_CompiledInMemory`)
-COMPILED = _CompiledInMemory()
+#: the options :meth:`TemplateSandbox.for_templates` gives every environment: compiled code depends on them
+_OPTIONS = "autoescape trim_blocks lstrip_blocks StrictUndefined"
+#: the compiled templates, shared by every environment :meth:`TemplateSandbox.for_templates` makes (they have the
+#: same options): a build watching for saves, ``printer serve`` and the jobs of one build compile a template once,
+#: and a command finds it compiled by an earlier one (:mod:`printer.sheets.bytecode`)
+COMPILED = bytecode.Compiled(functools.partial(bytecode.user_folder, _OPTIONS))
 
 
 class ContainedLoader(jinja2.FileSystemLoader):

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import shutil
 import subprocess
 import tempfile
@@ -102,11 +101,10 @@ def recipes() -> dict[str, Recipe]:
 
 def cache_folder(environ: Mapping[str, str] | None = None) -> Path:
     """``$XDG_CACHE_HOME/printer/icc`` (an absolute ``XDG_CACHE_HOME`` only, as the XDG spec asks), else
-    ``~/.cache/printer/icc``."""
-    env = os.environ if environ is None else environ
-    base = os.path.expanduser(env.get("XDG_CACHE_HOME") or "")
-    folder = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
-    return folder / "printer" / "icc"
+    ``~/.cache/printer/icc`` (:func:`printer.paths.user_cache_folder`)."""
+    from printer.paths import user_cache_folder
+
+    return user_cache_folder("icc", environ)
 
 
 def find_data(name: str, folders: tuple[Path, ...] = DATA_FOLDERS) -> Path | None:

@@ -573,11 +573,11 @@ def test_a_watch_starts_its_workers_before_the_first_save_and_has_each_lay_out_a
 
 
 def test_a_watch_rehearsal_compiles_what_a_save_would_and_writes_nothing(project, monkeypatch):
-    from printer.sheets import sandbox
+    from printer.sheets import bytecode, sandbox
 
     compiled: list[str] = []
+    monkeypatch.setattr(sandbox, "COMPILED", bytecode.Compiled())  # as in a fresh process, with no cache folder
     dump = sandbox.COMPILED.dump_bytecode
-    monkeypatch.setattr(sandbox.COMPILED, "_store", {})  # as in a fresh process
     monkeypatch.setattr(sandbox.COMPILED, "dump_bytecode", lambda bucket: compiled.append(bucket.key) or dump(bucket))
     files = sorted(project.rglob("*"))
     loaded = api.load_project(project)
