@@ -1,7 +1,7 @@
 """Bytes a build sets aside on disk while it does not need them: :class:`Spill`.
 
 A large build holds, for every card, things it reads again only at the end or not at all: the card's data (pickled,
-:meth:`printer.cards.record.Record.pack`) and its face's HTML (deflated, :class:`printer.sheets.compose.FaceHtml`).
+:meth:`printer.cards.record.Record.pack`) and its face's HTML (deflated, :class:`printer.sheets.faces.store.FaceHtml`).
 Held in memory they grow with the number of cards (about 10 MB at 9,000 cards); set aside in a spill file they
 take an integer each.
 """

@@ -25,7 +25,7 @@ def align(
     :class:`UsageError` when the options print no backs (``duplex`` none).
     """
     from printer.sheets.align import write_alignment_page
-    from printer.sheets.compose import slug
+    from printer.sheets.faces.items import slug
     from printer.sheets.options import resolve_options
 
     game = next(iter(project.games.values()), None)

@@ -44,7 +44,8 @@ def build_box(
     """
     from printer.box import BoxSpec, back_art, write_box
     from printer.box.net import CARD_THICKNESS, deck_depth
-    from printer.sheets import compose
+    from printer.sheets import job as sheet_job
+    from printer.sheets.faces import items as print_items
     from printer.sheets.layout import PAPER_SIZES, parse_size
     from printer.sheets.options import resolve_options
 
@@ -66,9 +67,9 @@ def build_box(
         _deck_names_in_every_language(project, [chosen.cards], sets)
         items, found = deck_items(deck_file, cards, project.limits) if cards is not None else ([], [])
         problems += found
-        name = safe_file_name(f"{chosen.id}-{compose.slug(deck_file.stem)}{suffix}-box") + ".pdf"
+        name = safe_file_name(f"{chosen.id}-{print_items.slug(deck_file.stem)}{suffix}-box") + ".pdf"
     else:
-        items = compose.items_for_cards(cards, cards) if cards is not None else []
+        items = print_items.items_for_cards(cards, cards) if cards is not None else []
         # tokens, tiles and boards (printer.toml components) are not in the deck the box holds
         _, items, found = _split_components(project, chosen, items, opts.paper, opts.margin)
         problems += found
@@ -85,7 +86,7 @@ def build_box(
         return result
     target = output_path(out_dir or project.build_dir, name)
     spec = BoxSpec(opts.card, depth)
-    job = compose.make_job(project, chosen, opts, [chosen.cards.resolve()], lang=lang)
+    job = sheet_job.make_job(project, chosen, opts, [chosen.cards.resolve()], lang=lang)
     art = back_art(job, items)
     from printer.sheets.words import box_details
 

@@ -240,8 +240,8 @@ def build_game(
     ``tidy`` says when faces that edits laid out one by one are laid out again together, so that the PDF
     does not keep a copy of their fonts for each, and when the PDF, updated edit after edit, is written whole
     again (:func:`printer.sheets.assemble.build_sheets`): ``"due"`` once there are enough of them or it has
-    grown enough; ``"later"`` not in this build (a watch's save: its stats say ``untidy faces`` and ``pdf to
-    write whole``); ``"now"`` in this build, even when nothing else changed.
+    grown enough; ``"later"`` not in this build (a watch's save: :attr:`GameBuild.untidy` says whether it left
+    some); ``"now"`` in this build, even when nothing else changed.
     """
     from printer.sheets.uptodate import recall, remember
 
@@ -257,6 +257,7 @@ def build_game(
         if remembered is not None:
             remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
             remembered.stats, remembered.up_to_date = {}, True
+            remembered.untidy_faces, remembered.write_whole = 0, False
             return remembered
     outcome = _build_game(project, game, request, progress, workers, cache, tidy != "later")
     if known is not None and not outcome.failure and outcome.target is not None:
@@ -267,7 +268,9 @@ def build_game(
 def _rehearse(project: Project, game: Game, request: BuildRequest) -> None:
     """Have this process make a card's HTML and its sheet's as a build of ``game`` would, and throw them away
     (:func:`printer.sheets.assemble.rehearse`); what fails is left for the next build to report."""
-    from printer.sheets import assemble, compose
+    from printer.sheets import assemble
+    from printer.sheets import job as sheet_job
+    from printer.sheets.faces import items as print_items
     from printer.sheets.options import resolve_options, sheet_layout
 
     try:
@@ -277,8 +280,10 @@ def _rehearse(project: Project, game: Game, request: BuildRequest) -> None:
         cards = load_cards(project, [source], game.id)[0].get(game.id)
         if cards is None or not len(cards):
             return
-        job = compose.make_job(project, game, opts, [source.resolve()], cmyk_profile=request.icc)
-        assemble.rehearse(job, compose.items_for_cards([next(iter(cards))], cards), sheet_layout(opts, project.root))
+        job = sheet_job.make_job(project, game, opts, [source.resolve()], cmyk_profile=request.icc)
+        assemble.rehearse(
+            job, print_items.items_for_cards([next(iter(cards))], cards), sheet_layout(opts, project.root)
+        )
     except Exception:  # noqa: BLE001, S110 (a rehearsal: the build that follows reports what is wrong)
         pass
 

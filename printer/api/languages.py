@@ -20,7 +20,7 @@ from printer.project import Game, Project
 if TYPE_CHECKING:
     from printer.book.source import Edition
     from printer.cards.model import Card, CardSet
-    from printer.sheets.compose import PrintItem
+    from printer.sheets.faces.items import PrintItem
 
 #: ``--lang all``: every language each game declares
 ALL = "all"

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     )
     from printer.cards.model import CardSet
     from printer.sheets.cache import FaceCache
-    from printer.sheets.compose import PrintItem
+    from printer.sheets.faces.items import PrintItem
     from printer.sheets.options import PrintOptions
     from printer.sheets.parallel import JobSpec, Workers
     from printer.sheets.verify import Verify
@@ -67,8 +67,10 @@ def _build_game(
     cache: FaceCache | None = None,
     tidy: bool = True,
 ) -> GameBuild:
-    from printer.sheets import assemble, compose
+    from printer.sheets import assemble
+    from printer.sheets import job as sheet_job
     from printer.sheets.export import EXPORTERS, ExportRequest
+    from printer.sheets.faces import items as print_items
     from printer.sheets.options import layout_report, resolve_options, sheet_layout
     from printer.sheets.players import per_player, read_players
 
@@ -113,23 +115,23 @@ def _build_game(
         for titles in translated_titles(project, [source], {game.id: cards}).values():
             remember_titles(cards, titles)  # a decklist may name the cards in any of their languages
         items, found = deck_items(request.deck_file, cards, project.limits)
-        items = compose.sort_items(items, opts.sort)
-        deck_name = f"{game.id}-{compose.slug(request.deck_file.stem)}{suffix}"
+        items = print_items.sort_items(items, opts.sort)
+        deck_name = f"{game.id}-{print_items.slug(request.deck_file.stem)}{suffix}"
         target = output_path(out_dir, safe_file_name(deck_name) + ".pdf")
     else:
-        selected, found = compose.select(cards, request.only)
+        selected, found = print_items.select(cards, request.only)
         total = sum(card.copies * (players if per.holds(card.data) else 1) for card in selected)
         if total > project.limits.cards_per_build:
             where = str(source)
             too_many = limit_over("cards_per_build", total, project.limits.cards_per_build, where, "cards to print")
             outcome.problems, outcome.failure = [too_many], "not printed"
             return outcome
-        items = compose.sort_items(compose.items_for_cards(selected, cards), opts.sort)
+        items = print_items.sort_items(print_items.items_for_cards(selected, cards), opts.sort)
         items = per_player(items, players, lambda item: item.card is not None and per.holds(item.card.data))
         if not request.only and request.aids:  # player aids print with the whole game (printer.book.aids)
             from printer.book import aid_items
 
-            roots = compose.allowed_roots(project, [source.resolve()])
+            roots = print_items.allowed_roots(project, [source.resolve()])
             aids, aid_problems = aid_items(project, game, roots, request.lang)
             items, problems = items + aids * (players if per.aids else 1), problems + aid_problems
         target = output_path(out_dir, f"{game.id}{suffix}.pdf")
@@ -155,7 +157,7 @@ def _build_game(
         outcome.problems, outcome.failure = problems + [problem], "not printed"
         return outcome
     extra = [Path(r) for r in spec.extra_roots]
-    job = compose.make_job(project, game, opts, extra, cmyk_profile=request.icc, lang=request.lang)
+    job = sheet_job.make_job(project, game, opts, extra, cmyk_profile=request.icc, lang=request.lang)
     job.renderer.locate = locate
     reprint = None
     if request.since and not request.deck_file:  # a reprint: the cards whose printed face changed
@@ -186,7 +188,9 @@ def _build_game(
 
     manifest: list[dict[str, Any]] = []  # made while the faces are laid out
     update = progress(label, n_sheets) if progress else None
-    found = (
+    from printer.sheets.output.outcome import SheetsOutcome
+
+    written = (
         assemble.build_sheets(
             job,
             items,
@@ -204,15 +208,16 @@ def _build_game(
             meanwhile=partial(make_manifest, manifest, project, game, job, items, layout.per_sheet, target),
         )
         if items or not components
-        else []
+        else SheetsOutcome()
     )
+    found, outcome.untidy_faces, outcome.write_whole = written.problems, written.untidy_faces, written.write_whole
     if items and not (request.strict and found):
         found += after_sheets(project, game, job, items, layout, target, reprint, outcome, manifest)
     if components and not (request.strict and found):
         found += _build_components(
             project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache, locate
         )
-    outcome.stats = {**job.stats, **outcome.stats}
+    outcome.stats = {**job.engine.stats, **outcome.stats}
     if request.verify:
         outcome.stats["faces checked"], outcome.stats["sheets checked"] = checked.faces, checked.pages
     if not (request.strict and found):
@@ -393,14 +398,14 @@ def _component_jobs(
     from."""
     from dataclasses import replace
 
-    from printer.sheets import compose
+    from printer.sheets import job as sheet_job
     from printer.sheets.parallel import JobSpec
 
     def options(component: Any) -> PrintOptions:
         return replace(opts, card=component.size, paper=page, orientation="as-given")
 
-    def job_for(component: Any) -> compose.PrintJob:
-        job = compose.make_job(project, game, options(component), extra, lang=lang)
+    def job_for(component: Any) -> sheet_job.SheetJob:
+        job = sheet_job.make_job(project, game, options(component), extra, lang=lang)
         job.renderer.component, job.renderer.locate = component.view(), locate
         return job
 
@@ -440,7 +445,7 @@ def deck_items(
     ``limits.cards_per_build``, is an error and prints nothing.
     """
     from printer.decks import read_decklist, resolve
-    from printer.sheets.compose import items_for_counts
+    from printer.sheets.faces.items import items_for_counts
 
     deck, problems = read_decklist(deck_file)
     over = [

@@ -42,9 +42,11 @@ class GameBuild:
     ``paths`` every file and folder written; ``failure`` says why nothing
     was printed (``None`` when printed); ``notes`` what the user must know
     to use the output (print at 100 % scale for registration marks).
-    ``stats`` counts the work done (``faces laid out``, ``faces from cache``,
+    ``stats`` counts the work done, for display (``faces laid out``, ``faces from cache``,
     WeasyPrint ``layouts`` and ``pages``, seconds); ``up_to_date`` is true
-    when nothing changed since the last build and nothing was done. ``lang`` is the language printed
+    when nothing changed since the last build and nothing was done. A build told to leave tidying for later
+    (``tidy="later"``, :func:`printer.api.build.build_game`) says what it left: ``untidy_faces`` to lay out again
+    together and ``write_whole``, a PDF to write whole again (:class:`printer.sheets.output.outcome.SheetsOutcome`). ``lang`` is the language printed
     (``None``: the build without ``--lang``).
     """
 
@@ -62,10 +64,17 @@ class GameBuild:
     stats: dict[str, float] = field(default_factory=dict)
     up_to_date: bool = False
     lang: str | None = None
+    untidy_faces: int = 0
+    write_whole: bool = False
 
     @property
     def ok(self) -> bool:
         return self.failure is None
+
+    @property
+    def untidy(self) -> bool:
+        """Whether a tidy build would do more than this one did (``untidy_faces``, ``write_whole``)."""
+        return self.untidy_faces > 0 or self.write_whole
 
 
 @dataclass

@@ -42,7 +42,7 @@ def build_rules(
     from pypdf import PdfReader
 
     from printer.book import build_book, edition_for_paths, find_editions, read_edition, rules_folder
-    from printer.sheets.compose import allowed_roots
+    from printer.sheets.faces.items import allowed_roots
     from printer.sheets.layout import PAPER_SIZES, parse_size
 
     if game is None:

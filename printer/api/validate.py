@@ -111,7 +111,7 @@ def game_checks(project: Project, game: Game, cards: CardSet | None, aids: bool)
         )
     if aids and cards is not None:
         from printer.book import aid_items
-        from printer.sheets.compose import allowed_roots
+        from printer.sheets.faces.items import allowed_roots
 
         problems += aid_items(project, game, allowed_roots(project, [game.cards.resolve()]))[1]
     return problems

@@ -26,7 +26,8 @@ from printer.problems import WARNING, Problem, UsageError
 if TYPE_CHECKING:
     from printer.project import Game, Project
     from printer.sheets.changes import CardChange
-    from printer.sheets.compose import PrintItem, PrintJob
+    from printer.sheets.faces.items import PrintItem
+    from printer.sheets.job import SheetJob
     from printer.sheets.options import PrintOptions
 
 #: git, run without a shell in the project's folder, with no file-system monitor nor hooks the repository's config
@@ -54,7 +55,7 @@ def make_manifest(
     made: list[dict[str, Any]],
     project: Project,
     game: Game,
-    job: PrintJob,
+    job: SheetJob,
     items: Sequence[PrintItem],
     per_sheet: int,
     target: Path,
@@ -65,7 +66,7 @@ def make_manifest(
     writes it once the PDF is written (:func:`after_sheets`)."""
     from printer.sheets.manifest import FileDigests, manifest
 
-    files = FileDigests(project.build_dir / ".cache", job.base.resolve().as_uri() + "/")
+    files = FileDigests(project.build_dir / ".cache", job.engine.base.resolve().as_uri() + "/")
     made.append(manifest(job, items, project.root, game.id, per_sheet, target.name, _version(project), files))
     if job.renderer.lang:  # a build in one language (--lang): what printer changes compares it in
         made[-1]["lang"] = job.renderer.lang
@@ -187,7 +188,8 @@ def snapshot(
     that language (their translations' problems are the build's to report)."""
     from printer.cards.catalog import load_cards
     from printer.problems import PrinterError
-    from printer.sheets import compose
+    from printer.sheets import job as sheet_job
+    from printer.sheets.faces import items as print_items
     from printer.sheets.manifest import FaceDigests, FileDigests, card_entries, template_digests
     from printer.sheets.options import resolve_options
 
@@ -195,7 +197,7 @@ def snapshot(
     opts = resolve_options(project.settings, game.settings, game.card_size, options, where, project.limits)
     sets, problems = load_cards(project, [game.cards], game.id)
     cards = sets.get(game.id)
-    job = compose.make_job(project, game, opts, [game.cards.resolve()], lang=lang)
+    job = sheet_job.make_job(project, game, opts, [game.cards.resolve()], lang=lang)
     if cards is not None and lang is not None:
         from printer.api.languages import cards_in
 
@@ -209,7 +211,7 @@ def snapshot(
     values: dict[str, dict[str, Any]] = {}
     if cards is None:
         return data, values, problems
-    for item in compose.items_for_cards(list(cards), cards):
+    for item in print_items.items_for_cards(list(cards), cards):
         if item.card is None or item.card.id in values:
             continue
         try:
@@ -449,7 +451,7 @@ def reprint_items(
 def after_sheets(
     project: Project,
     game: Game,
-    job: PrintJob,
+    job: SheetJob,
     items: Sequence[PrintItem],
     layout: Any,
     target: Path,

@@ -108,7 +108,7 @@ def watch(
                 for lang in build_languages(project, [game], request.lang)[game.id]:  # --lang all: each language
                     each = request if lang == request.lang else replace(request, lang=lang)
                     outcome = build_game(project, game, each, None, workers, cache, tidy)
-                    if outcome.stats.get("untidy faces") or outcome.stats.get("pdf to write whole"):
+                    if outcome.untidy:
                         left = True
                     built = built or not outcome.up_to_date  # an up-to-date build is as untidy as it was
                     if tidy == "now" and outcome.ok:

@@ -15,7 +15,7 @@ contents with page numbers, running headers and page numbers
     for edition in find_editions(project, game):
         problems = read_edition(edition)
         problems += build_book(project, game, edition, Path("build") / edition.output_name(), (210, 297), roots)
-    items, problems = aid_items(project, game)     # printer.sheets.compose.PrintItem list
+    items, problems = aid_items(project, game)     # printer.sheets.faces.items.PrintItem list
 """
 
 from printer.book.aids import Aid, aid_items, load_aids, render_aid

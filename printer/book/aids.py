@@ -8,7 +8,7 @@ same rules markup as the book applies: emphasis, lists, tables, icons
 (``{spade}``); ``printer`` blocks are not allowed on aids.
 
 :func:`aid_items` turns every aid of a game into
-:class:`printer.sheets.compose.PrintItem`\\ s, so that ``printer build`` prints them
+:class:`printer.sheets.faces.items.PrintItem`\\ s, so that ``printer build`` prints them
 on card sheets with the cards (``copies`` from ``aid_copies`` in
 ``rules.toml``).
 """
@@ -173,12 +173,12 @@ def aid_items(
     ``rules.toml`` ``lang``), each face marked with it (:func:`printer.sheets.lang.with_lang`), or, when no edition
     with aids is in that language, the main edition's with a warning (``aids-not-translated``). Returns
     ``(items, problems)``: each item is a
-    :class:`printer.sheets.compose.PrintItem` with ready-made ``front_html`` and
+    :class:`printer.sheets.faces.items.PrintItem` with ready-made ``front_html`` and
     ``back_html``, repeated ``aid_copies`` times (``rules.toml``, default 1).
     A game without aids gives ``([], [])``.
     """
     from printer.paths import bundled_root
-    from printer.sheets.compose import PrintItem, allowed_roots
+    from printer.sheets.faces.items import PrintItem, allowed_roots
     from printer.sheets.references import reference_problems
 
     items: list = []

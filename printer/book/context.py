@@ -28,7 +28,7 @@ from printer.sheets.render import Renderer, project_view
 from printer.sheets.sandbox import TemplateSandbox, template_context, template_problem
 
 if TYPE_CHECKING:
-    from printer.sheets.compose import PrintJob
+    from printer.sheets.job import SheetJob
 
 #: Words the book prints, per language; a game's ``GameSupport.labels`` override them, and ``labels`` in
 #: ``rules.toml`` override both.
@@ -139,7 +139,7 @@ class RulesContext:
         self.md = rules_markdown(lang, self.labels, project.limits.markdown_nesting)
         self.env = TemplateSandbox.for_templates(game.template_dirs, roots)
         self._cards: CardSet | None = None
-        self._fit_job: PrintJob | None = None
+        self._fit_job: SheetJob | None = None
 
     # -- cards ---------------------------------------------------------------
 
@@ -207,14 +207,14 @@ class RulesContext:
         (``data-fit-min``); one that still overflows is a warning naming the
         card and field, as ``printer build`` gives.
         """
-        from printer.sheets.compose import PrintJob
+        from printer.sheets.job import new_job
         from printer.sheets.options import PrintOptions
 
         if self._fit_job is None:
-            self._fit_job = PrintJob(self.renderer, PrintOptions(card=self.card_size, bleed=0.0), self.project.root)
+            self._fit_job = new_job(self.renderer, PrintOptions(card=self.card_size, bleed=0.0), self.project.root)
         owners = [(card.where, card.name, card) if card is not None else ("rules", "card", None) for _, card in faces]
-        fitted = self._fit_job.fit_faces([(html, owner) for (html, _), owner in zip(faces, owners)])
-        for problem in self._fit_job.fit_problems():
+        fitted = self._fit_job.fitter.fit_faces([(html, owner) for (html, _), owner in zip(faces, owners)])
+        for problem in self._fit_job.fitter.fit_problems():
             if problem not in self.problems:
                 self.problems.append(problem)
         return fitted

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from printer.box.net import BoxSpec, Net, box_net, fits
 from printer.problems import ERROR, Problem
-from printer.sheets.compose import PrintItem, PrintJob
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 __all__ = ["BoxResult", "BoxSpec", "Net", "box_net", "place", "write_box"]
 
@@ -95,16 +96,16 @@ def _turned(paper: tuple[float, float], way: str) -> tuple[float, float]:
     return (w, h) if way == "portrait" else (h, w)
 
 
-def back_art(job: PrintJob, items: Sequence[PrintItem]) -> str | None:
+def back_art(job: SheetJob, items: Sequence[PrintItem]) -> str | None:
     """The card back most of ``items`` print with, as a JPEG ``data:`` URL at :data:`ART_DPI`, or ``None``."""
     from printer.sheets.export.faces import face_images, page_layout, px_of
 
     if not items:
         return None
-    counts = Counter(job.back_ident(item) for item in items)
+    counts = Counter(job.faces.back_ident(item) for item in items)
     ident = counts.most_common(1)[0][0]
-    item = next(i for i in items if job.back_ident(i) == ident)
-    key = job.back_key(item)
+    item = next(i for i in items if job.faces.back_ident(i) == ident)
+    key = job.faces.back_key(item)
     layout = page_layout(job, with_bleed=False)
     for _, image in face_images(job, [key], layout, px_of(job.opts.card, ART_DPI)):
         buffer = io.BytesIO()
@@ -114,7 +115,7 @@ def back_art(job: PrintJob, items: Sequence[PrintItem]) -> str | None:
 
 
 def write_box(
-    job: PrintJob,
+    job: SheetJob,
     spec: BoxSpec,
     paper: tuple[float, float],
     target: Path,
@@ -158,6 +159,6 @@ def write_box(
     ]
     renderer = job.renderer
     html = renderer.box_document(pages, page, art, title, details, net.notch)
-    documents, problems = render_documents([html], renderer.allowed_roots, job.base, str(target))
+    documents, problems = render_documents([html], renderer.allowed_roots, job.engine.base, str(target))
     problems += write_documents(documents, target, str(target))
     return BoxResult(net, page, sheets, problems)

@@ -2,7 +2,7 @@
 
 Every card's front and back HTML is kept for as long as the card is shown, so that its picture can be rendered
 when a page asks for it. Held as Python strings, a project whose template prints large faces (1,000 cards of 2 MB
-each) would take gigabytes; here each face is held as :class:`printer.sheets.compose.FaceHtml` holds a build's
+each) would take gigabytes; here each face is held as :class:`printer.sheets.faces.store.FaceHtml` holds a build's
 faces: the first 2 MB as they are, the rest deflated in a nameless spill file (:class:`printer.spill.Spill`), read
 back when a picture is rendered. The spill file is made in ``build/.cache/serve`` (nameless: nothing is left there).
 """
@@ -13,7 +13,7 @@ import threading
 from collections.abc import Iterable
 from pathlib import Path
 
-from printer.sheets.compose import FaceHtml
+from printer.sheets.faces.store import FaceHtml
 from printer.spill import Spill
 
 

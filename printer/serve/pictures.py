@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # at run time the sheets stage is imported where a face is re
     from multiprocessing.context import BaseContext
     from multiprocessing.queues import SimpleQueue
 
-    from printer.sheets.compose import PrintJob
+    from printer.sheets.job import SheetJob
 
 log = logging.getLogger("printer.serve")
 
@@ -109,9 +109,9 @@ def _uri_path(uri: str) -> Path | None:
     return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
 
 
-def game_job(project: Project, game: Game) -> PrintJob:
-    """A :class:`~printer.sheets.compose.PrintJob` of ``game`` with the project's print options (no command line)."""
-    from printer.sheets.compose import make_job
+def game_job(project: Project, game: Game) -> SheetJob:
+    """A :class:`~printer.sheets.job.SheetJob` of ``game`` with the project's print options (no command line)."""
+    from printer.sheets.job import make_job
     from printer.sheets.options import resolve_options
 
     opts = resolve_options(
@@ -157,7 +157,7 @@ def face_key(fingerprint: str, html: str) -> str:
 
 # -- rendering (runs in a worker process) ------------------------------------------------------------------------
 
-_JOBS: dict[tuple[str, str, str], PrintJob] = {}
+_JOBS: dict[tuple[str, str, str], SheetJob] = {}
 
 
 class _TooLong(BaseException):
@@ -259,7 +259,7 @@ def render_faces(
 
     def run(batch: Sequence[tuple[str, str]], clock: Clock) -> None:
         for key, html in batch:
-            job.html[key] = Markup(html)
+            job.faces.html[key] = Markup(html)
         for key, image in face_images(job, [k for k, _ in batch], layout, px):
             if clock.over:  # out of time, the interruption dropped (a gc callback took it): no picture
                 raise _TooLong()
@@ -284,7 +284,7 @@ def render_faces(
                     results.update(render_faces(root, game_id, fingerprint, [face], folder, dpi, seconds))
     finally:
         for key, _ in faces:
-            job.html.pop(key, None)
+            job.faces.html.pop(key, None)
     return results
 
 
@@ -304,12 +304,12 @@ def prepare(root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCR
     px = px_of(layout.page, dpi)
     if over_budget(px[0], px[1], "a face") is not None:  # its faces are refused: nothing to warm up
         return
-    job.html["warm-up"] = Markup(html)
+    job.faces.html["warm-up"] = Markup(html)
     try:
         for _ in face_images(job, ["warm-up"], layout, px):
             pass
     finally:
-        job.html.pop("warm-up", None)
+        job.faces.html.pop("warm-up", None)
 
 
 def warm_up() -> None:

@@ -44,7 +44,7 @@ from typing import Any
 from printer.limits import hint as limit_hint
 from printer.problems import Problem
 from printer.sheets.layout import EPS, Box, Segment, SheetLayout, Slot
-from printer.sheets.render import Face, Sheet, card_bleed
+from printer.sheets.placed import Face, Sheet, card_bleed
 from printer.sheets.words import board_caption
 from printer.units import parse_length, parse_size
 
@@ -270,7 +270,7 @@ class ComponentSheets:
     sheets: list[Sheet] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
     board_pages: int = 0
-    #: the work done, as :attr:`printer.sheets.compose.PrintJob.stats` counts it (``faces laid out``, ``faces from cache``)
+    #: the work done, as :attr:`printer.sheets.engine.documents.Engine.stats` counts it (``faces laid out``, ``faces from cache``)
     stats: dict[str, float] = field(default_factory=dict)
 
 
@@ -462,16 +462,17 @@ def build_components(
 ) -> tuple[ComponentSheets, list[Problem]]:
     """Print ``groups`` (each component with its print items) to the PDF ``target``; returns the sheets and problems.
 
-    ``job_for(component)`` gives a :class:`~printer.sheets.compose.PrintJob` whose options' card size is the
+    ``job_for(component)`` gives a :class:`~printer.sheets.job.SheetJob` whose options' card size is the
     component's trim size (and whose renderer shows the templates ``component``); ``spec_for(component)`` the
     :class:`~printer.sheets.parallel.JobSpec` its workers rebuild it from. Each component's distinct faces are
     laid out once at its own size (in this process or on ``workers``, through ``cache``), the sheets' chrome
     once, and the faces imposed (:func:`printer.sheets.impose.impose`, each face page with its own size).
     """
     from printer.fsutil import atomic_open
-    from printer.sheets.assemble import _cached_faces, _chrome_pdf, _store_faces
     from printer.sheets.export.faces import page_layout
     from printer.sheets.impose import impose
+    from printer.sheets.output.cached import CachedFaces
+    from printer.sheets.output.chrome import chrome_pdf
     from printer.sheets.parallel import lay_out_faces
 
     problems: list[Problem] = []
@@ -487,26 +488,27 @@ def build_components(
         prefix = component.name + "/"
         pieces = []
         for item in items:
-            html, key = job.front(item)
+            html, key = job.faces.front(item)
             back = None
             if component.kind != "board":
-                bhtml, bkey = job.back(item)
+                bhtml, bkey = job.faces.back(item)
                 back = (bhtml, prefix + bkey)
             pieces.append(Piece(component, (html, prefix + key), back, item.name))
         pieces_by.append((component, pieces))
         keys = list(dict.fromkeys(k for p in pieces for k in ([p.front[1]] + ([p.back[1]] if p.back else []))))
         own = [k[len(prefix) :] for k in keys]
-        job.face_cache = cache
-        found, more = _cached_faces(job, own, cache) if cache is not None else ({}, [])
+        job.faces.use_cache(cache)
+        cached = CachedFaces(job, cache) if cache is not None else None
+        found, more = cached.found(own) if cached is not None else ({}, [])
         todo = [k for k in own if k not in found]
         spec = spec_for(component) if spec_for else None
         laid_out, more2 = lay_out_faces(job, todo, title, workers, spec)
-        if cache is not None and laid_out:
-            _store_faces(job, laid_out, more2, cache)
+        if cached is not None and laid_out:
+            cached.store(laid_out, more2)
         found.update(laid_out)
-        problems += [p for p in more + more2 + job.fit_problems() + job.renderer.problems if p not in problems]
-        job.stats["faces from cache"] += len(own) - len(todo)
-        job.stats["faces laid out"] += len(todo)
+        problems += [p for p in more + more2 + job.fitter.fit_problems() + job.renderer.problems if p not in problems]
+        job.engine.stats["faces from cache"] += len(own) - len(todo)
+        job.engine.stats["faces laid out"] += len(todo)
         face_layout = page_layout(job, with_bleed=True)
         slot = face_layout.slots()[0]
         for k in own:
@@ -519,13 +521,13 @@ def build_components(
     job = jobs[0]
     layout = SheetLayout(page, opts.card, 1, 1)
     chrome = [replace(sheet, faces=[]) for sheet in result.sheets]
-    htmls = [job.renderer.document(chrome, layout, marks=False, title=title, css=job.extra_css)]
-    chrome_data, more = _chrome_pdf(job, htmls, title)
+    htmls = [job.renderer.document(chrome, layout, marks=False, title=title, css=job.engine.extra_css)]
+    chrome_data, more = chrome_pdf(job, htmls, title)
     problems += [p for p in more if p not in problems]
     first = next(iter(geometry.values()))
     data, _ = impose(chrome_data, result.sheets, faces, first[0], first[1], page[1], geometry=geometry)
     for one in jobs:
-        for name, value in one.stats.items():
+        for name, value in one.engine.stats.items():
             result.stats[name] = result.stats.get(name, 0) + value
     with atomic_open(target) as handle:
         handle.write(data)

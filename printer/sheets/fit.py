@@ -10,9 +10,9 @@ icons are ``1.05em``), so one font size scales the whole box.
 
 `find_overflows` walks WeasyPrint's laid-out box tree (the internal
 ``Page._page_box``) and compares the bottom and right edge of the content
-of every fit box with its padding box. :class:`Fitter` keeps the chosen
+of every fit box with its padding box. :class:`FitSizes` keeps the chosen
 font size of each fit box of each distinct face and writes it into the
-face's HTML as an inline style on the fit box (:meth:`Fitter.apply`)::
+face's HTML as an inline style on the fit box (:meth:`FitSizes.apply`)::
 
     <div class="text-box" data-fit="text" style="font-size: 5.40pt !important">
 
@@ -145,7 +145,7 @@ def _overflow(box, face: str, name: str) -> Overflow | None:
 
 
 @dataclass
-class Fitter:
+class FitSizes:
     """Chosen font sizes (pt) per face key and fit box name, and the boxes that do not fit at their minimum.
 
     For each box it keeps the largest size known to fit (``lo``) and the

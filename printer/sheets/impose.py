@@ -7,7 +7,7 @@ label) once per sheet. :func:`impose` then turns each face page into a PDF
 form XObject (pikepdf) and draws it on every sheet that holds that card:
 moved to the card's slot, turned by the slot's rotation about the trim box's
 centre, and clipped to the card's bleed box as the layout cut it short
-towards its neighbours (:attr:`printer.sheets.render.Face.bleed`). A deck of
+towards its neighbours (:attr:`printer.sheets.placed.Face.bleed`). A deck of
 900 cards and two back designs lays out 902 faces, not 1,800.
 
 Coordinates: the layout works in mm from the sheet's top-left corner, y
@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO
 
-from printer.sheets.render import Face, Sheet
+from printer.sheets.placed import Face, Sheet
 from printer.units import MM_PER_IN
 
 if TYPE_CHECKING:
@@ -368,7 +368,7 @@ def _append(
     whose faces changed written anew (its face forms in its resources and its drawing). Nothing else is read or
     written again: an edit's build of 900 cards appends one face and a page or two to the last PDF. Objects the
     pages no longer use stay in the file, unreferenced (the build writes the whole PDF anew once it has grown:
-    :func:`printer.sheets.assemble._previous_output`). Raises ``ValueError`` when ``previous`` is not such a PDF."""
+    :func:`printer.sheets.output.imposition.previous_output`). Raises ``ValueError`` when ``previous`` is not such a PDF."""
     import pikepdf
 
     from printer.sheets.pdfstream import StreamingPdf, Update, name

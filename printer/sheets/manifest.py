@@ -34,7 +34,8 @@ from urllib.request import url2pathname
 from printer.fsutil import atomic_write_text
 from printer.paths import bundled_root, regular_file_problem
 from printer.sheets.cache import _references
-from printer.sheets.compose import PrintItem, PrintJob
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 #: the manifest's format (a reader refuses another)
 FORMAT = 1
@@ -138,18 +139,18 @@ class FaceDigests:
     ``root`` is the project's folder; ``files`` keeps the files' digests.
     """
 
-    def __init__(self, job: PrintJob, root: Path, files: FileDigests):
+    def __init__(self, job: SheetJob, root: Path, files: FileDigests):
         self.job = job
         self.root = root.resolve()
         self.art = self.root / "build" / ".cache" / "art"
         self.bundled = bundled_root().resolve()
         self.files = files
-        self.base_url = job.base.resolve().as_uri() + "/"
+        self.base_url = job.engine.base.resolve().as_uri() + "/"
         self._faces: dict[str, tuple[str, str, dict[str, str]]] = {}
         self._refs: dict[tuple[str, str], tuple[str, str] | None] = {}
         self._digests: dict[str, str] = {}
-        #: each face key's HTML digest as the job has it (:func:`printer.sheets.compose.html_digest`), in hex
-        self._written = {key: digest.hex() for digest, key in job.keys.items()}
+        #: each face key's HTML digest as the job has it (:func:`printer.sheets.faces.store.html_digest`), in hex
+        self._written = {key: digest.hex() for digest, key in job.faces.keys.items()}
         sep = "/" if "/" in str(self.root) else "\\"
         self._folders = [
             (str(self.art) + sep, "art"),
@@ -167,7 +168,7 @@ class FaceDigests:
             for token, named in self._named(text, url)[1]:
                 self.stylesheets[token] = self._digest(named)
         opts = job.opts
-        extra = job.extra_css.replace(self.root.as_uri(), "")
+        extra = job.engine.extra_css.replace(self.root.as_uri(), "")
         context = json.dumps([sorted(self.stylesheets.items()), opts.card, opts.bleed, opts.safe, extra])
         self.context = context.encode("utf-8")
 
@@ -231,7 +232,7 @@ class FaceDigests:
         written = self._written.get(key)
         parts = self.files.face_parts(written) if written is not None else None
         if parts is None:
-            html, named = self._named(str(self.job.html[key]), self.base_url)
+            html, named = self._named(str(self.job.faces.html[key]), self.base_url)
             parts = [_short(html.encode("utf-8", "surrogatepass")), named]
             if written is not None:
                 self.files.remember_face(written, parts)
@@ -242,7 +243,7 @@ class FaceDigests:
         return found
 
 
-def template_digests(job: PrintJob, digests: FaceDigests) -> dict[str, str]:
+def template_digests(job: SheetJob, digests: FaceDigests) -> dict[str, str]:
     """``{token: digest}`` of the game's template files (``*.j2``) on its template path."""
     found: dict[str, str] = {}
     for folder in job.renderer.game.template_dirs:
@@ -254,7 +255,7 @@ def template_digests(job: PrintJob, digests: FaceDigests) -> dict[str, str]:
     return found
 
 
-def options_data(job: PrintJob, root: Path) -> dict[str, Any]:
+def options_data(job: SheetJob, root: Path) -> dict[str, Any]:
     """The job's print options as JSON data (paths relative to ``root``; the limits left out)."""
     data = asdict(job.opts)
     data.pop("limits", None)
@@ -270,7 +271,7 @@ def options_data(job: PrintJob, root: Path) -> dict[str, Any]:
 
 
 def card_entries(
-    job: PrintJob, items: Sequence[PrintItem], digests: FaceDigests, per_sheet: int
+    job: SheetJob, items: Sequence[PrintItem], digests: FaceDigests, per_sheet: int
 ) -> dict[str, dict[str, Any]]:
     """Each card of ``items`` (by id) as the manifest holds it (see the module docstring); ``per_sheet``
     cards a sheet (0: no places)."""
@@ -282,7 +283,7 @@ def card_entries(
             continue
         entry = cards.get(card.id)
         if entry is None:
-            front, html, files = digests.face(job.front_key(item))
+            front, html, files = digests.face(job.faces.front_key(item))
             entry = cards[card.id] = {
                 "name": card.name,
                 "copies": 0,
@@ -293,7 +294,7 @@ def card_entries(
                 "slots": [],
             }
             if duplex:
-                back, _, back_files = digests.face(job.back_key(item))
+                back, _, back_files = digests.face(job.faces.back_key(item))
                 entry["back"] = back
                 entry["files"].update(back_files)
         entry["copies"] += 1
@@ -303,7 +304,7 @@ def card_entries(
 
 
 def manifest(
-    job: PrintJob,
+    job: SheetJob,
     items: Sequence[PrintItem],
     root: Path,
     game: str,

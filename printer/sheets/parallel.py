@@ -26,8 +26,6 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from markupsafe import Markup
-
 from printer.problems import Problem
 from printer.sheets.options import PrintOptions
 
@@ -229,7 +227,7 @@ def _orphaned(parent: int, every: float = 0.5) -> None:
 
 def _make_job(spec: JobSpec):
     from printer.project import load_project
-    from printer.sheets.compose import make_job
+    from printer.sheets.job import make_job
 
     project = load_project(Path(spec.root))
     game = project.games[spec.game]
@@ -239,17 +237,14 @@ def _make_job(spec: JobSpec):
 
 def render_batch(spec: JobSpec, faces: Sequence[tuple[str, str]], title: str = "") -> BatchResult:
     """Lay out ``faces`` (``(key, html)`` pairs) one per page at trim size plus bleed; runs in a worker."""
-    from printer.sheets.compose import html_digest
-
     job = _job_for(spec).fresh()
     for key, html in faces:
-        job.html[key] = Markup(html)
-        job.keys[html_digest(html)] = key
+        job.faces.put(key, html)
     return _render(job, [key for key, _ in faces], title)
 
 
 def _render(job, keys: Sequence[str], title: str) -> BatchResult:
-    """Lay out the faces ``keys`` of ``job`` (their HTML in ``job.html``): a worker's job, or the build's own when
+    """Lay out the faces ``keys`` of ``job`` (their HTML in ``job.faces.html``): a worker's job, or the build's own when
     it has no workers (whose faces' HTML may be set aside in a spill: read once, here)."""
     from printer.sheets.export.faces import FACES_PER_CHUNK, page_layout, single_sheets
 
@@ -258,14 +253,14 @@ def _render(job, keys: Sequence[str], title: str) -> BatchResult:
     layout = page_layout(job, with_bleed=True)
     sheets = single_sheets(job, keys, layout)
     chunks = [sheets[i : i + FACES_PER_CHUNK] for i in range(0, len(sheets), FACES_PER_CHUNK)]
-    data, problems = job.pdf(chunks, layout, title, label=False, fit_problems=False)
+    data, problems = job.fitter.pdf(chunks, layout, title, label=False, fit_problems=False)
     return BatchResult(
         data,
         keys,
         job.renderer.problems[before:] + problems,
-        {k: v for k, v in job.fitter.sizes.items() if k[0] in job.html},
-        {k: v for k, v in job.fitter.unfit.items() if k[0] in job.html},
-        job.stats,
+        {k: v for k, v in job.fitter.sizes.items() if k[0] in job.faces.html},
+        {k: v for k, v in job.fitter.unfit.items() if k[0] in job.faces.html},
+        job.engine.stats,
     )
 
 
@@ -345,7 +340,7 @@ def lay_out_faces(
 
 def _merged(job, keys: Sequence[str], parts: Sequence[BatchResult]) -> tuple[dict, list[Problem]]:
     """What :func:`lay_out_faces` gives from the batches ``parts``: each face's PDF and page, and the problems;
-    their text-fit sizes and unfit boxes merged into ``job.fitter``, their counters into ``job.stats``. Faces are
+    their text-fit sizes and unfit boxes merged into ``job.fitter``, their counters into ``job.engine.stats``. Faces are
     keyed by the job's own strings of ``keys``, not a worker's copies (9,000 fitted faces held 0.5 MB of them)."""
     where: dict[str, tuple[FacePdf, int]] = {}
     problems: list[Problem] = []
@@ -356,9 +351,9 @@ def _merged(job, keys: Sequence[str], parts: Sequence[BatchResult]) -> tuple[dic
         job.fitter.sizes.update({(own.get(face, face), box): size for (face, box), size in part.sizes.items()})
         for (face, box), over in part.unfit.items():
             job.fitter.unfit.setdefault((own.get(face, face), box), over)
-        if part.stats is not job.stats:  # a worker's counters (this process's job counted its own)
+        if part.stats is not job.engine.stats:  # a worker's counters (this process's job counted its own)
             for name, value in part.stats.items():
-                job.stats[name] += value
+                job.engine.stats[name] += value
         problems += [p for p in part.problems if p not in problems]
     return where, problems
 
@@ -409,7 +404,7 @@ class _Feeder:
                 self._ready[index].set()
 
         def submit(index: int) -> None:
-            future = executor.submit(render_batch, spec, [(k, str(job.html[k])) for k in cut[index]], title)
+            future = executor.submit(render_batch, spec, [(k, str(job.faces.html[k])) for k in cut[index]], title)
             self._futures[index] = future
             future.add_done_callback(partial(done, index))
 

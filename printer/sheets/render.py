@@ -65,8 +65,8 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -79,8 +79,8 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.paths import contained, is_inside
 from printer.problems import WARNING, PrinterError, Problem, RenderError
 from printer.project import Game
-from printer.sheets.images import FITS, LOW_DPI, MIN_DPI, ArtCache, needed_px
-from printer.sheets.layout import Box, Segment, SheetLayout
+from printer.sheets.face_art import FaceArt
+from printer.sheets.images import ArtCache
 from printer.sheets.sandbox import (
     TemplateHelper,
     TemplateSandbox,
@@ -88,131 +88,7 @@ from printer.sheets.sandbox import (
     template_context,
     template_problem,
 )
-
-
-@dataclass(slots=True)  # no dict of its own: a 9,000-card build holds 18,000 faces while it imposes them
-class Face:
-    """One card face placed on a sheet.
-
-    ``(x, y)`` is the top-left of its trim *footprint* on the sheet (mm),
-    ``(w, h)`` the card's trim size, ``rotate`` its turn in degrees
-    clockwise (the footprint is ``h`` x ``w`` at 90 and 270). ``bleed`` is
-    how far it paints past the trim on the card's own left, top, right and
-    bottom (mm, already cut short towards neighbours), ``full_bleed`` the
-    bleed setting (the CSS ``--bleed``), ``safe`` the safe-area margin.
-    ``key`` names the distinct face, for text fitting.
-    """
-
-    html: Markup
-    x: float
-    y: float
-    w: float
-    h: float
-    rotate: int = 0
-    label: str = ""
-    bleed: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
-    full_bleed: float = 0.0
-    safe: float = 3.0
-    key: str = ""
-
-    @property
-    def box(self) -> tuple[float, float, float, float]:
-        """The face element before its turn: left, top, width, height (mm) on the sheet."""
-        l, t, r, b = self.bleed
-        fw, fh = (self.h, self.w) if self.rotate % 180 == 90 else (self.w, self.h)
-        cx, cy = self.x + fw / 2, self.y + fh / 2
-        return (cx - l - self.w / 2, cy - t - self.h / 2, self.w + l + r, self.h + t + b)
-
-    @property
-    def origin(self) -> tuple[float, float]:
-        """The turning point inside the face element: the trim box's centre (mm)."""
-        return (self.bleed[0] + self.w / 2, self.bleed[1] + self.h / 2)
-
-
-def face_style(face: Face) -> str:
-    """The CSS declarations placing ``face``'s ``printer-face`` element on its sheet (mm), each ``!important`` (a
-    game's stylesheet cannot move it)."""
-    b, o = face.box, face.origin
-    style = (
-        f"left: {b[0]:.4f}mm !important; top: {b[1]:.4f}mm !important; width: {b[2]:.4f}mm !important; "
-        f"height: {b[3]:.4f}mm !important; --bleed: {face.full_bleed:.4f}mm; --safe: {face.safe:.4f}mm; "
-        f"--trim-width: {face.w}mm; --trim-height: {face.h}mm"
-    )
-    if face.rotate:
-        style += (
-            f"; transform-origin: {o[0]:.4f}mm {o[1]:.4f}mm !important; transform: rotate({face.rotate}deg) !important"
-        )
-    else:
-        style += "; transform: none !important"
-    return style
-
-
-def trim_style(face: Face) -> str:
-    """The CSS declarations placing ``face``'s ``printer-trim`` element in its ``printer-face`` element (mm)."""
-    return (
-        f"left: {face.bleed[0]:.4f}mm !important; top: {face.bleed[1]:.4f}mm !important; "
-        f"width: {face.w}mm !important; height: {face.h}mm !important"
-    )
-
-
-def geometry_classes(sheets: Sequence[Sheet]) -> tuple[str, list[list[tuple[str, str]]]]:
-    """Class rules for the faces' placements: ``(css, classes)``, ``classes[i][j]`` the ``printer-face`` and
-    ``printer-trim`` class names of ``sheets[i].faces[j]``.
-
-    Faces placed alike share one class (``printer-g0``, ``printer-g1``... for ``printer-face``, ``printer-t0``...
-    for ``printer-trim``) instead of
-    each carrying a ``style`` attribute. WeasyPrint (70, the version printer is tested with) computes the style
-    of elements that match the same rules under the same parent style once per document, and a ``style``
-    attribute gives an element, and its whole subtree, a style of its own. On face pages, where every face sits
-    alike, the styles of a face's elements are thus computed once per document instead of once per face (a
-    fifth less time for a cold build of 300 real cards).
-    """
-    tables: dict[str, dict[str, str]] = {"g": {}, "t": {}}  # per prefix: declarations -> class name
-    rules: list[str] = []
-
-    def name(prefix: str, selector: str, style: str) -> str:
-        table = tables[prefix]
-        if style not in table:
-            table[style] = f"printer-{prefix}{len(table)}"
-            rules.append(f"{selector}.{table[style]} {{ {style} }}")
-        return table[style]
-
-    classes = [
-        [
-            (name("g", "printer-face", face_style(face)), name("t", "printer-trim", trim_style(face)))
-            for face in sheet.faces
-        ]
-        for sheet in sheets
-    ]
-    return "\n".join(rules), classes
-
-
-def card_bleed(extents: tuple[float, float, float, float], rotate: int) -> tuple[float, float, float, float]:
-    """Sheet-side bleed extents (left, top, right, bottom of the footprint) as the card's own sides."""
-    l, t, r, b = extents
-    return {0: (l, t, r, b), 90: (t, r, b, l), 180: (r, b, l, t), 270: (b, l, t, r)}[rotate % 360]
-
-
-@dataclass
-class Sheet:
-    """One page of faces; ``side`` is ``front`` or ``back``; ``marks`` the crop marks or cut lines to draw.
-
-    ``outlines`` are closed cut lines drawn as SVG path data in mm (one per
-    card: rounded corners, cutting machines); ``fills`` filled rectangles
-    (registration marks, :mod:`printer.sheets.cutting`); ``caption`` replaces the
-    sheet label when set (a board's page: which part of the board it is), ``board`` the board's label and the
-    page's place in it then (row and column from 1, rows, columns), for the caption in the build's language.
-    """
-
-    side: str
-    faces: list[Face] = field(default_factory=list)
-    number: int = 1
-    marks: list[Segment] = field(default_factory=list)
-    guides: list[Segment] = field(default_factory=list)
-    outlines: list[str] = field(default_factory=list)
-    fills: list[Box] = field(default_factory=list)
-    caption: str = ""
-    board: tuple[str, int, int, int, int] | None = None
+from printer.sheets.sheet_documents import SheetDocuments
 
 
 def build_date() -> str:
@@ -237,7 +113,7 @@ def project_view(settings: dict | None = None) -> dict[str, str | None]:
     return {"version": None if version is None else str(version), "build_date": build_date()}
 
 
-class Renderer:
+class Renderer(FaceArt, SheetDocuments):
     """Renders a game's cards to HTML with its templates.
 
     Problems found while rendering (unknown icons, missing art) are
@@ -262,7 +138,7 @@ class Renderer:
         self._references: dict[str, str | None] = {}
         self._reference_roots: tuple[str, list[Path]] | None = None
         self._stylesheets_checked = False
-        #: the HTML one face may produce, characters (a project's own limit is set by compose.make_job)
+        #: the HTML one face may produce, characters (a project's own limit is set by printer.sheets.job.make_job)
         self.max_chars = DEFAULT_LIMITS.face_html_chars
         self.allowed_roots = allowed_roots
         self.art_cache = art_cache
@@ -290,7 +166,7 @@ class Renderer:
         #: what templates see as ``component`` (printer.sheets.components: name, kind, shape, width, height) when
         #: this renderer renders a component that is not a card; ``None`` for cards
         self.component: dict | None = None
-        #: what templates see as ``project`` (:func:`project_view`; :func:`printer.sheets.compose.make_job` sets the
+        #: what templates see as ``project`` (:func:`project_view`; :func:`printer.sheets.job.make_job` sets the
         #: project's version)
         self.project: dict[str, str | None] = project_view()
         #: the language of the faces (a build in one language, ``--lang``): each face's root element carries it
@@ -545,7 +421,7 @@ class Renderer:
 
     def _lang_context(self) -> dict[str, Any]:
         """``{"lang": ...}`` for a template's context (:attr:`template_lang`); nothing when no language is known (a
-        renderer not made by :func:`printer.sheets.compose.make_job`), so that ``lang|default('en')`` still works."""
+        renderer not made by :func:`printer.sheets.job.make_job`), so that ``lang|default('en')`` still works."""
         lang = self.template_lang
         return {"lang": lang} if lang is not None else {}
 
@@ -581,231 +457,6 @@ class Renderer:
         if field_name and card.get(field_name) in backs:
             return backs[card[field_name]]
         return "default"
-
-    def _art_missing(self, card: Card) -> str | None:
-        art = card.art_path()
-        return art.name if art is not None and (not art.is_file() or art in self._unreadable_art) else None
-
-    def _art_url(self, card: Card) -> str | None:
-        art = card.art_path()
-        if art is None:
-            return None
-        if not art.is_file():
-            problem = Problem(
-                card.record.where(".art"),
-                f"art file not found: {art}; printing a placeholder",
-                severity=WARNING,
-                code="missing-art",
-            )
-            if problem not in self.problems:
-                self.problems.append(problem)
-            return None
-        resolved = art.resolve()
-        if not any(resolved.is_relative_to(Path(root).resolve()) for root in self.allowed_roots):
-            message = f"art file {resolved} is outside the project (through '..', an absolute path or a symbolic link)"
-            raise RenderError(
-                message,
-                [
-                    Problem(
-                        card.record.where(".art"), message, "put the art inside the project folder", code="art-outside"
-                    )
-                ],
-            )
-        return resolved.as_uri()
-
-    def _art_for(self, card: Card):
-        """The template function ``art_for(width_mm, height_mm, fit="cover")`` for ``card``."""
-
-        def art_for(width_mm: float, height_mm: float, fit: str = "cover") -> str | None:
-            # wrong arguments are the template's error, whether or not the card has art (validate renders without
-            # preparing art: it must fail where build does)
-            try:
-                width_mm, height_mm = float(width_mm), float(height_mm)
-            except (TypeError, ValueError):
-                raise ValueError(f"art_for({width_mm!r}, {height_mm!r}): width and height are lengths in mm") from None
-            if fit not in FITS or not (width_mm > 0 and height_mm > 0):
-                raise ValueError(f"art_for({width_mm:g}, {height_mm:g}, fit={fit!r}): a box over 0 mm, fit {FITS}")
-            url, art = self._art_url(card), card.art_path()
-            if url is not None and art is not None and self.art_cache is None and self.header_dpi:
-                self._header_dpi(card, art, (width_mm, height_mm), fit)
-            if url is None or art is None or self.art_cache is None:
-                return url
-            try:
-                prepared = self.art_cache.prepare(art, (float(width_mm), float(height_mm)), fit)
-            except (OSError, ValueError) as exc:
-                self._unreadable_art.add(art)
-                problem = Problem(
-                    card.record.where(".art"),
-                    f"art cannot be read: {exc}; printing a placeholder",
-                    severity=WARNING,
-                    code="bad-art",
-                )
-                if problem not in self.problems:
-                    self.problems.append(problem)
-                return None
-            if prepared.dpi is not None and prepared.source_px is not None and prepared.dpi < LOW_DPI:
-                self._low_dpi(card, art, prepared.dpi, prepared.source_px, (float(width_mm), float(height_mm)))
-            return prepared.path.as_uri()
-
-        return art_for
-
-    def _header_dpi(self, card: Card, art: Path, box: tuple[float, float], fit: str) -> None:
-        """Low-dpi art found from the image's header alone (its pixel size), as :meth:`ArtCache.prepare` finds it."""
-        from printer.cards.art import open_image
-        from printer.sheets.images import effective_dpi
-
-        if art.suffix.lower() == ".svg":
-            return
-        if art not in self._art_sizes:
-            try:
-                with open_image(art) as image:
-                    self._art_sizes[art] = image.size
-            except OSError:  # reported as unreadable art by validation
-                self._art_sizes[art] = None
-        size = self._art_sizes[art]
-        if size is not None and effective_dpi(size, box, fit) < LOW_DPI:
-            self._low_dpi(card, art, effective_dpi(size, box, fit), size, box)
-
-    def _low_dpi(self, card: Card, art: Path, dpi: float, px: tuple[int, int], box: tuple[float, float]) -> None:
-        """Report art printing under :data:`LOW_DPI`: one ``low-dpi`` warning per art file, at the first card using
-        it, for the lowest dpi it prints at, with the number of cards and the pixel size that would do."""
-        self.unknown_icon_calls += 1
-        key = art.resolve()
-        seen = self._low_dpi_seen.get(key)
-        cards = ({card.where} | seen[1]) if seen is not None else {card.where}
-        worst = (dpi, px, box) if seen is None or dpi < seen[2][0] else seen[2]
-        where = seen[0] if seen is not None else card.record.where(".art")
-        self._low_dpi_seen[key] = (where, cards, worst)
-        (dpi, px, box), need = worst, needed_px(worst[2])
-        on = f", on {len(cards)} cards" if len(cards) > 1 else ""
-        problem = Problem(
-            where,
-            f"art {art.name} is {dpi:.0f} dpi at its printed size {box[0]:g} x {box[1]:g} mm ({px[0]} x {px[1]} px){on}",
-            f"{need[0]} x {need[1]} px or more would print at {MIN_DPI} dpi",
-            WARNING,
-            "low-dpi",
-        )
-        at = next((i for i, p in enumerate(self.problems) if p.where == where and p.code == "low-dpi"), None)
-        if at is None:
-            self.problems.append(problem)
-        else:
-            self.problems[at] = problem
-
-    # -- sheets ------------------------------------------------------------
-
-    def document(
-        self,
-        sheets: list[Sheet],
-        layout: SheetLayout,
-        marks: bool = True,
-        title: str = "",
-        css: str = "",
-        label: bool = True,
-    ) -> str:
-        """The whole HTML document of ``sheets``, one page of ``layout.page`` each.
-
-        Each sheet's own ``marks`` are drawn; with ``marks`` true and a front
-        sheet that has none, the layout's crop marks are. ``css`` is added
-        after the game's stylesheet (text-fit sizes); ``label`` prints the
-        small sheet label at the bottom edge. The game's stylesheets are
-        linked only when a sheet holds a face: the sheets' *chrome* (marks,
-        guides, labels, drawn over the imposed faces) is out of their reach.
-        """
-        from printer.sheets.words import board_caption, words, words_lang
-
-        template = self._template(["sheet.html.j2"])
-        if words_lang(self.lang):  # a board page's caption in the build's language
-            for sheet in sheets:
-                if sheet.board is not None:
-                    sheet.caption = board_caption(*sheet.board, lang=self.lang)
-        if marks:
-            for sheet in sheets:
-                if sheet.side == "front" and not sheet.marks:
-                    sheet.marks = layout.crop_marks()
-        placement_css, placements = geometry_classes(sheets)
-        return str(
-            self._render(
-                template,
-                "sheet",
-                self.max_chars * (1 + sum(len(s.faces) for s in sheets)),
-                sheets=sheets,
-                page=layout.page,
-                title=title,
-                css=Markup(css),
-                placement_css=Markup(placement_css),
-                placements=placements,
-                label=label,
-                words=words(self.lang),
-                words_lang=words_lang(self.lang),
-                stylesheets=self.stylesheets() if any(sheet.faces for sheet in sheets) else [],
-                game=self.game.template_view(),
-            )
-        )
-
-    def alignment_document(
-        self,
-        page: tuple[float, float],
-        flip: str,
-        offset: tuple[float, float],
-        targets: list[tuple[float, float]],
-        backs: list[tuple[float, float]],
-        card: tuple[float, float],
-        fold: str | None = None,
-    ) -> str:
-        """The duplex alignment test page (``alignment.html.j2``): crosses on the front, scales behind them.
-
-        ``targets`` are the crosses' centres on the front and ``backs`` where
-        each should land on the back page (mm, already mirrored and moved by
-        ``offset``); ``card`` is a trim size outlined around the centre target.
-        """
-        template = self._template(["alignment.html.j2"])
-        return str(
-            self._render(
-                template,
-                "alignment page",
-                page=page,
-                flip=flip,
-                offset=offset,
-                targets=targets,
-                backs=backs,
-                card=card,
-                fold=fold,
-                game=self.game.template_view(),
-            )
-        )
-
-    def box_document(
-        self,
-        pages: list[dict],
-        page: tuple[float, float],
-        art: str | None,
-        title: str,
-        details: str,
-        notch: float,
-    ) -> str:
-        """A tuck box net (``box.html.j2``): ``pages`` of pieces (offset, cut outline, folds, panels, all mm).
-
-        ``art`` is a ``data:`` URL of the card back drawn on the front and back
-        panels (or ``None``); ``title`` the game's name; ``details`` a line
-        for the back panel. See :mod:`printer.box`.
-        """
-        from printer.sheets.words import words_lang
-
-        template = self._template(["box.html.j2"])
-        return str(
-            self._render(
-                template,
-                "box",
-                pages=pages,
-                page=page,
-                art=art,
-                title=title,
-                details=details,
-                notch=notch,
-                words_lang=words_lang(self.lang),
-                game=self.game.template_view(),
-            )
-        )
 
 
 #: what ``icon_url`` gives for an icon there is none of: a grey circled question mark (SVG, 12 x 12 px: 3.2 mm unless the template sizes it)

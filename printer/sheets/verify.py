@@ -34,9 +34,10 @@ from printer.problems import WARNING, Problem, Severity
 from printer.units import MM_PER_IN
 
 if TYPE_CHECKING:
-    from printer.sheets.compose import PrintItem, PrintJob
+    from printer.sheets.faces.items import PrintItem
+    from printer.sheets.job import SheetJob
     from printer.sheets.parallel import FacePdf
-    from printer.sheets.render import Face, Sheet
+    from printer.sheets.placed import Face, Sheet
 
 #: the resolution (px per inch) a face page without text is turned into pixels at, to tell a blank one
 BLANK_DPI = 24
@@ -65,24 +66,24 @@ class FaceName:
     label: str
 
 
-def face_names(job: PrintJob, items: Sequence[PrintItem]) -> dict[str, FaceName]:
+def face_names(job: SheetJob, items: Sequence[PrintItem]) -> dict[str, FaceName]:
     """Each face key of ``items`` with the first card that prints it and the side: ``Navigator Osei (back)``;
     a back several cards share names the back and how many cards it is behind."""
     fronts: dict[str, list[PrintItem]] = {}
     backs: dict[str, list[PrintItem]] = {}
     for item in items:
-        fronts.setdefault(job.front_key(item), []).append(item)
+        fronts.setdefault(job.faces.front_key(item), []).append(item)
         if job.opts.duplex != "none":
-            backs.setdefault(job.back_key(item), []).append(item)
+            backs.setdefault(job.faces.back_key(item), []).append(item)
     names: dict[str, FaceName] = {}
     for key, users in backs.items():
         first = users[0]
         cards = sorted({u.name for u in users})
         behind = cards[0] + (f" and {len(cards) - 1} more" if len(cards) > 1 else "")
-        kind, *rest = job.back_ident(first)
+        kind, *rest = job.faces.back_ident(first)
         if kind == "back":
             where = f"templates/{job.renderer.game.id}/back.html.j2"
-            shared = sorted({str(job.back_ident(u)[1]) for u in users})
+            shared = sorted({str(job.faces.back_ident(u)[1]) for u in users})
             also = f"; the same face as {', '.join(map(repr, shared[1:]))}" if len(shared) > 1 else ""
             names[key] = FaceName(where, f"the back {shared[0]!r} (behind {behind}{also})")
         elif kind == "card" and first.back_card is not None:
@@ -237,7 +238,7 @@ def _trim(image: Image.Image, dpi: float, bleed: float, size: tuple[float, float
 
 
 def blank_faces(
-    job: PrintJob,
+    job: SheetJob,
     items: Sequence[PrintItem],
     keys: Iterable[str],
     faces: Mapping[str, tuple[FacePdf, int]],
@@ -247,7 +248,7 @@ def blank_faces(
     blank back), naming the card and the side. ``faces`` are the face pages
     (:func:`printer.sheets.assemble.build_sheets`). Only faces whose HTML holds no text (:func:`has_text`) are
     turned into pixels, at :data:`BLANK_DPI`: text that is there but does not show is left to :func:`check_sheets`."""
-    quiet = [(*faces[key], key) for key in keys if not has_text(job.html[key])]  # faces whose HTML holds no text
+    quiet = [(*faces[key], key) for key in keys if not has_text(job.faces.html[key])]  # faces whose HTML holds no text
     if not quiet:
         return []
     w, h = job.opts.card
@@ -300,7 +301,7 @@ class Checked:
 
 
 def check_sheets(
-    job: PrintJob,
+    job: SheetJob,
     items: Sequence[PrintItem],
     sheets: Sequence[Sheet],
     faces: Mapping[str, tuple[FacePdf, int]],

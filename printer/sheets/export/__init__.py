@@ -1,6 +1,6 @@
 """Exports beside the PDF sheets: one PNG per card, Tabletop Simulator deck sheets, print-shop files, PDF/X-4.
 
-Every export lays faces out through the same :class:`~printer.sheets.compose.PrintJob`
+Every export lays faces out through the same :class:`~printer.sheets.job.SheetJob`
 as the sheets (same templates, art cache and text-fit sizes), one card per
 page, and turns pages into images with pypdfium2 (PDFium, BSD-3-Clause /
 Apache-2.0): printer does not rasterise anything itself.
@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 from printer.sheets.layout import SheetLayout
 from printer.sheets.options import sheet_layout
 
@@ -62,7 +63,7 @@ class ExportRequest:
     deck: str | None = None
     image_url_base: str | None = None
     components: tuple = ()
-    component_job: Callable[[Any], PrintJob] | None = None
+    component_job: Callable[[Any], SheetJob] | None = None
 
 
 @dataclass
@@ -74,7 +75,7 @@ class ExportResult:
     problems: list[Problem] = field(default_factory=list)
 
 
-Exporter = Callable[[PrintJob, Sequence[PrintItem], ExportRequest], ExportResult]
+Exporter = Callable[[SheetJob, Sequence[PrintItem], ExportRequest], ExportResult]
 
 
 #: the exporters' modules, imported when an export runs (a build without exports does not load pypdf or ezdxf)
@@ -97,7 +98,7 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def _png(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def _png(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     from printer.sheets.export.png import export_png
 
     folder, problems = export_png(job, items, request.out_dir / f"{request.stem}-png", request.dpi, request.with_bleed)
@@ -105,7 +106,7 @@ def _png(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> E
     return ExportResult([folder], f"{folder}/ ({n} PNG at {request.dpi} dpi)", problems)
 
 
-def _tts(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def _tts(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     from printer.sheets.export.tts import export_tts
 
     folder = request.out_dir / f"{request.stem}-tts"
@@ -113,7 +114,7 @@ def _tts(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> E
     return ExportResult([folder], f"{folder}/ ({len(files)} Tabletop Simulator images)", problems)
 
 
-def _tts_save(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def _tts_save(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     from printer.sheets.export.tts_save import export_tts_save
 
     folder = request.out_dir / f"{request.stem}-tts"
@@ -141,10 +142,10 @@ def _tts_save(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest)
 
 
 def _cut(fmt: str) -> Exporter:
-    def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
         from printer.sheets.export.cutfile import export_cut_files
 
-        layout = request.layout or sheet_layout(job.opts, job.base)
+        layout = request.layout or sheet_layout(job.opts, job.engine.base)
         folder = request.out_dir / f"{request.stem}-cut"
         files, problems = export_cut_files(job, items, layout, folder, fmt, f"{request.stem}.pdf")
         n = len(files)
@@ -154,7 +155,7 @@ def _cut(fmt: str) -> Exporter:
     return export
 
 
-def _print_shop(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def _print_shop(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     from printer.sheets.export.printshop import export_print_shop
 
     pdf, problems = export_print_shop(job, items, request.out_dir / f"{request.stem}-print-shop", strict=request.strict)
@@ -164,7 +165,7 @@ def _print_shop(job: PrintJob, items: Sequence[PrintItem], request: ExportReques
 def _table(module: str) -> Exporter:
     """The exporter of a play-table module (its ``export`` function), imported when it runs."""
 
-    def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+    def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
         import importlib
 
         return importlib.import_module(f"{__name__}.{module}").export(job, items, request)

@@ -34,9 +34,10 @@ from pathlib import Path
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.paths import safe_file_name
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export import ExportRequest, ExportResult
 from printer.sheets.export.tables import TableDeck, table_decks, table_pieces
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 from printer.sheets.layout import MM_PER_IN
 
 
@@ -101,7 +102,7 @@ def deck_text(deck: TableDeck) -> str:
 
 
 def export_cgs(
-    job: PrintJob, items: Sequence[PrintItem], request: ExportRequest, scratch: Path
+    job: SheetJob, items: Sequence[PrintItem], request: ExportRequest, scratch: Path
 ) -> tuple[Path, dict, list[TableDeck], list[Problem]]:
     """Write the game folder (faces rendered into ``scratch`` first); returns ``(folder, documents, decks, problems)``."""
     name = request.title or request.stem
@@ -138,7 +139,7 @@ def export_cgs(
     return folder, documents, decks, []
 
 
-def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     """The ``cgs`` entry of :data:`printer.sheets.export.EXPORTERS`."""
     import tempfile
 

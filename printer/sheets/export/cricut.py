@@ -27,11 +27,12 @@ import pypdfium2
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.cutting import registration_marks, sheet_slots
 from printer.sheets.export import ExportRequest, ExportResult
 from printer.sheets.export.cutfile import svg_text
 from printer.sheets.export.faces import PDFIUM, png_bytes
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 from printer.sheets.layout import MM_PER_IN
 from printer.sheets.options import sheet_layout
 
@@ -39,10 +40,10 @@ DPI = 300
 
 
 def export_cricut(
-    job: PrintJob, items: Sequence[PrintItem], request: ExportRequest, pdf: Path
+    job: SheetJob, items: Sequence[PrintItem], request: ExportRequest, pdf: Path
 ) -> tuple[list[Path], list[Problem]]:
     """Write ``sheet-NN.png`` and ``sheet-NN.svg`` for each front sheet of ``pdf`` into ``<stem>-cricut/``."""
-    layout = request.layout or sheet_layout(job.opts, job.base)
+    layout = request.layout or sheet_layout(job.opts, job.engine.base)
     reg = registration_marks("cricut", layout.page, None, job.opts.layout_version)
     assert reg is not None
     area = reg.area
@@ -70,7 +71,7 @@ def export_cricut(
     return files, []
 
 
-def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     """The ``cricut`` entry of :data:`printer.sheets.export.EXPORTERS` (run by every build with ``--registration cricut``)."""
     pdf = Path(request.out_dir) / f"{request.stem}.pdf"
     files, problems = export_cricut(job, items, request, pdf)

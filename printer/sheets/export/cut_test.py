@@ -16,10 +16,11 @@ import pikepdf
 
 from printer.fsutil import atomic_open, atomic_write_text
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.cutting import registration_marks
 from printer.sheets.export import ExportRequest, ExportResult
 from printer.sheets.export.cutfile import svg_text
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 from printer.sheets.layout import MM_PER_IN
 from printer.sheets.options import sheet_layout
 
@@ -40,9 +41,9 @@ def marks_pdf(page: tuple[float, float], boxes: Sequence, target: Path) -> None:
         pdf.save(out)
 
 
-def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     """The ``cut-test`` entry of :data:`printer.sheets.export.EXPORTERS`."""
-    layout = request.layout or sheet_layout(job.opts, job.base)
+    layout = request.layout or sheet_layout(job.opts, job.engine.base)
     opts = job.opts
     reg = registration_marks(opts.registration, layout.page, opts.registration_inset, opts.layout_version)
     pdf = Path(request.out_dir) / f"{request.stem}-cut-test.pdf"

@@ -31,8 +31,9 @@ from xml.sax.saxutils import escape
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.cutting import outline_path, outline_polyline, sheet_slots
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 from printer.sheets.layout import Box, SheetLayout
 
 STROKE = "#ff0000"
@@ -89,7 +90,7 @@ def dxf_bytes(layout: SheetLayout, slots, radius: float) -> bytes:
 
 
 def export_cut_files(
-    job: PrintJob, items: Sequence[PrintItem], layout: SheetLayout, folder: Path, fmt: str, pdf_name: str = ""
+    job: SheetJob, items: Sequence[PrintItem], layout: SheetLayout, folder: Path, fmt: str, pdf_name: str = ""
 ) -> tuple[list[Path], list[Problem]]:
     """Write one ``fmt`` (``svg`` or ``dxf``) cut file per front sheet into ``folder``; returns ``(files, problems)``.
 

@@ -13,9 +13,10 @@ from PIL import Image
 
 from printer.paths import safe_file_name
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
-from printer.sheets.render import Face, Sheet
+from printer.sheets.placed import Face, Sheet
 
 #: faces laid out per WeasyPrint document (one chunk in memory at a time while the PDF is written)
 FACES_PER_CHUNK = PAGES_PER_CHUNK = 48
@@ -42,9 +43,9 @@ def front_name(item: PrintItem) -> str:
     return safe_file_name(item.card.id) if item.card is not None else "placeholder-" + _slug(item.name)
 
 
-def back_name(job: PrintJob, item: PrintItem) -> str:
+def back_name(job: SheetJob, item: PrintItem) -> str:
     """The file name of an item's back: the back card's id, or ``back-<name>`` for a shared back."""
-    kind, *rest = job.back_ident(item)
+    kind, *rest = job.faces.back_ident(item)
     if kind == "card":
         return safe_file_name(rest[0])
     if kind == "html":
@@ -52,24 +53,24 @@ def back_name(job: PrintJob, item: PrintItem) -> str:
     return "back-" + _slug(str(rest[0]))
 
 
-def distinct_faces(job: PrintJob, items: Sequence[PrintItem], backs: bool = True) -> list[FaceRef]:
+def distinct_faces(job: SheetJob, items: Sequence[PrintItem], backs: bool = True) -> list[FaceRef]:
     """Each distinct front (and back) of ``items`` once, in order of first use."""
     seen: dict[str, FaceRef] = {}
     for item in items:
-        key = job.front_key(item)
+        key = job.faces.front_key(item)
         seen.setdefault(key, FaceRef(key, front_name(item), "front"))
         if backs and job.opts.duplex != "none":
-            key = job.back_key(item)
+            key = job.faces.back_key(item)
             seen.setdefault(key, FaceRef(key, back_name(job, item), "back"))
     return list(seen.values())
 
 
-def page_layout(job: PrintJob, with_bleed: bool, canvas: tuple[float, float] | None = None) -> SheetLayout:
+def page_layout(job: SheetJob, with_bleed: bool, canvas: tuple[float, float] | None = None) -> SheetLayout:
     """One card per page: trim only, trim plus the bleed, or the card centred on ``canvas`` (mm)."""
     return single_card_layout(job.opts.card, job.opts.bleed if with_bleed else 0.0, canvas)
 
 
-def single_sheets(job: PrintJob, keys: Sequence[str], layout: SheetLayout) -> list[Sheet]:
+def single_sheets(job: SheetJob, keys: Sequence[str], layout: SheetLayout) -> list[Sheet]:
     """A front sheet per face key, the card on the layout's one slot, bleed to the page edges."""
     slot = layout.slots()[0]
     w, h = job.opts.card
@@ -77,17 +78,19 @@ def single_sheets(job: PrintJob, keys: Sequence[str], layout: SheetLayout) -> li
     extents = (slot.x, slot.y, W - slot.x - w, H - slot.y - h)
     return [
         Sheet(
-            "front", [Face(job.html[k], slot.x, slot.y, w, h, 0, k, extents, job.opts.bleed, job.opts.safe, k)], i + 1
+            "front",
+            [Face(job.faces.html[k], slot.x, slot.y, w, h, 0, k, extents, job.opts.bleed, job.opts.safe, k)],
+            i + 1,
         )
         for i, k in enumerate(keys)
     ]
 
 
-def face_pdf(job: PrintJob, keys: Sequence[str], layout: SheetLayout, title: str = "") -> tuple[bytes, list[Problem]]:
+def face_pdf(job: SheetJob, keys: Sequence[str], layout: SheetLayout, title: str = "") -> tuple[bytes, list[Problem]]:
     """A PDF of one face per page (text fitted as on the sheets)."""
     sheets = single_sheets(job, keys, layout)
     chunks = [sheets[i : i + PAGES_PER_CHUNK] for i in range(0, len(sheets), PAGES_PER_CHUNK)]
-    return job.pdf(chunks, layout, title, label=False)
+    return job.fitter.pdf(chunks, layout, title, label=False)
 
 
 #: PDFium is not thread-safe: no two threads may call it at once, even on different documents (pypdfium2's
@@ -116,7 +119,7 @@ def rasterise(pdf: bytes, px: tuple[int, int]) -> Iterator[Image.Image]:
 
 
 def face_images(
-    job: PrintJob, keys: Sequence[str], layout: SheetLayout, px: tuple[int, int]
+    job: SheetJob, keys: Sequence[str], layout: SheetLayout, px: tuple[int, int]
 ) -> Iterator[tuple[str, Image.Image]]:
     """``(key, image)`` for each face key, rendered on ``layout``'s page at ``px`` pixels."""
     for start in range(0, len(keys), PAGES_PER_CHUNK):

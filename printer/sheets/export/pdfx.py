@@ -33,6 +33,7 @@ from pathlib import Path
 from pypdf import PdfReader
 
 from printer.problems import WARNING, Problem, UsageError
+from printer.sheets.engine.documents import EngineOptions
 from printer.sheets.images import profile_colour_space
 
 _RGB_OP = re.compile(rb"(?<![A-Za-z])(rg|RG)(?![A-Za-z])")
@@ -68,15 +69,14 @@ def check_profile(path: Path) -> None:
         )
 
 
-def use_cmyk_profile(job, path: Path) -> None:
-    """Make ``job`` write PDF/X-4 with ``path`` as the output intent."""
+def cmyk_options(path: Path) -> EngineOptions:
+    """What a job writes PDF/X-4 with, ``path`` (an ICC profile) as the output intent."""
     data = base64.b64encode(Path(path).read_bytes()).decode("ascii")
-    job.extra_css = (
+    css = (
         f'@color-profile device-cmyk {{ src: url("data:application/vnd.iccprofile;base64,{data}"); '
         "components: c m y k; }\n"
     )
-    job.render_options = {"output_intent": "device-cmyk"}
-    job.write_options = {"pdf_variant": "pdf/x-4"}
+    return EngineOptions(css, {"output_intent": "device-cmyk"}, {"pdf_variant": "pdf/x-4"})
 
 
 def rgb_report(pdf: Path) -> list[Problem]:

@@ -35,9 +35,10 @@ from pathlib import Path
 
 from printer.fsutil import atomic_write_bytes
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export import ExportRequest, ExportResult
 from printer.sheets.export.tables import TableCard, table_decks, table_pieces
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 CARD_HEIGHT_PX = 160  # playingcards.io's own cards are 103 x 160 px on the table
 PILE_GAP = 40  # px between neighbouring piles
@@ -115,7 +116,7 @@ def deck_widgets(
 
 
 def export_playingcards_io(
-    job: PrintJob, items: Sequence[PrintItem], request: ExportRequest, folder: Path
+    job: SheetJob, items: Sequence[PrintItem], request: ExportRequest, folder: Path
 ) -> tuple[Path, list[dict], list[Problem]]:
     """Write ``<stem>-playingcards-io.pcio`` (images rendered into ``folder`` first); returns ``(file, widgets, problems)``."""
     decks, px = table_decks(job, items, folder, request.dpi)
@@ -161,7 +162,7 @@ def export_playingcards_io(
     return target, widgets, []
 
 
-def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     """The ``playingcards-io`` entry of :data:`printer.sheets.export.EXPORTERS`."""
     import tempfile
 

@@ -10,13 +10,14 @@ from PIL import Image, ImageDraw
 
 from printer.fsutil import atomic_write_bytes
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.faces import distinct_faces, face_images, page_layout, png_bytes, px_of
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 from printer.sheets.layout import MM_PER_IN
 
 
 def export_png(
-    job: PrintJob, items: Sequence[PrintItem], folder: Path, dpi: int = 300, with_bleed: bool = False
+    job: SheetJob, items: Sequence[PrintItem], folder: Path, dpi: int = 300, with_bleed: bool = False
 ) -> tuple[Path, list[Problem]]:
     """Write ``<folder>/<card id>.png`` for each distinct front and ``back-<name>.png`` for each back.
 
@@ -39,7 +40,7 @@ def face_digest(data: bytes) -> str:
 
 
 def write_face_pngs(
-    job: PrintJob,
+    job: SheetJob,
     names: dict[str, str],
     folder: Path,
     dpi: float = 300,

@@ -55,9 +55,11 @@ from PIL import Image, ImageChops, ImageStat
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import ERROR, WARNING, Problem, UsageError, lookup
-from printer.sheets.compose import PrintItem, PrintJob, owner_where
 from printer.sheets.export.faces import PAGES_PER_CHUNK, face_pdf, png_bytes, rasterise
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.faces.registry import owner_where
 from printer.sheets.images import ArtCache
+from printer.sheets.job import SheetJob, new_job
 from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
 from printer.sheets.render import Renderer
 
@@ -198,7 +200,7 @@ def plan(preset: Preset, card: tuple[float, float], game: str = "") -> Plan:
     )
 
 
-def preset_job(job: PrintJob, chosen: Plan) -> PrintJob:
+def preset_job(job: SheetJob, chosen: Plan) -> SheetJob:
     """A print job like ``job`` (same game, templates and text-fit search) at the plan's trim, bleed and safe area.
 
     Art is prepared in RGB whatever ``--icc`` says: CMYK vendors get whole pages converted by Ghostscript.
@@ -212,7 +214,7 @@ def preset_job(job: PrintJob, chosen: Plan) -> PrintJob:
     renderer.max_chars = old.max_chars
     renderer.project = old.project
     renderer.lang, renderer.source_lang, renderer.locate = old.lang, old.source_lang, old.locate
-    return PrintJob(renderer, opts, job.base)
+    return new_job(renderer, opts, job.engine.base)
 
 
 @dataclass
@@ -226,7 +228,7 @@ class PresetResult:
 
 def export_preset(
     name: str,
-    job: PrintJob,
+    job: SheetJob,
     items: Sequence[PrintItem],
     out_dir: Path,
     stem: str,
@@ -245,8 +247,8 @@ def export_preset(
     pjob = preset_job(job, chosen)
     layout = single_card_layout(chosen.trim, chosen.bleed, chosen.canvas)
     result = PresetResult(summary=list(chosen.notes))
-    fronts = [pjob.front_key(item) for item in items]
-    backs = [pjob.back_key(item) for item in items] if job.opts.duplex != "none" else []
+    fronts = [pjob.faces.front_key(item) for item in items]
+    backs = [pjob.faces.back_key(item) for item in items] if job.opts.duplex != "none" else []
     distinct = list(dict.fromkeys(fronts + backs))
     target = out_dir / f"{stem}-{preset.id}"
     pngs = preset.layout == "png-per-card"
@@ -292,9 +294,9 @@ def _px(size_mm: tuple[float, float], dpi: int) -> tuple[int, int]:
     return (round(size_mm[0] / MM_PER_IN * dpi), round(size_mm[1] / MM_PER_IN * dpi))
 
 
-def _names(pjob: PrintJob, key: str) -> list[str]:
+def _names(pjob: SheetJob, key: str) -> list[str]:
     """The card names that print face ``key`` (for warnings)."""
-    return list(dict.fromkeys(name for _, name, _ in pjob.owners.get(key, ())))
+    return list(dict.fromkeys(name for _, name, _ in pjob.faces.owners.get(key, ())))
 
 
 def _of(name: str) -> str:
@@ -302,19 +304,19 @@ def _of(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def _who(pjob: PrintJob, key: str) -> str:
+def _who(pjob: SheetJob, key: str) -> str:
     """``"Card name: "`` for a warning's message, or nothing when the place already names it (a player aid)."""
     names = ", ".join(_names(pjob, key)) or key
     return "" if names == _where(pjob, key) else names + ": "
 
 
-def _where(pjob: PrintJob, key: str) -> str:
-    owners = pjob.owners.get(key, ())
+def _where(pjob: SheetJob, key: str) -> str:
+    owners = pjob.faces.owners.get(key, ())
     return owner_where(owners[0]) if owners else key
 
 
 def safe_area_report(
-    pdf: bytes, keys: Sequence[str], layout: SheetLayout, pjob: PrintJob, preset: Preset
+    pdf: bytes, keys: Sequence[str], layout: SheetLayout, pjob: SheetJob, preset: Preset
 ) -> list[Problem]:
     """A warning per face (one page each in ``pdf``) whose text crosses the preset's safe area, naming its cards.
 
@@ -366,7 +368,7 @@ def _white(image: Image.Image) -> float:
 
 
 def bleed_report(
-    images: dict[str, Image.Image], layout: SheetLayout, pjob: PrintJob, px: tuple[int, int]
+    images: dict[str, Image.Image], layout: SheetLayout, pjob: SheetJob, px: tuple[int, int]
 ) -> list[Problem]:
     """A warning per face whose bleed is white along a side where the edge just inside the trim is not.
 

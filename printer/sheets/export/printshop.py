@@ -26,8 +26,9 @@ from pypdf.generic import RectangleObject
 
 from printer.fsutil import atomic_write_bytes
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.faces import distinct_faces, face_images, face_pdf, page_layout, png_bytes, px_of
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 from printer.sheets.layout import CARD_SIZES, MM_PER_IN
 
 DPI = 300
@@ -47,7 +48,7 @@ def canvas_mm(card: tuple[float, float], bleed: float) -> tuple[float, float]:
 
 
 def export_print_shop(
-    job: PrintJob, items: Sequence[PrintItem], folder: Path, strict: bool = False
+    job: SheetJob, items: Sequence[PrintItem], folder: Path, strict: bool = False
 ) -> tuple[Path, list[Problem]]:
     """Write ``<folder>.pdf`` and the PNGs in ``folder``; returns ``(pdf path, problems)``.
 
@@ -59,9 +60,9 @@ def export_print_shop(
     layout = page_layout(job, True, canvas)
     keys = []
     for item in items:
-        keys.append(job.front_key(item))
+        keys.append(job.faces.front_key(item))
         if job.opts.duplex != "none":
-            keys.append(job.back_key(item))
+            keys.append(job.faces.back_key(item))
     data, problems = face_pdf(job, keys, layout, "print shop")
     if strict and problems:
         return target, problems

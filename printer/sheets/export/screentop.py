@@ -29,9 +29,10 @@ from pathlib import Path
 
 from printer.fsutil import atomic_write_text
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export import ExportRequest, ExportResult
 from printer.sheets.export.tables import TableDeck, TablePieces, table_decks, table_pieces
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 CARD_COLUMNS = ["deck", "id", "name", "count", "front", "back", "text"]
 PIECE_COLUMNS = ["component", "kind", "shape", "width_mm", "height_mm", "name", "count", "front", "back"]
@@ -89,7 +90,7 @@ def pieces_csv(groups: Sequence[TablePieces]) -> str:
 
 
 def export_screentop(
-    job: PrintJob, items: Sequence[PrintItem], request: ExportRequest
+    job: SheetJob, items: Sequence[PrintItem], request: ExportRequest
 ) -> tuple[Path, list[TableDeck], list[TablePieces], list[Problem]]:
     """Write the ``<stem>-screentop`` folder; returns ``(folder, decks, components, problems)``."""
     folder = Path(request.out_dir) / f"{request.stem}-screentop"
@@ -101,7 +102,7 @@ def export_screentop(
     return folder, decks, groups, []
 
 
-def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     """The ``screentop`` entry of :data:`printer.sheets.export.EXPORTERS`."""
     folder, decks, groups, problems = export_screentop(job, items, request)
     cards = sum(d.size for d in decks)

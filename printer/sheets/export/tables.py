@@ -24,11 +24,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.faces import back_name, front_name, page_layout, px_of
 from printer.sheets.export.png import write_face_pngs
 from printer.sheets.export.tts import back_group
 from printer.sheets.export.tts_components import component_dpi, component_face_names
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -82,7 +83,7 @@ class TablePieces:
 
 
 def table_decks(
-    job: PrintJob,
+    job: SheetJob,
     items: Sequence[PrintItem],
     folder: Path,
     dpi: float,
@@ -98,10 +99,10 @@ def table_decks(
     fronts: dict[str, str] = {}
     backs: dict[str, str] = {}
     for item in items:
-        fronts.setdefault(job.front_key(item), front_name(item))
+        fronts.setdefault(job.faces.front_key(item), front_name(item))
         name = back_name(job, item)
         backs.setdefault(
-            job.back_key(item), name if name.startswith("back-") or name.endswith("-back") else name + "-back"
+            job.faces.back_key(item), name if name.startswith("back-") or name.endswith("-back") else name + "-back"
         )
     front_files = write_face_pngs(job, fronts, folder, dpi, digest=True)
     back_files = write_face_pngs(job, backs, back_folder or folder, dpi, digest=True)
@@ -110,7 +111,7 @@ def table_decks(
     for item in items:
         group, own = back_group(job, item)
         deck = decks.setdefault(group, TableDeck(group))
-        front, back = front_files[job.front_key(item)], back_files[job.back_key(item)]
+        front, back = front_files[job.faces.front_key(item)], back_files[job.faces.back_key(item)]
         if not own:
             deck.back = back
         known = seen.get((group, front))
@@ -143,8 +144,8 @@ def table_pieces(
         )
         pieces: dict[str, TableCard] = {}
         for item in items:
-            front = files[job.front_key(item)]
-            piece = pieces.setdefault(front, TableCard(item, 0, front, files[job.back_key(item)]))
+            front = files[job.faces.front_key(item)]
+            piece = pieces.setdefault(front, TableCard(item, 0, front, files[job.faces.back_key(item)]))
             piece.count += 1
         found.append(TablePieces(component, px_of(component.size, dpi), list(pieces.values())))
     return found

@@ -33,10 +33,11 @@ from pathlib import Path
 
 from printer.fsutil import atomic_write_text
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export import ExportRequest, ExportResult
 from printer.sheets.export.tables import table_pieces
 from printer.sheets.export.tts import plan_sheets, write_sheets
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 MODELS = {"round": "Round", "hex": "Hexagonal"}
 
@@ -99,7 +100,7 @@ def card_template(
 
 
 def export_tabletop_playground(
-    job: PrintJob, items: Sequence[PrintItem], request: ExportRequest
+    job: SheetJob, items: Sequence[PrintItem], request: ExportRequest
 ) -> tuple[Path, list[dict], list[Problem]]:
     """Write the package folder; returns ``(folder, templates, problems)`` (card templates first, then components)."""
     folder = Path(request.out_dir) / f"{request.stem}-tabletop-playground"
@@ -149,7 +150,7 @@ def export_tabletop_playground(
     return folder, templates, []
 
 
-def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     """The ``tabletop-playground`` entry of :data:`printer.sheets.export.EXPORTERS`."""
     folder, templates, problems = export_tabletop_playground(job, items, request)
     cards = sum(len(t["Indices"]) for t in templates if not t["FrontTexture"].startswith("components/"))

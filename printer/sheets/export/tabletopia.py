@@ -26,9 +26,10 @@ from pathlib import Path
 
 from printer.fsutil import atomic_write_text
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export import ExportRequest, ExportResult
 from printer.sheets.export.tables import TableCard, table_decks, table_pieces
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 MANIFEST_FORMAT = "printer-tabletopia/1"
 
@@ -44,7 +45,7 @@ def _card(card: TableCard, front_dir: str, back_dir: str) -> dict:
 
 
 def export_tabletopia(
-    job: PrintJob, items: Sequence[PrintItem], request: ExportRequest
+    job: SheetJob, items: Sequence[PrintItem], request: ExportRequest
 ) -> tuple[Path, dict, list[Problem]]:
     """Write the ``<stem>-tabletopia`` folder; returns ``(folder, manifest, problems)``."""
     folder = Path(request.out_dir) / f"{request.stem}-tabletopia"
@@ -79,7 +80,7 @@ def export_tabletopia(
     return folder, manifest, []
 
 
-def export(job: PrintJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
+def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
     """The ``tabletopia`` entry of :data:`printer.sheets.export.EXPORTERS`."""
     folder, manifest, problems = export_tabletopia(job, items, request)
     cards = sum(d["size"] for d in manifest["decks"])

@@ -36,8 +36,9 @@ from PIL import Image
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import Problem
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.faces import _slug, face_images, page_layout
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 MAX_COLS, MAX_ROWS, MAX_SIZE = 10, 7, 4096
 PER_SHEET = MAX_COLS * MAX_ROWS - 1
@@ -78,15 +79,15 @@ class TTSSheet:
     extra: dict = field(default_factory=dict)
 
 
-def back_group(job: PrintJob, item: PrintItem) -> tuple[str, bool]:
+def back_group(job: SheetJob, item: PrintItem) -> tuple[str, bool]:
     """The deck an item goes in (its back design, or ``double-faced``) and whether its back is its own."""
-    kind, *rest = job.back_ident(item)
+    kind, *rest = job.faces.back_ident(item)
     if kind in ("card", "html"):
         return "double-faced", True
     return _slug(str(rest[0])), False
 
 
-def plan_sheets(job: PrintJob, items: Sequence[PrintItem]) -> list[TTSSheet]:
+def plan_sheets(job: SheetJob, items: Sequence[PrintItem]) -> list[TTSSheet]:
     """The face images for ``items``: grouped by back design in order of first use, 69 cards a sheet, in order."""
     px = card_px(job.opts.card)
     groups: dict[str, list[PrintItem]] = {}
@@ -105,13 +106,13 @@ def plan_sheets(job: PrintJob, items: Sequence[PrintItem]) -> list[TTSSheet]:
     return plan
 
 
-def write_sheets(job: PrintJob, plan: Sequence[TTSSheet], folder: Path) -> list[Path]:
+def write_sheets(job: SheetJob, plan: Sequence[TTSSheet], folder: Path) -> list[Path]:
     """Render and write every face image and back image of ``plan`` into ``folder``; returns the files written."""
     folder = Path(folder)
     items = [item for sheet in plan for item in sheet.items]
     layout = page_layout(job, with_bleed=False)
-    fronts = {id(item): job.front_key(item) for item in items}
-    backs = {id(item): job.back_key(item) for item in items}
+    fronts = {id(item): job.faces.front_key(item) for item in items}
+    backs = {id(item): job.faces.back_key(item) for item in items}
     needed = list(dict.fromkeys(list(fronts.values()) + list(backs.values())))
     px = card_px(job.opts.card)
     images = dict(face_images(job, needed, layout, px))
@@ -159,7 +160,7 @@ def manifest(plan: Sequence[TTSSheet]) -> dict:
     }
 
 
-def export_tts(job: PrintJob, items: Sequence[PrintItem], folder: Path) -> tuple[list[Path], list[Problem]]:
+def export_tts(job: SheetJob, items: Sequence[PrintItem], folder: Path) -> tuple[list[Path], list[Problem]]:
     """Write the TTS face sheets, back images and ``tts.json`` into ``folder``; returns ``(files, problems)``."""
     folder = Path(folder)
     plan = plan_sheets(job, items)

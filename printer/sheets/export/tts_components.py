@@ -35,9 +35,9 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from printer.sheets.compose import PrintItem
 from printer.sheets.export.faces import back_name, front_name
 from printer.sheets.export.png import write_face_pngs
+from printer.sheets.faces.items import PrintItem
 from printer.sheets.layout import MM_PER_IN
 
 #: resolution of the component images (px per inch), lowered for a piece whose longer side would pass MAX_PX
@@ -105,9 +105,11 @@ def component_face_names(job: Any, component: Any, items: Sequence[PrintItem]) -
     """Face key -> file name stem (no extension) of each distinct front and back of a component's ``items``."""
     names: dict[str, str] = {}
     for item in items:
-        names.setdefault(job.front_key(item), f"{component.name}-{front_name(item)}")
+        names.setdefault(job.faces.front_key(item), f"{component.name}-{front_name(item)}")
         back = back_name(job, item)
-        names.setdefault(job.back_key(item), f"{component.name}-{back if back.startswith('back-') else back + '-back'}")
+        names.setdefault(
+            job.faces.back_key(item), f"{component.name}-{back if back.startswith('back-') else back + '-back'}"
+        )
     return names
 
 
@@ -135,8 +137,8 @@ def component_objects(
         job = job_for(component)
         w_mm, h_mm = component.size
         dpi = component_dpi(component)
-        fronts = {id(item): job.front_key(item) for item in items}
-        backs = {id(item): job.back_key(item) for item in items}
+        fronts = {id(item): job.faces.front_key(item) for item in items}
+        backs = {id(item): job.faces.back_key(item) for item in items}
         stems = component_face_names(job, component, items)
         names = write_face_pngs(job, stems, folder, dpi, digest=True, transform=partial(_masked, shape=component.shape))
         files += [folder / name for name in names.values()]

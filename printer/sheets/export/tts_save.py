@@ -65,8 +65,9 @@ from PIL import Image
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import Problem, UsageError
-from printer.sheets.compose import PrintItem, PrintJob
 from printer.sheets.export.tts import TTSSheet, manifest, plan_sheets, write_sheets
+from printer.sheets.faces.items import PrintItem
+from printer.sheets.job import SheetJob
 
 THUMBNAIL_PX = 256
 DECK_SPACING = 3.0  # TTS units between neighbouring decks (a poker card is about 2.2 wide at scale 1)
@@ -242,7 +243,7 @@ def thumbnail(folder: Path, plan: Sequence[TTSSheet]) -> Image.Image:
 
 
 def export_tts_save(
-    job: PrintJob,
+    job: SheetJob,
     items: Sequence[PrintItem],
     folder: Path,
     name: str,

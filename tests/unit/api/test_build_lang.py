@@ -38,7 +38,7 @@ def test_with_lang_marks_the_root_element_only():
 
 
 def test_a_face_root_carries_the_build_language_and_templates_see_it(tmp_path):
-    from printer.sheets import compose
+    from printer.sheets.job import make_job
     from printer.sheets.options import resolve_options
 
     project = api.load_project(make_project(tmp_path / "p"))
@@ -46,10 +46,10 @@ def test_a_face_root_carries_the_build_language_and_templates_see_it(tmp_path):
     opts = resolve_options(project.settings, game.settings, game.card_size, {}, "printer.toml", project.limits)
     cards = api.load_cards(project, [game.cards], "t")[0]["t"]
     card = next(iter(cards))
-    in_ja = compose.make_job(project, game, opts, lang="ja").renderer
+    in_ja = make_job(project, game, opts, lang="ja").renderer
     assert in_ja.front(card).startswith('<div lang="ja" class="card">')
     assert in_ja.back("default").startswith('<div lang="ja" class="card back">ja')
-    plain = compose.make_job(project, game, opts).renderer  # no --lang: no attribute; lang is the source's
+    plain = make_job(project, game, opts).renderer  # no --lang: no attribute; lang is the source's
     assert plain.front(card).startswith('<div class="card">') and '<div class="lang">en</div>' in plain.front(card)
 
 

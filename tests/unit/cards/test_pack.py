@@ -143,7 +143,7 @@ def test_a_build_that_packs_its_cards_warns_and_exports_as_one_that_does_not(tmp
     import pdfplumber
 
     from printer.sheets import assemble
-    from printer.sheets.compose import FaceHtml
+    from printer.sheets.faces.store import FaceHtml
     from tests.unit.sheets.test_print_production import HUGE, write_project
 
     cards = [{"id": "huge", "title": "HugeCard", "type": "A", "text": HUGE}]

@@ -1,5 +1,5 @@
 """Long builds: pages laid out one part at a time while the PDF is written (printer.sheets.pdf.stream_pdf), text-fit sizes
-written inline (printer.sheets.fit.Fitter.apply), and only the sheets holding a shrunk face laid out again. Read back from
+written inline (printer.sheets.fit.FitSizes.apply), and only the sheets holding a shrunk face laid out again. Read back from
 the PDFs."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import pytest
 from markupsafe import Markup
 from pypdf import PdfReader
 
-from printer.sheets.fit import Fitter
+from printer.sheets.fit import FitSizes
 from printer.sheets.pdf import render_one, stream_pdf
 
 ROOTS = [Path(__file__).resolve().parents[2]]
@@ -114,14 +114,14 @@ def test_a_part_that_is_not_as_announced_is_written_the_ordinary_way(tmp_path):
     ],
 )
 def test_the_chosen_size_is_written_on_the_fit_box(html, expected):
-    fitter = Fitter()
+    fitter = FitSizes()
     fitter.sizes[("f1", "text")] = 5.4
     assert str(fitter.apply("f1", Markup(html))) == expected
     assert fitter.apply("f2", Markup(html)) == Markup(html)  # another face keeps its HTML
 
 
 def test_an_inline_size_beats_the_stylesheet(tmp_path):
-    fitter = Fitter()
+    fitter = FitSizes()
     fitter.sizes[("f1", "text")] = 5.0
     html = fitter.apply("f1", Markup('<div class="box" data-fit="text">Shrunk</div>'))
     document, _ = render_one(f"<style>.box {{ font: 9pt 'DejaVu Sans' !important }}</style>{html}", ROOTS, ROOTS[0])
@@ -175,7 +175,7 @@ def test_each_face_is_laid_out_once_and_only_a_shrunk_face_again(tmp_path, monke
     with pytest.raises(SystemExit) as exit_:
         main(["--project", str(tmp_path), "build", "t", "--out", str(tmp_path / "out"), "--strict"])
     assert exit_.value.code == 0
-    stats = jobs[0].stats
+    stats = jobs[0].engine.stats
     # 27 fronts and one back design laid out once each, then only the face whose text shrank again
     assert stats["pages"] == 28 and stats["pages again"] == 1
     with pdfplumber.open(tmp_path / "out" / "t.pdf") as doc:

@@ -144,7 +144,7 @@ def test_a_pdf_redrawn_from_the_last_one_is_the_full_build(project):
 
 @pytest.mark.slow
 def test_an_edit_updates_the_last_pdf_until_it_has_grown_then_writes_it_whole(project):
-    from printer.sheets.assemble import GROWN
+    from printer.sheets.output.imposition import GROWN
 
     target = project / "out" / "t.pdf"
     previous = target.read_bytes()  # the fixture's cold build
@@ -199,8 +199,8 @@ def test_a_last_pdf_that_cannot_be_updated_is_written_whole(project, monkeypatch
 @pytest.mark.slow
 def test_a_watch_save_updates_even_a_grown_pdf_and_leaves_writing_it_whole_for_later(project):
     from printer.paths import cache_folder
-    from printer.sheets.assemble import GROWN
     from printer.sheets.cache import FaceCache
+    from printer.sheets.output.imposition import GROWN
 
     loaded = api.load_project(project)
     request = api.BuildRequest(out_dir=project / "out", jobs=1)
@@ -215,14 +215,14 @@ def test_a_watch_save_updates_even_a_grown_pdf_and_leaves_writing_it_whole_for_l
             before = target.read_bytes()
             saved = api.build_game(loaded, loaded.game("t"), request, None, None, cache, "later")
             assert target.read_bytes().startswith(before)  # updated, grown or not
-            assert saved.stats.get("pdf to write whole", 0) == (len(before) > GROWN * base)
-        assert saved.stats["pdf to write whole"] == 1
+            assert saved.write_whole == (len(before) > GROWN * base)
+        assert saved.write_whole and saved.untidy
         tidied = api.build_game(loaded, loaded.game("t"), request, None, None, cache, "now")
     finally:
         cache.close()
     data = target.read_bytes()
     assert not tidied.up_to_date and tidied.stats["faces laid out"] == 0 and data.count(b"%%EOF") == 1
-    assert len(data) < len(before) and "pdf to write whole" not in tidied.stats
+    assert len(data) < len(before) and not tidied.write_whole
 
 
 @pytest.mark.slow
@@ -444,7 +444,7 @@ def test_a_file_saved_while_the_watch_builds_is_built_right_after(project):
 def test_a_watch_lays_out_the_faces_of_single_edits_together_once_no_file_changes(project):
     import time
 
-    from printer.sheets.assemble import SMALL_BATCHES
+    from printer.sheets.output.cached import SMALL_BATCHES
 
     saves = SMALL_BATCHES + 1
     with _watching(project, jobs=1, tidy_after=3.0) as outcomes:
@@ -458,12 +458,12 @@ def test_a_watch_lays_out_the_faces_of_single_edits_together_once_no_file_change
         _wait_for(outcomes, saves + 2, seconds=60)  # the tidy build, 3 s after the last save
         time.sleep(3.5)
     assert [o.stats["faces laid out"] for o in outcomes[1 : saves + 1]] == [1] * saves  # each save laid out its face
-    untidy = [o.stats.get("untidy faces", 0) for o in outcomes[1 : saves + 1]]
+    untidy = [o.untidy_faces for o in outcomes[1 : saves + 1]]
     assert untidy[: SMALL_BATCHES - 1] == [0] * (SMALL_BATCHES - 1) and untidy[-1] > 0  # left for later
     tidied = outcomes[saves + 1]
     assert len(outcomes) == saves + 2 and not tidied.up_to_date  # tidied once, though no file changed
     # the faces left untidy and the last save's own, laid out alone
-    assert tidied.stats["faces laid out"] == untidy[-1] + 1 and "untidy faces" not in tidied.stats
+    assert tidied.stats["faces laid out"] == untidy[-1] + 1 and tidied.untidy_faces == 0
     assert tidied.notes[-1] == f"tidied: {untidy[-1] + 1} faces of earlier edits laid out together"
     with pdfplumber.open(tidied.target) as pdf:
         text = "".join(page.extract_text() for page in pdf.pages)
@@ -496,7 +496,7 @@ def test_a_watch_tidies_a_game_though_another_games_save_found_it_up_to_date(pro
         time.sleep(0.3)  # the watch is set up
         for n in range(4):  # one card of t edited again and again: t's PDF grows until it should be written whole
             _save_and_wait(project, outcomes, "t", f"Save {n}.", builds=2)
-        assert outcomes[-2].game == "t" and outcomes[-2].stats.get("pdf to write whole") == 1
+        assert outcomes[-2].game == "t" and outcomes[-2].write_whole
         _save_and_wait(project, outcomes, "s", "Another game's save.", builds=2)  # t up to date in this round
         assert outcomes[-2].game == "t" and outcomes[-2].up_to_date
         _wait_for(outcomes, len(outcomes) + 1, seconds=30)  # t's tidy build, once no file changed for 2 s
@@ -525,7 +525,7 @@ def test_a_watch_tries_a_tidy_build_once_though_its_game_is_gone(project):
         time.sleep(0.3)  # the watch is set up
         for n in range(4):
             _save_and_wait(project, outcomes, "t", f"Save {n}.")
-        assert outcomes[-1].stats.get("pdf to write whole") == 1
+        assert outcomes[-1].write_whole
         (project / "printer.toml").write_text('[games.u]\nname = "U"\ncard_size = "poker"\n', encoding="utf-8")
         time.sleep(3)  # the renamed project built once; t, which is no more, was to be tidied
         built, failed = len(outcomes), len(errors)

@@ -8,7 +8,7 @@ import pytest
 from helpers import REPO
 from PIL import Image
 
-from printer.sheets import assemble
+from printer.sheets.output import chrome as chrome_step
 
 pytestmark = pytest.mark.slow
 
@@ -109,13 +109,13 @@ def test_a_blank_back_warns_by_card_and_side_and_fails_strict_and_check_print(tm
 
 def test_check_print_finds_a_face_painted_over_on_the_sheet(tmp_path, run, monkeypatch):
     root = _init(run, tmp_path / "over")
-    chrome = assemble._chrome_pdf
+    chrome = chrome_step.chrome_pdf
 
     def painted(job, htmls, where):  # a box painted over the first card of every sheet, as a stray rule would
         box = '<div style="position: absolute; left: 20mm; top: 30mm; width: 30mm; height: 40mm; background: #123">'
         return chrome(job, [h.replace('data-sheet="1">', 'data-sheet="1">' + box + "</div>", 1) for h in htmls], where)
 
-    monkeypatch.setattr(assemble, "_chrome_pdf", painted)
+    monkeypatch.setattr(chrome_step, "chrome_pdf", painted)
     checked = run("--project", root, "check-print", "--jobs", "1")
     assert checked.code == 1
     assert "error: the front of Navigator Osei on sheet 1 (front) differs from the face alone" in checked.err

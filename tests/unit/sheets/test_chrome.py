@@ -13,14 +13,14 @@ REPO = Path(__file__).resolve().parents[3]
 
 
 def test_each_chrome_document_is_freed_before_the_next_is_laid_out(tmp_path, monkeypatch):
-    import printer.sheets.assemble as assemble
+    import printer.sheets.output.chrome as chrome_step
     import printer.sheets.pdf as pdf
     from printer.cli import main
 
-    monkeypatch.setattr(assemble, "CHROME_PER_CHUNK", 1)  # one document a sheet of the bundled L5R cards
+    monkeypatch.setattr(chrome_step, "CHROME_PER_CHUNK", 1)  # one document a sheet of the bundled L5R cards
     boxes: list[weakref.ref] = []
     alive: list[int] = []  # how many earlier documents' boxes were alive as each document was asked for
-    render, chrome_pdf = pdf.render_documents, assemble._chrome_pdf
+    render, chrome_pdf = pdf.render_documents, chrome_step.chrome_pdf
 
     def counted(*args, **kwargs):
         alive.append(sum(ref() is not None for ref in boxes))
@@ -33,7 +33,7 @@ def test_each_chrome_document_is_freed_before_the_next_is_laid_out(tmp_path, mon
             patch.setattr(pdf, "render_documents", counted)
             return chrome_pdf(*args, **kwargs)
 
-    monkeypatch.setattr(assemble, "_chrome_pdf", chrome)
+    monkeypatch.setattr(chrome_step, "chrome_pdf", chrome)
     frozen, enabled = gc.get_freeze_count(), gc.isenabled()
     gc.disable()  # only the build's own collections free them
     try:
@@ -54,7 +54,7 @@ class Cycle:
 
 
 def test_garbage_is_collected_not_frozen_and_the_collector_unfrozen_when_a_chrome_document_fails(monkeypatch):
-    import printer.sheets.assemble as assemble
+    import printer.sheets.output.chrome as chrome_step
     import printer.sheets.pdf as pdf
 
     def fails(*args, **kwargs):
@@ -63,14 +63,16 @@ def test_garbage_is_collected_not_frozen_and_the_collector_unfrozen_when_a_chrom
         raise RuntimeError("layout failed")
 
     monkeypatch.setattr(pdf, "render_documents", fails)
-    job = SimpleNamespace(renderer=SimpleNamespace(allowed_roots=[]), base=REPO, render_options={}, write_options={})
+    from printer.sheets.engine.documents import Engine
+
+    job = SimpleNamespace(engine=Engine([], REPO))
     frozen, enabled = gc.get_freeze_count(), gc.isenabled()
     gc.disable()  # only the chrome's own collections free it
     try:
         left = weakref.ref(Cycle())  # garbage only the cyclic collector frees
         assert left() is not None
         with pytest.raises(RuntimeError, match="layout failed"):
-            assemble._chrome_pdf(job, ["<p>sheet</p>"], "build")
+            chrome_step.chrome_pdf(job, ["<p>sheet</p>"], "build")
     finally:
         if enabled:
             gc.enable()
@@ -78,20 +80,20 @@ def test_garbage_is_collected_not_frozen_and_the_collector_unfrozen_when_a_chrom
 
 
 def test_a_freeze_made_before_is_left_and_builds_at_once_share_one(monkeypatch):
-    import printer.sheets.assemble as assemble
+    import printer.sheets.output.chrome as chrome_step
 
     gc.freeze()  # a program using printer froze its objects (before forking, say)
     try:
         before = gc.get_freeze_count()
-        with assemble._frozen():
+        with chrome_step.frozen():
             assert gc.get_freeze_count() == before  # nothing more frozen
         assert gc.get_freeze_count() == before  # and theirs not unfrozen
     finally:
         gc.unfreeze()
-    with assemble._frozen():
+    with chrome_step.frozen():
         frozen = gc.get_freeze_count()
         assert frozen > 0
-        with assemble._frozen():  # a second build on another thread
+        with chrome_step.frozen():  # a second build on another thread
             assert gc.get_freeze_count() == frozen
         assert gc.get_freeze_count() == frozen  # the first is still laying out: still frozen
     assert gc.get_freeze_count() == 0

@@ -2,7 +2,7 @@
 
 A build lays each distinct face out once and imposes it on the sheets (printer.sheets.impose); before that, each
 sheet was one WeasyPrint page holding its faces, marks and labels. This test builds the bundled examples, then lays
-the same sheets out whole (the job's own sheet HTML, faces fitted, as :meth:`PrintJob.document_html` writes it),
+the same sheets out whole (the job's own sheet HTML, faces fitted, as :meth:`SheetJob.document_html` writes it),
 turns both PDFs into pictures with pdftoppm at 100 dpi and compares them pixel by pixel.
 """
 
@@ -43,11 +43,13 @@ def test_imposed_sheets_match_sheets_laid_out_whole(game, tmp_path, monkeypatch)
         main(["--project", str(REPO), "build", game, "--out", str(tmp_path), "--no-cache"])
     assert done.value.code == 0
     job, items, layout = calls[0]
-    sheets = compose.layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
-    html = job.document_html(sheets, layout)
-    documents, _ = render_documents([html], job.renderer.allowed_roots, job.base, "whole", **job.render_options)
+    sheets = compose.layout_sheets(job.faces, items, layout)
+    html = job.fitter.document_html(sheets, layout)
+    documents, _ = render_documents(
+        [html], job.renderer.allowed_roots, job.engine.base, "whole", **job.engine.render_options
+    )
     whole_pdf = tmp_path / "whole.pdf"
-    whole_pdf.write_bytes(pdf_bytes(documents, "whole", **job.write_options)[0])
+    whole_pdf.write_bytes(pdf_bytes(documents, "whole", **job.engine.write_options)[0])
     imposed = pictures(tmp_path / f"{game}.pdf", tmp_path / "imposed")
     whole = pictures(whole_pdf, tmp_path / "whole")
     assert len(imposed) == len(whole) > 0

@@ -23,8 +23,8 @@ def test_the_imposition_sheets_place_the_same_faces_and_share_equal_ones(tmp_pat
     assert done.value.code == 0
     job, items, layout = calls[0]
     items = list(items) + [items[0]] * (3 * layout.per_sheet)  # three more sheets of one card: equal faces
-    printed = compose.layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job)
-    imposed = compose.layout_sheets(job.renderer, items, layout, job.opts.flip, job.opts, job, with_html=False)
+    printed = compose.layout_sheets(job.faces, items, layout)
+    imposed = compose.layout_sheets(job.faces, items, layout, with_html=False)
     assert len(printed) == len(imposed) > 2
 
     def place(face):
@@ -41,7 +41,7 @@ def test_the_imposition_sheets_place_the_same_faces_and_share_equal_ones(tmp_pat
 
 def test_the_plan_holds_the_drawing_of_equal_consecutive_sheets_of_a_side_once():
     from printer.sheets.impose import plan
-    from printer.sheets.render import Face, Sheet
+    from printer.sheets.placed import Face, Sheet
 
     def sheet(side: str, *keys: str) -> Sheet:
         return Sheet(side, [Face("", 10 + 70 * i, 10, 63, 88, key=k) for i, k in enumerate(keys)])
@@ -59,7 +59,8 @@ def test_the_plan_holds_the_drawing_of_equal_consecutive_sheets_of_a_side_once()
 def test_a_faces_owners_are_given_in_the_order_added_each_once():
     from printer.cards.model import Card
     from printer.cards.record import Record
-    from printer.sheets.compose import FaceOwners, PrintItem, front_owner
+    from printer.sheets.faces.items import PrintItem
+    from printer.sheets.faces.registry import FaceOwners, front_owner
 
     def card(title: str) -> Card:
         data = {"id": title.lower(), "title": title, "type": "holding"}

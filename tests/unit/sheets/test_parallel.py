@@ -44,16 +44,16 @@ def serial(tmp_path_factory) -> Path:
 def test_a_build_on_two_worker_processes_is_the_serial_build(serial, tmp_path, monkeypatch):
     from concurrent.futures import Future
 
-    import printer.sheets.assemble as assemble
     import printer.sheets.export.faces as faces
+    import printer.sheets.output.chrome as chrome_step
     import printer.sheets.parallel as parallel
 
     monkeypatch.setattr(faces, "FACES_PER_CHUNK", 4)  # the example's 18 faces make two batches of 9
     started, events = [], []
     original = parallel.Workers.executor
     monkeypatch.setattr(parallel.Workers, "executor", lambda self: started.append(self.jobs) or original(self))
-    chrome, result = assemble._chrome, Future.result
-    monkeypatch.setattr(assemble, "_chrome", lambda *a: events.append("marks") or chrome(*a))
+    chrome, result = chrome_step.sheets_chrome, Future.result
+    monkeypatch.setattr(chrome_step, "sheets_chrome", lambda *a: events.append("marks") or chrome(*a))
     monkeypatch.setattr(Future, "result", lambda self, timeout=None: events.append("batch") or result(self, timeout))
     pooled = _build(tmp_path, "pooled", jobs=2)
     assert started and set(started) == {2}  # a pool of two processes was asked for (the cards', the pieces')
@@ -121,12 +121,13 @@ class _FakeJob:
 
     def __init__(self, keys):
         from collections import defaultdict
+        from types import SimpleNamespace
 
-        from printer.sheets.fit import Fitter
+        from printer.sheets.fit import FitSizes
 
-        self.html = {k: f"<p>{k}</p>" for k in keys}
-        self.fitter = Fitter()
-        self.stats = defaultdict(int)
+        self.faces = SimpleNamespace(html={k: f"<p>{k}</p>" for k in keys})
+        self.fitter = FitSizes()
+        self.engine = SimpleNamespace(stats=defaultdict(int))
 
 
 def test_batches_are_handed_to_the_workers_a_few_at_a_time_and_come_back_in_order_as_files(tmp_path, monkeypatch):
@@ -218,10 +219,9 @@ def test_a_worker_ends_itself_once_the_process_that_started_its_pool_is_gone(tmp
 
 
 def test_batches_merge_into_the_job_under_its_own_face_keys():
-    from printer.sheets.compose import PrintJob
     from printer.sheets.fit import Overflow
 
-    job = PrintJob(None, None)  # type: ignore[arg-type]  # merging needs no renderer
+    job = _FakeJob([])  # merging needs no renderer
     keys = [f"f{i}" for i in range(1, 4)]
     copy = "".join  # a worker's keys come back as equal strings, not the same
     over = Overflow(copy("f3"), "text", ratio=1.2, size_pt=6.0, min_pt=6.0)

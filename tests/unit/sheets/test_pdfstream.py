@@ -168,7 +168,7 @@ def pdf_bytes(pdf: pikepdf.Pdf) -> bytes:
 
 def test_imposition_keeps_the_chrome_document_and_writes_each_face_and_font_once():
     from printer.sheets.impose import impose
-    from printer.sheets.render import Face, Sheet
+    from printer.sheets.placed import Face, Sheet
 
     chrome = pikepdf.new()
     for _ in range(2):
@@ -214,7 +214,7 @@ def test_imposition_keeps_the_chrome_document_and_writes_each_face_and_font_once
 
 def test_the_sheets_chrome_may_come_in_several_pdfs_whose_pages_are_the_sheets_in_turn():
     from printer.sheets.impose import impose
-    from printer.sheets.render import Sheet
+    from printer.sheets.placed import Sheet
 
     def chrome(*labels: str) -> bytes:
         pdf = pikepdf.new()
@@ -236,7 +236,7 @@ def test_the_sheets_chrome_may_come_in_several_pdfs_whose_pages_are_the_sheets_i
 
 def test_a_face_pdf_is_needed_until_the_last_sheet_that_first_draws_one_of_its_faces():
     from printer.sheets.impose import _last_needed
-    from printer.sheets.render import Face, Sheet
+    from printer.sheets.placed import Face, Sheet
 
     fronts, backs = b"fronts", b"backs"
 
@@ -253,7 +253,7 @@ def test_a_face_pdf_is_needed_until_the_last_sheet_that_first_draws_one_of_its_f
 def test_a_jobs_face_html_is_kept_as_utf8_then_compressed_and_read_back_as_markup(budget, monkeypatch):
     from markupsafe import Markup
 
-    from printer.sheets.compose import FaceHtml
+    from printer.sheets.faces.store import FaceHtml
 
     monkeypatch.setattr(FaceHtml, "RAW_BUDGET", budget)
     store = FaceHtml()
@@ -283,7 +283,7 @@ def test_a_jobs_face_html_is_kept_as_utf8_then_compressed_and_read_back_as_marku
 def test_faces_set_aside_in_a_spill_file_read_back_the_same_and_a_full_disk_keeps_them_in_memory(tmp_path, monkeypatch):
     from markupsafe import Markup
 
-    from printer.sheets.compose import FaceHtml
+    from printer.sheets.faces.store import FaceHtml
     from printer.spill import Spill
 
     monkeypatch.setattr(FaceHtml, "RAW_BUDGET", 300)
@@ -316,7 +316,7 @@ def test_faces_set_aside_in_a_spill_file_read_back_the_same_and_a_full_disk_keep
 
 def test_the_imposed_pdf_keeps_the_sheets_first_identifier_and_its_second_follows_the_content():
     from printer.sheets.impose import impose
-    from printer.sheets.render import Face, Sheet
+    from printer.sheets.placed import Face, Sheet
 
     chrome = pikepdf.new()
     chrome.add_blank_page(page_size=(200, 200))

@@ -455,7 +455,7 @@ def test_fronts_ordered_by_fields_or_as_listed(tmp_path):
 
 
 def test_decklist_counts_become_copies():
-    from printer.sheets.compose import items_for_counts
+    from printer.sheets.faces.items import items_for_counts
 
     items = items_for_counts([(3, None, "Missing Card"), (0, None, "None"), (2, None, "Other")])
     assert [i.name for i in items] == ["Missing Card"] * 3 + ["Other"] * 2

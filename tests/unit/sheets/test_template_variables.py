@@ -8,7 +8,8 @@ from markupsafe import Markup
 from printer.cards.catalog import load_cards
 from printer.project import load_project
 from printer.sheets import variables
-from printer.sheets.render import Face, Renderer, face_style
+from printer.sheets.placed import Face, face_style
+from printer.sheets.render import Renderer
 
 
 def test_the_page_is_up_to_date():
@@ -20,7 +21,7 @@ def test_the_listed_variables_are_the_ones_printer_passes(monkeypatch):
     project = load_project(REPO)
     sets, _ = load_cards(project, [project.games["l5r"].cards])
     renderer = Renderer(project.games["l5r"], [REPO])
-    renderer.source_lang = "en"  # as every job that renders cards sets it (compose.make_job, validate, the rules)
+    renderer.source_lang = "en"  # as every job that renders cards sets it (sheets.job.make_job, validate, the rules)
     seen: dict[str, set[str]] = {}
     original = Renderer._render
 
