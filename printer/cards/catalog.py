@@ -20,7 +20,8 @@ from printer.cards.schema import SchemaStore
 from printer.limits import Limits, over
 
 if TYPE_CHECKING:
-    from printer.cards.spreadsheet import SchemaTypes, SheetRecord
+    from printer.cards.spreadsheet import SheetRecord
+    from printer.cards.spreadsheet_cells import SchemaTypes
 from printer.problems import WARNING, Problem, did_you_mean
 from printer.project import Project, bundled_root
 
@@ -162,10 +163,10 @@ def _validate(store: SchemaStore, record: Record, schema: Path, memo: Validation
 def convert_cells(
     record: SheetRecord, store: SchemaStore, schema: Path, cache: dict[Path, SchemaTypes] | None = None
 ) -> list[Problem]:
-    """Type a spreadsheet row's cells by ``schema`` (:func:`printer.cards.spreadsheet.convert`), then validate it.
+    """Type a spreadsheet row's cells by ``schema`` (:func:`printer.cards.spreadsheet_cells.convert`), then validate it.
 
     ``cache`` keeps the schema's field types between rows."""
-    from printer.cards.spreadsheet import SchemaTypes, convert
+    from printer.cards.spreadsheet_cells import SchemaTypes, convert
 
     cache = {} if cache is None else cache
     if schema not in cache:

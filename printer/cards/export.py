@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printer.cards.model import Card
-from printer.cards.spreadsheet import LIST_SEPARATOR, FieldType, SchemaTypes, _csv_text, column_letters, sheet_prefix
+from printer.cards.spreadsheet import LIST_SEPARATOR, column_letters, sheet_prefix
+from printer.cards.spreadsheet_cells import FieldType, SchemaTypes, _csv_text
 from printer.fsutil import atomic_open
 from printer.jsonvalue import JSONObject
 from printer.problems import UsageError

@@ -28,7 +28,8 @@ from pathlib import Path
 
 from printer.cards.edit import CardEditError
 from printer.cards.export import FILE_FIELDS, cell_value, flatten
-from printer.cards.spreadsheet import SchemaTypes, sheet_prefix
+from printer.cards.spreadsheet import sheet_prefix
+from printer.cards.spreadsheet_cells import SchemaTypes
 from printer.jsonvalue import JSONObject
 from printer.problems import Problem
 

@@ -17,7 +17,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from printer.cards.spreadsheet import SchemaTypes, SheetRecord, column_letters, read_cell, sheet_prefix
+from printer.cards.spreadsheet import SheetRecord, column_letters, sheet_prefix
+from printer.cards.spreadsheet_cells import SchemaTypes, read_cell
 from printer.cards.translation_book import Translation, TranslationBook, add_checked, lang_problem
 from printer.jsonvalue import JSONObject
 from printer.problems import Problem
@@ -59,7 +60,7 @@ def row_translations(
     """The translations in one row's translation cells, by language: ``{lang: {"fields", "from", "cells"}}``
     (``cells``: each field's, and ``""`` the row's, location), and the problems of cells that cannot be read.
 
-    ``types`` gives the game's schema field types (:class:`~printer.cards.spreadsheet.SchemaTypes`), by which
+    ``types`` gives the game's schema field types (:class:`~printer.cards.spreadsheet_cells.SchemaTypes`), by which
     a cell is read as the card's own would be (a list of keywords as ``a; b``)."""
     problems: list[Problem] = []
     out: dict[str, JSONObject] = {}

@@ -32,7 +32,8 @@ from printer.cards.sheet_edit import (
     replace_csv_row,
     row_values,
 )
-from printer.cards.spreadsheet import SchemaTypes, convert, read_records
+from printer.cards.spreadsheet import read_records
+from printer.cards.spreadsheet_cells import SchemaTypes, convert
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.paths import is_inside, read_text, regular_file_problem, safe_file_name
 from printer.problems import UsageError

@@ -71,7 +71,7 @@ def test_long_enum_lists_live_on_a_hidden_sheet(tmp_path):
 
 def test_hidden_list_sheet_for_long_enums(tmp_path):
     from printer.cards.export import _xlsx
-    from printer.cards.spreadsheet import FieldType
+    from printer.cards.spreadsheet_cells import FieldType
 
     class Types:
         def of(self, path):

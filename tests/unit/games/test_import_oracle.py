@@ -15,7 +15,7 @@ from helpers import REPO, load_game, write_json
 
 from printer.cards.markup import RenderEnv, to_html
 from printer.cli.output import relative
-from printer.games.l5r import oracle
+from printer.games.l5r import oracle, oracle_text
 from printer.games.l5r.oracle import html_to_markup, import_oracle
 
 FIXTURES = REPO / "tests" / "fixtures" / "oracle"
@@ -269,7 +269,7 @@ class _Styled(HTMLParser):
 
     def handle_data(self, data):
         # the source's icon codes as the rendered icons: name (the alt text) and label
-        data = oracle._ICON.sub(
+        data = oracle_text._ICON.sub(
             lambda m: "bow" if m[1] == "bow" else "gold" + m[2].strip("*").replace("star", ""), data
         )
         self.chars += [(ch, "b" in self.open, "i" in self.open) for ch in data if ch.isalnum()]

@@ -11,7 +11,8 @@ import pytest
 from helpers import sign_in
 
 from printer.cards.catalog import schema_store
-from printer.cards.spreadsheet import SchemaTypes, convert, read_records
+from printer.cards.spreadsheet import read_records
+from printer.cards.spreadsheet_cells import SchemaTypes, convert
 from printer.project import load_project
 
 REPO = Path(__file__).resolve().parents[3]
