@@ -1,4 +1,4 @@
-"""Peak memory of a cold build, per process, for 900 and 9,000 cards (the speed issue's memory target).
+"""Peak memory of a cold build, per process, for 900 and 9,000 cards, against the memory targets.
 
 Run from the repository: ``.venv/bin/python bench/memory.py [--cards 900 9000] [--jobs 2] [--keep DIR]``.
 

@@ -1,4 +1,4 @@
-"""Every speed figure of issue 18 for this checkout, beside its reference, measured in one run.
+"""Every speed figure of the README's Performance table for this checkout, beside its reference, in one run.
 
 Run from the repository: ``.venv/bin/python bench/run.py [--keep DIR] [--no-build] [--json FILE]``.
 
@@ -7,7 +7,7 @@ The cards are the real L5R Oracle export when ``../shared/data`` is there (impor
 L5R cards and 300 invented decklists (``bench/scale.py``'s cards). Every step runs in its own
 process (this checkout's ``printer``, through ``python -m printer`` with the repository first on
 ``PYTHONPATH``); a figure is its wall time, with the process's CPU time and peak memory (max RSS
-from ``os.wait4``, per child) beside it. The references run in the same session, on the same
+from ``os.wait4``, per child) beside it. The references run in the same run, on the same
 files:
 
 - building the first 900 cards, fronts and backs, against ``../shared/bench/plain_weasyprint.py``
@@ -15,7 +15,7 @@ files:
   ``--jobs`` and with ``--jobs 1``, in ``--rounds`` rounds (default 3: the reference, then both builds; a
   ratio is the median of each round's own ratio, so the machine's drift moves both sides), then unchanged,
   then after editing one card's text, then with ``--watch`` (the PDF's update after a one-card save); a
-  figure needing a flag ``printer build`` does not have yet is skipped with a note;
+  figure needing a flag this checkout's ``printer build`` lacks is skipped with a note;
 - ``printer validate`` of the 3,535 cards against jsonschema-rs on the same files (one script:
   read, compile, validate), ``check-jsonschema`` (the card schema bundled into one file) and
   reading the JSON alone;
@@ -24,7 +24,7 @@ files:
   in-process) and decklists a second (all the decklists in one call, less one decklist's call).
 
 Wall times on a shared machine move with its load: the load average is printed before and after.
-Nothing here is asserted; the issue's targets are printed beside the figures.
+Nothing here is asserted; the targets are printed beside the figures.
 """
 
 from __future__ import annotations
@@ -83,7 +83,7 @@ class Run:
 
 @dataclass
 class Figure:
-    """One line of the table: what, this checkout's value, the reference's, the issue's target, a note."""
+    """One line of the table: what, this checkout's value, the reference's, the target, a note."""
 
     job: str
     value: float | None
@@ -367,7 +367,7 @@ def help_text(*command: str) -> str:
 
 
 def build_flags() -> set[str]:
-    """The flags of issue 18 that ``printer build`` has in this checkout."""
+    """The flags the benchmark times (``--jobs``, ``--no-cache``, ``--watch``) that ``printer build`` has here."""
     text = help_text("build")
     return {flag for flag in ("--jobs", "--no-cache", "--watch") if re.search(rf"(^|[\s,]){flag}\b", text, re.M)}
 

@@ -16,7 +16,7 @@ art checks run), and a decklist naming every card once, one line each, under
    added, to time the error path.
 
 For each: wall time, CPU time (user + system) and the process's peak memory
-(max RSS, MiB), against the 500 MB budget of issue 7. Figures are printed,
+(max RSS, MiB), against a budget of 500 MB. Figures are printed,
 never asserted in the tests (timing tests are not allowed there).
 """
 
