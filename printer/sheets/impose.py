@@ -89,7 +89,7 @@ def _num(value: float) -> str:
 
 
 #: a face drawing entry: the XObject's resource name and the drawing operators before it (clip and matrix)
-Entry = tuple[str, str]
+DrawEntry = tuple[str, str]
 _MARK = b"% printer faces\n"
 
 
@@ -100,7 +100,7 @@ def plan(
     trim_at: tuple[float, float],
     sheet_height: float,
     geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]] | None = None,
-) -> list[list[Entry]]:
+) -> list[list[DrawEntry]]:
     """For each sheet, each face's ``(resource name, clip and matrix operators)`` in drawing order; a sheet drawn as
     the sheet before it of the same side has that sheet's list (not to be changed).
 
@@ -111,7 +111,7 @@ def plan(
     drawn: dict[
         tuple[object, ...], str
     ] = {}  # the operators by slot: every full sheet puts its faces in the same places
-    last: dict[str, list[Entry]] = {}  # by side: a catalogue's backs draw the same faces sheet after sheet
+    last: dict[str, list[DrawEntry]] = {}  # by side: a catalogue's backs draw the same faces sheet after sheet
     for sheet in sheets:
         entries = []
         for face in sheet.faces:
@@ -191,10 +191,10 @@ def impose(
     trim_at: tuple[float, float],
     sheet_height: float,
     names: Mapping[str, str] | None = None,
-    previous: tuple[bytes, list[list[Entry]]] | None = None,
+    previous: tuple[bytes, list[list[DrawEntry]]] | None = None,
     geometry: Mapping[str, tuple[tuple[float, float], tuple[float, float]]] | None = None,
     into: BinaryIO | None = None,
-) -> tuple[bytes, list[list[Entry]]]:
+) -> tuple[bytes, list[list[DrawEntry]]]:
     """The sheets' PDF: ``chrome_pdf`` (one page per sheet: marks, guides, labels; or several PDFs whose pages
     are the sheets in turn) with every face drawn under it.
 
@@ -233,7 +233,7 @@ def impose(
     return (memory.getvalue() if memory is not None else b""), drawing
 
 
-def same_places(old: Sequence[Sequence[Entry]], drawing: Sequence[Sequence[Entry]]) -> bool:
+def same_places(old: Sequence[Sequence[DrawEntry]], drawing: Sequence[Sequence[DrawEntry]]) -> bool:
     """Whether the plan ``drawing`` puts faces where ``old`` put them, sheet by sheet (whatever the faces): then
     :func:`impose` updates the PDF drawn from ``old`` rather than writing it anew."""
     return len(old) == len(drawing) and all([e[1] for e in a] == [e[1] for e in b] for a, b in zip(old, drawing))
@@ -273,7 +273,7 @@ class _FaceForms:
             source.close()
 
 
-def _write_drawing(out: StreamingPdf, entries: Sequence[Entry]) -> int:
+def _write_drawing(out: StreamingPdf, entries: Sequence[DrawEntry]) -> int:
     """Write the content stream that draws a sheet's faces (``entries``: :func:`plan`'s); returns its number."""
     number = out.reserve()
     ops = _MARK + "\n".join(f"{ops} {name} Do Q" for name, ops in entries).encode("ascii")
@@ -289,7 +289,7 @@ def _stream(
     chrome_pdfs: Sequence[bytes],
     sheets: Sequence[Sheet],
     faces: Mapping[str, tuple[bytes | Path, int]],
-    drawing: list[list[Entry]],
+    drawing: list[list[DrawEntry]],
     handle: BinaryIO,
 ) -> None:
     """Write the sheets' PDF to ``handle`` a sheet at a time (:class:`~printer.sheets.pdfstream.StreamingPdf`): each
@@ -359,8 +359,8 @@ def _append(
     previous: bytes,
     sheets: Sequence[Sheet],
     faces: Mapping[str, tuple[bytes | Path, int]],
-    drawing: list[list[Entry]],
-    old: list[list[Entry]],
+    drawing: list[list[DrawEntry]],
+    old: list[list[DrawEntry]],
     handle: BinaryIO,
 ) -> None:
     """Write ``previous`` (a PDF :func:`impose` wrote, drawn from the plan ``old``) to ``handle`` with an incremental

@@ -22,7 +22,7 @@ from PIL import Image, ImageChops
 
 from printer.problems import Problem
 from printer.sheets.export.preflight.profile import VendorProfile
-from printer.sheets.export.preflight.walk import Facts, Placed
+from printer.sheets.export.preflight.walk import Facts, PlacedImage
 
 #: the side (mm) of the cells an image's ink is averaged over
 INK_CELL_MM = 0.5
@@ -72,7 +72,7 @@ def _as_stored(pil: Image.Image, dictionary: pikepdf.Object) -> Image.Image:
     return pil if inverted else ImageChops.invert(pil)
 
 
-def _cmyk_image(placed: Placed) -> Image.Image | None:
+def _cmyk_image(placed: PlacedImage) -> Image.Image | None:
     """The image's pixels reduced to cells of about :data:`INK_CELL_MM` mm, or ``None`` when not CMYK or unreadable."""
     image = placed.image
     dictionary = image.obj if isinstance(image, pikepdf.PdfInlineImage) else image

@@ -44,7 +44,7 @@ class Colour:
 
 
 @dataclass
-class Placed:
+class PlacedImage:
     """An image drawn on ``page``: ``image`` (a stream or inline image), its size on the page in pt."""
 
     page: int
@@ -59,7 +59,7 @@ class Facts:
     """What :func:`read_facts` found, every item with its 1-based page number and its object."""
 
     colours: list[Colour] = field(default_factory=list)
-    images: list[Placed] = field(default_factory=list)
+    images: list[PlacedImage] = field(default_factory=list)
     #: (page, where, colour space) of transparency groups, shadings, colour spaces selected
     spaces: list[tuple[int, str, str]] = field(default_factory=list)
     #: (page, where, what) for each use of transparency
@@ -132,7 +132,7 @@ class _Reader:
 
     def image(self, page: int, where: str, image, ctm: list[float], resources) -> None:
         a, b, c, d = ctm[:4]
-        self.facts.images.append(Placed(page, where, image, hypot(a, b), hypot(c, d)))
+        self.facts.images.append(PlacedImage(page, where, image, hypot(a, b), hypot(c, d)))
         if isinstance(image, pikepdf.PdfInlineImage):
             cs = image.obj.get("/CS", image.obj.get("/ColorSpace"))
             mask = False
