@@ -133,7 +133,7 @@ def _ints(values: Any) -> list[int]:
 
 
 #: one ``%`` conversion: its mapping key and its conversion letter (``%%`` included)
-_CONVERSION = re.compile(r"%(?:\(([^)]*)\))?[-#0 +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?(.)", re.DOTALL)
+_CONVERSION = re.compile(r"%(?:\(([^)]*)\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)", re.DOTALL)
 #: the containers whose text is weighed; a template's ``namespace()`` is written as the dict of its values
 _CONTAINERS = (list, tuple, dict, set, frozenset, Namespace)
 #: containers nested deeper than this are taken as over the limit when their text's length is estimated
@@ -187,9 +187,16 @@ def check_percent_size(fmt: Any, values: Any) -> None:
         return
     size, used = len(fmt), 0
     for match in _CONVERSION.finditer(fmt):
-        key, kind = match.groups()
+        key, width, precision, kind = match.groups()
         if kind == "%":
             continue
+        for number in (width, precision):  # each conversion writes at least its width (and its precision's digits)
+            if number == "*":  # taken from the values
+                star = values[used] if isinstance(values, tuple) and used < len(values) else 0
+                size += star if isinstance(star, int) and star > 0 else 0
+                used += 1
+            elif number:
+                size += int(number) if len(number) <= 9 else MAX_STRING + 1
         if key is not None and isinstance(values, dict):
             size += text_size(values.get(key), MAX_STRING)
         elif isinstance(values, tuple):
@@ -355,7 +362,37 @@ def _est_wordwrap(s: Any, width: Any = 79, *rest: Any, **kwargs: Any) -> None:
         expect(len(str(s)) * len(wrap))
 
 
+#: the most characters ``%`` writes for one number beyond its width and precision: an int has at most 4,300 digits
+#: (Python's ``sys.int_max_str_digits``: a longer one is refused), a float at most 309 before its point
+_NUMBER_CHARS = 4400
+
+
+#: the longest format string whose verdict :func:`_numbers_fit` keeps (a few hundred of them at most)
+_SHORT_FORMAT = 200
+
+
+@functools.lru_cache(maxsize=256)
+def _numbers_fit(fmt: str) -> bool:
+    """Whether ``fmt % values`` stays under :data:`MAX_STRING` characters whatever numbers the values are: no
+    ``*`` width or precision (those come from the values), and its widths, precisions and text small enough."""
+    size = len(fmt)
+    for match in _PERCENT.finditer(fmt):
+        width, precision = match.groups()
+        if width == "*" or precision == "*" or len(width or "") > 7 or len(precision or "") > 7:
+            return False
+        size += _NUMBER_CHARS + int(width or 0) + int(precision or 0)
+    return size <= MAX_STRING
+
+
 def _est_format(value: Any, *args: Any, **kwargs: Any) -> None:
+    values = kwargs.values() if kwargs else args
+    if (
+        type(value) is str
+        and len(value) <= _SHORT_FORMAT
+        and all(type(v) in (int, float, bool) for v in values)
+        and _numbers_fit(value)
+    ):
+        return  # numbers only, into a short format that bounds them (a sheet's '%.4f'|format(x)): nothing to weigh
     check_percent(value, kwargs or args)
     check_percent_size(value, kwargs or args)
 

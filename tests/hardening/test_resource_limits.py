@@ -80,6 +80,9 @@ REPEATED_BOMBS = {
     "format filter repeated key": "{% set s = 'x' * 1000000 %}{{ ('%(a)s' * 5000)|format(a=s)|length }}",
     "str.format repeated field": "{% set s = 'x' * 1000000 %}{{ ('{0}' * 5000).format(s)|length }}",
     "format_map repeated field": "{% set s = 'x' * 1000000 %}{{ ('{a}' * 5000).format_map({'a': s})|length }}",
+    "format filter many widths": "{{ ('%9999999d' * 300)|format(*range(300))|length }}",
+    "percent many widths": "{{ (('%9999999d' * 300) % (" + ", ".join(map(str, range(300))) + ",))|length }}",
+    "format filter star widths": "{{ ('%*d' * 300)|format(*([9999999, 1] * 300))|length }}",
 }
 
 
