@@ -334,15 +334,22 @@ def template_data(value: Any) -> Any:
     if isinstance(value, (datetime.date, datetime.time)):
         return value.isoformat()
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data = {f.name: template_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
-        for klass in type(value).__mro__:
-            for name, member in vars(klass).items():
-                if isinstance(member, property) and not name.startswith("_") and name not in data:
-                    data[name] = template_data(getattr(value, name))
-        return data
+        return {name: template_data(getattr(value, name)) for name in _public_names(type(value))}
     if _is_helper_function(value):
         return value
     raise TypeError(f"not plain data for a template: {type(value).__name__}")
+
+
+@functools.lru_cache(maxsize=256)
+def _public_names(klass: type) -> tuple[str, ...]:
+    """The names a template sees of a dataclass ``klass``'s instances: its fields, then the public properties of
+    it and its bases (first definition wins)."""
+    names = {f.name: None for f in dataclasses.fields(klass)}
+    for base in klass.__mro__:
+        for name, member in vars(base).items():
+            if isinstance(member, property) and not name.startswith("_"):
+                names.setdefault(name, None)
+    return tuple(names)
 
 
 def template_context(context: Mapping[str, Any]) -> dict[str, Any]:
