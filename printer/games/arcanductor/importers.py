@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from printer.jsonvalue import JSONObject
 from printer.plugins import Importer
 
+if TYPE_CHECKING:
+    from printer.games.arcanductor.tarot import TarotImport
 
-def _read(paths: list[Path]):
+
+def _read(paths: list[Path]) -> TarotImport:
     from printer.games.arcanductor import tarot
 
     return tarot.import_tarot(list(paths))
 
 
-def _summary(cards: list[dict]) -> str:
+def _summary(cards: list[JSONObject]) -> str:
     from printer.games.arcanductor import tarot
 
     return tarot.summary(cards)

@@ -46,6 +46,7 @@ from pathlib import Path
 
 from printer.cards import importing as common
 from printer.cards.load import read_json
+from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem
 
 GAME = "arcanductor"
@@ -89,7 +90,7 @@ JAPANESE_NAMES = {
 class TarotImport(common.ImportResult):
     """The imported ``cards`` (card objects, by arcanum) and every ``problem`` found."""
 
-    def by_file(self) -> dict[str, list[dict]]:
+    def by_file(self) -> dict[str, list[JSONObject]]:
         """``{output file name: cards}``: every Major Arcana card goes to :data:`OUT_FILE`."""
         return {OUT_FILE: self.cards} if self.cards else {}
 
@@ -108,7 +109,7 @@ def slugify(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.casefold()).strip("-")
 
 
-def card_for(rank: int, name: str) -> dict:
+def card_for(rank: int, name: str) -> JSONObject:
     """The ARCANDUCTOR card of arcanum ``rank`` named ``name`` (its Japanese name as title when known), with its
     power and effects left open."""
     card: dict[str, object] = {
@@ -252,6 +253,6 @@ def import_tarot(paths: Iterable[Path]) -> TarotImport:
     return total
 
 
-def summary(cards: list[dict]) -> str:
+def summary(cards: list[JSONObject]) -> str:
     """The import's one-line count, e.g. ``22 Major Arcana imported``."""
     return f"{len(cards)} Major Arcana imported"

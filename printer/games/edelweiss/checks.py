@@ -9,11 +9,12 @@ from __future__ import annotations
 from printer.decks.checks import Context, Found, quote_names
 from printer.decks.formats import Format
 from printer.decks.report import Violation
+from printer.jsonvalue import JSON, JSONObject
 
 _CLASS_HEADERS = {"", "class", "classes", "クラス"}
 
 
-def _standard_deck(fmt: Format) -> dict | None:
+def _standard_deck(fmt: Format) -> JSONObject | None:
     """``standard-deck.json`` beside the format's folder (``schema/<game>/``), else printer's bundled one."""
     import json
 
@@ -24,7 +25,8 @@ def _standard_deck(fmt: Format) -> dict | None:
         bundled_schema("edelweiss", "standard-deck.json"),
     ):
         try:
-            return json.loads(candidate.read_text(encoding="utf-8"))
+            deck: JSONObject = json.loads(candidate.read_text(encoding="utf-8"))
+            return deck
         except (OSError, ValueError):
             continue
     return None
@@ -44,7 +46,7 @@ def check_standard_deck(ctx: Context) -> list[Violation]:
         for s in data["suits"]
         for r, name in ranks.items()
     }
-    have: dict[tuple, list[Found]] = {}
+    have: dict[tuple[JSON, JSON], list[Found]] = {}
     for p in ctx.found():
         key = (p.card.get("suit"), p.card.get("rank"))
         if key in expected:

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printer.cards.load import card_files
+from printer.jsonvalue import JSONObject
 from printer.plugins import Importer
 
+if TYPE_CHECKING:
+    from printer.games.l5r.oracle import OracleImport
 
-def _read(paths: list[Path]):
+
+def _read(paths: list[Path]) -> OracleImport:
     from printer.games.l5r import oracle
 
     return oracle.import_oracle(list(card_files(paths)))
 
 
-def _summary(cards: list[dict]) -> str:
+def _summary(cards: list[JSONObject]) -> str:
     from printer.games.l5r import oracle
 
     return oracle.summary(cards)

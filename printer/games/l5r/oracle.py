@@ -53,6 +53,7 @@ from printer.cards import importing as common
 from printer.cards.importing import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 from printer.games.l5r.clans import clan_names
 from printer.games.l5r.oracle_text import fix_mojibake, html_to_markup, html_to_plain, unknown_tags
+from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem, counted
 
 GAME = "l5r"
@@ -271,7 +272,7 @@ def _unique(values: Iterable[str]) -> list[str]:
 class _Card:
     """Converts one Oracle record; collects problems and the fields it did not import."""
 
-    def __init__(self, data: dict, where: str, skipped: dict[str, tuple[int, str]]):
+    def __init__(self, data: JSONObject, where: str, skipped: dict[str, tuple[int, str]]):
         self.data, self.where, self.skipped = data, where, skipped
         self.problems: list[Problem] = []
         self.skipped_here: set[str] = set()
@@ -283,7 +284,7 @@ class _Card:
     def warn(self, path: str, message: str, hint: str | None = None, code: str = "oracle-input") -> None:
         self.problems.append(Problem(f"{self.where}{path}", message, hint, WARNING, code))
 
-    def strings(self, name: str, source: dict | None = None, path: str = "") -> list[str]:
+    def strings(self, name: str, source: JSONObject | None = None, path: str = "") -> list[str]:
         source = self.data if source is None else source
         if name not in source:
             return []
@@ -305,7 +306,7 @@ class _Card:
                 )
         return [v for v in found if v.strip()]
 
-    def one(self, name: str, source: dict | None = None, path: str = "") -> str | None:
+    def one(self, name: str, source: JSONObject | None = None, path: str = "") -> str | None:
         found = self.strings(name, source, path)
         if len(found) > 1:
             self.warn(f"{path}.{name}", f"{name!r} has {len(found)} values; the first, {found[0]!r}, is imported")
@@ -317,7 +318,7 @@ class _Card:
             self.skipped_here.add(name)
             count_skipped(self.skipped, name, f"{self.where}{path}")
 
-    def convert(self) -> dict | None:
+    def convert(self) -> JSONObject | None:
         data = self.data
         title, card_type = self.one("title"), self.one("type")
         if title is None:
@@ -330,7 +331,7 @@ class _Card:
         title, level = split_title(formatted or title, html_to_plain(title))
         keywords, unique, singular, kw_level = self.keywords(level)
         level = level or kw_level
-        card: dict = {"id": card_slug(title, level), "title": title, "type": card_type}
+        card: JSONObject = {"id": card_slug(title, level), "title": title, "type": card_type}
         if deck := self.one("deck"):
             card["deck"] = deck
         if level:
@@ -408,7 +409,7 @@ class _Card:
         )
         return None
 
-    def printings(self, card: dict) -> None:
+    def printings(self, card: JSONObject) -> None:
         """``sets`` from every printing; ``set``, ``number``, ``rarity``, ``artist``, ``flavor`` from the primary one."""
         printings = self.data.get("printing", [])
         if not isinstance(printings, list) or not all(isinstance(p, dict) for p in printings):
@@ -448,7 +449,7 @@ class _Card:
 
 def convert_records(
     items: object, file: str, skipped: dict[str, tuple[int, str]] | None = None
-) -> tuple[list[tuple[str, dict]], list[Problem]]:
+) -> tuple[list[tuple[str, JSONObject]], list[Problem]]:
     """Convert one parsed Oracle file (a list of card objects) to printer cards.
 
     Returns ``([(where, card)], problems)``, ``where`` being
@@ -471,7 +472,7 @@ def convert_records(
     )
 
 
-def assign_ids(cards: list[dict], origins: list[str] | None = None) -> list[Problem]:
+def assign_ids(cards: list[JSONObject], origins: list[str] | None = None) -> list[Problem]:
     """Make ids unique, in place: when several cards share a slug, the lowest ``oracle_id`` keeps it
     and the others get ``-<oracle_id>`` (or ``-2``, ``-3``... without one). Returns a warning per clash,
     located at the first card's ``origins`` entry (where it was read).
@@ -521,6 +522,6 @@ def import_oracle(paths: Iterable[Path]) -> OracleImport:
     return result
 
 
-def summary(cards: list[dict]) -> str:
+def summary(cards: list[JSONObject]) -> str:
     """The import's one-line count: ``15 cards imported (Personality 3, Holding 1, ...)``, types in file order."""
     return f"{counted(len(cards), 'card')} imported ({type_counts(cards, TYPE_FILES, type_file) or 'none'})"

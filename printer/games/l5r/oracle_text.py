@@ -45,7 +45,7 @@ class _TextParser(HTMLParser):
         self.open: list[str] = []
         self.unknown_tags: list[str] = []
 
-    def handle_starttag(self, tag: str, attrs) -> None:
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag == "br":
             self.atoms.append(_Atom("br", "\n", set()))
         elif tag in self.STYLES:

@@ -10,6 +10,7 @@ from printer.decks.checks import Context, Found, Placed, quote_names
 from printer.decks.formats import Format
 from printer.decks.names import name_key
 from printer.decks.report import Violation
+from printer.jsonvalue import JSONObject
 from printer.problems import counted
 
 _KEPT_HEADERS = {"kept", "kept mage", "chosen", "選んだメイジ"}
@@ -90,7 +91,7 @@ def check_draft_rounds(ctx: Context) -> list[Violation]:
     return found
 
 
-def _game_data(fmt: Format, name: str) -> dict | None:
+def _game_data(fmt: Format, name: str) -> JSONObject | None:
     """``schema/<game>/<name>`` beside the format's folder, else printer's bundled one."""
     import json
 
@@ -98,7 +99,8 @@ def _game_data(fmt: Format, name: str) -> dict | None:
 
     for candidate in (fmt.file.parent.parent / name, bundled_schema(fmt.game, name)):
         try:
-            return json.loads(candidate.read_text(encoding="utf-8"))
+            data: JSONObject = json.loads(candidate.read_text(encoding="utf-8"))
+            return data
         except (OSError, ValueError):
             continue
     return None

@@ -66,6 +66,7 @@ from printer.cards import importing as common
 from printer.cards.importing import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 from printer.cards.markup import escape_text
 from printer.games.res_arcana.places import added, complete
+from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem, counted
 
 GAME = "res-arcana"
@@ -181,7 +182,7 @@ def _humanize(value: object) -> str:
 class _Component:
     """Converts one component; collects problems, notes and the fields it did not import."""
 
-    def __init__(self, data: dict, where: str, skipped: dict[str, tuple[int, str]]):
+    def __init__(self, data: JSONObject, where: str, skipped: dict[str, tuple[int, str]]):
         self.data, self.where, self.skipped = data, where, skipped
         self.problems: list[Problem] = []
         self.notes: list[str] = []
@@ -211,7 +212,7 @@ class _Component:
 
     # -- values --------------------------------------------------------------------
 
-    def counts(self, value: object, path: str) -> dict:
+    def counts(self, value: object, path: str) -> JSONObject:
         """An ``{elan: n, ...}`` object as printer essences (zeros dropped)."""
         if value is None:
             return {}
@@ -228,7 +229,7 @@ class _Component:
                 out[key] = n
         return out
 
-    def wild(self, value: object, path: str) -> dict:
+    def wild(self, value: object, path: str) -> JSONObject:
         """``wild``: N (any N), or ``{count, allowed}`` (any N except the kinds not allowed)."""
         if value is None:
             return {}
@@ -243,7 +244,7 @@ class _Component:
             bad = [k for k in allowed if k not in ESSENCES]
             if bad:
                 self.error(f"{path}.allowed", f"unknown essence {bad[0]!r}", "essences: " + ", ".join(ESSENCES))
-            out: dict = {"any": count} if count else {}
+            out: JSONObject = {"any": count} if count else {}
             excluded = [k for k in ESSENCES if k not in allowed]
             if out and excluded:
                 out["except"] = excluded
@@ -251,7 +252,7 @@ class _Component:
         self.error(path, f"'wild' should be a number or {{count, allowed}}, not {value!r}")
         return {}
 
-    def cost(self, value: object, path: str) -> dict | None:
+    def cost(self, value: object, path: str) -> JSONObject | None:
         if value is None:
             return None
         if not isinstance(value, dict):
@@ -259,7 +260,7 @@ class _Component:
             return None
         return {**self.counts(value.get("essence"), f"{path}.essence"), **self.wild(value.get("wild"), f"{path}.wild")}
 
-    def choice(self, value: dict, path: str) -> dict:
+    def choice(self, value: JSONObject, path: str) -> JSONObject:
         """``gain_wild``: one of two or three kinds (``one_of``), else ``any`` N except the rest."""
         count, allowed = value.get("count"), value.get("allowed") or []
         if count == 1 and 2 <= len(allowed) <= 3 and all(k in ESSENCES for k in allowed):
@@ -342,7 +343,7 @@ class _Component:
 
     # -- parts ---------------------------------------------------------------------
 
-    def collect(self, items: object) -> list[dict]:
+    def collect(self, items: object) -> list[JSONObject]:
         found = []
         for i, item in enumerate(items if isinstance(items, list) else []):
             path = f".collect[{i}]"
@@ -390,10 +391,11 @@ class _Component:
                 found.append(entry)
         return found
 
-    def essence_markup(self, entry: dict) -> str:
+    def essence_markup(self, entry: JSONObject) -> str:
         """A collect entry as card-text markup (for text-only places)."""
         if "text" in entry:
-            return entry["text"]
+            text: str = entry["text"]
+            return text
         if "one_of" in entry:
             return "/".join(self.essence_markup(option) for option in entry["one_of"])
         parts = ["{" + k + ("" if entry[k] == 1 else f":{entry[k]}") + "}" for k in ESSENCES if entry.get(k)]
@@ -410,7 +412,7 @@ class _Component:
                 self.error(f"{path}[{j}]", "an effect should be an object with one key")
         return items
 
-    def power(self, power: object, path: str, reaction: bool) -> dict | None:
+    def power(self, power: object, path: str, reaction: bool) -> JSONObject | None:
         if not isinstance(power, dict):
             self.error(path, "a power should be an object")
             return None
@@ -421,15 +423,15 @@ class _Component:
             self.unmapped(f"{path}.limit", f"use limit {power['limit']!r}", "")
         if power.get("notes"):
             self.notes.append(str(power["notes"]))
-        result: dict = {"reaction": True} if reaction or power.get("kind") == "react" else {}
+        result: JSONObject = {"reaction": True} if reaction or power.get("kind") == "react" else {}
         cost = self.power_cost(power.get("cost") or {}, f"{path}.cost")
         if cost:
             result["cost"] = cost
         result["effect"] = self.effect(power.get("effect"), f"{path}.effect")
         return result
 
-    def power_cost(self, cost: dict, path: str) -> dict:
-        out: dict = {}
+    def power_cost(self, cost: JSONObject, path: str) -> JSONObject:
+        out: JSONObject = {}
         if cost.get("turn_self"):
             out["tap"] = True
         if isinstance(cost.get("tap_additional_target"), dict):
@@ -456,11 +458,11 @@ class _Component:
                 self.unmapped(f"{path}.{key}", f"power cost {key!r}", "")
         return out
 
-    def effect(self, effects: object, path: str) -> dict:
-        out: dict = {}
+    def effect(self, effects: object, path: str) -> JSONObject:
+        out: JSONObject = {}
         texts: list[str] = []
 
-        def add(name: str, essences: dict) -> None:
+        def add(name: str, essences: JSONObject) -> None:
             if name in out and isinstance(out[name], dict) and "one_of" not in out[name] and "one_of" not in essences:
                 for k, n in essences.items():
                     out[name][k] = out[name].get(k, 0) + n if k in ESSENCES else n
@@ -508,7 +510,7 @@ class _Component:
             out["text"] = "-"
         return out
 
-    def discounts(self, passives: object) -> list[dict]:
+    def discounts(self, passives: object) -> list[JSONObject]:
         found = []
         for i, passive in enumerate(passives if isinstance(passives, list) else []):
             path = f".passives[{i}]"
@@ -516,7 +518,7 @@ class _Component:
             modifier = effect.get("placement_cost_modifier") if isinstance(effect, dict) else None
             if isinstance(modifier, dict) and isinstance(modifier.get("discount"), int):
                 target = modifier.get("target")
-                entry: dict = {"for": self.kind(target) or "any", "any": modifier["discount"]}
+                entry: JSONObject = {"for": self.kind(target) or "any", "any": modifier["discount"]}
                 excluded = [k for k in modifier.get("exclude_essence_types") or [] if k in ESSENCES]
                 if excluded:
                     entry["except"] = excluded
@@ -527,7 +529,7 @@ class _Component:
                 self.texts.append(printed)
         return found
 
-    def vp(self, card: dict) -> None:
+    def vp(self, card: JSONObject) -> None:
         vp = self.data.get("vp")
         if vp is None:
             return
@@ -547,7 +549,7 @@ class _Component:
 
     # -- the card ------------------------------------------------------------------
 
-    def convert(self) -> dict | None:
+    def convert(self) -> JSONObject | None:
         data = self.data
         title, source_type = data.get("name_en"), data.get("type")
         if not isinstance(title, str) or not title.strip():
@@ -557,7 +559,7 @@ class _Component:
         if not isinstance(title, str) or not title.strip() or source_type not in TYPES:
             return None
         card_type, kind = TYPES[source_type]
-        card: dict = {
+        card: JSONObject = {
             "id": slug(data["id"]) if isinstance(data.get("id"), str) else slug(title),
             "title": title.strip(),
             "type": card_type,
@@ -605,14 +607,14 @@ class _Component:
         return in_order(card)
 
 
-def in_order(card: dict) -> dict:
+def in_order(card: JSONObject) -> JSONObject:
     """``card`` with its fields in :data:`FIELD_ORDER`."""
     return {key: card[key] for key in FIELD_ORDER if key in card}
 
 
 def convert_file(
     data: object, file: str, skipped: dict[str, tuple[int, str]] | None = None
-) -> tuple[list[tuple[str, dict]], list[Problem]]:
+) -> tuple[list[tuple[str, JSONObject]], list[Problem]]:
     """Convert one parsed source file; returns ``([(where, card)], problems)``.
 
     ``where`` is ``file::$.cards[i]``. A file that is not ``{"cards": [...]}``
@@ -670,7 +672,7 @@ def import_res_arcana(paths: Iterable[Path]) -> ResArcanaImport:
     return result
 
 
-def summary(cards: list[dict]) -> str:
+def summary(cards: list[JSONObject]) -> str:
     """``73 components imported (Artifact 40, Mage 10, ...); added ...``: the count per printer type of the
     components read, then what the import added (:func:`~printer.games.res_arcana.places.added`)."""
     read, extra = added(cards)

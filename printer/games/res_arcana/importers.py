@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printer.cards.load import card_files
+from printer.jsonvalue import JSONObject
 from printer.plugins import Importer
 
+if TYPE_CHECKING:
+    from printer.games.res_arcana.importer import ResArcanaImport
 
-def _read(paths: list[Path]):
+
+def _read(paths: list[Path]) -> ResArcanaImport:
     from printer.games.res_arcana import importer
 
     return importer.import_res_arcana(list(card_files(paths)))
 
 
-def _summary(cards: list[dict]) -> str:
+def _summary(cards: list[JSONObject]) -> str:
     from printer.games.res_arcana import importer
 
     return importer.summary(cards)

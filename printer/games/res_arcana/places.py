@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from printer.cards.importing import ImportResult
+from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem
 
 #: The base game's tiles: (first-game side, other side), as ids (slugs of the English names).
@@ -33,7 +35,7 @@ PAIRS = (
 _NOTE = "The other side of {front}: not in the imported data, added by printer's importer."
 
 #: The sides of the tiles that are not in the public data set: (title, cost, collect, powers, other fields).
-_OTHER_SIDE_ROWS: tuple[tuple[str, dict, list[dict], list[dict], dict], ...] = (
+_OTHER_SIDE_ROWS: tuple[tuple[str, JSONObject, list[JSONObject], list[JSONObject], JSONObject], ...] = (
     (
         "Alchemist's Tower",
         {"gold": 3},
@@ -95,7 +97,9 @@ def _key(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
 
-def _other_side(title: str, cost: dict, collect: list[dict], powers: list[dict], rest: dict) -> dict:
+def _other_side(
+    title: str, cost: JSONObject, collect: list[JSONObject], powers: list[JSONObject], rest: JSONObject
+) -> JSONObject:
     """A row of :data:`_OTHER_SIDE_ROWS` as a printer card (a side that collects nothing has no ``collect``)."""
     card: dict[str, Any] = {"id": _key(title), "title": title, "type": "Place of Power", "cost": cost}
     if collect:
@@ -104,14 +108,14 @@ def _other_side(title: str, cost: dict, collect: list[dict], powers: list[dict],
 
 
 #: The sides of the tiles that are not in the public data set, in printer's card fields, by id.
-OTHER_SIDES: dict[str, dict] = {card["id"]: card for card in (_other_side(*row) for row in _OTHER_SIDE_ROWS)}
+OTHER_SIDES: dict[str, JSONObject] = {card["id"]: card for card in (_other_side(*row) for row in _OTHER_SIDE_ROWS)}
 
 #: The essence tokens an import adds, with how many of each to print (the examples' counts: 10 of each essence,
 #: 12 Gold; change ``count`` in the written essences.json to print more).
 ESSENCE_COUNTS = {"elan": 10, "life": 10, "calm": 10, "death": 10, "gold": 12}
 
 
-def pair_places(cards: list[dict]) -> tuple[list[dict], list[dict]]:
+def pair_places(cards: list[JSONObject]) -> tuple[list[JSONObject], list[JSONObject]]:
     """Name each Place of Power's other side in ``back_card`` and add the other sides ``cards`` lack.
 
     ``cards`` are imported printer cards, changed in place: a tile's first-game side gets ``side`` ``A`` and
@@ -122,7 +126,7 @@ def pair_places(cards: list[dict]) -> tuple[list[dict], list[dict]]:
     """
     places = {_key(c["title"]): c for c in cards if c.get("type") == "Place of Power"}
     ids = {c["id"] for c in cards}
-    other_sides: list[dict] = []
+    other_sides: list[JSONObject] = []
     paired: set[str] = set()
     for first, second in PAIRS:
         front, back = places.get(first), places.get(second)
@@ -142,7 +146,7 @@ def pair_places(cards: list[dict]) -> tuple[list[dict], list[dict]]:
     return other_sides, missing
 
 
-def tokens() -> list[dict]:
+def tokens() -> list[JSONObject]:
     """The essence tokens (one card per essence, with its ``count``) and the First Player token."""
     essences = [
         {"id": f"essence-{kind}", "title": kind.title(), "type": "Essence", "essence": kind, "count": count}
@@ -151,16 +155,17 @@ def tokens() -> list[dict]:
     return essences + [{"id": "first-player", "title": "First Player", "type": "First Player"}]
 
 
-def complete(result: Any, in_order: Callable[[dict], dict]) -> None:
+def complete(result: ImportResult, in_order: Callable[[JSONObject], JSONObject]) -> None:
     """Finish an import ``result`` (cards, origins, problems): pair the Places of Power (:func:`pair_places`),
     report each whose other side stays unknown (a warning at the side read), and add the other sides and the
     :func:`tokens` (none for an import that found no component). ``in_order`` puts a card's fields in order."""
     new, missing = pair_places(result.cards)
     where_of = {id(card): where for card, where in zip(result.cards, result.origins)}
     for card in missing:
+        card_id: str = card["id"]
         result.problems.append(
             Problem(
-                where_of.get(id(card), card["id"]),
+                where_of.get(id(card), card_id),
                 f"the other side of the Place of Power tile {card['title']!r} is not in the data",
                 "it prints with the generic Place of Power back; add the other side as a card and name it in back_card",
                 WARNING,
@@ -173,7 +178,7 @@ def complete(result: Any, in_order: Callable[[dict], dict]) -> None:
     result.origins += [f"res-arcana: {card.get('notes', card['title'])}" for card in extra]
 
 
-def added(cards: list[dict]) -> tuple[list[dict], str]:
+def added(cards: list[JSONObject]) -> tuple[list[JSONObject], str]:
     """``(the cards read, "; added ..." )``: splits off what :func:`complete` added and says it in words."""
     sides = [c for c in cards if str(c.get("notes", "")).startswith("The other side of")]
     made = [c for c in cards if c.get("type") in ("Essence", "First Player")]

@@ -47,6 +47,7 @@ from printer.cards import importing as common
 from printer.cards.importing import count_skipped, skipped_warnings
 from printer.cards.load import read_json
 from printer.cards.markup import escape_text
+from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem
 
 GAME = "via-magica"
@@ -151,14 +152,14 @@ class _Converter:
     def warn(self, where: str, message: str, hint: str | None = None, code: str = "via-magica-input") -> None:
         self.problems.append(Problem(where, message, hint, WARNING, code))
 
-    def skip(self, table: str, entry: dict, key: str, mapped: set[str]) -> None:
+    def skip(self, table: str, entry: JSONObject, key: str, mapped: set[str]) -> None:
         for name in entry:
             if name not in mapped:
                 count_skipped(self.skipped, f"{table}.{name}", self.where(table, key, f".{name}"))
 
     # -- tables ----------------------------------------------------------------------
 
-    def table(self, data: dict, name: str) -> dict[str, dict]:
+    def table(self, data: JSONObject, name: str) -> dict[str, JSONObject]:
         value = data.get(name)
         if value is None:
             self.error(
@@ -178,7 +179,7 @@ class _Converter:
                 self.error(self.where(name, key), f"an entry should be an object, not {type(entry).__name__}")
         return good
 
-    def read_tokens(self, tokens: dict[str, dict]) -> list[dict]:
+    def read_tokens(self, tokens: dict[str, JSONObject]) -> list[JSONObject]:
         cards = []
         for key, entry in tokens.items():
             number = _int(key)
@@ -202,7 +203,7 @@ class _Converter:
                 )
                 continue
             self.bag[spirit] = self.bag.get(spirit, 0) + stones
-            card: dict = {
+            card: JSONObject = {
                 "id": f"animus-{spirit}",
                 "title": str(entry["name"]).strip(),
                 "type": "Animus",
@@ -230,7 +231,7 @@ class _Converter:
             return None
         return value
 
-    def effect(self, bonus: dict, key: str) -> tuple[dict | None, str | None]:
+    def effect(self, bonus: JSONObject, key: str) -> tuple[JSONObject | None, str | None]:
         """A portal effect from a bonus_data entry of type 1-8, and the colour it belongs to."""
         where = self.where("bonus_data", key)
         kind, val1, val2 = _int(bonus.get("card_bonus_type")), bonus.get("val1"), _int(bonus.get("val2"))
@@ -263,8 +264,8 @@ class _Converter:
             return ({"wild": spirit}, "blue") if spirit else (None, None)
         return None, None
 
-    def read_portals(self, portals: dict[str, dict], bonus: dict[str, dict]) -> list[dict]:
-        designs: dict[int, list[tuple[str, dict]]] = {}
+    def read_portals(self, portals: dict[str, JSONObject], bonus: dict[str, JSONObject]) -> list[JSONObject]:
+        designs: dict[int, list[tuple[str, JSONObject]]] = {}
         for key, entry in portals.items():
             design = _int(entry.get("card_type"))
             if design is None or design < 1:
@@ -296,8 +297,10 @@ class _Converter:
                 cards.append({name: card[name] for name in FIELD_ORDER if name in card})
         return cards
 
-    def portal(self, design: int, key: str, entry: dict, bonus: dict[str, dict]) -> dict | None:
-        where = lambda path="": self.where("port_cards", key, path)  # noqa: E731
+    def portal(self, design: int, key: str, entry: JSONObject, bonus: dict[str, JSONObject]) -> JSONObject | None:
+        def where(path: str = "") -> str:
+            return self.where("port_cards", key, path)
+
         color = entry.get("card_color")
         if color not in ("yellow", "green", "blue", "purple"):
             self.error(
@@ -326,7 +329,7 @@ class _Converter:
         if not 2 <= len(animus) <= 6:
             self.error(where(), f"a portal has 2 to 6 animus spaces, this one {len(animus)}", "the portal is left out")
             return None
-        card: dict = {
+        card: JSONObject = {
             "id": f"portal-{design:02d}",
             "title": f"Portal {design}",
             "type": "Portal",
@@ -368,7 +371,7 @@ class _Converter:
             self.error(where(".card_bonus"), f"a {color} portal needs an effect", "only purple portals have none")
         return card
 
-    def read_bonus_cards(self, bonus: dict[str, dict]) -> list[dict]:
+    def read_bonus_cards(self, bonus: dict[str, JSONObject]) -> list[JSONObject]:
         cards = []
         for key, entry in bonus.items():
             kind = _int(entry.get("card_bonus_type"))
@@ -417,7 +420,7 @@ class _Converter:
         return cards
 
 
-def game_pieces(bag: dict[str, int]) -> list[dict]:
+def game_pieces(bag: dict[str, int]) -> list[JSONObject]:
     """What the box holds beyond the material: the summary card (the bag's stones of each spirit, ``bag``, in
     :data:`SPIRITS` order, then the wildcards; none without stones; printed once per player, printer.toml
     ``per_player``) and the
@@ -480,7 +483,7 @@ def import_via_magica(paths: Iterable[Path]) -> ViaMagicaImport:
     return result
 
 
-def summary(cards: list[dict]) -> str:
+def summary(cards: list[JSONObject]) -> str:
     """``80 portals (40 designs), 10 Bonus cards and 23 Animus stones imported, with the summary card and 48
     crystals``."""
     portals = [c for c in cards if c["type"] == "Portal"]
@@ -493,7 +496,7 @@ def summary(cards: list[dict]) -> str:
     )
 
 
-def _pieces(cards: list[dict]) -> str:
+def _pieces(cards: list[JSONObject]) -> str:
     crystals = sum(c.get("count", 1) for c in cards if c["type"] == "Crystal")
     summary = any(c["type"] == "Summary" for c in cards)
     parts = (["the summary card"] if summary else []) + ([f"{crystals} crystals"] if crystals else [])

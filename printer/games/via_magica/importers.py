@@ -3,17 +3,22 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from printer.jsonvalue import JSONObject
 from printer.plugins import Importer
 
+if TYPE_CHECKING:
+    from printer.games.via_magica.importer import ViaMagicaImport
 
-def _read(paths: list[Path]):
+
+def _read(paths: list[Path]) -> ViaMagicaImport:
     from printer.games.via_magica import importer
 
     return importer.import_via_magica(list(paths))
 
 
-def _summary(cards: list[dict]) -> str:
+def _summary(cards: list[JSONObject]) -> str:
     from printer.games.via_magica import importer
 
     return importer.summary(cards)
