@@ -18,17 +18,21 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from markupsafe import Markup
 
 from printer.book.context import RulesContext
 from printer.book.markdown import locate
-from printer.book.source import RULES_FILE, find_editions, read_settings
+from printer.book.source import RULES_FILE, Edition, find_editions, read_settings
 from printer.cards.markup import unknown_icon
 from printer.limits import over as limit_over
 from printer.paths import contained, is_inside, read_text
 from printer.problems import WARNING, Problem, did_you_mean
 from printer.project import Game, Project
+
+if TYPE_CHECKING:
+    from printer.sheets.faces.items import PrintItem
 
 
 @dataclass
@@ -108,7 +112,8 @@ def font_size(ctx: RulesContext, aid: Aid, text: str) -> str:
     """The aid's font size: ``aid_font_size`` in ``rules.toml``, else chosen from its length and the card's area."""
     sizes = (ctx.edition.settings.get("aid_font_size") if ctx.edition else None) or {}
     if aid.name in sizes:
-        return sizes[aid.name]
+        chosen: str = sizes[aid.name]
+        return chosen
     w, h = ctx.card_size
     per_area = _weight(text) / max(w * h, 1.0) * (63 * 88)
     grow = min(1.3, ((w * h) / (63 * 88)) ** 0.5)  # larger cards (tarot) print larger text
@@ -164,7 +169,7 @@ def _accent(ctx: RulesContext) -> str:
 
 def aid_items(
     project: Project, game: Game, roots: list[Path] | None = None, lang: str | None = None
-) -> tuple[list, list[Problem]]:
+) -> tuple[list[PrintItem], list[Problem]]:
     """The player aids of ``game``'s main edition (``rules/<game>/aids/``) as print items for ``printer build``.
 
     A translated edition's aids (``rules/<game>/ja/aids/``) print in that edition's rules reference, not on the
@@ -181,11 +186,11 @@ def aid_items(
     from printer.sheets.faces.items import PrintItem, allowed_roots
     from printer.sheets.references import reference_problems
 
-    items: list = []
+    items: list[PrintItem] = []
     problems: list[Problem] = []
     base_url = project.root.resolve().as_uri() + "/"
     readable = [Path(r).resolve() for r in [*(roots or allowed_roots(project)), bundled_root() / "templates"]]
-    memo: dict = {}
+    memo: dict[str, str | None] = {}  # why each URL is unreadable (None: readable)
     editions = find_editions(project, game)[:1]  # the main edition
     if lang is not None:
         editions, problems = _aids_in(project, game, lang)
@@ -217,7 +222,7 @@ def aid_items(
     return items, problems
 
 
-def _aids_in(project: Project, game: Game, lang: str) -> tuple[list, list[Problem]]:
+def _aids_in(project: Project, game: Game, lang: str) -> tuple[list[Edition], list[Problem]]:
     """The edition whose aids a build in ``lang`` prints (one at most; see :func:`aid_items`) and the problems of
     the settings read to find it."""
     from printer.cards.translations import languages

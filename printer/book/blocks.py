@@ -46,6 +46,7 @@ from printer.book.aids import find_aid, render_aid
 from printer.book.context import RulesContext
 from printer.cards.markup import escape_text, unknown_icon
 from printer.cards.model import Card, normalize_name
+from printer.jsonvalue import JSON
 from printer.problems import WARNING, Problem, did_you_mean
 
 
@@ -229,7 +230,8 @@ def icon_meaning(ctx: RulesContext, name: str) -> str:
     """
     table = (ctx.edition.settings.get("icons") if ctx.edition else None) or {}
     if name in table:
-        return table[name]
+        meaning: str = table[name]
+        return meaning
     path = ctx.find_template_file(f"icons/{name}.svg")
     if path:
         svg = path.read_text(encoding="utf-8", errors="replace")
@@ -279,7 +281,7 @@ def block_glossary(ctx: RulesContext, block: Block) -> Markup:
 # -- card index ------------------------------------------------------------------------
 
 
-def _value(value) -> str:
+def _value(value: JSON) -> str:
     if value is None or value == "":
         return "–"
     if value is True:
@@ -291,7 +293,7 @@ def _value(value) -> str:
     return str(value)
 
 
-def _number_key(value) -> tuple:
+def _number_key(value: JSON) -> tuple[int, str]:
     text = "" if value is None else str(value)
     digits = re.match(r"\d+", text)
     return (int(digits.group()) if digits else 10**9, text)
@@ -330,7 +332,8 @@ def block_card_index(ctx: RulesContext, block: Block) -> Markup:
                     "unknown-field",
                 )
             )
-    title_key = lambda c: (normalize_name(c.name), c.id)
+    title_key: Callable[[Card], tuple[str, str]] = lambda c: (normalize_name(c.name), c.id)
+    group: Callable[[Card], object] | None
     if sort == "type":
         cards.sort(key=lambda c: (normalize_name(c.type), *title_key(c)))
         group = lambda c: c.type

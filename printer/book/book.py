@@ -16,7 +16,7 @@ from urllib.request import url2pathname
 
 from markupsafe import Markup
 
-from printer.book.blocks import card_faces, run_block
+from printer.book.blocks import EmbeddedFace, card_faces, run_block
 from printer.book.context import RulesContext
 from printer.book.markdown import Chapter, Heading, render_chapter
 from printer.book.scoped import scoped_css
@@ -76,7 +76,7 @@ def render_chapters(ctx: RulesContext, edition: Edition) -> list[Chapter]:
         if text is None:
             continue
 
-        def block(info: str, body: str, line: int, file=file) -> Markup:
+        def block(info: str, body: str, line: int, file: Path = file) -> Markup:
             return run_block(ctx, info, body, f"{file}:{line}:1")
 
         chapter, found = render_chapter(
@@ -131,7 +131,7 @@ def book_html(ctx: RulesContext, edition: Edition, page: tuple[float, float]) ->
     )
 
 
-def cover_row(faces: list, page: tuple[float, float], gap: float = 4.0) -> dict:
+def cover_row(faces: list[EmbeddedFace], page: tuple[float, float], gap: float = 4.0) -> dict[str, float]:
     """Width (mm) of the row of cover cards and the scale that fits it in the page less 30 mm, and 40 % of its height."""
     if not faces:
         return {"width": 0, "scale": 1}

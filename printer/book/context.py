@@ -103,9 +103,9 @@ LABELS: dict[str, dict[str, str]] = {
 class _NoNestedBlocks:
     """The Markdown renderer's block hook inside a block: each printer block becomes an error box."""
 
-    footnotes: dict = {}
+    footnotes: dict[int, str] = {}
 
-    def block(self, info, body, line) -> Markup:
+    def block(self, info: str, body: str, line: int) -> Markup:
         return Markup('<div class="rb-block-error">printer blocks cannot nest</div>')
 
 
@@ -180,7 +180,7 @@ class RulesContext:
     def card_ids(self) -> list[str]:
         return [c.id for c in self.cards]
 
-    def find_card(self, ref: str, where: str):
+    def find_card(self, ref: str, where: str) -> Card | None:
         """The card with id (or full name) ``ref``, or ``None`` with a warning naming the closest ids."""
         card = self.cards.by_id(ref) or next(iter(self.cards.by_name(ref)), None)
         if card is None:
@@ -242,7 +242,7 @@ class RulesContext:
 
     # -- templates ---------------------------------------------------------------
 
-    def render(self, name: str, **context) -> Markup:
+    def render(self, name: str, **context: object) -> Markup:
         """Render the template ``rules/<name>``; template errors raise :class:`RenderError` naming the file."""
         template = None
         try:

@@ -10,11 +10,16 @@ named checks (each described by its docstring's first sentence).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from printer.book.context import RulesContext
 from printer.plugins import find_check
 from printer.problems import WARNING, Problem, did_you_mean
+
+if TYPE_CHECKING:
+    from printer.decks.formats import Format
 
 
 @dataclass
@@ -24,11 +29,11 @@ class FormatSummary:
     id: str
     name: str
     description: str = ""
-    sections: list[dict] = field(default_factory=list)  # name, size, types
+    sections: list[dict[str, str]] = field(default_factory=list)  # name, size, types
     limits: list[str] = field(default_factory=list)
     allowances: list[str] = field(default_factory=list)
     pool: str = ""
-    banned: list[dict] = field(default_factory=list)  # name, note
+    banned: list[dict[str, str]] = field(default_factory=list)  # name, note
     checks: list[str] = field(default_factory=list)
 
 
@@ -92,7 +97,7 @@ def format_summaries(ctx: RulesContext, ids: list[str], where: str) -> list[Form
     return summaries
 
 
-def _summary(ctx: RulesContext, fmt, checks) -> FormatSummary:
+def _summary(ctx: RulesContext, fmt: Format, checks: Mapping[str, Callable[..., object]]) -> FormatSummary:
     labels = ctx.labels
     summary = FormatSummary(fmt.id, fmt.name, _SOURCE_NOTE.sub("", fmt.description or ""))
     for section in fmt.sections:

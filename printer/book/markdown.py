@@ -21,7 +21,7 @@ against the chapter file.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import cast
@@ -29,6 +29,7 @@ from typing import cast
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
 from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup, escape
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.deflist import deflist_plugin
@@ -98,23 +99,27 @@ def rules_markdown(
     return md
 
 
-def _split(tokens, idx, env) -> bool:
-    return tokens[idx].tag == "h1" and getattr(env.get("rules"), "split_h1", False)
+def _split(tokens: Sequence[Token], idx: int, env: EnvType) -> bool:
+    return tokens[idx].tag == "h1" and bool(getattr(env.get("rules"), "split_h1", False))
 
 
-def _render_heading_open(self, tokens, idx, options, env):
+def _render_heading_open(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     # A chapter's h1 spans the page: it closes the multi-column flow and the flow reopens after it.
     html = self.renderToken(tokens, idx, options, env)
     return '</div>\n<div class="rb-chapter-head">' + html if _split(tokens, idx, env) else html
 
 
-def _render_heading_close(self, tokens, idx, options, env):
+def _render_heading_close(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     html = self.renderToken(tokens, idx, options, env)
     return html + '</div>\n<div class="rb-flow">\n' if _split(tokens, idx, env) else html
 
 
-def _admonition_renderer(md: MarkdownIt, kind: str, default_title: str):
-    def render(self, tokens, idx, options, env):
+def _admonition_renderer(md: MarkdownIt, kind: str, default_title: str) -> Callable[..., str]:
+    def render(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
         token = tokens[idx]
         if token.nesting != 1:
             return "</div>\n"
@@ -127,7 +132,7 @@ def _admonition_renderer(md: MarkdownIt, kind: str, default_title: str):
     return render
 
 
-def _render_fence(self, tokens, idx, options, env):
+def _render_fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
     words = token.info.strip().split(None, 1)
     if words and words[0] == "printer":
@@ -136,7 +141,9 @@ def _render_fence(self, tokens, idx, options, env):
     return RendererHTML.fence(self, tokens, idx, options, env)
 
 
-def _render_footnote_ref(self, tokens, idx, options, env):
+def _render_footnote_ref(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType
+) -> str:
     body = env["rules"].footnotes.get(tokens[idx].meta["id"], "")
     return f'<span class="rb-footnote">{body}</span>'
 
@@ -190,7 +197,7 @@ def render_chapter(
     return Chapter(path, Markup(html), headings), problems
 
 
-def _take_footnotes(md: MarkdownIt, tokens: list[Token], env: dict, state: _State) -> list[Token]:
+def _take_footnotes(md: MarkdownIt, tokens: list[Token], env: EnvType, state: _State) -> list[Token]:
     """Render every footnote body to inline HTML (for ``float: footnote``) and drop the footnote list."""
     out: list[Token] = []
     current: int | None = None
@@ -217,7 +224,7 @@ def _take_footnotes(md: MarkdownIt, tokens: list[Token], env: dict, state: _Stat
     return out
 
 
-def _render_inline(md: MarkdownIt, children: list[Token], env: dict) -> str:
+def _render_inline(md: MarkdownIt, children: list[Token], env: EnvType) -> str:
     """``children`` (inline tokens) as HTML by ``md``'s renderer.
 
     The renderer is markdown-it's :class:`RendererHTML` (``rules_markdown`` sets no other); markdown-it types
@@ -236,7 +243,7 @@ def _plain(children: list[Token]) -> str:
     return "".join(out).strip()
 
 
-def _name_headings(md: MarkdownIt, tokens: list[Token], env: dict, used_ids: set[str]) -> list[Heading]:
+def _name_headings(md: MarkdownIt, tokens: list[Token], env: EnvType, used_ids: set[str]) -> list[Heading]:
     headings = []
     for i, token in enumerate(tokens):
         if token.type != "heading_open":

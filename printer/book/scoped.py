@@ -14,10 +14,15 @@ are kept as they are. The CSS is read with tinycss2 (WeasyPrint's own CSS reader
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urljoin
 
 import tinycss2
+
+if TYPE_CHECKING:
+    from tinycss2.ast import Node
 
 #: the element each embedded card face sits in (templates/rules/blocks/cards.html.j2, book.html.j2's cover)
 SCOPE = ".rb-card-face"
@@ -38,8 +43,8 @@ def scoped_css(path: Path, scope: str = SCOPE) -> str:
     return "\n".join(_rules(rules, scope, base))
 
 
-def _rules(rules, scope: str, base: str) -> list[str]:
-    out = []
+def _rules(rules: Iterable[Node], scope: str, base: str) -> list[str]:
+    out: list[str] = []
     for rule in rules:
         if rule.type == "qualified-rule":
             selectors = _selectors(tinycss2.serialize(rule.prelude), scope)
@@ -97,7 +102,7 @@ def _one(selector: str, scope: str) -> str:
 def _absolute(text: str, base: str) -> str:
     """``text`` with each relative ``url()`` made absolute against ``base`` (the stylesheet's own URL)."""
 
-    def one(match: re.Match) -> str:
+    def one(match: re.Match[str]) -> str:
         url = match.group(2).strip()
         if not url or url.startswith(("data:", "#")):
             return match.group(0)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from printer.config import key_lines, locate
+from printer.jsonvalue import JSONObject
 from printer.paths import contained, is_inside, read_text
 from printer.problems import Problem, did_you_mean
 from printer.project import Game, Project
@@ -60,7 +61,7 @@ class Edition:
 
     game: Game
     folder: Path
-    settings: dict = field(default_factory=dict)
+    settings: JSONObject = field(default_factory=dict)
     files: list[Path] = field(default_factory=list)
     name: str = ""  # "" for the main edition, else the sub-folder's name (e.g. "ja")
     #: the project root every file of the edition must lie in (None: files named on the command line)
@@ -68,11 +69,13 @@ class Edition:
 
     @property
     def lang(self) -> str:
-        return self.settings.get("lang", "en")
+        lang: str = self.settings.get("lang", "en")
+        return lang
 
     @property
     def title(self) -> str:
-        return self.settings.get("title", self.game.name)
+        title: str = self.settings.get("title", self.game.name)
+        return title
 
     @property
     def aids_folder(self) -> Path:
@@ -85,7 +88,8 @@ class Edition:
 
 def rules_folder(project: Project, game: Game) -> Path:
     """``rules/<game>/`` of the project, or the folder set by the game's ``rules`` key in ``printer.toml``."""
-    return project.root / game.settings.get("rules", f"rules/{game.id}")
+    folder: str = game.settings.get("rules", f"rules/{game.id}")
+    return project.root / folder
 
 
 def find_editions(project: Project, game: Game) -> list[Edition]:
@@ -170,7 +174,7 @@ def read_edition(edition: Edition) -> list[Problem]:
     return problems
 
 
-def read_settings(path: Path) -> tuple[dict, list[Problem]]:
+def read_settings(path: Path) -> tuple[JSONObject, list[Problem]]:
     """The settings of one ``rules.toml`` and the problems in it (syntax, unknown keys, wrong types)."""
     text, problem = read_text(path)
     if text is None:
@@ -230,5 +234,6 @@ def read_settings(path: Path) -> tuple[dict, list[Problem]]:
     return settings, problems
 
 
-def _kind_name(kind) -> str:
-    return {str: "text", int: "a whole number", list: "a list", dict: "a table"}.get(kind, str(kind))
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names: dict[type | tuple[type, ...], str] = {str: "text", int: "a whole number", list: "a list", dict: "a table"}
+    return names.get(kind, str(kind))
