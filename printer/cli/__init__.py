@@ -8,6 +8,7 @@ from __future__ import annotations
 import signal
 import sys
 import threading
+from types import FrameType
 from typing import Literal
 
 import click
@@ -122,7 +123,7 @@ def completion(shell: Literal["bash", "zsh", "fish"]) -> None:
 _epilogs(cli)
 
 
-def _terminate(signum, frame) -> None:
+def _terminate(signum: int, frame: FrameType | None) -> None:
     """SIGTERM ends printer like Ctrl-C: as an exception, so that half-written temporary files are removed."""
     raise SystemExit(128 + signum)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -32,7 +33,7 @@ from printer.cli.sheet_options import cli_values, print_options
 @print_options
 @user_word_options
 @click.pass_context
-def align(ctx, out_file, card_size, **params) -> None:
+def align(ctx: click.Context, /, out_file: Path | None, card_size: str | None, **params: Any) -> None:
     """Print the duplex alignment test page: crosses on the front, scales on the back.
 
     Print it duplex as you print cards, hold the sheet up to a light (or

@@ -53,7 +53,17 @@ from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user
 )
 @user_word_options
 @click.pass_context
-def rules(ctx, game, paths, out_dir, paper, edition_name, cards_dir, strict, lang) -> None:
+def rules(
+    ctx: click.Context,
+    game: str | None,
+    paths: tuple[Path, ...],
+    out_dir: Path | None,
+    paper: str | None,
+    edition_name: str | None,
+    cards_dir: Path | None,
+    strict: bool,
+    lang: str | None,
+) -> None:
     """Print the rules reference of GAME (every game with rules when omitted) to PDF.
 
     Reads rules/<game>/*.md (or the Markdown files or folder PATHS) and

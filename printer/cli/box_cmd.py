@@ -47,7 +47,16 @@ def _length(value: str | None, what: str, minimum: float, max_mm: float) -> floa
 )
 @user_word_options
 @click.pass_context
-def box(ctx, game, deck_file, thickness, card_thickness, paper, out_dir, lang) -> None:
+def box(
+    ctx: click.Context,
+    game: str,
+    deck_file: Path | None,
+    thickness: str | None,
+    card_thickness: str | None,
+    paper: str | None,
+    out_dir: Path | None,
+    lang: str | None,
+) -> None:
     """Write build/GAME-box.pdf: a tuck box that holds GAME's deck.
 
     The net (glue flap, back, side, front, side, lids, tuck flaps, dust

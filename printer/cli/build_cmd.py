@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -68,7 +70,16 @@ from printer.problems import counted
 @run_options
 @user_word_options
 @click.pass_context
-def build(ctx, games, cards_dir, only, deck_file, out_dir, **params) -> None:
+def build(
+    ctx: click.Context,
+    /,
+    games: tuple[str, ...],
+    cards_dir: Path | None,
+    only: tuple[str, ...],
+    deck_file: Path | None,
+    out_dir: Path | None,
+    **params: Any,
+) -> None:
     """Print card sheets (fronts, then backs for duplex) to PDF.
 
     With no GAMES, prints every game of the project. Each game gives
@@ -98,7 +109,7 @@ def build(ctx, games, cards_dir, only, deck_file, out_dir, **params) -> None:
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)
 
 
-def _progress_bar(label: str, total: int):
+def _progress_bar(label: str, total: int) -> Callable[[int], None]:
     """A click progress bar on stderr for one game's sheets; closed when the last sheet is counted."""
     bar = click.progressbar(length=total, label=label, file=sys.stderr, show_pos=True)
     bar.__enter__()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from printer.api import BuildRequest, parse_bytes
 from printer.cli.sheet_options import cli_values
+
+_Command = TypeVar("_Command", bound=Callable[..., Any])  # a command function the options decorate
 
 EXPORTS = (
     "png",
@@ -35,7 +39,7 @@ jobs_option = click.option(
 """``--jobs``/``-j``: how many processes lay the faces out (``printer build`` and ``printer check-print``)."""
 
 
-def output_options(f):
+def output_options(f: _Command) -> _Command:
     """``--export``, ``--cut-file``, ``--image-url-base``, ``--preset``, ``--dpi``, ``--png-bleed``, ``--icc``."""
     for option in reversed(
         [
@@ -93,7 +97,7 @@ def output_options(f):
     return f
 
 
-def run_options(f):
+def run_options(f: _Command) -> _Command:
     """``--strict``, ``--no-aids``, ``--jobs``, ``--scheduler``, ``--watch``, ``--no-cache``, the budgets, ``--verify``."""
     for option in reversed(
         [
@@ -150,7 +154,7 @@ def run_options(f):
     return f
 
 
-def lang_option(what: str):
+def lang_option(what: str) -> Callable[[_Command], _Command]:
     """``--lang LANG|all``: ``what`` in one language the game declares, or in each (``all``)."""
     return click.option(
         "--lang",
@@ -162,7 +166,14 @@ def lang_option(what: str):
     )
 
 
-def request_from(games, cards_dir, only, deck_file, out_dir, params: dict) -> BuildRequest:
+def request_from(
+    games: tuple[str, ...],
+    cards_dir: Path | None,
+    only: tuple[str, ...],
+    deck_file: Path | None,
+    out_dir: Path | None,
+    params: dict[str, Any],
+) -> BuildRequest:
     """The :class:`~printer.api.BuildRequest` the command line asks for (``params``: every other option)."""
     return BuildRequest(
         games,

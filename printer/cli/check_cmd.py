@@ -33,7 +33,9 @@ from printer.problems import counted
 )
 @jobs_option
 @click.pass_context
-def check_print(ctx, games, dpi, tolerance, jobs) -> None:
+def check_print(
+    ctx: click.Context, games: tuple[str, ...], dpi: float | None, tolerance: float | None, jobs: int | None
+) -> None:
     """Check what a player sees on the printed card sheets.
 
     Builds each game's sheets as printer build does (into a temporary

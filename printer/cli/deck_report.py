@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
 from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, report, report_lines
 from printer.problems import counted
 
+if TYPE_CHECKING:
+    from printer.api import DeckCheck
+    from printer.decks.report import DeckReport
 
-def print_groups(result, strict: bool = False) -> None:
+
+def print_groups(result: DeckReport, strict: bool = False) -> None:
     """A deck's problems on stderr, in three groups: rules broken, unresolved names, warnings (errors with
     ``strict``)."""
     lines = group_lines(result, strict)
@@ -19,7 +24,7 @@ def print_groups(result, strict: bool = False) -> None:
         click.echo("\n".join(lines), err=True)
 
 
-def group_lines(result, strict: bool = False) -> list[str]:
+def group_lines(result: DeckReport, strict: bool = False) -> list[str]:
     """What :func:`print_groups` prints, as lines: each group under its title, then one count of them all."""
     groups = [
         ("rules broken:", [v.problem(result.deck) for v in result.violations]),
@@ -35,7 +40,7 @@ def group_lines(result, strict: bool = False) -> list[str]:
     return lines
 
 
-def card_problems_note(result, strict: bool) -> None:
+def card_problems_note(result: DeckCheck, strict: bool) -> None:
     """The one line saying that some cards were left out because their files have errors."""
     n_bad = len(result.card_problems)
     if n_bad:
@@ -47,7 +52,7 @@ def card_problems_note(result, strict: bool) -> None:
         )
 
 
-def print_one(result, as_json: bool, strict: bool) -> int:
+def print_one(result: DeckCheck, as_json: bool, strict: bool) -> int:
     """One decklist in full (problems, section sizes, verdict); returns the exit code (2: unreadable)."""
     if not result.readable:
         if as_json:
@@ -67,7 +72,7 @@ def print_one(result, as_json: bool, strict: bool) -> int:
     return EXIT_OK if result.accepted(strict) else EXIT_INVALID
 
 
-def print_many(results: Sequence, as_json: bool, strict: bool) -> int:
+def print_many(results: Sequence[DeckCheck], as_json: bool, strict: bool) -> int:
     """Each decklist's problems (stderr) and verdict line (stdout), then a summary line; with ``as_json`` one JSON
     array of the reports. Exit 1 when any deck is not legal (an unreadable one included), else 0."""
     from printer.api import decks_summary

@@ -10,14 +10,19 @@ without ``--force``, ``--dry-run`` to see what would change.
 
 from __future__ import annotations
 
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from printer import api
 from printer.cli.output import EXIT_CODES, EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
 from printer.problems import UsageError, counted
+
+if TYPE_CHECKING:
+    from printer.cards.importing import ImportResult
+    from printer.plugins import Importer
 
 
 class _ImportGroup(click.Group):
@@ -53,7 +58,9 @@ def import_group() -> None:
     """Convert another tool's card database into printer card files."""
 
 
-def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dry_run: bool) -> None:
+def _write_import(
+    ctx: click.Context, module: Importer, result: ImportResult, out: Path, force: bool, dry_run: bool
+) -> None:
     """Report, write and summarise an import (:func:`printer.api.import_cards`), then exit.
 
     Exit 0 ok, 1 invalid input, 2 a file needs ``--force``. The project is
@@ -80,18 +87,20 @@ def _write_import(ctx: click.Context, module, result, out: Path, force: bool, dr
     ctx.exit(EXIT_USAGE if outcome.needs_force else EXIT_INVALID if n_errors else EXIT_OK)
 
 
-def _remember_strict(ctx: click.Context, param, value: bool) -> bool:
+def _remember_strict(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
     ctx.meta["printer.strict"] = value
     return value
 
 
-def _import_arguments(out_help: str, folders: bool = True, one_file: bool = False):
+def _import_arguments(
+    out_help: str, folders: bool = True, one_file: bool = False
+) -> Callable[[Callable[..., None]], click.Command]:
     """The arguments of every ``import`` subcommand: ``PATHS...`` (files, or folders too), ``--out DIR``,
     ``--force``, ``--dry-run``, ``--strict``; the command gets ``(ctx, paths, out, force, dry_run)`` (``--strict``
     is kept in ``ctx.meta`` for :func:`_write_import`)."""
     files = "a file that already exists and differs" if one_file else "files that already exist and differ"
     said = "whether the file would be" if one_file else "which files would be"
-    decorators = [
+    decorators: list[Callable[[Any], Any]] = [
         click.argument(
             "paths", nargs=-1, required=True, type=click.Path(exists=True, dir_okay=folders, path_type=Path)
         ),
@@ -108,7 +117,7 @@ def _import_arguments(out_help: str, folders: bool = True, one_file: bool = Fals
         click.pass_context,
     ]
 
-    def apply(command):
+    def apply(command: Any) -> Any:
         for decorator in reversed(decorators):
             command = decorator(command)
         return command
@@ -116,7 +125,7 @@ def _import_arguments(out_help: str, folders: bool = True, one_file: bool = Fals
     return apply
 
 
-def _command(importer) -> click.Command:
+def _command(importer: Importer) -> click.Command:
     """The ``printer import NAME`` subcommand of one registered :class:`printer.plugins.Importer`."""
 
     def run(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -52,15 +52,18 @@ cards_dir_option = click.option(
 )
 
 
-def user_word_options(command):
+_Command = TypeVar("_Command", bound=Callable[..., Any])  # a command function the options decorate
+
+
+def user_word_options(command: _Command) -> _Command:
     """``--read-also DIR`` and ``--allow-limit NAME=VALUE`` on a command that reads a project (as on ``printer``
     itself, before the command): the user's word for this run (:func:`user_word`)."""
 
-    def read_also(ctx: click.Context, param, value: tuple[str, ...]) -> None:
+    def read_also(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> None:
         if value:
             user_word(ctx, value, ())
 
-    def allow_limit(ctx: click.Context, param, value: tuple[str, ...]) -> None:
+    def allow_limit(ctx: click.Context, param: click.Parameter, value: tuple[str, ...]) -> None:
         if value:
             user_word(ctx, (), value)
 
@@ -104,7 +107,7 @@ def user_word(ctx: click.Context, read_also: Iterable[str], allow_limit: Iterabl
     ctx.call_on_close(restore)
 
 
-def report(problems: Iterable[Problem], strict: bool = False, out=None) -> tuple[int, int]:
+def report(problems: Iterable[Problem], strict: bool = False, out: IO[str] | None = None) -> tuple[int, int]:
     """Print every problem to stderr, then a count; returns ``(errors, warnings)``.
 
     With ``strict`` warnings count as errors (and are printed as such).

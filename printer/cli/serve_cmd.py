@@ -35,7 +35,9 @@ from printer.cli.output import loaded, project_from, report, user_word_options
 )
 @user_word_options
 @click.pass_context
-def serve(ctx, project_dir, port, host, open_browser, workers) -> None:
+def serve(
+    ctx: click.Context, project_dir: str | None, port: int, host: str, open_browser: bool, workers: int | None
+) -> None:
     """Serve PROJECT (default: the current one) as a local web app.
 
     The gallery shows every card's front and back as it will print (the

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, TypeVar
+
 import click
 
 from printer.sheets.cutting import REGISTRATIONS
 from printer.sheets.layout import FLIPS, ORIENTATIONS
 from printer.sheets.options import DUPLEX, MARKS
 
+_Command = TypeVar("_Command", bound=Callable[..., Any])  # a command function the options decorate
 
-def print_options(f):
+
+def print_options(f: _Command) -> _Command:
     """The sheet options shared by ``build`` and ``align`` (each also settable in printer.toml)."""
     options = [
         click.option(
@@ -105,7 +110,7 @@ def print_options(f):
     return f
 
 
-def cli_values(params: dict) -> dict:
+def cli_values(params: dict[str, Any]) -> dict[str, Any]:
     values = {
         k: params.get(k)
         for k in (
