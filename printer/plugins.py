@@ -22,12 +22,14 @@ format may name, from ``printer import`` and from nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib.metadata import entry_points
 from pathlib import Path
 from typing import Any
+
+from printer.jsonvalue import JSONObject
 
 #: the entry-point group games register in
 GROUP = "printer.games"
@@ -47,7 +49,7 @@ class Importer:
     name: str
     game: str
     read: Callable[[list[Path]], Any]
-    summary: Callable[[list[dict]], str]
+    summary: Callable[[list[JSONObject]], str]
     help: str
     out_help: str = "Folder to write the card files into."
     folders: bool = True
@@ -95,7 +97,7 @@ class LazyChecks(Mapping[str, Callable[[Any], list[Any]]]):
     def __getitem__(self, name: str) -> Callable[[Any], list[Any]]:
         return self._checks()[name]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[str]:
         return iter(self._checks())
 
     def __len__(self) -> int:
@@ -153,14 +155,15 @@ def all_checks() -> dict[str, Callable[[Any], list[Any]]]:
     return dict(_all_checks())
 
 
-_CHECKS: list = [None, {}]  # the installed games the table was made from, and the table
+_CHECKS: list[Any] = [None, {}]  # the installed games the table was made from, and the table
 
 
 def _all_checks() -> dict[str, Callable[[Any], list[Any]]]:
     games = installed_games()
     if _CHECKS[0] is not games:  # made again when the games are looked up again (installed_games.cache_clear())
         _CHECKS[:] = [games, {f"{g.id}.{name}": rule for g in games.values() for name, rule in g.checks.items()}]
-    return _CHECKS[1]
+    table: dict[str, Callable[[Any], list[Any]]] = _CHECKS[1]
+    return table
 
 
 def find_check(name: str, game: str | None = None) -> Callable[[Any], list[Any]] | None:

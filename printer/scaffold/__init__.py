@@ -12,6 +12,7 @@ import shutil
 import tomllib
 from pathlib import Path
 
+from printer.jsonvalue import JSON
 from printer.problems import Problem, UsageError
 
 FILES = Path(__file__).resolve().parent / "files"
@@ -103,7 +104,7 @@ def copy_game(dest: Path, game: str) -> list[Path]:
     return [dest / "printer.toml", *written]
 
 
-def _toml(value) -> str:
+def _toml(value: JSON) -> str:
     import json
 
     if isinstance(value, dict):
