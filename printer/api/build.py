@@ -323,17 +323,15 @@ def _build_key(project: Project, game: Game, request: BuildRequest) -> str:
 def _build_signature(project: Project, game: Game, request: BuildRequest) -> str | None:
     """The inputs' signature (:func:`printer.sheets.uptodate.signature`) for a build of ``game``."""
     from printer import __version__
-    from printer.paths import bundled_root
-    from printer.sheets.uptodate import signature
+    from printer.sheets.uptodate import game_inputs, signature
 
-    files = [project.root / "printer.toml", game.schema]
-    files += [p for p in (request.deck_file, request.icc) if p is not None]
+    inputs = game_inputs(project, game)
+    files = [*inputs.files, *(p for p in (request.deck_file, request.icc) if p is not None)]
     layout_file = request.options.get("sheet_layout") or game.settings.get("sheet_layout")
     layout_file = layout_file or project.settings.get("sheet_layout")
     if layout_file:
         files.append(project.root / str(layout_file))
-    folders = [request.cards_dir or game.cards, *game.template_dirs, game.schema.parent, bundled_root() / "schema"]
-    folders += [project.root / "rules" / game.id / "aids", *project.read_also]
+    folders = [request.cards_dir or inputs.cards, *inputs.templates, *inputs.schemas, inputs.aids, *project.read_also]
     if request.lang is not None:  # a language's player aids (the translations are in the card folder, walked above)
         folders.append(project.root / "rules" / game.id)
     return signature([__version__, _build_key(project, game, request)], files, folders)

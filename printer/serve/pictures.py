@@ -9,8 +9,9 @@ the path of ``printer build --export png``).
 
 Each picture is named by a **content hash** (:func:`face_key`): the face's
 HTML, the game's stylesheets and sheet template, the trim size, bleed, safe
-area and resolution, and the size and modification time of every file the
-HTML or the stylesheets point at (art, icons, fonts). Pictures are kept in
+area and resolution, and the content of every file the HTML or the
+stylesheets point at (art, icons, fonts): the same content digests the
+build's face cache names faces by (:class:`printer.sheets.cache.FaceIdentity`). Pictures are kept in
 ``build/.cache/serve/`` under that name, so an unchanged card is never
 rendered twice, even across restarts, and a template, CSS or icon change
 gives new names only to the faces it changes.
@@ -25,7 +26,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import heapq
 import itertools
 import logging
@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
 
 from printer.paths import check_output_folder, output_folder_problem
 from printer.project import Game, Project
@@ -48,6 +49,7 @@ if TYPE_CHECKING:  # at run time the sheets stage is imported where a face is re
     from multiprocessing.context import BaseContext
     from multiprocessing.queues import SimpleQueue
 
+    from printer.sheets.cache import FaceIdentity
     from printer.sheets.job import SheetJob
 
 log = logging.getLogger("printer.serve")
@@ -60,8 +62,6 @@ SCREEN_DPI = 150
 PICTURE_PIXELS = 40_000_000
 #: bump when the way pictures are made changes, so that old cached pictures are not used
 _VERSION = "serve-faces-1"
-_FILE_URI = re.compile(r"""file://[^"'()\s<>]+""")
-_CSS_URL = re.compile(r"""url\(\s*['"]?([^'")]+)['"]?\s*\)""")
 KEY = re.compile(r"[0-9a-f]{40}")
 
 
@@ -96,19 +96,6 @@ def picture_path(folder: Path, key: str) -> Path:
     return folder / key[:2] / f"{key}.png"
 
 
-def _stat(path: Path) -> str:
-    try:
-        st = path.stat()
-    except OSError:
-        return f"{path}:missing"
-    return f"{path}:{st.st_size}:{st.st_mtime_ns}"
-
-
-def _uri_path(uri: str) -> Path | None:
-    parsed = urlparse(uri)
-    return Path(unquote(parsed.path)) if parsed.scheme == "file" else None
-
-
 def game_job(project: Project, game: Game) -> SheetJob:
     """A :class:`~printer.sheets.job.SheetJob` of ``game`` with the project's print options (no command line)."""
     from printer.sheets.job import make_job
@@ -122,37 +109,27 @@ def game_job(project: Project, game: Game) -> SheetJob:
     return job
 
 
-def game_fingerprint(job, dpi: int = SCREEN_DPI) -> str:
-    """What every face of a game shares: print options, stylesheets, the sheet template and the files they use."""
-    digest = hashlib.sha256(_VERSION.encode())
+def game_fingerprint(job: SheetJob, dpi: int = SCREEN_DPI, identity: FaceIdentity | None = None) -> str:
+    """What every face of a game shares: print options and resolution, the game's stylesheets and sheet template
+    with the files they name, by content: the context a build's face cache names the game's faces in
+    (:meth:`printer.sheets.cache.FaceIdentity.context`; ``identity`` keeps the files' digests)."""
+    from printer.sheets.cache import FaceIdentity
+
     opts = job.opts
-    digest.update(repr((opts.card, opts.bleed, opts.safe, dpi)).encode())
-    renderer = job.renderer
-    for name in ("card-common.css", "card.css", "sheet.html.j2"):
-        path = renderer.find_file(name)
-        if path is None:
-            continue
-        try:
-            data = path.read_bytes()
-        except OSError:
-            data = b""
-        digest.update(str(path).encode() + b"\0" + data)
-        if name.endswith(".css"):
-            for ref in _CSS_URL.findall(data.decode("utf-8", "replace")):
-                target = _uri_path(ref) if ref.startswith("file:") else path.parent / ref
-                if target is not None:
-                    digest.update(_stat(target).encode())
-    return digest.hexdigest()
+    files = [Path(url2pathname(unquote(urlparse(uri).path))) for uri in job.renderer.stylesheets()]
+    template = job.renderer.find_file("sheet.html.j2")
+    files += [template] if template is not None else []
+    parts = (_VERSION, opts.card, opts.bleed, opts.safe, dpi)
+    return (identity if identity is not None else FaceIdentity()).context(parts, files)
 
 
-def face_key(fingerprint: str, html: str) -> str:
-    """The content hash naming a face's picture: the game's ``fingerprint``, the HTML and the files it points at."""
-    digest = hashlib.sha256(fingerprint.encode() + b"\0" + html.encode("utf-8"))
-    for uri in sorted(set(_FILE_URI.findall(html))):
-        path = _uri_path(uri)
-        if path is not None:
-            digest.update(_stat(path).encode())
-    return digest.hexdigest()[:40]
+def face_key(fingerprint: str, html: str, identity: FaceIdentity | None = None, base_url: str = "") -> str:
+    """The content hash naming a face's picture: the game's ``fingerprint``, the HTML and the content of the files it
+    points at (relative ones read from ``base_url``), as the face cache keys a build's face
+    (:meth:`printer.sheets.cache.FaceIdentity.key`), cut to 40 hex digits."""
+    from printer.sheets.cache import FaceIdentity
+
+    return (identity if identity is not None else FaceIdentity()).key(html, fingerprint, base_url)[:40]
 
 
 # -- rendering (runs in a worker process) ------------------------------------------------------------------------

@@ -42,6 +42,8 @@ from printer.problems import PrinterError, Problem
 from printer.project import Project, load_project
 from printer.serve.held import HeldFaces
 from printer.serve.pictures import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
+from printer.sheets.cache import FaceIdentity
+from printer.sheets.uptodate import game_inputs
 
 #: what a problem's place looks like when it is inside one card: ``file::$.cards[3]`` (or ``$[3]``, ``$``)
 _CARD_PLACE = re.compile(r"^(?P<card>.*?::\$(?:\.cards)?(?:\[\d+\])?)(?=$|[.\[])")
@@ -100,7 +102,10 @@ class _GameState:
     def __init__(self, project: Project, game_id: str, dpi: int):
         self.job = game_job(project, project.games[game_id])
         self.renderer = self.job.renderer
-        self.fingerprint = game_fingerprint(self.job, dpi)
+        #: the files' content digests the faces are named by (kept for the game: each file read once per change)
+        self.identity = FaceIdentity()
+        self.base_url = self.job.engine.base.resolve().as_uri() + "/"
+        self.fingerprint = game_fingerprint(self.job, dpi, self.identity)
         #: the faces of each card rendered: (front key, back key, problems, error), by the card's data
         self.html: dict[str, tuple[str | None, str | None, list[Problem], str | None]] = {}
         from printer.sheets.preflight import declared_components
@@ -191,6 +196,13 @@ class Workspace:
         """The card folders read: each game's that exists."""
         return [g.cards for g in self.project.games.values() if g.cards.is_dir()]
 
+    def _schema_folders(self) -> list[Path]:
+        """The folders of the games' schemas, as a build's up-to-date check walks them
+        (:func:`printer.sheets.uptodate.game_inputs`), printer's bundled ones left out: they do not change while it
+        serves."""
+        folders = {game_inputs(self.project, game).schemas[0] for game in self.project.games.values()}
+        return sorted(folders)
+
     def classify(self, paths: Iterable[Path]) -> set[str]:
         """What kinds of file ``paths`` are: ``project``, ``schema``, ``template:<game>``, ``cards``, ``rules``."""
         kinds: set[str] = set()
@@ -198,7 +210,7 @@ class Workspace:
             path = Path(raw)
             if path.name == "printer.toml" and path.parent.resolve() == self.root:
                 kinds.add("project")
-            elif path.name.endswith(".json") and is_inside(path, [self.root / "schema"]):
+            elif path.name.endswith(".json") and is_inside(path, self._schema_folders()):
                 kinds.add("schema")
             elif is_inside(path, [self.root / "rules"]) or any(
                 is_inside(path, [rules_folder(self.project, g)]) for g in self.project.games.values()
@@ -262,7 +274,7 @@ class Workspace:
             del renderer.problems[before:]
         keys = []
         for html in (front, back):
-            key = face_key(state.fingerprint, html)
+            key = face_key(state.fingerprint, html, state.identity, state.base_url)
             self.html.put(key, html)
             self.drafts[key] = (game_id, state.fingerprint)
             self.drafts.move_to_end(key)
@@ -510,7 +522,10 @@ class Workspace:
         if size and self._shown_chars + size > self.project.limits.face_html_total_chars:
             problem = self._over_total(card.where, size)  # not held, nor remembered: it may fit next time
             return None, None, [*problems, problem], problem.message
-        keys = [None if html is None else face_key(state.fingerprint, html) for html in (front, back)]
+        keys = [
+            None if html is None else face_key(state.fingerprint, html, state.identity, state.base_url)
+            for html in (front, back)
+        ]
         for key, html in zip(keys, (front, back)):
             if key is not None and html is not None:
                 self.html.put(key, html)

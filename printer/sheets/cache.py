@@ -118,6 +118,41 @@ def _local_file(ref: str, base_url: str) -> Path | None:
     return Path(url2pathname(unquote(url.path))) if url.scheme == "file" else None
 
 
+class FaceIdentity:
+    """What names a face by its content, for the face cache and the local server's pictures alike: a job's
+    *context* (:meth:`context`: its options and the content of its stylesheets and of the files they name) and a
+    face's *key* in it (:meth:`key`: its HTML and the content of the files it names), SHA-256 in hex. ``files``
+    reads each file's content digest once per size and modification time."""
+
+    def __init__(self, files: FileHashes | None = None) -> None:
+        self.files = files if files is not None else FileHashes()
+
+    def context(self, parts: Iterable[object], stylesheets: Iterable[Path]) -> str:
+        """The context digest of ``parts`` (options, versions, sizes; by ``repr``) and the files ``stylesheets``
+        (stylesheets, templates), with the files each names (``url()``, ``src``)."""
+        h = hashlib.sha256()
+        for part in parts:
+            h.update(repr(part).encode())
+        for sheet in stylesheets:
+            h.update(str(sheet).encode() + self.files.digest(sheet).encode())
+            try:
+                text = sheet.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            for path in referenced_files(text, sheet.as_uri()):
+                h.update(str(path).encode() + self.files.digest(path).encode())
+        return h.hexdigest()
+
+    def key(self, html: str, context: str, base_url: str) -> str:
+        """The key of a face of ``html`` (its relative references read from ``base_url``) in ``context``."""
+        h = hashlib.sha256(context.encode())
+        h.update(html.encode())
+        for path in referenced_files(html, base_url):
+            if ".cache/art/" not in path.as_posix():  # prepared art is named by its source's size and time
+                h.update(str(path).encode() + self.files.digest(path).encode())
+        return h.hexdigest()
+
+
 class FaceCache:
     """Laid-out faces by key (see the module docstring), stored under ``folder``."""
 
@@ -128,6 +163,7 @@ class FaceCache:
             str(folder), size_limit=size_limit, eviction_policy="least-recently-used", disk=_no_pickle_disk()
         )
         self.files = FileHashes()
+        self.identity = FaceIdentity(self.files)
         self.hits = 0
         self.misses = 0
         self._blobs: dict[str, bytes] = {}  # one bytes object per batch, so that a build opens each batch PDF once
@@ -195,28 +231,13 @@ class FaceCache:
         self.store.close()
 
     def context(self, parts: Iterable[object], stylesheets: Iterable[Path], base_url: str) -> str:
-        """The job's context digest: ``parts`` (options, versions, sizes) and the stylesheets with what they name."""
-        h = hashlib.sha256()
-        for part in parts:
-            h.update(repr(part).encode())
-        for sheet in stylesheets:
-            h.update(str(sheet).encode() + self.files.digest(sheet).encode())
-            try:
-                text = sheet.read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            for path in referenced_files(text, sheet.as_uri()):
-                h.update(str(path).encode() + self.files.digest(path).encode())
-        return h.hexdigest()
+        """The job's context digest: ``parts`` (options, versions, sizes) and the stylesheets with what they name
+        (:meth:`FaceIdentity.context`)."""
+        return self.identity.context(parts, stylesheets)
 
     def key(self, html: str, context: str, base_url: str) -> str:
-        """The key of a face of ``html`` in a job of ``context``."""
-        h = hashlib.sha256(context.encode())
-        h.update(html.encode())
-        for path in referenced_files(html, base_url):
-            if ".cache/art/" not in path.as_posix():  # prepared art is named by its source's size and time
-                h.update(str(path).encode() + self.files.digest(path).encode())
-        return h.hexdigest()
+        """The key of a face of ``html`` in a job of ``context`` (:meth:`FaceIdentity.key`)."""
+        return self.identity.key(html, context, base_url)
 
     def get(self, key: str) -> tuple[bytes, int, dict, dict, list] | None:
         """``(batch pdf, page index, text-fit sizes by box name, unfit boxes by name, the batch's warnings)``,

@@ -18,11 +18,41 @@ import hashlib
 import json
 import os
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from printer.project import Game, Project
 
 #: entries keep at most this many files per folder walk (a larger folder always builds)
 MAX_FILES = 50_000
+
+
+@dataclass(frozen=True)
+class GameInputs:
+    """The files and folders a game's faces are made from, the one list of them that a build's up-to-date
+    signature (``printer.api``'s ``_build_signature``) and the local server's sorting of changed files
+    (:meth:`printer.serve.workspace.Workspace.classify`) share: ``files`` (printer.toml, the game's card schema),
+    the ``cards`` folder, the ``templates`` and player ``aids`` folders, and ``schemas`` (the game's schema folder
+    and printer's bundled schemas, where its ``$ref`` s lead)."""
+
+    files: tuple[Path, ...]
+    cards: Path
+    templates: tuple[Path, ...]
+    aids: Path
+    schemas: tuple[Path, ...]
+
+
+def game_inputs(project: Project, game: Game) -> GameInputs:
+    """The inputs of ``game``'s faces in ``project`` (see :class:`GameInputs`)."""
+    from printer.paths import bundled_root
+
+    files = (project.root / "printer.toml", game.schema)
+    aids = project.root / "rules" / game.id / "aids"
+    return GameInputs(
+        files, game.cards, tuple(game.template_dirs), aids, (game.schema.parent, bundled_root() / "schema")
+    )
 
 
 def signature(request_fields: Iterable[object], files: Iterable[Path], folders: Iterable[Path]) -> str | None:

@@ -39,6 +39,22 @@ def test_face_keys_change_with_the_html_and_the_files_it_uses(tmp_path):
     assert face_key("game", html) != first
 
 
+def test_a_picture_is_named_by_its_files_content_as_the_build_s_face_cache_names_a_face(tmp_path):
+    from printer.sheets.cache import FaceIdentity
+
+    art = tmp_path / "art.png"
+    art.write_bytes(b"one")
+    html = f'<img src="{art.as_uri()}">'
+    identity = FaceIdentity()
+    first = face_key("game", html, identity)
+    assert first == identity.key(html, "game", "")[:40]  # one identity for both
+    os.utime(art, ns=(1, 1))  # touched, same content: the same picture
+    assert face_key("game", html, identity) == first == face_key("game", html)
+    art.write_bytes(b"owt")  # same size, new content: a new picture
+    os.utime(art, ns=(1, 1))
+    assert face_key("game", html) != first
+
+
 def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_path, monkeypatch):
     calls: list[tuple[str, list[str]]] = []
     release = threading.Event()

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
 
 from printer.serve.workspace import Workspace  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _keys(workspace):
@@ -140,3 +143,20 @@ def test_a_pasted_decklist_keeps_the_suffix_of_a_format_a_game_registers(project
     assert deck_file(loaded, "1 Card", "crab" + registered[0]).suffix == registered[0]
     assert deck_file(loaded, "1 Card", "crab.json").suffix == ".json"
     assert deck_file(loaded, "1 Card", "crab.doc").name == "crab.doc.txt"  # anything else is read as text
+
+
+def test_a_schema_where_the_game_names_it_is_a_schema_change_as_the_build_sees_it(project):
+    from printer.sheets.uptodate import game_inputs
+
+    schemas = project / "data" / "schemas"
+    schemas.mkdir(parents=True)
+    (schemas / "card.schema.json").write_bytes((REPO / "schema" / "l5r" / "card.schema.json").read_bytes())
+    toml = project / "printer.toml"
+    toml.write_text(
+        toml.read_text().replace('card_size = "poker"', 'card_size = "poker"\nschema = "data/schemas/card.schema.json"')
+    )
+    workspace = Workspace(project)
+    game = workspace.project.games["l5r"]
+    assert schemas.resolve() in [p.resolve() for p in game_inputs(workspace.project, game).schemas]  # the build's
+    assert workspace.classify([schemas / "card.schema.json"]) == {"schema"}
+    assert "schema" not in workspace.classify([project / "schema" / "l5r" / "other.json"])  # not this game's
