@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import contextlib
-import gc
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -15,6 +13,7 @@ from printer.api.results import (
 )
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.problems import PrinterError, Problem, UsageError, counted, errors
+from printer.process import collector_paused
 from printer.project import Game, Project
 
 if TYPE_CHECKING:
@@ -98,7 +97,7 @@ def check_decks(
         verdict = check(decklist, cards, fmt, read_problems)
         return DeckCheck(deck, verdict, True, read_problems, card_problems, sources)
 
-    with _collector_paused():
+    with collector_paused():
         return [one(deck) for deck in decks]
 
 
@@ -148,29 +147,6 @@ def project_formats(project: Project | None) -> list[str]:
         except PrinterError:
             continue
     return sorted(own) or sorted(found)
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while many decklists are checked, on again after.
-
-    Each decklist's check allocates many small objects, and every collection of the oldest generation walks all
-    the loaded cards as well: a third of the time of a folder of decklists. Reference counting still frees what
-    each check drops; the reports are kept anyway. On the way out, what the checks made is moved to the oldest
-    generation without a walk (:func:`gc.freeze` then :func:`gc.unfreeze`; only when nothing is frozen, so a
-    caller's own freeze is left alone): else the first allocation after :func:`gc.enable` walked every report
-    made meanwhile as young objects (0.04 s after 317 decklists, in ``printer deck check`` just before it prints).
-    """
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            if not gc.get_freeze_count():
-                gc.freeze()
-                gc.unfreeze()
-            gc.enable()
 
 
 def _bare_project(game_id: str) -> Project:

@@ -134,6 +134,8 @@ def face_key(fingerprint: str, html: str, identity: FaceIdentity | None = None, 
 
 # -- rendering (runs in a worker process) ------------------------------------------------------------------------
 
+#: the jobs this render process loaded, by project, game and fingerprint: module-level because a worker is handed
+#: only plain values and keeps what it loads for the next pictures
 _JOBS: dict[tuple[str, str, str], SheetJob] = {}
 
 

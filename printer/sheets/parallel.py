@@ -166,6 +166,8 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+#: the jobs this worker process loaded, by spec: module-level because a pool's worker is handed only a picklable
+#: :class:`JobSpec` and keeps what it loads (project, templates, fonts) for its next batches
 _JOBS: dict[bytes, object] = {}
 
 

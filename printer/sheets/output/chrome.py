@@ -3,14 +3,12 @@ the faces are laid out, and kept in the face cache."""
 
 from __future__ import annotations
 
-import contextlib
 import gc
-import threading
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import NamedTuple
 
 from printer.problems import Problem
+from printer.process import objects_frozen
 from printer.sheets.job import SheetJob
 from printer.sheets.layout import SheetLayout
 from printer.sheets.output.cached import CachedFaces
@@ -60,12 +58,12 @@ def chrome_pdf(job: SheetJob, htmls: list[str], where: str) -> tuple[list[bytes]
     (32) piled up 12 MB of garbage, and the process's peak grew by 7 MB (measured with glibc's ``mallinfo2`` and
     Python's arena count at each step). So each document is collected once written, with the objects alive before
     the first frozen (:func:`gc.freeze`: not walked by these collections, about 0.06 s each at 9,000 cards instead
-    of 0.16) and unfrozen after the last (see :func:`frozen`). The garbage already there is collected first, not
+    of 0.16) and unfrozen after the last (see :func:`printer.process.objects_frozen`). The garbage already there is collected first, not
     frozen with them (a build laying its faces out in this process leaves their documents': frozen, they raised its
     peak by 2 MB)."""
     pdfs: list[bytes] = []
     found: list[Problem] = []
-    with frozen():
+    with objects_frozen():
         for html in htmls:
             documents, warnings = job.engine.documents([html], where)
             data, more = job.engine.pdf_bytes(documents, where)
@@ -74,29 +72,3 @@ def chrome_pdf(job: SheetJob, htmls: list[str], where: str) -> tuple[list[bytes]
             pdfs.append(data)
             found += [w for w in warnings + more if w not in found]
     return pdfs, found
-
-
-_FREEZING = threading.Lock()
-_freezing = [0, False]  # builds inside frozen(), and whether the first of them froze
-
-
-@contextlib.contextmanager
-def frozen() -> Iterator[None]:
-    """The objects alive frozen (:func:`gc.freeze`, after collecting the garbage) while this process's builds lay
-    out their marks: the first build in freezes, the last out unfreezes (:func:`gc.unfreeze` unfreezes every
-    object, so two builds at once on threads share one freeze). When objects were frozen already (by a program
-    using printer, before it forks, say), they are left so and nothing more is frozen."""
-    with _FREEZING:
-        if _freezing[0] == 0:
-            _freezing[1] = gc.get_freeze_count() == 0
-            if _freezing[1]:
-                gc.collect()
-                gc.freeze()
-        _freezing[0] += 1
-    try:
-        yield
-    finally:
-        with _FREEZING:
-            _freezing[0] -= 1
-            if _freezing[0] == 0 and _freezing[1]:
-                gc.unfreeze()

@@ -80,20 +80,20 @@ def test_garbage_is_collected_not_frozen_and_the_collector_unfrozen_when_a_chrom
 
 
 def test_a_freeze_made_before_is_left_and_builds_at_once_share_one(monkeypatch):
-    import printer.sheets.output.chrome as chrome_step
+    import printer.process as process
 
     gc.freeze()  # a program using printer froze its objects (before forking, say)
     try:
         before = gc.get_freeze_count()
-        with chrome_step.frozen():
+        with process.objects_frozen():
             assert gc.get_freeze_count() == before  # nothing more frozen
         assert gc.get_freeze_count() == before  # and theirs not unfrozen
     finally:
         gc.unfreeze()
-    with chrome_step.frozen():
+    with process.objects_frozen():
         frozen = gc.get_freeze_count()
         assert frozen > 0
-        with chrome_step.frozen():  # a second build on another thread
+        with process.objects_frozen():  # a second build on another thread
             assert gc.get_freeze_count() == frozen
         assert gc.get_freeze_count() == frozen  # the first is still laying out: still frozen
     assert gc.get_freeze_count() == 0
