@@ -21,8 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from printer import api
-from printer.api import versions
+from printer import api, gitrevision
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 
@@ -154,14 +153,14 @@ def test_too_large_or_too_many_files_at_the_revision_are_refused_before_they_are
     (root / "big.bin").write_bytes(b"x" * 200_000)
     _commit(root)
     written: list[Path] = []
-    real = versions._write_blob
-    monkeypatch.setattr(versions, "_write_blob", lambda *a: written.append(a[0]) or real(*a))
-    monkeypatch.setattr(versions, "ARCHIVE_LIMIT", 100_000)
+    real = gitrevision._write_blob
+    monkeypatch.setattr(gitrevision, "_write_blob", lambda *a: written.append(a[0]) or real(*a))
+    monkeypatch.setattr(gitrevision, "ARCHIVE_LIMIT", 100_000)
     result = run("--project", root, "changes", "t", "--since", "HEAD")
     assert result.code == 2 and "larger than" in result.err and "Traceback" not in result.err
     assert written == []
-    monkeypatch.setattr(versions, "ARCHIVE_LIMIT", 10**9)
-    monkeypatch.setattr(versions, "ARCHIVE_FILES", 3)
+    monkeypatch.setattr(gitrevision, "ARCHIVE_LIMIT", 10**9)
+    monkeypatch.setattr(gitrevision, "ARCHIVE_FILES", 3)
     result = run("--project", root, "changes", "t", "--since", "HEAD")
     assert result.code == 2 and "more than 3 files" in result.err and "Traceback" not in result.err
     assert written == []
@@ -170,7 +169,7 @@ def test_too_large_or_too_many_files_at_the_revision_are_refused_before_they_are
 def test_git_that_takes_too_long_is_a_usage_error(tmp_path, run, monkeypatch):
     root = _project(tmp_path / "p")
     _commit(root)
-    monkeypatch.setattr(versions, "GIT_TIMEOUT", 0.000_001)
+    monkeypatch.setattr(gitrevision, "GIT_TIMEOUT", 0.000_001)
     result = run("--project", root, "changes", "t", "--since", "HEAD")
     assert result.code == 2 and "Traceback" not in result.err
     assert "git" in result.err and "hint: give a git revision" in result.err
@@ -186,7 +185,7 @@ def test_a_git_that_hangs_while_the_files_are_read_is_stopped(tmp_path, run, mon
     (bin_dir / "git").write_text(f'#!/bin/sh\ncase "$*" in *{slow}*) exec sleep 30;; esac\nexec {real} "$@"\n')
     (bin_dir / "git").chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
-    monkeypatch.setattr(versions, "GIT_TIMEOUT", 1)
+    monkeypatch.setattr(gitrevision, "GIT_TIMEOUT", 1)
     started = time.monotonic()
     result = run("--project", root, "changes", "t", "--since", "HEAD")
     assert time.monotonic() - started < 10
