@@ -31,20 +31,27 @@ from __future__ import annotations
 from printer.api.align import align
 from printer.api.box import build_box
 from printer.api.build import (
-    BuildRequest,
     Progress,
     Tidy,
-    _rehearse,
     build,
     build_game,
     check_print,
 )
+from printer.api.build import _rehearse as _rehearse  # tests rehearse a build as a watch does
 from printer.api.clean import clean
 from printer.api.common import WRITTEN_BUT, load_cards, load_project, usage_error, user_word_environment
-from printer.api.decks import check_decks, decks_summary, list_games, project_formats
+from printer.api.decks import (
+    available_formats,
+    check_decks,
+    decks_summary,
+    find_formats,
+    format_name,
+    list_games,
+    project_formats,
+)
 from printer.api.imports import export_cards, import_cards, write_card_files
-from printer.api.pipeline import deck_items
-from printer.api.preflight import parse_bytes, preflight
+from printer.api.plan import deck_items, make_plan
+from printer.api.preflight import preflight
 from printer.api.results import (
     AlignResult,
     BookBuild,
@@ -79,6 +86,7 @@ from printer.api.validate import format_checks, game_checks, validate
 from printer.api.versions import ChangesReport, changes
 from printer.api.watch import watch, watched_inputs
 from printer.problems import UsageError
+from printer.sheets.plan import BuildPlan, BuildRequest, parse_bytes
 from printer.sheets.players import MAX_PLAYERS
 
 __all__ = [
@@ -89,6 +97,8 @@ __all__ = [
     "BookBuild",
     "BoxBuild",
     "BuildRequest",
+    "BuildPlan",
+    "make_plan",
     "BuildResult",
     "DeckCheck",
     "GameBuild",
@@ -106,6 +116,9 @@ __all__ = [
     "check_print",
     "PrintCheck",
     "decks_summary",
+    "available_formats",
+    "find_formats",
+    "format_name",
     "project_formats",
     "GameListing",
     "list_games",
@@ -139,5 +152,4 @@ __all__ = [
     "user_word_environment",
     "watched_inputs",
     "write_card_files",
-    "_rehearse",
 ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from printer.api.common import load_cards, usage_error
-from printer.api.pipeline import (
+from printer.api.plan import (
     _deck_names_in_every_language,
     _split_components,
     deck_items,

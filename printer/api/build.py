@@ -4,15 +4,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from printer.api.common import load_cards, usage_error
-from printer.api.pipeline import (
-    _build_game,
-    _job_spec,
-)
+from printer.api.pipeline import _build_game
+from printer.api.plan import _job_spec
 from printer.api.results import (
     BuildResult,
     GameBuild,
@@ -21,84 +19,11 @@ from printer.api.results import (
 from printer.paths import cache_folder
 from printer.problems import ERROR, Problem
 from printer.project import Game, Project
+from printer.sheets.plan import BuildRequest
 
 if TYPE_CHECKING:
     from printer.sheets.cache import FaceCache
     from printer.sheets.parallel import Workers
-    from printer.sheets.verify import Verify
-
-
-@dataclass
-class BuildRequest:
-    """What ``build`` prints.
-
-    ``games``: game ids (default: every game of the project). ``cards_dir``,
-    ``only`` and ``deck_file`` need exactly one game: print the cards in
-    another folder, only the cards with these ids or names, or a decklist's
-    cards as many times as listed (proxies). ``out_dir`` defaults to the
-    project's ``build/``. ``options`` are the sheet options as given on the
-    command line (``paper``, ``margin``, ``duplex``... as strings or None;
-    see :func:`printer.sheets.options.resolve_options`). ``exports`` are
-    names from :data:`printer.sheets.export.EXPORTERS`; ``dpi`` (px per inch)
-    and ``png_bleed`` configure them. ``icc`` is a CMYK output profile for
-    PDF/X-4. ``strict`` makes every warning an error (nothing is written).
-    ``aids`` prints the player aids after a whole game's cards. ``preset``
-    names a print-on-demand vendor (:mod:`printer.sheets.export.presets`:
-    ``mpc``, ``drivethrucards``, ``thegamecrafter``, ``printplaygames``,
-    ``mbprint``) whose files are written beside the PDF; with ``icc`` its
-    CMYK files are converted through that profile. ``jobs`` is the number of
-    processes that lay faces out (default: the cores this process may use;
-    1 lays out in this process); ``scheduler`` the address of a Dask
-    ``distributed`` scheduler (``tcp://HOST:PORT``) to send them to instead.
-    ``cache`` keeps laid-out faces in the project's ``build/.cache/faces``
-    and takes unchanged ones from there (:mod:`printer.sheets.cache`).
-    ``cut_files`` are cut-file formats (``svg``, ``dxf``: one file per
-    sheet, the ``cut-svg`` / ``cut-dxf`` exports); ``image_url_base`` is
-    where the player hosts the Tabletop Simulator images (``tts-save``;
-    default ``file:///`` URLs, for local play only). ``players`` (1 to
-    :data:`MAX_PLAYERS`) overrides printer.toml's ``players``: what the game
-    marks per-player (cards, player aids, components) prints once per player
-    (:mod:`printer.sheets.players`). ``verify`` checks the written sheets
-    against the faces laid out alone (``True``: at 100 dpi, 2 % tolerance,
-    as warnings; or a :class:`printer.sheets.verify.Verify`: dpi, tolerance,
-    severity; ``build --verify``, :func:`check_print`). ``max_size`` (bytes)
-    and ``min_dpi`` are budgets: every file written larger, or any image in a
-    PDF written printed below ``min_dpi`` at its size, is an error naming the
-    file (and the page and image), the files staying written. ``since`` (a
-    git revision or a manifest file) prints only the cards whose printed face
-    changed since then, and a changelog page, to ``<game>-reprint.pdf``
-    (:mod:`printer.api.versions`). Every PDF gets its manifest beside it
-    (``<pdf stem>.manifest.json``, :mod:`printer.sheets.manifest`).
-    ``lang`` prints the cards in one language the game declares (``ja``;
-    ``"all"``: each of them, one build a language), their files named
-    ``<game>-ja.pdf``... (:mod:`printer.api.languages`); ``None`` prints them
-    as their files hold them, under today's names.
-    """
-
-    games: Sequence[str] = ()
-    cards_dir: Path | None = None
-    only: Sequence[str] = ()
-    deck_file: Path | None = None
-    out_dir: Path | None = None
-    options: dict[str, Any] = field(default_factory=dict)
-    exports: Sequence[str] = ()
-    dpi: int = 300
-    png_bleed: bool = False
-    icc: Path | None = None
-    strict: bool = False
-    aids: bool = True
-    preset: str | None = None
-    jobs: int | None = None
-    scheduler: str | None = None
-    cache: bool = True
-    cut_files: Sequence[str] = ()
-    image_url_base: str | None = None
-    players: int | None = None
-    verify: bool | Verify = False
-    max_size: int | None = None
-    min_dpi: float | None = None
-    since: str | None = None
-    lang: str | None = None
 
 
 #: ``(label, total)`` when a game's sheets start, returning a function called with each number of sheets laid out
@@ -313,10 +238,7 @@ def _game_build_from(data: dict[str, Any]) -> GameBuild | None:
 
 def _build_key(project: Project, game: Game, request: BuildRequest) -> str:
     """Which build this is: the project, the game and every field of the request that changes the output."""
-    from dataclasses import fields
-
-    skip = {"games", "jobs", "scheduler", "cache"} | ({"lang"} if request.lang is None else set())
-    asked = [(f.name, getattr(request, f.name)) for f in fields(request) if f.name not in skip]
+    asked = request.output_values()  # the fields that change the output (printer.sheets.plan.request)
     return hashlib.sha256(repr((str(project.root), game.id, asked)).encode()).hexdigest()
 
 
@@ -326,11 +248,10 @@ def _build_signature(project: Project, game: Game, request: BuildRequest) -> str
     from printer.sheets.uptodate import game_inputs, signature
 
     inputs = game_inputs(project, game)
-    files = [*inputs.files, *(p for p in (request.deck_file, request.icc) if p is not None)]
-    layout_file = request.options.get("sheet_layout") or game.settings.get("sheet_layout")
-    layout_file = layout_file or project.settings.get("sheet_layout")
-    if layout_file:
-        files.append(project.root / str(layout_file))
+    files = [*inputs.files, *request.read_paths("file")]
+    layout_file = request.sheet_layout_file(project, game)
+    if layout_file is not None:
+        files.append(layout_file)
     folders = [request.cards_dir or inputs.cards, *inputs.templates, *inputs.schemas, inputs.aids, *project.read_also]
     if request.lang is not None:  # a language's player aids (the translations are in the card folder, walked above)
         folders.append(project.root / "rules" / game.id)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -196,3 +196,26 @@ def _deck_cards(
             )
         loaded[key] = (cards, errors(card_problems))
     return loaded[key]
+
+
+def available_formats(roots: Iterable[Path] | None = None) -> dict[str, Path]:
+    """``{format id: file}`` for every format under ``roots`` and printer's bundled ones
+    (:func:`printer.decks.formats.available_formats`; imported when first called)."""
+    from printer.decks.formats import available_formats as found
+
+    return found(roots)
+
+
+def find_formats(roots: Iterable[Path] | None = None) -> tuple[dict[str, Path], dict[str, Problem]]:
+    """:func:`available_formats`, and the format files refused, ``{id: problem}``
+    (:func:`printer.decks.formats.find_formats`)."""
+    from printer.decks.formats import find_formats as found
+
+    return found(roots)
+
+
+def format_name(file: Path) -> str:
+    """The ``name`` of the format in ``file``; raises :class:`UsageError` for an invalid format file."""
+    from printer.decks import load_format
+
+    return load_format(file).name

@@ -1,48 +1,35 @@
-"""The steps of one game's build (:func:`printer.api.build.build_game`): cards to print items, components, sheets, exports."""
+"""The stages of one game's build after its plan (:func:`printer.api.plan.make_plan`): faces, sheets, outputs.
+
+:func:`_build_game` runs them in turn, each taking what the one before made: the plan
+(:class:`~printer.sheets.plan.BuildPlan`), then the faces (:class:`Faces`: the print job that renders them,
+the items, ``--since``'s reprint), then the sheets (the PDF, its manifest, the components' PDF), then the
+outputs (exports, a preset's files, the budgets) and the :class:`~printer.api.results.GameBuild`.
+"""
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from printer.api.common import WRITTEN_BUT, _strictly, load_cards
-from printer.api.results import (
-    GameBuild,
-)
-from printer.limits import DEFAULT as DEFAULT_LIMITS
-from printer.limits import Limits
-from printer.limits import over as limit_over
-from printer.paths import output_path, safe_file_name
-from printer.problems import ERROR, WARNING, Problem, counted, errors
+from printer.api.common import WRITTEN_BUT, _strictly
+from printer.api.plan import make_plan
+from printer.api.results import GameBuild
+from printer.paths import output_path
+from printer.problems import ERROR, Problem, counted, errors
 from printer.project import Game, Project
 
 if TYPE_CHECKING:
-    from printer.api.build import (
-        BuildRequest,
-        Progress,
-    )
-    from printer.cards.model import CardSet
+    from printer.api.build import Progress
     from printer.sheets.cache import FaceCache
     from printer.sheets.faces.items import PrintItem
+    from printer.sheets.job import SheetJob
     from printer.sheets.options import PrintOptions
     from printer.sheets.parallel import JobSpec, Workers
+    from printer.sheets.plan import BuildPlan, BuildRequest
     from printer.sheets.verify import Verify
-
-
-def _job_spec(project: Project, game: Game, request: BuildRequest, opts: PrintOptions | None = None) -> JobSpec:
-    """What a worker needs to lay out ``game``'s faces as ``request`` asks (``opts``: the options resolved)."""
-    from printer.sheets.options import resolve_options
-    from printer.sheets.parallel import JobSpec
-
-    if opts is None:
-        where = str(project.root / "printer.toml")
-        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where, project.limits)
-    source = request.cards_dir or game.cards
-    extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
-    roots = tuple(str(r) for r in extra)
-    return JobSpec(str(project.root), game.id, opts, roots, str(request.icc) if request.icc else None)
 
 
 #: set by the first build in this process (see :func:`_fresh_process`)
@@ -67,103 +54,62 @@ def _build_game(
     cache: FaceCache | None = None,
     tidy: bool = True,
 ) -> GameBuild:
-    from printer.sheets import assemble
+    """One game's build, stage by stage: plan, faces, sheets, outputs (see the module docstring)."""
+    plan = make_plan(project, game, request, _warm(workers))
+    outcome = GameBuild(game.id, lang=request.lang, notes=list(plan.notes))
+    if plan.failure is not None:
+        outcome.problems, outcome.failure = list(plan.problems), plan.failure
+        return outcome
+    faces = _faces(project, plan, outcome)
+    if faces is None:
+        return outcome
+    found = _sheets(project, plan, faces, outcome, progress, workers, cache, tidy)
+    return _outputs(project, plan, faces, found, outcome)
+
+
+def _warm(workers: Workers | None) -> Callable[[JobSpec], None] | None:
+    """What :func:`make_plan` calls once the options are resolved: a command's first build starts its pool then."""
+    if workers is None:
+        return None
+
+    def ready(spec: JobSpec) -> None:
+        if _fresh_process():
+            workers.warm(spec)
+
+    return ready
+
+
+@dataclass(frozen=True)
+class Faces:
+    """The faces stage's result: the print job that renders the faces (``job``), the ``items`` and ``components``
+    to print (a reprint's changed cards only), the ``target`` PDF and its number of ``sheets``, the ``reprint``
+    (:func:`printer.api.versions.reprint_items`, ``None`` without ``--since``) and every ``problem`` so far."""
+
+    job: SheetJob
+    items: list[PrintItem]
+    components: list[tuple[Any, list[PrintItem]]]
+    target: Path
+    sheets: int
+    reprint: Any
+    problems: list[Problem]
+
+
+def _faces(project: Project, plan: BuildPlan, outcome: GameBuild) -> Faces | None:
+    """The print job for ``plan``'s faces and, with ``--since``, the cards whose printed face changed (``None``,
+    with a note in ``outcome``, when none did)."""
     from printer.sheets import job as sheet_job
-    from printer.sheets.export import EXPORTERS, ExportRequest
-    from printer.sheets.faces import items as print_items
-    from printer.sheets.options import layout_report, resolve_options, sheet_layout
-    from printer.sheets.players import per_player, read_players
 
-    outcome = GameBuild(game.id, lang=request.lang)
-    suffix = f"-{request.lang}" if request.lang else ""  # printer.api.languages.lang_suffix
-    toml = str(project.root / "printer.toml")
-    opts = resolve_options(
-        project.settings,
-        game.settings,
-        game.card_size,
-        request.options,
-        str(project.root / "printer.toml"),
-        project.limits,
-    )
-    if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
-        project.contained(opts.sheet_layout, "sheet_layout", str(project.root / "printer.toml"))
-    layout = sheet_layout(opts, project.root)
-    where = "command line" if request.options.get("registration") else str(project.root / "printer.toml")
-    layout_problems, outcome.notes = layout_report(opts, layout, where)
-    out_dir = request.out_dir or project.build_dir
-    source = request.cards_dir or game.cards
-    spec = _job_spec(project, game, request, opts)
-    if workers is not None and _fresh_process():  # workers import WeasyPrint while the cards are read
-        workers.warm(spec)
-    sets, problems = load_cards(project, [source], game.id)
-    if errors(problems):
-        outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed: fix the card files first"
-        return outcome
-    cards = sets.get(game.id)
-    if cards is None or not len(cards):
-        outcome.problems = _strictly(
-            problems + [Problem(str(source), "no cards to print", code="empty")], request.strict
-        )
-        outcome.failure = "not printed: no cards"
-        return outcome
-    players, per, player_problems = read_players(project.settings, game.settings, game.id, toml)
-    if request.players is not None:
-        players = request.players
-    if request.deck_file:
-        from printer.decks.resolve import remember_titles, translated_titles
-
-        for titles in translated_titles(project, [source], {game.id: cards}).values():
-            remember_titles(cards, titles)  # a decklist may name the cards in any of their languages
-        items, found = deck_items(request.deck_file, cards, project.limits)
-        items = print_items.sort_items(items, opts.sort)
-        deck_name = f"{game.id}-{print_items.slug(request.deck_file.stem)}{suffix}"
-        target = output_path(out_dir, safe_file_name(deck_name) + ".pdf")
-    else:
-        selected, found = print_items.select(cards, request.only)
-        total = sum(card.copies * (players if per.holds(card.data) else 1) for card in selected)
-        if total > project.limits.cards_per_build:
-            where = str(source)
-            too_many = limit_over("cards_per_build", total, project.limits.cards_per_build, where, "cards to print")
-            outcome.problems, outcome.failure = [too_many], "not printed"
-            return outcome
-        items = print_items.sort_items(print_items.items_for_cards(selected, cards), opts.sort)
-        items = per_player(items, players, lambda item: item.card is not None and per.holds(item.card.data))
-        if not request.only and request.aids:  # player aids print with the whole game (printer.book.aids)
-            from printer.book import aid_items
-
-            roots = print_items.allowed_roots(project, [source.resolve()])
-            aids, aid_problems = aid_items(project, game, roots, request.lang)
-            items, problems = items + aids * (players if per.aids else 1), problems + aid_problems
-        target = output_path(out_dir, f"{game.id}{suffix}.pdf")
-    locate = None
-    if request.lang is not None:  # the cards in that language (printer.api.languages)
-        from printer.api.languages import translated_items
-
-        items, lang_problems, locate = translated_items(project, game, cards, items, [source], request.lang)
-        problems = problems + lang_problems
-    components: list[tuple[Any, list[PrintItem]]] = []
-    component_problems: list[Problem] = []
-    if not request.deck_file:  # a decklist prints its cards as proxies, whatever they are
-        components, items, component_problems = _split_components(
-            project, game, items, layout.page, opts.margin, players
-        )
-    problems += player_problems + found + layout_problems + component_problems
-    if errors(problems) or (request.strict and problems):
-        outcome.problems, outcome.failure = _strictly(problems, request.strict), "not printed"
-        return outcome
-    n_sheets = -(-len(items) // layout.per_sheet)
-    if n_sheets > project.limits.sheets_per_build:
-        problem = limit_over("sheets_per_build", n_sheets, project.limits.sheets_per_build, str(source), "sheets")
-        outcome.problems, outcome.failure = problems + [problem], "not printed"
-        return outcome
-    extra = [Path(r) for r in spec.extra_roots]
-    job = sheet_job.make_job(project, game, opts, extra, cmyk_profile=request.icc, lang=request.lang)
-    job.renderer.locate = locate
+    game, request, suffix = plan.game, plan.request, plan.suffix
+    job = sheet_job.make_job(project, game, plan.opts, plan.extra_roots, cmyk_profile=request.icc, lang=request.lang)
+    job.renderer.locate = plan.locate
+    assert plan.target is not None
+    items, target, n_sheets, problems = list(plan.items), plan.target, plan.sheets, list(plan.problems)
+    components = [(c, list(its)) for c, its in plan.components]
     reprint = None
     if request.since and not request.deck_file:  # a reprint: the cards whose printed face changed
         from printer.api.versions import reprint_items
 
-        items, reprint = reprint_items(project, game, opts, request.since, items, request.options, request.lang)
+        items, reprint = reprint_items(project, game, plan.opts, request.since, items, request.options, request.lang)
         problems += reprint.problems
         whole = target.with_name(f"{target.stem}-components.pdf")
         pieces = {item.card.id for _, its in components for item in its if item.card is not None}
@@ -175,21 +121,38 @@ def _build_game(
                 f"reprint: print them from {whole.name} of a whole build",
             ]
         target, components = target.with_name(f"{target.stem}-reprint.pdf"), []  # beside the whole PDF
-        n_sheets = -(-len(items) // layout.per_sheet)
+        n_sheets = -(-len(items) // plan.layout.per_sheet)
         if not items:
             note = f"{game.id}{suffix}: nothing to reprint: no card's printed face changed since {request.since}"
             outcome.problems, outcome.notes = problems, [*outcome.notes, note]
-            return outcome
-    label = f"{game.id}{suffix}: {counted(len(items), 'card')}"
-    checked = assemble.Checked()
+            return None
+    return Faces(job, items, components, target, n_sheets, reprint, problems)
+
+
+def _sheets(
+    project: Project,
+    plan: BuildPlan,
+    faces: Faces,
+    outcome: GameBuild,
+    progress: Progress | None,
+    workers: Workers | None,
+    cache: FaceCache | None,
+    tidy: bool,
+) -> list[Problem]:
+    """The card sheets' PDF (:func:`printer.sheets.assemble.build_sheets`), its manifest and changelog, and the
+    components' PDF; returns their problems."""
     from functools import partial
 
     from printer.api.versions import after_sheets, make_manifest
-
-    manifest: list[dict[str, Any]] = []  # made while the faces are laid out
-    update = progress(label, n_sheets) if progress else None
+    from printer.sheets import assemble
     from printer.sheets.output.outcome import SheetsOutcome
 
+    game, request, layout = plan.game, plan.request, plan.layout
+    job, items, components, target = faces.job, faces.items, faces.components, faces.target
+    label = f"{game.id}{plan.suffix}: {counted(len(items), 'card')}"
+    checked = assemble.Checked()
+    manifest: list[dict[str, Any]] = []  # made while the faces are laid out
+    update = progress(label, faces.sheets) if progress else None
     written = (
         assemble.build_sheets(
             job,
@@ -200,7 +163,7 @@ def _build_game(
             update,
             request.strict,
             workers,
-            spec,
+            plan.spec,
             cache,
             tidy=tidy,
             verify=_verify(request),
@@ -212,17 +175,36 @@ def _build_game(
     )
     found, outcome.untidy_faces, outcome.write_whole = written.problems, written.untidy_faces, written.write_whole
     if items and not (request.strict and found):
-        found += after_sheets(project, game, job, items, layout, target, reprint, outcome, manifest)
+        found += after_sheets(project, game, job, items, layout, target, faces.reprint, outcome, manifest)
     if components and not (request.strict and found):
         found += _build_components(
-            project, game, opts, components, layout.page, out_dir, extra, outcome, workers, cache, locate
+            project,
+            game,
+            plan.opts,
+            components,
+            layout.page,
+            plan.out_dir,
+            plan.extra_roots,
+            outcome,
+            workers,
+            cache,
+            plan.locate,
         )
     outcome.stats = {**job.engine.stats, **outcome.stats}
     if request.verify:
         outcome.stats["faces checked"], outcome.stats["sheets checked"] = checked.faces, checked.pages
+    return found
+
+
+def _outputs(project: Project, plan: BuildPlan, faces: Faces, found: list[Problem], outcome: GameBuild) -> GameBuild:
+    """The exports and a preset's files beside the PDF, the budgets checked, and ``outcome`` filled in."""
+    from printer.sheets.export import EXPORTERS, ExportRequest
+
+    game, request, layout, opts = plan.game, plan.request, plan.layout, plan.opts
+    job, items, components, target = faces.job, faces.items, faces.components, faces.target
     if not (request.strict and found):
         export_request = ExportRequest(
-            out_dir,
+            plan.out_dir,
             target.stem,
             request.dpi,
             request.png_bleed,
@@ -232,7 +214,9 @@ def _build_game(
             deck=request.deck_file.stem if request.deck_file else None,
             image_url_base=request.image_url_base,
             components=tuple(components),
-            component_job=_component_jobs(project, game, opts, layout.page, extra, request.lang, locate)[0]
+            component_job=_component_jobs(
+                project, game, opts, layout.page, plan.extra_roots, request.lang, plan.locate
+            )[0]
             if components
             else None,
         )
@@ -249,7 +233,7 @@ def _build_game(
         if request.preset:
             from printer.sheets.export.presets import export_preset
 
-            made = export_preset(request.preset, job, items, out_dir, target.stem, request.icc, request.strict)
+            made = export_preset(request.preset, job, items, plan.out_dir, target.stem, request.icc, request.strict)
             outcome.exports += made.summary
             outcome.paths += made.paths
             found += made.problems
@@ -257,7 +241,7 @@ def _build_game(
         from printer.sheets.export.preflight import budget_problems
 
         found += budget_problems([target, *outcome.paths], request.max_size, request.min_dpi)
-    problems += _unique(found, problems)
+    problems = faces.problems + _unique(found, faces.problems)
     if request.min_dpi:
         problems = [_art_budget(p, request.min_dpi) for p in problems]
     outcome.problems = _strictly(problems, request.strict)
@@ -269,7 +253,7 @@ def _build_game(
         return outcome
     if not items and components:
         target = outcome.paths[0]
-    outcome.target, outcome.cards, outcome.sheets = target, len(items), n_sheets
+    outcome.target, outcome.cards, outcome.sheets = target, len(items), faces.sheets
     outcome.grid = f"{layout.per_sheet} slots" if layout.explicit is not None else f"{layout.cols}x{layout.rows}"
     outcome.backs = opts.describe_backs()
     if target not in outcome.paths:
@@ -300,57 +284,6 @@ def _art_budget(problem: Problem, min_dpi: float) -> Problem:
     if found is not None and float(found.group(1)) >= min_dpi - 0.5:
         return problem
     return Problem(problem.where, f"{problem.message}: below --min-dpi {min_dpi:g}", problem.hint, ERROR, "budget-dpi")
-
-
-def _split_components(
-    project: Project,
-    game: Game,
-    items: list[PrintItem],
-    page: tuple[float, float],
-    margin: float,
-    players: int = 1,
-) -> tuple[list[tuple[Any, list[PrintItem]]], list[PrintItem], list[Problem]]:
-    """The game's declared components (printer.toml ``[games.<id>.components.*]``, :mod:`printer.sheets.components`)
-    with the print items each holds, the items left for the card sheets, and the declarations' problems.
-
-    A component with a ``copies_field`` prints each of its cards as many times as that field says; one marked
-    ``per_player`` prints all of them once per player (``players``).
-    """
-    from printer.sheets.components import read_components
-
-    declared, problems = read_components(
-        game.settings.get("components"),
-        game.id,
-        str(project.root / "printer.toml"),
-        page,
-        margin,
-        project.limits.size_mm,
-    )
-    if not declared or problems:
-        return [], items, problems
-    groups: dict[str, list[PrintItem]] = {c.name: [] for c in declared}
-    counted: set[tuple[str, str]] = set()
-    rest = []
-    for item in items:
-        data = item.card.data if item.card is not None else {}
-        component = next((c for c in declared if item.card is not None and c.holds(data)), None)
-        if component is None:
-            rest.append(item)
-            continue
-        if component.copies_field is None:
-            groups[component.name].append(item)
-            continue
-        assert item.card is not None
-        if (component.name, item.card.id) in counted:  # the card's own copies are replaced by the field's count
-            continue
-        counted.add((component.name, item.card.id))
-        value = data.get(component.copies_field, 1)
-        count = value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 1
-        groups[component.name] += [item] * min(count, project.limits.copies_per_line)
-    for c in declared:
-        if c.per_player:
-            groups[c.name] = groups[c.name] * players
-    return [(c, groups[c.name]) for c in declared if groups[c.name]], rest, problems
 
 
 def _build_components(
@@ -424,43 +357,3 @@ def _unique(found: list[Problem], already: list[Problem]) -> list[Problem]:
             seen.add((p.where, p.code))
             out.append(p)
     return out
-
-
-def _deck_names_in_every_language(project: Project, paths: list[Path], sets: dict[str, CardSet]) -> None:
-    """Let a decklist printed from ``sets`` name each card by its translations' titles too, as deck check does."""
-    from printer.decks.resolve import remember_titles, translated_titles
-
-    for game_id, titles in translated_titles(project, paths, sets).items():
-        remember_titles(sets[game_id], titles)
-
-
-def deck_items(
-    deck_file: Path, cards: CardSet, limits: Limits = DEFAULT_LIMITS
-) -> tuple[list[PrintItem], list[Problem]]:
-    """A decklist's cards as print items, each as many times as listed; returns ``(items, problems)``.
-
-    A name missing from ``cards`` prints as a labelled placeholder (a
-    warning); loosely matched names are warnings, as ``printer deck`` says.
-    A line over ``limits.copies_per_line`` copies, or a deck over
-    ``limits.cards_per_build``, is an error and prints nothing.
-    """
-    from printer.decks import read_decklist, resolve
-    from printer.sheets.faces.items import items_for_counts
-
-    deck, problems = read_decklist(deck_file)
-    over = [
-        limit_over("copies_per_line", e.count, limits.copies_per_line, f"{deck_file}:{e.line}", "copies")
-        for e in deck.entries
-        if e.count > limits.copies_per_line
-    ]
-    total = sum(max(e.count, 0) for e in deck.entries)
-    if total > limits.cards_per_build and not over:
-        over.append(limit_over("cards_per_build", total, limits.cards_per_build, str(deck_file), "cards in the deck"))
-    if over:
-        return [], list(problems) + over
-    resolution = resolve(deck, cards)
-    problems = list(problems) + list(resolution.problems) + list(resolution.notes)
-    entries = [(r.entry.count, r.card, r.entry.name) for r in resolution.entries]
-    items = items_for_counts(entries, cards)  # a double-faced card prints its other side (back_card) on its back
-    placeholder = ("unknown-card", "ambiguous-card")
-    return items, [p.with_severity(WARNING) if p.code in placeholder else p for p in problems]

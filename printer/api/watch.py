@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printer.api.build import (
-    BuildRequest,
     Tidy,
     _rehearse,
     build_game,
@@ -22,6 +21,7 @@ from printer.api.results import (
 from printer.paths import cache_folder
 from printer.problems import PrinterError, Problem, counted
 from printer.project import Project
+from printer.sheets.plan import BuildRequest
 
 if TYPE_CHECKING:
     from printer.sheets.parallel import Workers
@@ -38,13 +38,12 @@ def watched_inputs(project: Project, request: BuildRequest) -> list[Path]:
 
     chosen = [project.games[g] for g in request.games if g in project.games] or list(project.games.values())
     found: list[Path] = [project.root]
-    found += [p for p in (request.cards_dir, request.deck_file, request.icc) if p is not None]
+    found += request.read_paths()
     for game in chosen:
         found += [game.cards, *game.template_dirs, game.schema.parent]
-        layout_file = request.options.get("sheet_layout") or game.settings.get("sheet_layout")
-        layout_file = layout_file or project.settings.get("sheet_layout")
-        if layout_file:
-            found.append(project.root / str(layout_file))
+        layout_file = request.sheet_layout_file(project, game)
+        if layout_file is not None:
+            found.append(layout_file)
     found += project.read_also
     bundled = [Path(os.path.realpath(bundled_root() / name)) for name in ("schema", "templates")]
     real = [Path(os.path.realpath(p)) for p in found]

@@ -9,7 +9,7 @@ import click
 from printer import api
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error, user_word_options
-from printer.sheets.layout import parse_length
+from printer.units import parse_length
 
 
 def _length(value: str | None, what: str, minimum: float, max_mm: float) -> float | None:

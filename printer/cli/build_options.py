@@ -8,25 +8,9 @@ from typing import Any, TypeVar
 
 import click
 
-from printer.api import BuildRequest, parse_bytes
-from printer.cli.sheet_options import cli_values
+from printer.sheets.plan import CUT_FILES, EXPORTS, PRESETS, BuildRequest
 
 _Command = TypeVar("_Command", bound=Callable[..., Any])  # a command function the options decorate
-
-EXPORTS = (
-    "png",
-    "tts",
-    "tts-save",
-    "print-shop",
-    "tabletopia",
-    "tabletop-playground",
-    "playingcards-io",
-    "screentop",
-    "cgs",
-    "cut-test",
-)  # printer.sheets.export.EXPORTERS (not imported: loads WeasyPrint)
-CUT_FILES = ("svg", "dxf")
-PRESETS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")  # .export.presets.PRESET_IDS
 
 jobs_option = click.option(
     "--jobs",
@@ -174,30 +158,7 @@ def request_from(
     out_dir: Path | None,
     params: dict[str, Any],
 ) -> BuildRequest:
-    """The :class:`~printer.api.BuildRequest` the command line asks for (``params``: every other option)."""
-    return BuildRequest(
-        games,
-        cards_dir,
-        only,
-        deck_file,
-        out_dir,
-        cli_values(params),
-        params["exports"],
-        params["dpi"],
-        params["png_bleed"],
-        params["icc"],
-        params["strict"],
-        not params["no_aids"],
-        params["preset"],
-        jobs=params["jobs"],
-        scheduler=params["scheduler"],
-        cache=not params["no_cache"],
-        cut_files=params["cut_files"],
-        image_url_base=params["image_url_base"],
-        players=params.get("players"),
-        verify=params["verify"],
-        max_size=parse_bytes(params["max_size"], "--max-size") if params.get("max_size") else None,
-        min_dpi=params.get("min_dpi"),
-        since=params.get("since"),
-        lang=params.get("lang"),
-    )
+    """The :class:`~printer.sheets.plan.BuildRequest` the command line asks for (``params``: every other option;
+    each field of the request reads the option of its name, :meth:`~printer.sheets.plan.BuildRequest.from_options`)."""
+    given = {"games": games, "cards_dir": cards_dir, "only": only, "deck_file": deck_file, "out_dir": out_dir}
+    return BuildRequest.from_options({**params, **given})

@@ -51,7 +51,7 @@ def complete_games(ctx: click.Context, param: click.Parameter, incomplete: str) 
 def complete_formats(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """``shell_complete`` for ``--format``: the format ids of the project and of printer (a path completes as one)."""
     try:
-        from printer.decks.formats import available_formats
+        from printer.api import available_formats
 
         root = _project_root(ctx)
         ids = sorted(available_formats([root] if root is not None else []))

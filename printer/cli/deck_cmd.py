@@ -99,13 +99,10 @@ def formats_command(ctx: click.Context) -> None:
 
     A format file that is a symbolic link out of the project is not read: it is reported (exit 1).
     """
-    from printer.decks import load_format
-    from printer.decks.formats import find_formats
-
-    known, refused = find_formats(_roots(ctx))
+    known, refused = api.find_formats(_roots(ctx))
     for format_id, file in sorted(known.items()):
         try:
-            name = load_format(file).name
+            name = api.format_name(file)
         except UsageError:
             name = "(invalid format file)"
         click.echo(f"{format_id}\t{name}\t{file}")

@@ -7,9 +7,8 @@ from typing import Any, TypeVar
 
 import click
 
-from printer.sheets.cutting import REGISTRATIONS
-from printer.sheets.layout import FLIPS, ORIENTATIONS
-from printer.sheets.options import DUPLEX, MARKS
+from printer.sheets.plan import sheet_values
+from printer.sheets.plan.names import DUPLEX, FLIPS, MARKS, ORIENTATIONS, REGISTRATIONS
 
 _Command = TypeVar("_Command", bound=Callable[..., Any])  # a command function the options decorate
 
@@ -111,29 +110,5 @@ def print_options(f: _Command) -> _Command:
 
 
 def cli_values(params: dict[str, Any]) -> dict[str, Any]:
-    values = {
-        k: params.get(k)
-        for k in (
-            "paper",
-            "orientation",
-            "margin",
-            "gutter",
-            "bleed",
-            "safe",
-            "marks",
-            "mark_length",
-            "mark_offset",
-            "duplex",
-            "back_offset",
-            "sheet_layout",
-            "sort",
-            "corner_radius",
-            "registration",
-            "registration_inset",
-            "layout_version",
-            "registration_empty_slot",
-        )
-    }
-    if params.get("flip") and not params.get("duplex"):
-        values["duplex"] = params["flip"]
-    return values
+    """The sheet options among a command's ``params`` (:func:`printer.sheets.plan.sheet_values`)."""
+    return sheet_values(params)

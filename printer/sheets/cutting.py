@@ -61,8 +61,7 @@ from printer.sheets.layout import (
     _count,
     orient,
 )
-
-REGISTRATIONS = ("none", "silhouette", "cricut")
+from printer.sheets.plan.names import REGISTRATIONS
 
 SILHOUETTE_INSET = 10.0  # mm from each sheet edge to the mark's outer corner (Studio's least inset)
 SILHOUETTE_SQUARE = 5.0  # mm, side of the filled top-left square

@@ -83,29 +83,9 @@ from printer.sheets.layout import (
     parse_offset,
     parse_size,
 )
+from printer.sheets.plan.names import DUPLEX, MARKS, SHEET_OPTIONS
 
-MARKS = ("crop", "cut", "none")
-DUPLEX = ("long-edge", "short-edge", "fold", "none")
-KEYS = (
-    "paper",
-    "orientation",
-    "margin",
-    "gutter",
-    "bleed",
-    "safe",
-    "marks",
-    "mark_length",
-    "mark_offset",
-    "duplex",
-    "back_offset",
-    "sort",
-    "sheet_layout",
-    "corner_radius",
-    "registration",
-    "registration_inset",
-    "layout_version",
-    "registration_empty_slot",
-)
+KEYS = SHEET_OPTIONS  # every sheet option (printer.sheets.plan.names)
 
 
 @dataclass

@@ -61,6 +61,7 @@ from printer.sheets.faces.registry import owner_where
 from printer.sheets.images import ArtCache
 from printer.sheets.job import SheetJob, new_job
 from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
+from printer.sheets.plan.names import PRESETS
 from printer.sheets.render import Renderer
 
 #: how far (mm, each side) a game's trim may be from a vendor's size and still print at that size
@@ -165,7 +166,7 @@ def presets() -> dict[str, Preset]:
     return found
 
 
-PRESET_IDS = ("mpc", "drivethrucards", "thegamecrafter", "printplaygames", "mbprint")
+PRESET_IDS = PRESETS  # printer.sheets.plan.names
 
 
 def get_preset(name: str) -> Preset:
