@@ -14,12 +14,9 @@ import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from printer.problems import Problem, UsageError
-
-if TYPE_CHECKING:
-    from printer.project import Project
 
 #: git, run without a shell in the project's folder, with no file-system monitor nor hooks the repository's config
 #: may name (the commands run are ``rev-parse``, ``ls-tree`` and ``cat-file``, which run no filter either), and no
@@ -55,8 +52,8 @@ def bad_revision(since: str, why: str) -> UsageError:
 
 
 class checkout:
-    """The project's files at the git revision ``since``, in a temporary folder removed afterwards (the
-    project's folder inside it is what ``with`` gives).
+    """The files of the project in the folder ``root`` at the git revision ``since``, in a temporary folder removed
+    afterwards (the project's folder inside it is what ``with`` gives).
 
     The files are read as git stores them (``ls-tree``, then ``cat-file --batch``), never through ``git archive``
     or a checkout, which would run the filters (``smudge``, ``process``) and ``export-subst`` that a stranger's
@@ -64,12 +61,12 @@ class checkout:
     git would not check out (``..``, absolute) is refused; a symbolic link is kept only when its real path stays
     in the folder."""
 
-    def __init__(self, project: Project, since: str):
-        self.project, self.since = project, since
+    def __init__(self, root: Path, since: str):
+        self.root, self.since = root, since
         self.folder: tempfile.TemporaryDirectory[str] | None = None
 
     def __enter__(self) -> Path:
-        root, since = self.project.root, self.since
+        root, since = self.root, self.since
         if since.startswith("-") or not since.strip() or any(c in since for c in "\n\r\0"):
             raise bad_revision(since, "not a revision")
         try:

@@ -124,7 +124,7 @@ def changes(
                 now["cards"].pop(card_id, None)
         report.changes = compare(kept, now, None, values)
         return report
-    with checkout(project, since) as old_root:
+    with checkout(project.root, since) as old_root:
         from printer.project import load_project
 
         old_values: dict[str, dict[str, Any]] = {}
