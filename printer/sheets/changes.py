@@ -74,8 +74,8 @@ def show(value: Any) -> str:
 def compare(
     old: dict[str, Any],
     now: dict[str, Any],
-    old_values: dict[str, dict] | None = None,
-    values: dict[str, dict] | None = None,
+    old_values: dict[str, dict[str, Any]] | None = None,
+    values: dict[str, dict[str, Any]] | None = None,
 ) -> list[CardChange]:
     """The cards that differ between the manifests ``old`` and ``now``, sorted by id (see the module docstring)."""
     before, after = old.get("cards", {}), now.get("cards", {})
@@ -113,11 +113,13 @@ def _changed(old: dict[str, str], now: dict[str, str]) -> list[str]:
     return sorted(k for k in set(old) | set(now) if old.get(k) != now.get(k))
 
 
-def _face_options(options: dict[str, Any]) -> tuple:
+def _face_options(options: dict[str, Any]) -> tuple[Any, ...]:
     return tuple(options.get(k) for k in ("card", "bleed", "safe"))
 
 
-def _causes(was: dict, card: dict, fields: bool, styles: list[str], templates: list[str], options: bool) -> list[str]:
+def _causes(
+    was: dict[str, Any], card: dict[str, Any], fields: bool, styles: list[str], templates: list[str], options: bool
+) -> list[str]:
     """Why a card's printed face changed beside its fields: its template, the stylesheets, the files it names,
     the print options."""
     causes: list[str] = []

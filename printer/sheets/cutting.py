@@ -277,7 +277,17 @@ def without_slot_by_mark(layout: SheetLayout, reg: Registration) -> SheetLayout:
     return replace(layout, explicit=kept)
 
 
-def _place(page, card, cols, rows, gutter, margin, bleed, reg, frame) -> SheetLayout | None:
+def _place(
+    page: tuple[float, float],
+    card: tuple[float, float],
+    cols: int,
+    rows: int,
+    gutter: float,
+    margin: float,
+    bleed: float,
+    reg: Registration,
+    frame: tuple[float, float, float, float],
+) -> SheetLayout | None:
     """A ``cols`` x ``rows`` block placed inside ``frame`` clear of the marks, nearest the centre; ``None`` if none is."""
     w, h = card
     gw, gh = cols * w + (cols - 1) * gutter, rows * h + (rows - 1) * gutter

@@ -60,7 +60,7 @@ class ArtCache:
         self.folder = Path(folder)
         self.dpi = dpi
         self.cmyk_profile = cmyk_profile
-        self._done: dict[tuple, PreparedArt] = {}
+        self._done: dict[tuple[object, ...], PreparedArt] = {}
 
     def prepare(self, source: Path, box_mm: tuple[float, float], fit: str = "cover") -> PreparedArt:
         """``source`` prepared for a box of ``box_mm`` (width, height) mm; raises ``OSError`` if unreadable.

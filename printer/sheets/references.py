@@ -103,7 +103,12 @@ def template_line(template: str | None, url: str) -> str | None:
 
 
 def reference_problems(
-    html: Markup | str, base_url: str, roots: Sequence[Path], template: str | None, rendering: str, memo: dict
+    html: Markup | str,
+    base_url: str,
+    roots: Sequence[Path],
+    template: str | None,
+    rendering: str,
+    memo: dict[str, str | None],
 ) -> list[Problem]:
     """An error for each file ``html`` (rendered from ``template`` while rendering ``rendering``, a card's place
     or ``back 'x'``) names that the build could not read: located at the template line that wrote it.

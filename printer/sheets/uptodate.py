@@ -20,7 +20,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from printer.project import Game, Project
@@ -53,6 +53,14 @@ def game_inputs(project: Project, game: Game) -> GameInputs:
     return GameInputs(
         files, game.cards, tuple(game.template_dirs), aids, (game.schema.parent, bundled_root() / "schema")
     )
+
+
+class TextStore(Protocol):
+    """What :func:`recall` and :func:`remember` need of a store (the build cache's ``diskcache.Cache``): text by key."""
+
+    def get(self, key: str) -> object: ...
+
+    def set(self, key: str, value: str) -> object: ...
 
 
 def signature(request_fields: Iterable[object], files: Iterable[Path], folders: Iterable[Path]) -> str | None:
@@ -95,7 +103,7 @@ def _outputs(paths: Iterable[Path]) -> dict[str, tuple[int, int]] | None:
     return found
 
 
-def recall(store, key: str, digest: str | None) -> dict[str, Any] | None:
+def recall(store: TextStore, key: str, digest: str | None) -> dict[str, Any] | None:
     """The result (JSON data, as :func:`remember` was given it) stored for ``key`` when its signature is
     ``digest`` and its outputs are unchanged, else ``None``."""
     if digest is None:
@@ -114,7 +122,7 @@ def recall(store, key: str, digest: str | None) -> dict[str, Any] | None:
         return None
 
 
-def remember(store, key: str, digest: str | None, result: dict[str, Any], outputs: Iterable[Path]) -> None:
+def remember(store: TextStore, key: str, digest: str | None, result: dict[str, Any], outputs: Iterable[Path]) -> None:
     """Store ``result`` (JSON data) for ``key`` under ``digest`` with the size and time of its ``outputs`` (files or
     folders). Stored as JSON text, never a pickle (see :mod:`printer.sheets.cache`)."""
     if digest is None:

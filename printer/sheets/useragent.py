@@ -41,9 +41,10 @@ _PSEUDO_RULES = ("footnote-call", "footnote-marker", "note-call", "note-marker",
 def _decoded(text: str) -> str:
     """``text`` with CSS escapes (``\\6e``, ``\\n``) replaced by the characters they stand for."""
 
-    def one(match: re.Match) -> str:
-        if match.group(2) is not None:
-            return match.group(2)
+    def one(match: re.Match[str]) -> str:
+        escaped: str | None = match.group(2)
+        if escaped is not None:
+            return escaped
         code = int(match.group(1), 16)
         return chr(code) if 0 < code <= 0x10FFFF else "\ufffd"
 

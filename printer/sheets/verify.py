@@ -34,6 +34,8 @@ from printer.problems import WARNING, Problem, Severity
 from printer.units import MM_PER_IN
 
 if TYPE_CHECKING:
+    import pypdfium2
+
     from printer.sheets.faces.items import PrintItem
     from printer.sheets.job import SheetJob
     from printer.sheets.parallel import FacePdf
@@ -128,7 +130,7 @@ def has_text(html: str) -> bool:
     return False
 
 
-def render(document, index: int, dpi: float, rotation: int = 0) -> Image.Image:
+def render(document: pypdfium2.PdfDocument, index: int, dpi: float, rotation: int = 0) -> Image.Image:
     """Page ``index`` of a pypdfium2 ``document`` as an RGB image at ``dpi``, white paper behind, turned by
     ``rotation`` degrees clockwise."""
     from printer.sheets.export.faces import PDFIUM
@@ -141,12 +143,15 @@ def render(document, index: int, dpi: float, rotation: int = 0) -> Image.Image:
             page.set_cropbox(left, top - _whole(top - bottom, scale), left + _whole(right - left, scale), top)
             bitmap = page.render(scale=scale, rotation=rotation % 360, fill_color=(255, 255, 255, 255))
             page.set_cropbox(*box)
-            return bitmap.to_pil().convert("RGB")
+            image: Image.Image = bitmap.to_pil().convert("RGB")
+            return image
         finally:
             page.close()
 
 
-def render_at(document, index: int, dpi: float, rotation: int, bleed: float, at: tuple[float, float]):
+def render_at(
+    document: pypdfium2.PdfDocument, index: int, dpi: float, rotation: int, bleed: float, at: tuple[float, float]
+) -> tuple[Image.Image, tuple[int, int]]:
     """Face page ``index`` of a pypdfium2 ``document`` (``bleed`` mm round its trim box) as an RGB image at
     ``dpi``, turned by ``rotation`` degrees clockwise, moved by less than a pixel so that its trim box's top-left
     corner falls on the same fraction of a pixel as ``at`` (the corner on the sheet, in px): ``(image, corner)``,
@@ -410,7 +415,9 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
     return mean, changed
 
 
-def _hidden_text(sheet_pdf, number: int, image: Image.Image, sheet: Sheet) -> list[tuple[Face, str]]:
+def _hidden_text(
+    sheet_pdf: pypdfium2.PdfDocument, number: int, image: Image.Image, sheet: Sheet
+) -> list[tuple[Face, str]]:
     """The text of sheet ``number`` that shows no ink where it sits, with the face it is on."""
     from printer.sheets.export.faces import PDFIUM
 

@@ -62,7 +62,7 @@ class ExportRequest:
     title: str = ""
     deck: str | None = None
     image_url_base: str | None = None
-    components: tuple = ()
+    components: tuple[tuple[Any, Sequence[PrintItem]], ...] = ()
     component_job: Callable[[Any], SheetJob] | None = None
 
 
@@ -90,7 +90,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> Any:
     if name in _LAZY:
         import importlib
 
@@ -168,7 +168,8 @@ def _table(module: str) -> Exporter:
     def export(job: SheetJob, items: Sequence[PrintItem], request: ExportRequest) -> ExportResult:
         import importlib
 
-        return importlib.import_module(f"{__name__}.{module}").export(job, items, request)
+        result: ExportResult = importlib.import_module(f"{__name__}.{module}").export(job, items, request)
+        return result
 
     return export
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.paths import safe_file_name
@@ -59,14 +60,14 @@ def _value(value: object) -> object:
     return str(value) if not isinstance(value, dict) else json.dumps(value, ensure_ascii=False)
 
 
-def game_files(decks: Sequence[TableDeck], name: str, set_code: str, card_mm: tuple[float, float]) -> dict:
+def game_files(decks: Sequence[TableDeck], name: str, set_code: str, card_mm: tuple[float, float]) -> dict[str, Any]:
     """``{"cgs.json": ..., "AllCards.json": ..., "AllSets.json": ...}``: the game's JSON documents as data."""
     fields: dict[str, list[object]] = {}
-    cards: list[dict] = []
+    cards: list[dict[str, Any]] = []
     for deck in decks:
         for card in deck.cards:
             data = card.item.card.data if card.item.card is not None else {"text": card.text}
-            entry: dict = {"id": card.id, "name": card.item.name, "set": set_code, "backFace": deck.name}
+            entry: dict[str, Any] = {"id": card.id, "name": card.item.name, "set": set_code, "backFace": deck.name}
             for key, value in data.items():
                 if key in ("id", "name", "set", "backFace"):
                     continue
@@ -103,7 +104,7 @@ def deck_text(deck: TableDeck) -> str:
 
 def export_cgs(
     job: SheetJob, items: Sequence[PrintItem], request: ExportRequest, scratch: Path
-) -> tuple[Path, dict, list[TableDeck], list[Problem]]:
+) -> tuple[Path, dict[str, Any], list[TableDeck], list[Problem]]:
     """Write the game folder (faces rendered into ``scratch`` first); returns ``(folder, documents, decks, problems)``."""
     name = request.title or request.stem
     folder = Path(request.out_dir) / f"{request.stem}-cgs" / safe_file_name(name)

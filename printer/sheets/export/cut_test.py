@@ -21,13 +21,13 @@ from printer.sheets.export import ExportRequest, ExportResult
 from printer.sheets.export.cutfile import svg_text
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.job import SheetJob
-from printer.sheets.layout import MM_PER_IN
+from printer.sheets.layout import MM_PER_IN, Box
 from printer.sheets.options import sheet_layout
 
 PT_PER_MM = 72 / MM_PER_IN
 
 
-def marks_pdf(page: tuple[float, float], boxes: Sequence, target: Path) -> None:
+def marks_pdf(page: tuple[float, float], boxes: Sequence[Box], target: Path) -> None:
     """A one-page PDF of ``page`` (mm) with a filled black rectangle per box (mm, origin top-left)."""
     W, H = page
     ops = ["0 0 0 rg"] + [

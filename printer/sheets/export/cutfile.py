@@ -25,7 +25,7 @@ marks the PDF prints (``--registration``), and print at 100 % scale.
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from xml.sax.saxutils import escape
 
@@ -34,7 +34,7 @@ from printer.problems import Problem
 from printer.sheets.cutting import outline_path, outline_polyline, sheet_slots
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.job import SheetJob
-from printer.sheets.layout import Box, SheetLayout
+from printer.sheets.layout import Box, SheetLayout, Slot
 
 STROKE = "#ff0000"
 STROKE_WIDTH = 0.1  # mm: a hairline, as cutting software expects for a cut line
@@ -44,7 +44,9 @@ def sheet_name(number: int, suffix: str) -> str:
     return f"sheet-{number:02d}.{suffix}"
 
 
-def svg_text(layout: SheetLayout, slots, radius: float, title: str = "", window: Box | None = None) -> str:
+def svg_text(
+    layout: SheetLayout, slots: Iterable[Slot], radius: float, title: str = "", window: Box | None = None
+) -> str:
     """The SVG cut file of one sheet: ``slots`` are the used slots of ``layout``, ``radius`` the corner radius (mm).
 
     With ``window`` (a box of the sheet, mm) the file is the size of that box, its origin the box's top-left corner
@@ -71,12 +73,12 @@ def svg_text(layout: SheetLayout, slots, radius: float, title: str = "", window:
     )
 
 
-def dxf_bytes(layout: SheetLayout, slots, radius: float) -> bytes:
+def dxf_bytes(layout: SheetLayout, slots: Iterable[Slot], radius: float) -> bytes:
     """The DXF cut file of one sheet (R2010, mm). Raises :class:`ImportError` without ezdxf."""
-    import ezdxf
     from ezdxf import units
+    from ezdxf.filemanagement import new
 
-    doc = ezdxf.new("R2010", units=units.MM)
+    doc = new("R2010", units=units.MM)
     doc.layers.add("CUT", color=1)
     msp = doc.modelspace()
     H = layout.page[1]

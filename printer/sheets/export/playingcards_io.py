@@ -32,6 +32,7 @@ import json
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from printer.fsutil import atomic_write_bytes
 from printer.problems import Problem
@@ -49,7 +50,7 @@ def _url(file: str) -> str:
     return f"package://{ASSETS}/{file}"
 
 
-def _image(width: int, height: int, prop: str) -> dict:
+def _image(width: int, height: int, prop: str) -> dict[str, Any]:
     """A template object: an image the size of the card showing the card type's ``prop``."""
     return {
         "type": "image",
@@ -65,12 +66,12 @@ def _image(width: int, height: int, prop: str) -> dict:
 
 def deck_widgets(
     deck_id: str, label: str, cards: Sequence[TableCard], size: tuple[int, int], x: int, y: int
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """The ``cardPile``, ``cardDeck`` and ``card`` widgets of one deck of ``cards`` (each with its count) at (x, y)."""
     w, h = size
     pile = f"{deck_id}-pile"
     types = {f"{deck_id}-{n}": card for n, card in enumerate(cards, 1)}
-    widgets: list[dict] = [
+    widgets: list[dict[str, Any]] = [
         {
             "id": pile,
             "type": "cardPile",
@@ -117,11 +118,11 @@ def deck_widgets(
 
 def export_playingcards_io(
     job: SheetJob, items: Sequence[PrintItem], request: ExportRequest, folder: Path
-) -> tuple[Path, list[dict], list[Problem]]:
+) -> tuple[Path, list[dict[str, Any]], list[Problem]]:
     """Write ``<stem>-playingcards-io.pcio`` (images rendered into ``folder`` first); returns ``(file, widgets, problems)``."""
     decks, px = table_decks(job, items, folder, request.dpi)
     size = (round(CARD_HEIGHT_PX * px[0] / px[1]), CARD_HEIGHT_PX)
-    widgets: list[dict] = []
+    widgets: list[dict[str, Any]] = []
     x = 40
     for n, deck in enumerate(decks, 1):
         widgets += deck_widgets(f"deck{n}", deck.name, deck.cards, size, x, 40)

@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pypdfium2
 from PIL import Image, ImageChops, ImageStat
@@ -129,7 +130,7 @@ class Plan:
         return (round(self.canvas[0] / MM_PER_IN * dpi), round(self.canvas[1] / MM_PER_IN * dpi))
 
 
-def _mm(entry: dict, key: str) -> tuple[float, float]:
+def _mm(entry: dict[str, Any], key: str) -> tuple[float, float]:
     """``entry``'s ``<key>_in`` (inches) or ``<key>_mm`` as (width, height) mm; ``KeyError`` when it has neither."""
     scale, values = (MM_PER_IN, entry[f"{key}_in"]) if f"{key}_in" in entry else (1.0, entry[f"{key}_mm"])
     width, height = (float(v) * scale for v in values)
@@ -473,7 +474,7 @@ def _cmyk_notes(preset: Preset, icc: Path | None) -> list[Problem]:
     return []
 
 
-def _png_names(items, fronts, backs, pjob) -> dict[str, str]:
+def _png_names(items: Sequence[PrintItem], fronts: list[str], backs: list[str], pjob: SheetJob) -> dict[str, str]:
     """Each distinct face's file, ``fronts/001-<card id>.png`` and ``backs/001-<back>.png``, numbered in print order."""
     from printer.sheets.export.faces import back_name, front_name
 
@@ -489,7 +490,17 @@ def _png_names(items, fronts, backs, pjob) -> dict[str, str]:
     return files
 
 
-def _finish_pngs(staging, target, items, fronts, backs, files, px, preset, result) -> None:
+def _finish_pngs(
+    staging: Path,
+    target: Path,
+    items: Sequence[PrintItem],
+    fronts: list[str],
+    backs: list[str],
+    files: dict[str, str],
+    px: tuple[int, int],
+    preset: Preset,
+    result: PresetResult,
+) -> None:
     """``cards.csv`` (front, back, copies) beside the PNGs, then the staging folder put in place of ``target``."""
     rows: dict[tuple[str, str], int] = {}
     for i in range(len(items)):
@@ -514,7 +525,16 @@ def _finish_pngs(staging, target, items, fronts, backs, files, px, preset, resul
     )
 
 
-def _write_pdfs(target, fronts, backs, pjob, layout, preset, profile, result) -> None:
+def _write_pdfs(
+    target: Path,
+    fronts: list[str],
+    backs: list[str],
+    pjob: SheetJob,
+    layout: SheetLayout,
+    preset: Preset,
+    profile: tuple[Path | None, str | None],
+    result: PresetResult,
+) -> None:
     from printer.sheets.export.pdfx import convert_to_cmyk
     from printer.sheets.export.preflight import preflight_pdf, profiles
     from printer.sheets.export.pressready import finish_press_pdf, with_rich_black

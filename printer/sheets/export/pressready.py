@@ -76,7 +76,7 @@ def finish_press_pdf(
     The output intent's ``OutputConditionIdentifier`` is ``condition`` (a registered printing condition, e.g.
     ``FOGRA39``) when given, else the profile's description; its ``OutputCondition`` and ``Info`` the description."""
     with pikepdf.open(io.BytesIO(pdf)) as document:
-        nums: list = []
+        nums: list[int | pikepdf.Dictionary] = []
         counts: dict[str, int] = {}
         for index, side in enumerate(sides[: len(document.pages)]):
             counts[side] = counts.get(side, 0) + 1

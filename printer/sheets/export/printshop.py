@@ -29,7 +29,7 @@ from printer.problems import Problem
 from printer.sheets.export.faces import distinct_faces, face_images, face_pdf, page_layout, png_bytes, px_of
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.job import SheetJob
-from printer.sheets.layout import CARD_SIZES, MM_PER_IN
+from printer.sheets.layout import CARD_SIZES, MM_PER_IN, SheetLayout
 
 DPI = 300
 #: Print-shop canvases in px at 300 dpi, by trim size in mm.
@@ -74,7 +74,7 @@ def export_print_shop(
     return target, problems
 
 
-def with_trim_boxes(pdf: bytes, layout) -> bytes:
+def with_trim_boxes(pdf: bytes, layout: SheetLayout) -> bytes:
     """``pdf`` with every page's TrimBox on the card's trim and BleedBox on the whole page (PDF points)."""
     reader = PdfReader(io.BytesIO(pdf))
     writer = PdfWriter(clone_from=reader)

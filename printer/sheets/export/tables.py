@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from printer.sheets.export.faces import back_name, front_name, page_layout, px_of
 from printer.sheets.export.png import write_face_pngs
@@ -30,6 +30,9 @@ from printer.sheets.export.tts import back_group
 from printer.sheets.export.tts_components import component_dpi, component_face_names
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.job import SheetJob
+
+if TYPE_CHECKING:
+    from PIL import Image
 
 _TAG = re.compile(r"<[^>]+>")
 
@@ -126,7 +129,7 @@ def table_pieces(
     components: Sequence[tuple[Any, Sequence[PrintItem]]],
     job_for: Callable[[Any], Any] | None,
     folder: Path,
-    transform: Callable[[Any], Callable | None] = lambda component: None,
+    transform: Callable[[Any], Callable[[Image.Image], Image.Image] | None] = lambda component: None,
 ) -> list[TablePieces]:
     """Write the faces of every component's pieces into ``folder``; returns them per component.
 

@@ -30,6 +30,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from printer.fsutil import atomic_write_text
 from printer.problems import Problem
@@ -58,7 +59,7 @@ def card_template(
     metadata: dict[int, str],
     model: str,
     same_index_back: bool,
-) -> dict:
+) -> dict[str, Any]:
     """A Tabletop Playground card template: a stack of ``indices`` of the ``front`` texture's ``grid`` (cols, rows)."""
     return {
         "Type": "Card",
@@ -101,13 +102,13 @@ def card_template(
 
 def export_tabletop_playground(
     job: SheetJob, items: Sequence[PrintItem], request: ExportRequest
-) -> tuple[Path, list[dict], list[Problem]]:
+) -> tuple[Path, list[dict[str, Any]], list[Problem]]:
     """Write the package folder; returns ``(folder, templates, problems)`` (card templates first, then components)."""
     folder = Path(request.out_dir) / f"{request.stem}-tabletop-playground"
     plan = plan_sheets(job, items)
     write_sheets(job, plan, folder / "Textures")
     model = "Rounded" if job.opts.corner_radius > 0 else "Square"
-    templates: list[dict] = []
+    templates: list[dict[str, Any]] = []
     for sheet in plan:
         slots = range(len(sheet.items))
         names = {i: item.name for i, item in zip(slots, sheet.items)}

@@ -23,6 +23,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from printer.fsutil import atomic_write_text
 from printer.problems import Problem
@@ -34,7 +35,7 @@ from printer.sheets.job import SheetJob
 MANIFEST_FORMAT = "printer-tabletopia/1"
 
 
-def _card(card: TableCard, front_dir: str, back_dir: str) -> dict:
+def _card(card: TableCard, front_dir: str, back_dir: str) -> dict[str, Any]:
     return {
         "id": card.id,
         "name": card.item.name,
@@ -46,7 +47,7 @@ def _card(card: TableCard, front_dir: str, back_dir: str) -> dict:
 
 def export_tabletopia(
     job: SheetJob, items: Sequence[PrintItem], request: ExportRequest
-) -> tuple[Path, dict, list[Problem]]:
+) -> tuple[Path, dict[str, Any], list[Problem]]:
     """Write the ``<stem>-tabletopia`` folder; returns ``(folder, manifest, problems)``."""
     folder = Path(request.out_dir) / f"{request.stem}-tabletopia"
     decks, px = table_decks(job, items, folder / "fronts", request.dpi, folder / "backs")

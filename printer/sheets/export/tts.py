@@ -31,6 +31,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from PIL import Image
 
@@ -76,7 +77,7 @@ class TTSSheet:
     back: str
     unique_back: bool
     card_px: tuple[int, int] = (0, 0)
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict[str, Any])
 
 
 def back_group(job: SheetJob, item: PrintItem) -> tuple[str, bool]:
@@ -142,7 +143,7 @@ def _write(folder: Path, planned: str, data: bytes, files: list[Path]) -> str:
     return name
 
 
-def manifest(plan: Sequence[TTSSheet]) -> dict:
+def manifest(plan: Sequence[TTSSheet]) -> dict[str, Any]:
     """``tts.json``: per face image its back, grid (``width`` x ``height``), card count and card size in px."""
     return {
         "decks": [

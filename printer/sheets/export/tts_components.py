@@ -58,7 +58,7 @@ TILE_TYPES = {"square": 0, "hex": 1}
 class ComponentObjects:
     """What :func:`component_objects` made: the TTS ``objects``, the image ``files`` written, the piece ``count``."""
 
-    objects: list[dict]
+    objects: list[dict[str, Any]]
     files: list[Path]
     count: int
 
@@ -78,9 +78,9 @@ def _masked(image: Image.Image, shape: str) -> Image.Image:
     return rgba
 
 
-def custom_image(component: Any, front: str, back: str) -> dict:
+def custom_image(component: Any, front: str, back: str) -> dict[str, Any]:
     """The ``CustomImage`` of a piece of ``component`` whose images are at the URLs ``front`` and ``back``."""
-    data: dict = {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0}
+    data: dict[str, Any] = {"ImageURL": front, "ImageSecondaryURL": back, "ImageScalar": 1.0, "WidthScale": 0.0}
     if component.kind == "token":
         data["CustomToken"] = {"Thickness": 0.1, "MergeDistancePixels": 15.0, "StandUp": False, "Stackable": True}
     elif component.kind == "tile":
@@ -98,7 +98,8 @@ OBJECT_NAMES = {"token": "Custom_Token", "tile": "Custom_Tile", "board": "Custom
 
 def component_dpi(component: Any, dpi: float = DPI) -> float:
     """The resolution of a component's images: ``dpi``, lowered so that its longer side stays within MAX_PX."""
-    return min(dpi, MAX_PX / (max(component.size) / MM_PER_IN))
+    longest: float = max(component.size)
+    return min(dpi, MAX_PX / (longest / MM_PER_IN))
 
 
 def component_face_names(job: Any, component: Any, items: Sequence[PrintItem]) -> dict[str, str]:
@@ -118,7 +119,7 @@ def component_objects(
     job_for: Callable[[Any], Any],
     folder: Path,
     url: Callable[[str], str],
-    base: Callable[[str, str, str, dict], dict],
+    base: Callable[[str, str, str, dict[str, Any]], dict[str, Any]],
     describe: Callable[[PrintItem], str],
     name: str,
     z0: float,
@@ -130,7 +131,7 @@ def component_objects(
     object's common fields; ``describe(item)`` its tooltip text. Pieces are laid out face up in rows from
     ``z0`` (TTS units, towards the player), one row per component.
     """
-    objects: list[dict] = []
+    objects: list[dict[str, Any]] = []
     files: list[Path] = []
     z = z0
     for component, items in groups:

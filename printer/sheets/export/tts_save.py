@@ -113,7 +113,7 @@ def _guid(*parts: object) -> str:
     return hashlib.sha1("\x1f".join(str(p) for p in parts).encode()).hexdigest()[:6]
 
 
-def _transform(x: float = 0.0, y: float = 1.0, z: float = 0.0) -> dict:
+def _transform(x: float = 0.0, y: float = 1.0, z: float = 0.0) -> dict[str, Any]:
     """A TTS transform: at ``(x, y, z)``, face down (turned 180 degrees about z), unscaled."""
     return {
         "posX": x,
@@ -136,7 +136,7 @@ def description(item: PrintItem) -> str:
     return _TAG.sub("", str(text)).strip()
 
 
-def _object_base(name: str, nickname: str, guid: str, transform: dict) -> dict:
+def _object_base(name: str, nickname: str, guid: str, transform: dict[str, Any]) -> dict[str, Any]:
     return {
         "GUID": guid,
         "Name": name,
@@ -164,9 +164,9 @@ def _object_base(name: str, nickname: str, guid: str, transform: dict) -> dict:
 
 def saved_object(
     plan: Sequence[TTSSheet], folder: Path, name: str, url_base: str | None, card_type: int, date: str = ""
-) -> dict:
+) -> dict[str, Any]:
     """The saved object's JSON for the sheets of ``plan`` (see the module docstring); ``name`` is shown in TTS."""
-    custom: dict[int, dict] = {}
+    custom: dict[int, dict[str, Any]] = {}
     decks: dict[str, list[tuple[PrintItem, int, int]]] = {}
     for key, sheet in enumerate(plan, 1):
         custom[key] = {

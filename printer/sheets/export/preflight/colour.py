@@ -16,6 +16,7 @@ catch); the total ink check bounds it from above.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 
 import pikepdf
 from PIL import Image, ImageChops
@@ -32,7 +33,7 @@ FULL_BLACK = 95.0
 BLACK_TOLERANCE = 5.0
 
 
-def _pct(values) -> tuple[float, ...]:
+def _pct(values: Iterable[float]) -> tuple[float, ...]:
     return tuple(round(v * 100, 1) for v in values)
 
 

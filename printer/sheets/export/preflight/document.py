@@ -63,7 +63,7 @@ def _embedded(font: pikepdf.Object) -> bool:
     if font.get("/Subtype") == "/Type3":
         return True
     if font.get("/Subtype") == "/Type0":
-        descendants: pikepdf.Object | list = font.get("/DescendantFonts") or []
+        descendants: pikepdf.Object | list[pikepdf.Object] = font.get("/DescendantFonts") or []
         return bool(descendants) and _embedded(descendants[0])
     descriptor = font.get("/FontDescriptor")
     return isinstance(descriptor, pikepdf.Dictionary) and any(

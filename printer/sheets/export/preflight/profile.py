@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from printer.problems import lookup
 
@@ -54,7 +55,7 @@ def _vendors_file() -> Path:
     return Path(__file__).resolve().parent.parent / "vendors.toml"
 
 
-def _pair(entry: dict, key: str) -> tuple[float, float]:
+def _pair(entry: dict[str, Any], key: str) -> tuple[float, float]:
     scale, values = (MM_PER_IN, entry[f"{key}_in"]) if f"{key}_in" in entry else (1.0, entry[f"{key}_mm"])
     return float(values[0]) * scale, float(values[1]) * scale
 

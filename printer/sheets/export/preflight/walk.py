@@ -65,7 +65,7 @@ class Facts:
     #: (page, where, what) for each use of transparency
     transparency: list[tuple[int, str, str]] = field(default_factory=list)
     #: (page, where, font dictionary)
-    fonts: list[tuple[int, str, pikepdf.Dictionary]] = field(default_factory=list)
+    fonts: list[tuple[int, str, pikepdf.Object]] = field(default_factory=list)
     skipped: list[tuple[int, str, str]] = field(default_factory=list)
 
 
@@ -108,7 +108,7 @@ class _Reader:
         self.facts = facts
         self.budget = MAX_OPERATORS
 
-    def group(self, page: int, where: str, obj: pikepdf.Object, resources) -> None:
+    def group(self, page: int, where: str, obj: pikepdf.Object, resources: pikepdf.Object | None) -> None:
         group = obj.get("/Group")
         if isinstance(group, pikepdf.Dictionary) and group.get("/S") == "/Transparency":
             self.facts.transparency.append((page, where, "a transparency group"))
@@ -130,7 +130,14 @@ class _Reader:
             if any(n not in ("/Normal", "/Compatible") for n in names):
                 self.facts.transparency.append((page, where, f"blend mode {names[0][1:]}"))
 
-    def image(self, page: int, where: str, image, ctm: list[float], resources) -> None:
+    def image(
+        self,
+        page: int,
+        where: str,
+        image: pikepdf.Object | pikepdf.PdfInlineImage,
+        ctm: list[float],
+        resources: pikepdf.Object | None,
+    ) -> None:
         a, b, c, d = ctm[:4]
         self.facts.images.append(PlacedImage(page, where, image, hypot(a, b), hypot(c, d)))
         if isinstance(image, pikepdf.PdfInlineImage):
@@ -145,7 +152,9 @@ class _Reader:
         if cs is not None and not bool(stencil):
             self.facts.spaces.append((page, where, space_of(cs, resources)))
 
-    def content(self, page: int, where: str, obj: pikepdf.Object, resources, ctm: list[float], depth: int) -> None:
+    def content(
+        self, page: int, where: str, obj: pikepdf.Object, resources: pikepdf.Object | None, ctm: list[float], depth: int
+    ) -> None:
         if depth > MAX_DEPTH:
             self.facts.skipped.append((page, where, f"forms nested deeper than {MAX_DEPTH}"))
             return
@@ -183,11 +192,13 @@ class _Reader:
             elif op == "cm":
                 ctm = _multiply([float(v) for v in operands], ctm)
             elif op == "gs":
-                gs = (resources.get("/ExtGState") or {}).get(str(operands[0]))
+                states: pikepdf.Object | dict[str, pikepdf.Object] = resources.get("/ExtGState") or {}
+                gs = states.get(str(operands[0]))
                 if gs is not None:
                     self.state(page, name_of(gs, str(operands[0]), "graphics state"), gs)
             elif op == "sh":
-                shading = (resources.get("/Shading") or {}).get(str(operands[0]))
+                shadings: pikepdf.Object | dict[str, pikepdf.Object] = resources.get("/Shading") or {}
+                shading = shadings.get(str(operands[0]))
                 if shading is not None and "/ColorSpace" in shading:
                     self.facts.spaces.append(
                         (page, name_of(shading, str(operands[0]), "shading"), space_of(shading.ColorSpace, resources))
@@ -197,8 +208,9 @@ class _Reader:
             elif op == "Do":
                 self.draw(page, str(operands[0]), resources, ctm, depth)
 
-    def draw(self, page: int, label: str, resources, ctm: list[float], depth: int) -> None:
-        xobject = (resources.get("/XObject") or {}).get(label)
+    def draw(self, page: int, label: str, resources: pikepdf.Object, ctm: list[float], depth: int) -> None:
+        xobjects: pikepdf.Object | dict[str, pikepdf.Object] = resources.get("/XObject") or {}
+        xobject = xobjects.get(label)
         if xobject is None:
             return
         subtype = xobject.get("/Subtype")
