@@ -43,11 +43,11 @@ from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
 
 from printer.paths import check_output_folder, output_folder_problem
+from printer.pools import WorkerPids, report_pid
 from printer.project import Game, Project
 
 if TYPE_CHECKING:  # at run time the sheets stage is imported where a face is rendered, not with the server
-    from multiprocessing.context import BaseContext
-    from multiprocessing.queues import SimpleQueue
+    from multiprocessing.queues import Queue
 
     from printer.sheets.cache import FaceIdentity
     from printer.sheets.job import SheetJob
@@ -510,33 +510,10 @@ class FaceRenderer:
                 future.set_exception(RenderFailed(error))
 
 
-class WorkerPids:
-    """The process ids of a process pool's live workers, as each reports its own when it starts.
-
-    Pass :meth:`initargs` with :func:`start_worker` as the pool's initializer; calling the object gives the ids of
-    the workers that started and are still this process's children (``multiprocessing.active_children``), so an
-    id the system has since given to another program is never named.
-    """
-
-    def __init__(self, context: BaseContext):
-        self._queue = context.SimpleQueue()
-        self._known: set[int] = set()
-
-    def initargs(self) -> tuple[SimpleQueue[int]]:
-        return (self._queue,)
-
-    def __call__(self) -> list[int]:
-        while not self._queue.empty():
-            self._known.add(self._queue.get())
-        import multiprocessing
-
-        self._known &= {child.pid for child in multiprocessing.active_children() if child.pid is not None}
-        return sorted(self._known)
-
-
-def start_worker(pids: SimpleQueue[int]) -> None:
-    """A render process's initializer: report its process id (:class:`WorkerPids`), then :func:`warm_up`."""
-    pids.put(os.getpid())
+def start_worker(pids: Queue[int]) -> None:
+    """A render process's initializer: report its process id (:class:`~printer.pools.WorkerPids`), then
+    :func:`warm_up`."""
+    report_pid(pids)
     warm_up()
 
 
@@ -564,7 +541,7 @@ def make_executor(workers: int) -> Pools:
     context = multiprocessing.get_context("spawn")  # no fork of a process running an event loop and threads
     # the gallery's processes are stopped while the urgent one renders a card just saved (FaceRenderer.pause_gallery)
     pids = WorkerPids(context)
-    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=start_worker, initargs=pids.initargs())
+    executor = ProcessPoolExecutor(workers, mp_context=context, initializer=start_worker, initargs=(pids.queue,))
     urgent = ProcessPoolExecutor(1, mp_context=context, initializer=warm_up)
     return Pools(executor, workers, urgent, pids)
 

@@ -17,8 +17,10 @@ tcp://HOST:PORT``; the workers must see the project at the same path).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
@@ -26,10 +28,13 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from printer.pools import WorkerPids, report_pid
 from printer.problems import Problem
 from printer.sheets.options import PrintOptions
 
 if TYPE_CHECKING:
+    from multiprocessing.queues import Queue
+
     from distributed import Client
 
 
@@ -80,6 +85,8 @@ class Workers:
         self.rehearse = rehearse
         self._used = False  # whether a build asked for the executor (a pool warmed and never used is stopped at once)
         self._executor: Executor | None = None
+        self._pids: WorkerPids | None = None  # the local pool's workers, as each reported its id
+        self._started = 0  # the processes warm() started
         self._client: Client | None = None
 
     def executor(self) -> Executor | None:
@@ -102,8 +109,12 @@ class Workers:
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork" if "fork" in methods else None)
         rehearse = self.rehearse and spec is not None
+        self._pids = WorkerPids(context)
         return ProcessPoolExecutor(
-            max_workers=self.jobs, mp_context=context, initializer=_warm, initargs=(spec, os.getpid(), rehearse)
+            max_workers=self.jobs,
+            mp_context=context,
+            initializer=_warm,
+            initargs=(spec, os.getpid(), rehearse, self._pids.queue),
         )
 
     def warm(self, spec: JobSpec) -> None:
@@ -117,8 +128,12 @@ class Workers:
         watch warms its pool before its first build, so that the first save finds it ready.
         """
         if self.can_warm:
+            import multiprocessing
+
+            before = {child.pid for child in multiprocessing.active_children()}
             self._executor = self._pool(spec)
             self._executor.submit(int)  # a pool starts its processes with its first task
+            self._started = len({child.pid for child in multiprocessing.active_children()} - before)
 
     @property
     def can_warm(self) -> bool:
@@ -135,9 +150,10 @@ class Workers:
         no build used them (a pool :meth:`warm` started for faces that all came from the cache, or a build that
         stopped at bad cards: its workers may still be importing WeasyPrint)."""
         if self._executor is not None and not self._used and not self.scheduler:
-            processes = list((getattr(self._executor, "_processes", None) or {}).values())  # no public way before 3.14
-            for process in processes:  # killed: they hold nothing yet, and may catch SIGTERM as printer does
-                process.kill()
+            pids = self._pids.wait(self._started, 10) if self._pids is not None else []  # each reports at once
+            for pid in pids:  # killed: they hold nothing yet, and
+                with contextlib.suppress(ProcessLookupError, PermissionError):  # may catch SIGTERM as printer does
+                    os.kill(pid, getattr(signal, "SIGKILL", signal.SIGTERM))
             self._executor.shutdown(wait=True, cancel_futures=True)  # the pool finds them gone and stops at once
         elif self._executor is not None:
             if cancel:
@@ -179,11 +195,15 @@ def _job_for(spec: JobSpec):
     return _JOBS[key]
 
 
-def _warm(spec: JobSpec | None, parent: int | None = None, rehearse: bool = False) -> None:
-    """A pool worker's start: WeasyPrint imported (:mod:`printer.sheets.pdf`) and ``spec``'s job loaded before its
-    first batch; with ``rehearse``, a face laid out too (:func:`_rehearse`). What fails here is left for that batch
-    to raise, with its own message. With ``parent`` (the pid of the process that started the pool), the worker
-    ends itself once that process is gone (:func:`_orphaned`)."""
+def _warm(
+    spec: JobSpec | None, parent: int | None = None, rehearse: bool = False, pids: Queue[int] | None = None
+) -> None:
+    """A pool worker's start: its id put on ``pids`` first (:class:`~printer.pools.WorkerPids`), then WeasyPrint
+    imported (:mod:`printer.sheets.pdf`) and ``spec``'s job loaded before its first batch; with ``rehearse``, a face
+    laid out too (:func:`_rehearse`). What fails here is left for that batch to raise, with its own message. With
+    ``parent`` (the pid of the process that started the pool), the worker ends itself once that process is gone
+    (:func:`_orphaned`)."""
+    report_pid(pids)
     if parent is not None:
         import threading
 

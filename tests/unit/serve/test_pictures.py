@@ -181,11 +181,13 @@ def test_a_pool_s_worker_pids_are_the_live_workers_that_reported_at_start(monkey
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
+    from printer.pools import WorkerPids
+
     monkeypatch.setattr(pictures, "warm_up", lambda: None)  # no WeasyPrint in the forked worker
     context = multiprocessing.get_context("fork")
-    pids = pictures.WorkerPids(context)
+    pids = WorkerPids(context)
     assert pids() == []
-    pool = ProcessPoolExecutor(1, mp_context=context, initializer=pictures.start_worker, initargs=pids.initargs())
+    pool = ProcessPoolExecutor(1, mp_context=context, initializer=pictures.start_worker, initargs=(pids.queue,))
     try:
         worker = pool.submit(os.getpid).result(timeout=PATIENCE)
         assert pids() == [worker] and worker != os.getpid()

@@ -97,6 +97,7 @@ def test_a_build_on_a_dask_cluster_is_the_serial_build(serial, tmp_path, monkeyp
 
 
 def test_a_pool_started_early_and_never_used_is_stopped_at_once():
+    import multiprocessing
     import time
 
     from printer.sheets.options import PrintOptions
@@ -104,8 +105,9 @@ def test_a_pool_started_early_and_never_used_is_stopped_at_once():
 
     spec = JobSpec(str(REPO), "l5r", PrintOptions(), (), None)
     workers = Workers(2)
+    before = {p.pid for p in multiprocessing.active_children()}
     workers.warm(spec)  # its workers start importing WeasyPrint and loading the job
-    processes = list(workers._executor._processes.values())
+    processes = [p for p in multiprocessing.active_children() if p.pid not in before]
     assert len(processes) == 2 and all(p.is_alive() for p in processes)
     started = time.monotonic()
     workers.close()
