@@ -63,7 +63,6 @@ from printer.sheets.cutting import (
     CLEARANCE,
     LAYOUT_VERSION,
     LAYOUT_VERSIONS,
-    REGISTRATIONS,
     fit_registered,
     layout_clear,
     registration_marks,
@@ -83,7 +82,7 @@ from printer.sheets.layout import (
     parse_offset,
     parse_size,
 )
-from printer.sheets.plan.names import DUPLEX, MARKS, SHEET_OPTIONS
+from printer.sheets.plan.names import DUPLEX, MARKS, REGISTRATIONS, SHEET_OPTIONS
 
 KEYS = SHEET_OPTIONS  # every sheet option (printer.sheets.plan.names)
 
