@@ -150,7 +150,7 @@ print(" ".join(sorted(m for m in sys.modules if m.split(".")[0] in ("jsonschema"
 
 
 def test_valid_cards_are_validated_without_python_jsonschema(repo):
-    """The verdict comes from the compiled validator: python-jsonschema is not even imported (issue 18, item 8)."""
+    """The verdict comes from the compiled validator: python-jsonschema is not even imported."""
     args = ["--project", str(repo), "validate", "--no-render", str(repo / "cards" / "l5r")]
     done = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True)
     lines = done.stdout.splitlines()

@@ -86,7 +86,7 @@ print(" ".join(sorted(sys.modules)))
     "path", [(), ("build",), ("validate",), ("deck", "check"), ("rules",), ("export", "cards"), ("box",), ("clean",)]
 )
 def test_help_imports_no_renderer_nor_validator(path):
-    """``printer --help`` and a command's help load no PDF, image or schema library (issue 18, item 7)."""
+    """``printer --help`` and a command's help load no PDF, image or schema library: they start fast."""
     done = subprocess.run([sys.executable, "-c", PROBE, *path, "--help"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     loaded = done.stdout.splitlines()[-1].split()
