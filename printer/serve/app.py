@@ -25,9 +25,10 @@ import logging
 import secrets
 import threading
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from starlette.applications import Starlette
@@ -71,9 +72,9 @@ class Hub:
     """The open event streams; :meth:`publish` sends one event to each."""
 
     def __init__(self) -> None:
-        self.queues: set[asyncio.Queue] = set()
+        self.queues: set[asyncio.Queue[tuple[str, str]]] = set()
 
-    def publish(self, event: str, data: dict) -> None:
+    def publish(self, event: str, data: dict[str, Any]) -> None:
         text = json.dumps(data, ensure_ascii=False)
         for queue in list(self.queues):
             try:
@@ -81,8 +82,8 @@ class Hub:
             except asyncio.QueueFull:  # a page that stopped reading: it reloads its state when it comes back
                 self.queues.discard(queue)
 
-    async def stream(self) -> AsyncIterator[dict]:
-        queue: asyncio.Queue = asyncio.Queue(maxsize=500)
+    async def stream(self) -> AsyncIterator[dict[str, Any]]:
+        queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue(maxsize=500)
         self.queues.add(queue)
         try:
             yield {"event": "hello", "data": "{}"}
@@ -114,9 +115,9 @@ class Server:
         self.pages = jinja2.Environment(
             loader=jinja2.FileSystemLoader(str(HERE / "templates")), autoescape=True, undefined=jinja2.StrictUndefined
         )
-        self.watch_task: asyncio.Task | None = None
+        self.watch_task: asyncio.Task[None] | None = None
         self.stopping = asyncio.Event()
-        self.last_change: dict = {}
+        self.last_change: dict[str, Any] = {}
         from printer.serve.jobs import Jobs
         from printer.serve.langs import Languages
 
@@ -255,27 +256,28 @@ class Server:
             halt.set()
 
 
-def _watch_ended(task: asyncio.Task) -> None:
+def _watch_ended(task: asyncio.Task[None]) -> None:
     if not task.cancelled() and task.exception() is not None:
         log.error("watching the project stopped: %s", task.exception(), exc_info=task.exception())
 
 
-def _json_error(status: int, message: str, problems: list | None = None) -> JSONResponse:
+def _json_error(status: int, message: str, problems: list[dict[str, Any]] | None = None) -> JSONResponse:
     return JSONResponse({"error": message, "problems": problems or []}, status_code=status)
 
 
-async def _body(request: Request) -> dict:
+async def _body(request: Request) -> dict[str, Any]:
     return await security.json_body(request, _server(request).workspace.project.limits.request_bytes)
 
 
 def _server(request: Request) -> Server:
-    return request.app.state.server
+    server: Server = request.app.state.server
+    return server
 
 
 # -- pages ------------------------------------------------------------------------------------------------------------
 
 
-def _page(name: str, title: str):
+def _page(name: str, title: str) -> Callable[[Request], Awaitable[Response]]:
     async def page(request: Request) -> Response:
         server = _server(request)
         session = request.scope.get("state", {}).get("session") or ""
@@ -296,7 +298,7 @@ def _page(name: str, title: str):
 # -- state and pictures -----------------------------------------------------------------------------------------------
 
 
-def _games(workspace: Workspace) -> list[dict]:
+def _games(workspace: Workspace) -> list[dict[str, Any]]:
     out = []
     for game in workspace.project.games.values():
         try:
@@ -309,7 +311,7 @@ def _games(workspace: Workspace) -> list[dict]:
     return out
 
 
-def _state_body(workspace: Workspace, languages: Languages | None = None, lang: str | None = None) -> dict:
+def _state_body(workspace: Workspace, languages: Languages | None = None, lang: str | None = None) -> dict[str, Any]:
     """The gallery's whole state, its cards in ``lang`` when given (run in a thread: it waits for the workspace's
     lock)."""
     with workspace.lock:
@@ -419,7 +421,7 @@ async def card(request: Request) -> Response:
     return JSONResponse(found, headers={"cache-control": "no-store"})
 
 
-def _card_body(workspace: Workspace, uid: str | None, game_id: str | None) -> dict | str:
+def _card_body(workspace: Workspace, uid: str | None, game_id: str | None) -> dict[str, Any] | str:
     """What the editor shows of card ``uid`` (or a new card of ``game_id``), or why there is none (run in a
     thread: it waits for the workspace's lock)."""
     from printer.serve.edits import digest
@@ -511,7 +513,7 @@ def create_app(workspace: Workspace, config: ServeConfig | None = None) -> Starl
     sessions = security.Sessions(config.port, config.token)
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette):
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
         server = Server(workspace, config, sessions)
         app.state.server = server
         server.warm_up()

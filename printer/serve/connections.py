@@ -13,6 +13,10 @@ first request, between two, or while a request's headers trickle in) is closed.
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from uvicorn.protocols.http.h11_impl import RequestResponseCycle
 
 #: connections held at once (a browser opens at most 6 to one server; each page keeps one for its event stream)
 MAX_CONNECTIONS = 64
@@ -27,7 +31,7 @@ def protocol(max_connections: int = MAX_CONNECTIONS, idle_seconds: float = IDLE_
     class Bounded(H11Protocol):
         _idle: asyncio.TimerHandle | None = None
 
-        def connection_made(self, transport) -> None:
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]  # as uvicorn's own
             super().connection_made(transport)
             if len(self.connections) > max_connections:
                 transport.close()  # over the limit: it holds no file descriptor for long
@@ -39,7 +43,7 @@ def protocol(max_connections: int = MAX_CONNECTIONS, idle_seconds: float = IDLE_
                 self._idle.cancel()
             self._idle = self.loop.call_later(idle_seconds, self._drop_if_idle, self.cycle)
 
-        def _drop_if_idle(self, cycle) -> None:
+        def _drop_if_idle(self, cycle: RequestResponseCycle | None) -> None:
             # no request began since the timer was armed, and none is being answered (an event stream is kept)
             if self.cycle is cycle and (cycle is None or cycle.response_complete) and not self.transport.is_closing():
                 self.transport.close()

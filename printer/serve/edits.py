@@ -21,7 +21,9 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from printer.cards.edit import CardEditError, card_at, delete_card, insert_card, replace_card
 from printer.cards.sheet_edit import (
@@ -32,7 +34,7 @@ from printer.cards.sheet_edit import (
     replace_csv_row,
     row_values,
 )
-from printer.cards.spreadsheet import read_records
+from printer.cards.spreadsheet import SheetRecord, read_records
 from printer.cards.spreadsheet_cells import SchemaTypes, convert
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.paths import is_inside, read_text, regular_file_problem, safe_file_name
@@ -45,7 +47,7 @@ _WRITING = threading.Lock()
 class EditRefused(Exception):
     """An edit that is not made: ``status`` is the HTTP status, ``problem`` the located reason."""
 
-    def __init__(self, status: int, message: str, problem: dict | None = None):
+    def __init__(self, status: int, message: str, problem: dict[str, Any] | None = None):
         super().__init__(message)
         self.status = status
         self.problem = problem
@@ -96,14 +98,14 @@ def _text(path: Path) -> str:
     return text
 
 
-def _data(body: dict) -> dict:
+def _data(body: dict[str, Any]) -> dict[str, Any]:
     data = body.get("data")
     if not isinstance(data, dict):
         raise EditRefused(400, "the card must be a JSON object")
     return data
 
 
-def check_card(workspace: Workspace, body: dict) -> dict:
+def check_card(workspace: Workspace, body: dict[str, Any]) -> dict[str, Any]:
     """Validate and render a draft: ``{"problems", "front", "back", "error", "required"}`` (see Workspace.preview)."""
     from printer.serve.form import required_fields
 
@@ -128,7 +130,7 @@ def check_card(workspace: Workspace, body: dict) -> dict:
     return result
 
 
-def edit_card(workspace: Workspace, action: str, body: dict) -> tuple[dict, Path]:
+def edit_card(workspace: Workspace, action: str, body: dict[str, Any]) -> tuple[dict[str, Any], Path]:
     """Make one edit (``save``, ``new`` or ``delete``); returns ``({"file", "pointer"}, the file written)``."""
     game_id = body.get("game")
     if not isinstance(game_id, str):
@@ -175,12 +177,12 @@ def edit_card(workspace: Workspace, action: str, body: dict) -> tuple[dict, Path
 # --- spreadsheet rows --------------------------------------------------------------------------------------------
 
 
-def _sheet_file(workspace: Workspace, game_id: str, body: dict, action: str) -> bool:
+def _sheet_file(workspace: Workspace, game_id: str, body: dict[str, Any], action: str) -> bool:
     name = body.get("file")
     return isinstance(name, str) and Path(name).suffix.lower() in WRITABLE and (action != "new" or bool(name))
 
 
-def _sheet_row(body: dict, key: str = "pointer") -> tuple[str | None, int]:
+def _sheet_row(body: dict[str, Any], key: str = "pointer") -> tuple[str | None, int]:
     """``(sheet, row)`` from a place ``Sheet1!7`` (``!7`` in a CSV file), as the workspace names spreadsheet rows."""
     place = body.get(key)
     sheet, _, row = place.rpartition("!") if isinstance(place, str) and "!" in place else ("", "", "")
@@ -189,7 +191,7 @@ def _sheet_row(body: dict, key: str = "pointer") -> tuple[str | None, int]:
     return sheet or None, int(row)
 
 
-def _sheet_rows(workspace: Workspace, game_id: str, path: Path) -> tuple[list, SchemaTypes]:
+def _sheet_rows(workspace: Workspace, game_id: str, path: Path) -> tuple[list[SheetRecord], SchemaTypes]:
     """The card rows of the spreadsheet at ``path``, their cells converted by the game's schema."""
     records, problems = read_records(path)
     if any(p.is_error for p in problems) and not records:
@@ -200,7 +202,7 @@ def _sheet_rows(workspace: Workspace, game_id: str, path: Path) -> tuple[list, S
     return records, types
 
 
-def _edit_sheet(workspace: Workspace, game_id: str, action: str, body: dict) -> tuple[dict, Path]:
+def _edit_sheet(workspace: Workspace, game_id: str, action: str, body: dict[str, Any]) -> tuple[dict[str, Any], Path]:
     """Save, add or delete one card's row of a CSV or XLSX card file (:mod:`printer.cards.sheet_edit`)."""
     path = card_file(workspace, game_id, body.get("file"))
     records, types = _sheet_rows(workspace, game_id, path)
@@ -238,7 +240,7 @@ def _edit_sheet(workspace: Workspace, game_id: str, action: str, body: dict) -> 
 
 
 def _check_read_back(
-    workspace: Workspace, game_id: str, path: Path, new: bytes, sheet: str | None, row: int, data: dict
+    workspace: Workspace, game_id: str, path: Path, new: bytes, sheet: str | None, row: int, data: dict[str, Any]
 ) -> None:
     """Refuse (409) a spreadsheet that would not read back as ``data`` in its ``row``."""
     import tempfile
@@ -256,7 +258,7 @@ def _check_read_back(
         )
 
 
-def _pointer(body: dict) -> str:
+def _pointer(body: dict[str, Any]) -> str:
     pointer = body.get("pointer")
     if not isinstance(pointer, str) or not pointer.startswith("$") or len(pointer) > 200:
         raise EditRefused(400, "no card place named")
@@ -270,7 +272,10 @@ def _parse(text: str) -> object:
         raise EditRefused(409, f"the file is not valid JSON now ({exc}): fix it first") from None
 
 
-def _edit(make):
+_Made = TypeVar("_Made")
+
+
+def _edit(make: Callable[[], _Made]) -> _Made:
     try:
         return make()
     except CardEditError as exc:
@@ -279,7 +284,7 @@ def _edit(make):
         raise EditRefused(409, f"the file is not valid JSON now ({exc}): fix it first") from None
 
 
-def _new_name(body: dict, game_id: str, workspace: Workspace) -> str:
+def _new_name(body: dict[str, Any], game_id: str, workspace: Workspace) -> str:
     """The file a new card goes to: the one named, else ``<card folder>/<name>.json`` for a new file."""
     name = body.get("file")
     if isinstance(name, str) and name:

@@ -30,8 +30,12 @@ validator's (:meth:`printer.cards.schema.SchemaStore.validate`).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from printer.cards.schema import SchemaStore
+
+if TYPE_CHECKING:
+    from referencing._core import Resolver
 
 #: fields of the card file, not of the card: never shown in the form
 _FILE_FIELDS = ("$schema", "game")
@@ -40,7 +44,7 @@ _MARKUP_FIELDS = ("text", "flavor")
 _LONG_TEXT = 200
 
 
-def _resolver(store: SchemaStore, schema_file: Path):
+def _resolver(store: SchemaStore, schema_file: Path) -> tuple[dict[str, Any], Resolver[Any]]:
     root = store.schema(schema_file)
     base = root.get("$id")
     if not isinstance(base, str):
@@ -48,7 +52,7 @@ def _resolver(store: SchemaStore, schema_file: Path):
     return root, store.registry.resolver(base_uri=base)
 
 
-def _deref(schema: object, resolver, depth: int = 0) -> tuple[dict, object]:
+def _deref(schema: object, resolver: Resolver[Any], depth: int = 0) -> tuple[dict[str, Any], Resolver[Any]]:
     """``schema`` with its ``$ref`` followed (its own keywords winning), and the resolver for what it holds."""
     if not isinstance(schema, dict):
         return {}, resolver
@@ -60,7 +64,13 @@ def _deref(schema: object, resolver, depth: int = 0) -> tuple[dict, object]:
     return schema, resolver
 
 
-def _walk(schema: dict, resolver, found: dict[str, list[tuple[dict, object]]], required: list[str], depth=0) -> None:
+def _walk(
+    schema: dict[str, Any],
+    resolver: Resolver[Any],
+    found: dict[str, list[tuple[dict[str, Any], Resolver[Any]]]],
+    required: list[str],
+    depth: int = 0,
+) -> None:
     schema, resolver = _deref(schema, resolver)
     for name, sub in (schema.get("properties") or {}).items():
         found.setdefault(name, []).append((sub, resolver))
@@ -71,16 +81,16 @@ def _walk(schema: dict, resolver, found: dict[str, list[tuple[dict, object]]], r
                 _walk(part, resolver, found, required, depth + 1)
 
 
-def _enum_strings(schema: dict) -> list[str] | None:
+def _enum_strings(schema: dict[str, Any]) -> list[str] | None:
     values = schema.get("enum")
     if isinstance(values, list) and values and all(isinstance(v, str) for v in values):
         return list(values)
     return None
 
 
-def _describe(name: str, schema: dict, resolver) -> dict:
+def _describe(name: str, schema: dict[str, Any], resolver: Resolver[Any]) -> dict[str, Any]:
     schema, resolver = _deref(schema, resolver)
-    field: dict = {"name": name, "description": schema.get("description", "")}
+    field: dict[str, Any] = {"name": name, "description": schema.get("description", "")}
     options = _enum_strings(schema)
     kind = schema.get("type")
     if options:
@@ -115,7 +125,7 @@ def _describe(name: str, schema: dict, resolver) -> dict:
     return {**field, "kind": "json"}
 
 
-def form_fields(store: SchemaStore, schema_file: Path) -> list[dict]:
+def form_fields(store: SchemaStore, schema_file: Path) -> list[dict[str, Any]]:
     """The form of a game's cards: one plain dict per field (see the module docstring), in a designer's order.
 
     The order: the required fields (id, title, type and the game's own), the
@@ -124,7 +134,7 @@ def form_fields(store: SchemaStore, schema_file: Path) -> list[dict]:
     description comes from the most specific schema that gives one.
     """
     root, resolver = _resolver(store, schema_file)
-    found: dict[str, list[tuple[dict, object]]] = {}
+    found: dict[str, list[tuple[dict[str, Any], Resolver[Any]]]] = {}
     required: list[str] = []
     _walk(root, resolver, found, required)
     own = list((root.get("properties") or {}).keys())
@@ -137,7 +147,7 @@ def form_fields(store: SchemaStore, schema_file: Path) -> list[dict]:
     order = first + [n for n in own if n in names and n not in first] + [n for n in names if n not in first + own]
     fields = []
     for name in order:
-        merged: dict = {}
+        merged: dict[str, Any] = {}
         for sub, sub_resolver in reversed(found[name]):  # the game's own schema last: its keywords win
             resolved, _ = _deref(sub, sub_resolver)
             merged.update(resolved)
@@ -148,10 +158,10 @@ def form_fields(store: SchemaStore, schema_file: Path) -> list[dict]:
     return fields
 
 
-def required_fields(store: SchemaStore, schema_file: Path, data: dict) -> list[str]:
+def required_fields(store: SchemaStore, schema_file: Path, data: dict[str, Any]) -> list[str]:
     """The fields ``data`` must have: the schema's ``required`` plus those of each ``if``/``then`` whose ``if`` holds."""
     root, resolver = _resolver(store, schema_file)
-    found: dict[str, list] = {}
+    found: dict[str, list[tuple[dict[str, Any], Resolver[Any]]]] = {}
     required: list[str] = []
     _walk(root, resolver, found, required)
     validator = store.validator(schema_file)

@@ -23,9 +23,9 @@ import shutil
 import threading
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, PlainTextResponse, Response
@@ -39,6 +39,11 @@ from printer.paths import check_output_folder, is_inside, output_folder_problem,
 from printer.problems import PrinterError
 from printer.serve.security import json_body
 
+if TYPE_CHECKING:
+    from printer.project import Project
+    from printer.serve.app import Server
+    from printer.serve.workspace import Workspace
+
 log = logging.getLogger("printer.serve")
 #: resolution of the PDF page pictures, pixels per inch
 PAGE_DPI = 60
@@ -47,11 +52,11 @@ EXPORTS = ("png", "tts", "print-shop")
 KEPT_DECKLISTS = 32
 
 
-def _serve_cache(project) -> Path:
+def _serve_cache(project: Project) -> Path:
     return project.build_dir / ".cache" / "serve"
 
 
-def deck_file(project, text: str, name: str) -> Path:
+def deck_file(project: Project, text: str, name: str) -> Path:
     """Write a pasted decklist under the serve cache (by its hash) keeping its file name; returns the file."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     clean = safe_file_name(Path(name or "decklist.txt").name) or "decklist.txt"
@@ -92,7 +97,7 @@ def _located(data: object, prefix: str, name: str) -> object:
     return data
 
 
-def check_deck(workspace, text: str, name: str, format_id: str) -> dict:
+def check_deck(workspace: Workspace, text: str, name: str, format_id: str) -> dict[str, Any]:
     """``printer deck check`` on pasted text: the report (``printer deck check --json``'s shape) plus the
     problems in the CLI's three groups, the summary lines and each resolved card's picture key."""
     project = workspace.project
@@ -108,7 +113,7 @@ def check_deck(workspace, text: str, name: str, format_id: str) -> dict:
         (result,) = api.check_decks(project, [path], format_id)
     except PrinterError as exc:
         problems = [p.as_dict() for p in exc.problems]
-        return cast(dict, _located({"error": str(exc), "problems": problems}, str(path), shown))
+        return cast("dict[str, Any]", _located({"error": str(exc), "problems": problems}, str(path), shown))
     report = result.report
     body = report.as_dict()
     body["groups"] = [
@@ -127,10 +132,10 @@ def check_deck(workspace, text: str, name: str, format_id: str) -> dict:
             entry = workspace.entries.get(f"{report.format.game}/{row['card']['id']}") if row["card"] else None
             row["front"] = entry.front if entry else None
             row["uid"] = entry.uid if entry else None
-    return cast(dict, _located(body, str(path), shown))
+    return cast("dict[str, Any]", _located(body, str(path), shown))
 
 
-def api_formats(project) -> dict[str, dict]:
+def api_formats(project: Project) -> dict[str, dict[str, Any]]:
     """The formats of the project's games: ``{id: {"id", "name", "game"}}``."""
     from printer.decks import available_formats, load_format
 
@@ -145,7 +150,7 @@ def api_formats(project) -> dict[str, dict]:
     return out
 
 
-def build_file(project, relative: str) -> Path | None:
+def build_file(project: Project, relative: str) -> Path | None:
     """A file or folder of the project's ``build/`` named by ``relative``, or ``None`` (outside, missing, or reached
     through a symbolic link: ``build`` itself, a folder in it or the file, :func:`printer.paths.output_folder_problem`
     from the project's root, so that its real path is inside the real project)."""
@@ -161,7 +166,7 @@ class PageTooLarge(Exception):
     """A page whose picture would be over :data:`~printer.serve.pictures.PICTURE_PIXELS`; the message says why."""
 
 
-def page_picture(project, pdf: Path, page: int, dpi: int = PAGE_DPI) -> Path:
+def page_picture(project: Project, pdf: Path, page: int, dpi: int = PAGE_DPI) -> Path:
     """A PNG of page ``page`` (1-based) of ``pdf``, cached by the PDF's size and time.
 
     The page's size (pt) is read first: a picture over :data:`~printer.serve.pictures.PICTURE_PIXELS` at ``dpi`` raises
@@ -206,19 +211,19 @@ def _pdf_pages(pdf: Path) -> int:
 class Jobs:
     """Builds started from the pages: their state, one running at a time, and rules rebuilt on save."""
 
-    def __init__(self, server) -> None:
+    def __init__(self, server: Server) -> None:
         self.server = server
-        self.builds: dict[str, dict] = {}
+        self.builds: dict[str, dict[str, Any]] = {}
         self.lock = threading.Lock()
         self.ids = itertools.count(1)
         self.rules_games: set[str] = set()  # games whose rules page was opened: rebuilt when a chapter changes
-        self.tasks: set[asyncio.Task] = set()
+        self.tasks: set[asyncio.Task[None]] = set()
 
     @property
-    def project(self):
+    def project(self) -> Project:
         return self.server.workspace.project
 
-    def start(self, kind: str, game: str, run, label: str) -> dict:
+    def start(self, kind: str, game: str, run: Callable[[], dict[str, Any]], label: str) -> dict[str, Any]:
         job_id = str(next(self.ids))
         job: dict[str, object] = {"id": job_id, "kind": kind, "game": game, "label": label, "status": "queued"}
         self.builds[job_id] = job
@@ -256,10 +261,10 @@ class Jobs:
 
     # -- the jobs ---------------------------------------------------------------------------------------------------
 
-    def sheets(self, game: str, exports: list[str]) -> dict:
+    def sheets(self, game: str, exports: list[str]) -> dict[str, Any]:
         project = self.project
 
-        def run() -> dict:
+        def run() -> dict[str, Any]:
             result = api.build(project, api.BuildRequest(games=(game,), exports=tuple(exports)))
             outcome = result.games[0]
             out: dict[str, object] = {"problems": [p.as_dict() for p in outcome.problems]}
@@ -276,10 +281,10 @@ class Jobs:
 
         return self.start("sheets", game, run, f"{game}: sheets" + "".join(f" + {e}" for e in exports))
 
-    def proxies(self, game: str, deck: Path) -> dict:
+    def proxies(self, game: str, deck: Path) -> dict[str, Any]:
         project = self.project
 
-        def run() -> dict:
+        def run() -> dict[str, Any]:
             request = api.BuildRequest(games=(game,), deck_file=deck)
             outcome = api.build(project, request).games[0]
             out = {"problems": [p.as_dict() for p in outcome.problems]}
@@ -294,13 +299,13 @@ class Jobs:
 
         return self.start("proxies", game, run, f"{game}: proxies of {deck.name}")
 
-    def rules(self, game: str) -> dict:
+    def rules(self, game: str) -> dict[str, Any]:
         project = self.project
         self.rules_games.add(game)
 
-        def run() -> dict:
+        def run() -> dict[str, Any]:
             books = api.build_rules(project, game)
-            out: dict = {"books": []}
+            out: dict[str, Any] = {"books": []}
             for book in books:
                 item: dict[str, object] = {
                     "edition": book.edition or "main",
@@ -332,19 +337,21 @@ class Jobs:
         return sorted(games)
 
 
-def _relative(job: dict, root: Path) -> dict:
-    return cast(dict, _located(job, str(root) + "/", ""))
+def _relative(job: dict[str, Any], root: Path) -> dict[str, Any]:
+    return cast("dict[str, Any]", _located(job, str(root) + "/", ""))
 
 
 def _jobs(request: Request) -> Jobs:
-    return request.app.state.server.jobs
+    server: Server = request.app.state.server
+    return server.jobs
 
 
 def _limits(request: Request) -> Limits:
-    return request.app.state.server.workspace.project.limits
+    server: Server = request.app.state.server
+    return server.workspace.project.limits
 
 
-async def _json(request: Request) -> dict:
+async def _json(request: Request) -> dict[str, Any]:
     return await json_body(request, _limits(request).request_bytes)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -29,6 +30,9 @@ from printer.problems import Problem
 from printer.serve.security import json_body
 from printer.serve.workspace import GalleryEntry, Workspace, _GameState, _relative, _text_of
 
+if TYPE_CHECKING:
+    from printer.api.translations import GameTranslations
+
 #: what each language's state is made from: (workspace version, game) -> translations
 _Key = tuple[int, str]
 
@@ -38,7 +42,7 @@ class Languages:
 
     def __init__(self, workspace: Workspace):
         self.workspace = workspace
-        self._read: dict[_Key, tuple[object, list[Problem]]] = {}
+        self._read: dict[_Key, tuple[GameTranslations, list[Problem]]] = {}
         self._states: dict[tuple[str, str], _GameState] = {}
         self._sources: dict[str, object] = {}  # the game's own state each language's renderer was made beside
 
@@ -57,7 +61,7 @@ class Languages:
             out.update(dict.fromkeys(self.of(game)))
         return list(out)
 
-    def translations(self, game_id: str):
+    def translations(self, game_id: str) -> GameTranslations:
         """The :class:`printer.api.translations.GameTranslations` of ``game_id`` as the project is now."""
         from printer.api.translations import game_translations
 
@@ -87,7 +91,7 @@ class Languages:
         self._states.clear()
         self._read.clear()
 
-    def entries(self, lang: str) -> list[dict]:
+    def entries(self, lang: str) -> list[dict[str, Any]]:
         """The gallery's entries in ``lang``: a game that has it shows its cards translated (``lang``, and
         ``translation``: ``translated``, ``missing`` or ``stale``); the others as they are. Registers the
         translated faces (:attr:`Workspace.lang_faces`) so that their pictures can be asked for."""
@@ -128,7 +132,7 @@ class Languages:
             self.workspace.lang_faces.setdefault(lang, {})[front] = (card.game, state.fingerprint)
         return front, error
 
-    def _entry(self, entry: GalleryEntry, lang: str, translated: dict, faces: dict) -> GalleryEntry:
+    def _entry(self, entry: GalleryEntry, lang: str, translated: dict[str, Any], faces: dict[str, Any]) -> GalleryEntry:
         shown = replace(entry)
         shown.lang = self.of(entry.game)[0] if entry.game in self.workspace.project.games else None
         if entry.game not in translated or entry.id is None or entry.front is None:
@@ -152,7 +156,7 @@ class Languages:
         return shown
 
 
-def card_translation(workspace: Workspace, languages: Languages, uid: str, lang: str) -> dict | str:
+def card_translation(workspace: Workspace, languages: Languages, uid: str, lang: str) -> dict[str, Any] | str:
     """What the editor shows of card ``uid``'s translation into ``lang``: ``{"lang", "source_lang", "file",
     "fields": [{"field", "source", "value", "digest", "from", "state"}], "front", "error", "size"}`` (``front``: the
     picture key of the card's front as translated, ``size`` the game's card size and bleed in mm; ``state``: ``translated``, ``missing``
@@ -203,7 +207,9 @@ def card_translation(workspace: Workspace, languages: Languages, uid: str, lang:
         }
 
 
-def save_translation(workspace: Workspace, languages: Languages, body: dict) -> tuple[dict, list[Path]]:
+def save_translation(
+    workspace: Workspace, languages: Languages, body: dict[str, Any]
+) -> tuple[dict[str, Any], list[Path]]:
     """Write the translated fields ``body["fields"]`` (``{field: value}``) of card ``body["uid"]`` into
     ``body["lang"]``; returns ``({"files": [...], "problems": [...]}, the files written)``. Raises
     :class:`printer.serve.edits.EditRefused` (nothing written) for an unknown card or language, a field that is not
@@ -255,7 +261,8 @@ def save_translation(workspace: Workspace, languages: Languages, body: dict) -> 
 
 
 def _languages(request: Request) -> Languages:
-    return request.app.state.server.languages
+    languages: Languages = request.app.state.server.languages
+    return languages
 
 
 async def translation(request: Request) -> Response:

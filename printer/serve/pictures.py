@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
@@ -165,7 +166,7 @@ def time_limit(seconds: float) -> Iterator[Clock]:
 
     armed, clock = [True], Clock(True)
 
-    def stop(signum, frame) -> None:
+    def stop(signum: int, frame: FrameType | None) -> None:
         if armed[0]:
             clock.over = True
             raise _TooLong()
@@ -349,7 +350,7 @@ class FaceRenderer:
         self.batch = batch
         self._heap: list[tuple[int, int, str]] = []
         self._queued: dict[str, int] = {}
-        self._futures: dict[str, asyncio.Future] = {}
+        self._futures: dict[str, asyncio.Future[None]] = {}
         self._running = 0
         self._seq = itertools.count()
         self.rendered = 0  # faces rendered since start (for tests and the bench)
@@ -381,7 +382,7 @@ class FaceRenderer:
             if key not in self._futures and self.cached(key) is None:
                 self._want(key, priority)
 
-    def _want(self, key: str, priority: int) -> asyncio.Future | None:
+    def _want(self, key: str, priority: int) -> asyncio.Future[None] | None:
         loop = asyncio.get_running_loop()
         future = self._futures.get(key)
         if future is None:
@@ -455,7 +456,7 @@ class FaceRenderer:
             self.project.limits.face_render_seconds,
         )
 
-        def done(task: asyncio.Future) -> None:
+        def done(task: asyncio.Future[dict[str, str | None]]) -> None:
             if lane == "urgent":
                 self._urgent_running -= 1
                 self.last_urgent = time.perf_counter() - started

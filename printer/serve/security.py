@@ -50,10 +50,12 @@ import json
 import math
 import secrets
 from http.cookies import SimpleCookie
+from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 SAFE_METHODS = frozenset({"GET", "HEAD"})
 TOKEN_HEADER = "x-csrf-token"
@@ -173,7 +175,7 @@ SIGN_IN = (
 )
 
 
-def _query(scope) -> tuple[str | None, list[tuple[str, str]]]:
+def _query(scope: Scope) -> tuple[str | None, list[tuple[str, str]]]:
     """The ``token`` parameter of the request's query string (``None`` when absent) and the other parameters."""
     pairs = parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
     tokens = [v for k, v in pairs if k == "token"]
@@ -184,7 +186,9 @@ class Guard:
     """ASGI middleware: the access token and session cookie, origin and CSRF checks, security headers (module
     docstring). ``pages``: the paths of the HTML pages, where a visit with the token gets the cookie."""
 
-    def __init__(self, app, sessions: Sessions, port: int | None, pages: frozenset[str] = frozenset({"/"})):
+    def __init__(
+        self, app: ASGIApp, sessions: Sessions, port: int | None, pages: frozenset[str] = frozenset({"/"})
+    ) -> None:
         self.app = app
         self.sessions = sessions
         self.port = port
@@ -201,19 +205,21 @@ class Guard:
         site = headers.get(b"sec-fetch-site")
         return site is None or site in (b"same-origin", b"none")
 
-    async def _refuse(self, scope, receive, send, status: int, message: str) -> None:
+    async def _refuse(self, scope: Scope, receive: Receive, send: Send, status: int, message: str) -> None:
         if scope["type"] == "websocket":
             await send({"type": "websocket.close", "code": 1008})
             return
         await self._answer(send, status, b"text/plain; charset=utf-8", message.encode())
 
-    async def _answer(self, send, status: int, content_type: bytes, body: bytes, extra: list | None = None) -> None:
+    async def _answer(
+        self, send: Send, status: int, content_type: bytes, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
+    ) -> None:
         headers = [(b"content-type", content_type), (b"content-length", str(len(body)).encode())]
         headers += [(b"cache-control", b"no-store"), *HEADERS, *(extra or [])]
         await send({"type": "http.response.start", "status": status, "headers": headers})
         await send({"type": "http.response.body", "body": body})
 
-    async def __call__(self, scope, receive, send):
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             return await self.app(scope, receive, send)
         headers = dict(scope.get("headers") or [])
@@ -256,7 +262,7 @@ class Guard:
         if signed_in:
             scope.setdefault("state", {})["session"] = session
 
-        async def send_with_headers(message):
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 extra = [h for h in HEADERS if h[0] not in {k.lower() for k, _ in message.get("headers", [])}]
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
@@ -265,7 +271,7 @@ class Guard:
         await self.app(scope, receive, send_with_headers)
 
 
-async def json_body(request: Request, limit: int) -> dict:
+async def json_body(request: Request, limit: int) -> dict[str, Any]:
     """The request's body as a JSON object, read up to ``limit`` bytes (``limits.request_bytes``).
 
     Raises :class:`HTTPException` 413 past the limit (announced by ``Content-Length`` or found while reading)

@@ -28,6 +28,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from printer.book.source import rules_folder
 from printer.cards.catalog import ValidationMemo, check_records, schema_store, too_many_fields
@@ -72,13 +73,13 @@ class GalleryEntry:
     front: str | None = None
     back: str | None = None
     error: str | None = None
-    problems: list[dict] = field(default_factory=list)
+    problems: list[dict[str, Any]] = field(default_factory=list)
     editable: bool = True
     #: shown in another language (:mod:`printer.serve.langs`): that language, and the translation's state
     lang: str | None = None
     translation: str | None = None
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return dict(self.__dict__)
 
 
@@ -113,7 +114,7 @@ class _GameState:
         #: printer.toml's components of the game: a card one holds renders with ``component`` set, as it prints
         self.components = declared_components(project, project.games[game_id])
 
-    def component_of(self, card: Card) -> dict | None:
+    def component_of(self, card: Card) -> dict[str, Any] | None:
         """What templates see as ``component`` for ``card`` (``None``: a card of the card sheets)."""
         found = next((c for c in self.components if c.holds(card.data)), None)
         return found.view() if found is not None else None
@@ -126,7 +127,7 @@ def _relative(path: Path, root: Path) -> str:
         return str(path)
 
 
-def _text_of(data: dict) -> str:
+def _text_of(data: dict[str, Any]) -> str:
     """Every string on a card, lower-case, for the gallery's text filter."""
     out: list[str] = []
     stack: list[object] = [data]
@@ -164,9 +165,10 @@ class Workspace:
         self.lang_faces: dict[str, dict[str, tuple[str, str]]] = {}  # the same, of the cards in a language, by language
         self.html = HeldFaces()  # the HTML of every picture key above, out of memory (its folder: _load_project)
         self._shown_chars = 0  # characters of HTML of the faces shown (limits.face_html_total_chars)
-        self.data: dict[str, dict] = {}  # uid -> the record's data as read
+        self.data: dict[str, dict[str, Any]] = {}  # uid -> the record's data as read
         self.cards: dict[str, CardSet] = {}
-        self._maps: dict[tuple, dict] = {}  # JSON source maps of card files with problems, by size and time
+        # JSON source maps of card files with problems, by path, time and size
+        self._maps: dict[tuple[Path, int, int], dict[str, Any]] = {}
         self._order: list[str] = []  # front picture keys in gallery order
         self._place: dict[str, int] = {}
         self._load_project()
@@ -182,7 +184,7 @@ class Workspace:
         self.memo: ValidationMemo = {}
         self.files: FileCache = {}
         self.games: dict[str, _GameState] = {}
-        self._entry_memo: dict[tuple, tuple[GalleryEntry, list[Problem]]] = {}
+        self._entry_memo: dict[tuple[object, ...], tuple[GalleryEntry, list[Problem]]] = {}
         #: each game's :meth:`_game_problems` by its number of cards to print, until a file other than cards changes
         self._game_memo: dict[str, tuple[int, list[Problem]]] = {}
 
@@ -320,7 +322,7 @@ class Workspace:
             match = _CARD_PLACE.match(problem.where)
             by_place.setdefault(match.group("card") if match else problem.where, []).append(problem)
         entries: dict[str, GalleryEntry] = {}
-        data: dict[str, dict] = {}
+        data: dict[str, dict[str, Any]] = {}
         render_problems: list[Problem] = []
         files: dict[Path, str] = {}
         for record in records:
@@ -533,7 +535,7 @@ class Workspace:
         state.html[memo_key] = result
         return result
 
-    def _problem(self, problem: Problem) -> dict:
+    def _problem(self, problem: Problem) -> dict[str, Any]:
         out = problem.as_dict()
         out["where"] = problem.where.replace(str(self.root) + "/", "")
         return out
@@ -561,7 +563,7 @@ class Workspace:
         with self.lock:
             return [e for e in self.entries.values() if game is None or e.game == game]
 
-    def problem_dicts(self, lines: bool = True) -> list[dict]:
+    def problem_dicts(self, lines: bool = True) -> list[dict[str, Any]]:
         """Every problem as a dict (``Problem.as_dict``, paths relative to the project); with ``lines`` a problem
         at ``file::$.path`` also gets its ``line`` and ``col`` in the file and ``at`` = ``file:line:col``."""
         with self.lock:
@@ -609,7 +611,9 @@ class Workspace:
 
     # -- editor drafts --------------------------------------------------------------------------------------------
 
-    def preview(self, game_id: str, file: Path, pointer: str, data: dict, uid: str | None = None) -> dict:
+    def preview(
+        self, game_id: str, file: Path, pointer: str, data: dict[str, Any], uid: str | None = None
+    ) -> dict[str, Any]:
         """Validate and render an unsaved card: ``{"problems", "front", "back", "error"}`` (picture keys).
 
         ``file`` and ``pointer`` say where the card will be saved (for the
@@ -666,7 +670,7 @@ def row_place(record: Record) -> str:
 
 def _merge_repeats(problems: list[Problem]) -> list[Problem]:
     """The same template error met by many cards, once, with the number of other cards it hits (as ``validate``)."""
-    seen: dict[tuple[str, str], list] = {}
+    seen: dict[tuple[str, str], list[Any]] = {}  # [problem, number of other cards]
     for problem in problems:
         key = (problem.where, problem.message)
         if key in seen:
