@@ -33,16 +33,16 @@ LIMIT = 512
 MAX_FILE = 8 * 1024 * 1024
 
 
-def code_tag(options: str) -> str:
-    """A digest of what compiled code depends on besides the template's source (module docstring); ``options``
-    names the environment's options."""
+def code_tag(options: str, code: tuple[str, ...]) -> str:
+    """A digest of what compiled code depends on besides the template's source (module docstring): ``options``
+    names the environment's options, ``code`` the files of the code generator and its checks; empty when one of
+    them cannot be read."""
     from printer import __version__
-    from printer.sheets import sandbox, sizes
 
     digest = hashlib.sha256(f"{__version__}\0{jinja2.__version__}\0{sys.version}\0{options}".encode())
-    for module in (sandbox, sizes):
+    for file in code:
         try:
-            digest.update(Path(str(module.__file__)).read_bytes())
+            digest.update(Path(file).read_bytes())
         except OSError:
             return ""
     return digest.hexdigest()[:16]
@@ -63,11 +63,12 @@ def private_folder(folder: Path) -> Path | None:
     return folder
 
 
-def user_folder(options: str) -> Path | None:
-    """``$XDG_CACHE_HOME/printer/jinja/<tag>`` for an environment with ``options`` (module docstring)."""
+def user_folder(options: str, code: tuple[str, ...]) -> Path | None:
+    """``$XDG_CACHE_HOME/printer/jinja/<tag>`` for an environment with ``options`` whose code generator is in the
+    files ``code`` (module docstring)."""
     from printer.paths import user_cache_folder
 
-    tag = code_tag(options)
+    tag = code_tag(options, code)
     return user_cache_folder("jinja") / tag if tag else None
 
 

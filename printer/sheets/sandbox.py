@@ -263,7 +263,7 @@ _OPTIONS = "autoescape trim_blocks lstrip_blocks StrictUndefined"
 #: the compiled templates, shared by every environment :meth:`TemplateSandbox.for_templates` makes (they have the
 #: same options): a build watching for saves, ``printer serve`` and the jobs of one build compile a template once,
 #: and a command finds it compiled by an earlier one (:mod:`printer.sheets.bytecode`)
-COMPILED = bytecode.Compiled(functools.partial(bytecode.user_folder, _OPTIONS))
+COMPILED = bytecode.Compiled(functools.partial(bytecode.user_folder, _OPTIONS, (__file__, str(sizes.__file__))))
 
 
 class ContainedLoader(jinja2.FileSystemLoader):

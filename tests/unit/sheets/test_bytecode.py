@@ -97,9 +97,14 @@ def test_a_linked_file_in_the_folder_is_not_read(tmp_path, templates, monkeypatc
 
 def test_the_folder_is_the_users_and_its_tag_follows_the_code(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    folder = bytecode.user_folder("autoescape")
+    from printer.sheets import sizes
+
+    code = (str(sizes.__file__),)
+    folder = bytecode.user_folder("autoescape", code)
     assert folder is not None and folder.parent == tmp_path / "printer" / "jinja"
-    assert bytecode.code_tag("autoescape") != bytecode.code_tag("autoescape trim_blocks")
+    assert bytecode.code_tag("autoescape", code) != bytecode.code_tag("autoescape trim_blocks", code)
+    assert bytecode.code_tag("autoescape", code) != bytecode.code_tag("autoescape", (str(bytecode.__file__),))
+    assert bytecode.code_tag("autoescape", (str(tmp_path / "gone.py"),)) == ""  # no cache folder then
     from printer.sheets import sandbox
 
     assert sandbox.COMPILED.where is not None  # every for_templates environment shares it
