@@ -310,3 +310,20 @@ def test_a_template_render_keeps_the_callers_own_time_limit():
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+
+
+def test_a_template_render_is_limited_by_its_cpu_time_not_by_waiting(monkeypatch):
+    """A render that waits (a busy machine, a build at ``nice -n 19``) is not stopped; one that loops is."""
+    import time
+
+    from printer.sheets import sandbox
+
+    monkeypatch.setattr(sandbox, "RENDER_SECONDS", 0.3)
+    env = TemplateSandbox()
+    waiting = env.from_string("{% for i in range(3) %}{{ wait() }}{% endfor %}done")
+    assert sandbox.render_limited(waiting, {"wait": lambda: time.sleep(0.2) or ""}, 100) == "done"
+    looping = env.from_string("{% for i in range(99999) %}{% for j in range(9999) %}{% endfor %}{% endfor %}")
+    started = time.process_time()
+    with pytest.raises(sandbox.RenderLimit, match="ran for more than 0.3 s"):
+        sandbox.render_limited(looping, {}, 100)
+    assert time.process_time() - started < 5
