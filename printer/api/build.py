@@ -139,8 +139,7 @@ def check_print(
 
         def done(outcome: GameBuild) -> None:
             check = PrintCheck(outcome.game, outcome.problems, dpi=dpi, tolerance=tolerance, failure=outcome.failure)
-            check.faces = int(outcome.stats.get("faces checked", 0))
-            check.sheets = int(outcome.stats.get("sheets checked", 0))
+            check.faces, check.sheets = outcome.faces_checked, outcome.sheets_checked
             results.append(check)
             if on_game:
                 on_game(check)

@@ -146,6 +146,7 @@ def _sheets(
     from printer.api.versions import after_sheets, make_manifest
     from printer.sheets import assemble
     from printer.sheets.output.outcome import SheetsOutcome
+    from printer.sheets.parallel import Runtime
 
     game, request, layout = plan.game, plan.request, plan.layout
     job, items, components, target = faces.job, faces.items, faces.components, faces.target
@@ -158,15 +159,9 @@ def _sheets(
             job,
             items,
             layout,
-            target,
-            game.name,
+            assemble.SheetsRequest(target, game.name, request.strict, tidy, _verify(request)),
+            Runtime(workers, plan.spec, cache),
             update,
-            request.strict,
-            workers,
-            plan.spec,
-            cache,
-            tidy=tidy,
-            verify=_verify(request),
             checked=checked,
             meanwhile=partial(make_manifest, manifest, project, game, job, items, layout.per_sheet, target),
         )
@@ -192,6 +187,7 @@ def _sheets(
         )
     outcome.stats = {**job.engine.stats, **outcome.stats}
     if request.verify:
+        outcome.faces_checked, outcome.sheets_checked = checked.faces, checked.pages
         outcome.stats["faces checked"], outcome.stats["sheets checked"] = checked.faces, checked.pages
     return found
 

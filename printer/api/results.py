@@ -46,7 +46,8 @@ class GameBuild:
     WeasyPrint ``layouts`` and ``pages``, seconds); ``up_to_date`` is true
     when nothing changed since the last build and nothing was done. A build told to leave tidying for later
     (``tidy="later"``, :func:`printer.api.build.build_game`) says what it left: ``untidy_faces`` to lay out again
-    together and ``write_whole``, a PDF to write whole again (:class:`printer.sheets.output.outcome.SheetsOutcome`). ``lang`` is the language printed
+    together and ``write_whole``, a PDF to write whole again (:class:`printer.sheets.output.outcome.SheetsOutcome`).
+    A build with ``verify`` says how many faces and sheets it checked (``faces_checked``, ``sheets_checked``). ``lang`` is the language printed
     (``None``: the build without ``--lang``).
     """
 
@@ -66,6 +67,8 @@ class GameBuild:
     lang: str | None = None
     untidy_faces: int = 0
     write_whole: bool = False
+    faces_checked: int = 0
+    sheets_checked: int = 0
 
     @property
     def ok(self) -> bool:

@@ -14,12 +14,11 @@ import os
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from printer.cards.model import pack_cards
 from printer.problems import WARNING
-from printer.sheets.cache import FaceCache
 from printer.sheets.compose import layout_sheets
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.job import SheetJob
@@ -29,7 +28,7 @@ from printer.sheets.output.cached import CachedFaces, scattered
 from printer.sheets.output.chrome import Chrome
 from printer.sheets.output.imposition import Imposition, impose_faces
 from printer.sheets.output.outcome import SheetsOutcome
-from printer.sheets.parallel import JobSpec, Workers
+from printer.sheets.parallel import Runtime
 from printer.sheets.verify import Checked as Checked  # the count build_sheets fills (printer.api makes one)
 from printer.sheets.verify import Verify, blank_faces, check_sheets
 from printer.spill import Spill
@@ -39,31 +38,37 @@ from printer.spill import Spill
 PACK_CARDS_FROM = 64
 
 
+@dataclass(frozen=True)
+class SheetsRequest:
+    """What :func:`build_sheets` writes: the PDF ``target`` (``title`` in its metadata and warnings), ``strict``,
+    ``tidy`` and ``verify`` as that function says."""
+
+    target: Path
+    title: str = ""
+    strict: bool = False
+    tidy: bool = True
+    verify: Verify | None = None
+
+
 def build_sheets(
     job: SheetJob,
     items: Sequence[PrintItem],
     layout: SheetLayout,
-    target: Path,
-    title: str = "",
+    request: SheetsRequest,
+    runtime: Runtime | None = None,
     progress: Callable[[int], None] | None = None,
-    strict: bool = False,
-    workers: Workers | None = None,
-    spec: JobSpec | None = None,
-    cache: FaceCache | None = None,
-    tidy: bool = True,
-    verify: Verify | None = None,
     checked: Checked | None = None,
     meanwhile: Callable[[], object] | None = None,
 ) -> SheetsOutcome:
-    """Print ``items`` on sheets to the PDF ``target``; returns the problems found and what was left untidy.
+    """Print ``items`` on sheets to the PDF ``request.target``; returns the problems found and what was left untidy.
 
     Each distinct face is laid out once, on a page of its own at the trim
     size plus the bleed (text fitted there), and imposed on the sheets as a
     form XObject (:mod:`printer.sheets.impose`); the marks, guides and labels
     of every sheet are laid out in one document without the faces. Faces are
-    laid out in batches on ``workers`` when given (they rebuild the job from
-    ``spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
-    found in ``cache`` (:mod:`printer.sheets.cache`) are not laid out again,
+    laid out in batches on ``runtime.workers`` when given (they rebuild the job from
+    ``runtime.spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
+    found in ``runtime.cache`` (:mod:`printer.sheets.cache`) are not laid out again,
     and those laid out are stored there; faces found there that edits laid
     out one by one are laid out again together once there are enough of them
     (:func:`printer.sheets.output.cached.scattered`), or, with ``tidy`` false, left for a later build and
@@ -80,6 +85,8 @@ def build_sheets(
     from printer.sheets.export.faces import distinct_faces
     from printer.sheets.parallel import lay_out_faces
 
+    target, title, strict, tidy, verify = request.target, request.title, request.strict, request.tidy, request.verify
+    workers, spec, cache = (runtime.workers, runtime.spec, runtime.cache) if runtime is not None else (None, None, None)
     job.faces.use_cache(cache)
     sheets = layout_sheets(job.faces, items, layout, with_html=False)
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2

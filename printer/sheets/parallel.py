@@ -37,6 +37,8 @@ if TYPE_CHECKING:
 
     from distributed import Client
 
+    from printer.sheets.cache import FaceCache
+
 
 #: a laid-out batch of faces: its PDF's bytes, or the file they were written to
 FacePdf = bytes | Path
@@ -51,6 +53,17 @@ class JobSpec:
     opts: PrintOptions
     extra_roots: tuple[str, ...] = ()
     cmyk_profile: str | None = None
+
+
+@dataclass(frozen=True)
+class Runtime:
+    """Where a build lays its faces out and keeps them: ``workers`` (a process pool or a Dask cluster; ``None``:
+    this process), the ``spec`` they rebuild the job from, and the face ``cache``
+    (:class:`printer.sheets.cache.FaceCache`; ``None``: none)."""
+
+    workers: Workers | None = None
+    spec: JobSpec | None = None
+    cache: FaceCache | None = None
 
 
 @dataclass
