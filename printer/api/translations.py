@@ -6,7 +6,7 @@ A game that declares one language costs nothing here: its card folder is not rea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -134,12 +134,22 @@ def _stray_overlays(project: Project, translated: list[str]) -> list[Path]:
     return folders
 
 
-def path_translations(project: Project, paths: Sequence[Path]) -> list[Problem]:
+def path_translations(project: Project, paths: Sequence[Path], card_files: Set[Path] = frozenset()) -> list[Problem]:
     """The problems of the translation overlays among ``paths`` (files or folders ``printer validate`` was given):
     their schema, game, language and translatable fields. Their ids are not checked against the cards, which are
-    not all read then."""
+    not all read then. ``card_files`` are JSON files the cards were read from: no overlay, so not read again."""
+    from printer.cards.load import card_files as files_under
+
+    candidates = [
+        file
+        for path in paths
+        for file in (files_under([Path(path)]) if Path(path).is_dir() else [Path(path)])
+        if file.suffix.lower() != ".json" or file not in card_files
+    ]
+    if not candidates:
+        return []
     from printer.cards.translations import load_translations
 
     return load_translations(
-        project, [Path(p) for p in paths if Path(p).suffix.lower() == ".json" or Path(p).is_dir()]
+        project, [Path(p) for p in paths if Path(p).suffix.lower() == ".json" or Path(p).is_dir()], skip=card_files
     )[1]

@@ -62,7 +62,8 @@ def validate(
         translations = translation_report(project, sets)
         problems += translations.problems
     else:  # the overlays among the paths: their own problems (not checked against every card, which are not read)
-        problems += path_translations(project, paths)
+        read = {card.record.file for cards in sets.values() for card in cards if card.record.file.suffix == ".json"}
+        problems += path_translations(project, paths, read)
     return ValidationReport(sets, problems, translations)
 
 

@@ -24,7 +24,7 @@ page.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -74,6 +74,7 @@ def load_translations(
     cards: Mapping[str, CardSet] | None = None,
     store: SchemaStore | None = None,
     records: Sequence[object] | None = None,
+    skip: Set[Path] = frozenset(),
 ) -> tuple[TranslationBook, list[Problem]]:
     """Read every translation under ``paths`` (the folders or files the cards are read from): overlay files and the
     ``<field>@<lang>`` columns of spreadsheets.
@@ -83,8 +84,9 @@ def load_translations(
     into one language. With ``cards`` (the valid cards by game, :func:`printer.cards.catalog.load_cards`) also an
     unknown card id (the closest as hint), a field the source card does not have, and a value of another JSON type
     than the source's. ``records`` are the records already read from ``paths``
-    (:func:`printer.cards.load.load_records`), whose spreadsheet rows are then not read again. ``store`` gives the
-    card schemas (default: the project's)."""
+    (:func:`printer.cards.load.load_records`), whose spreadsheet rows are then not read again; ``skip`` are JSON
+    files known to hold cards, not overlays (not read again). ``store`` gives the card schemas (default: the
+    project's)."""
     store = store or schema_store(project)
     book = TranslationBook(sources={g: languages(project, g) for g in project.games})
     problems: list[Problem] = []
@@ -106,7 +108,8 @@ def load_translations(
             if Path(folder).is_dir() and not is_inside(file, [folder]):
                 continue  # a link out of the folder: the card loader reports it
             if file.suffix.lower() == ".json":
-                problems += _read_overlay(project, file, book, translatable, store)
+                if file not in skip:
+                    problems += _read_overlay(project, file, book, translatable, store)
             elif file not in read and file.suffix.lower() in CARD_SUFFIXES and regular_file_problem(file) is None:
                 read.add(file)
                 rows += read_records(file)[0]  # the card loader reports the file's own problems
