@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from printer.jsonvalue import JSONObject
+from printer.location import Location
 from printer.problems import ERROR, Problem, UsageError, counted, did_you_mean
 
 SCHEMA_NAME = "config/printer-toml.schema.json"
@@ -124,27 +125,32 @@ def key_lines(text: str) -> dict[tuple[str, ...], tuple[int, int]]:
     return found
 
 
-def locate(path: Path | str, lines: dict[tuple[str, ...], tuple[int, int]], keys: tuple[str, ...]) -> str:
+def locate(path: Path | str, lines: dict[tuple[str, ...], tuple[int, int]], keys: tuple[str, ...]) -> Location:
     """``file:line:col`` of the longest prefix of ``keys`` found by :func:`key_lines`; ``file`` when none."""
     for end in range(len(keys), 0, -1):
         if tuple(keys[:end]) in lines:
             line, column = lines[tuple(keys[:end])]
-            return f"{path}:{line}:{column}"
-    return str(path)
+            return Location(str(path), line, column)
+    return Location(str(path))
 
 
-def check_project_file(path: Path, text: str, data: JSONObject, max_mm: float | None = None) -> list[Problem]:
+def check_project_file(
+    path: Path, text: str, data: JSONObject, max_mm: float | None = None, bad: set[tuple[str, ...]] | None = None
+) -> list[Problem]:
     """Every problem of ``printer.toml`` (its ``text`` and parsed ``data``) against its schema and value parsers;
-    ``max_mm`` is the project's ``size_mm`` limit (default: printer's)."""
+    ``max_mm`` is the project's ``size_mm`` limit (default: printer's). ``bad``, when given, gets the keys whose
+    value the schema refuses (``("games", "mygame", "cards")``; ``()`` for the whole file): a value below one of
+    them is not read further, here or by the caller."""
     from printer.units import CARD_SIZES, PAPER_SIZES, parse_length, parse_offset, parse_size
 
     lines = key_lines(text)
     schema = _schema(SCHEMA_NAME)
-    problems = _schema_problems(path, lines, schema, data)
-    if problems:
-        return problems
+    bad = set() if bad is None else bad
+    problems = _schema_problems(path, lines, schema, data, bad)
 
     def checked(keys: tuple[str, ...], check: Callable[..., object]) -> None:
+        if refused(keys, bad):  # the schema's problem is the one to fix; the parser would only say it again
+            return
         try:
             check()
         except UsageError as exc:
@@ -152,8 +158,11 @@ def check_project_file(path: Path, text: str, data: JSONObject, max_mm: float | 
                 problems.append(Problem(locate(path, lines, keys), problem.message, problem.hint, code="config"))
 
     tables: list[tuple[tuple[str, ...], Any]] = [(("project",), data.get("project") or {})]
-    tables += [(("games", gid), table) for gid, table in (data.get("games") or {}).items()]
+    games = data.get("games")
+    tables += [(("games", gid), table) for gid, table in (games.items() if isinstance(games, dict) else ())]
     for keys, table in tables:
+        if not isinstance(table, dict):
+            continue
         if "card_size" in table:
             checked(keys + ("card_size",), lambda t=table: parse_size(t["card_size"], CARD_SIZES, "card size", max_mm))
         if "paper" in table:
@@ -169,8 +178,17 @@ def check_project_file(path: Path, text: str, data: JSONObject, max_mm: float | 
     return problems
 
 
+def refused(keys: tuple[str, ...], bad: set[tuple[str, ...]]) -> bool:
+    """Whether the value at ``keys`` is, or is inside, one the schema refused (a key of ``bad``)."""
+    return any(keys[: len(b)] == b for b in bad)
+
+
 def _schema_problems(
-    path: Path, lines: dict[tuple[str, ...], tuple[int, int]], schema: JSONObject, data: JSONObject
+    path: Path,
+    lines: dict[tuple[str, ...], tuple[int, int]],
+    schema: JSONObject,
+    data: JSONObject,
+    bad: set[tuple[str, ...]],
 ) -> list[Problem]:
     from printer.fastschema import compile_fast
 
@@ -201,6 +219,8 @@ def _schema_problems(
                     )
                 )
             continue
+        if error.validator != "required":  # a key missing leaves the values there as good as they were
+            bad.add(keys)
         where = locate(path, lines, keys)
         if error.validator == "enum":
             options = [str(o) for o in error.validator_value]

@@ -27,7 +27,8 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 
-from printer.problems import WARNING, Problem, UsageError, did_you_mean
+from printer.location import Location
+from printer.problems import WARNING, Problem, did_you_mean
 
 
 @dataclass(frozen=True)
@@ -84,7 +85,9 @@ _HINT = (
 NAMES = tuple(f.name for f in fields(Limits))
 
 
-def check_value(name: object, value: object, where: str, what: str = "[limits]") -> tuple[float | None, Problem | None]:
+def check_value(
+    name: object, value: object, where: str | Location, what: str = "[limits]"
+) -> tuple[float | None, Problem | None]:
     """``value`` as the type of the limit ``name``, or ``(None, problem)`` for an unknown name or a value that is not a
     positive finite number (``what`` names the table or option in the message)."""
     if name not in NAMES:
@@ -99,27 +102,30 @@ def from_settings(
     table: object,
     where: str = "printer.toml",
     allowed: Mapping[str, float] | None = None,
-    located: Mapping[str, str] | None = None,
+    located: Mapping[str, str | Location] | None = None,
 ) -> tuple[Limits, list[Problem]]:
-    """The limits of a project and the warnings for what it may not raise: ``(limits, problems)``.
+    """The limits of a project and the problems of its ``[limits]``: ``(limits, problems)``.
 
     ``table`` is printer.toml's ``[limits]`` (at ``where``; ``located`` maps a limit's name to its
     ``file:line:col``); ``allowed`` holds the user's own values (``--allow-limit``, the user config's
     ``[limits]``). Each limit is the user's value, else the default; a project's own value is used when it is
-    not above that, and is refused with a warning (naming how to allow it) when it is. Raises
-    :class:`UsageError` for an unknown limit or a value that is not a positive number.
+    not above that, and is refused with a warning (naming how to allow it) when it is. An unknown limit, a value
+    that is not a positive number and a ``[limits]`` that is not a table are errors among the problems (the limit
+    keeps its value without it), so that the caller reports them with the file's other problems.
     """
     allowed = dict(allowed or {})
     located = located or {}
-    if table is not None and not isinstance(table, dict):
-        raise UsageError("[limits] must be a table", [Problem(where, "[limits] must be a table", code="config")])
-    values: dict[str, float] = {name: value for name, value in allowed.items() if name in NAMES}
     problems: list[Problem] = []
+    if table is not None and not isinstance(table, dict):
+        problems.append(Problem(where, "[limits] must be a table", code="config"))
+        table = None
+    values: dict[str, float] = {name: value for name, value in allowed.items() if name in NAMES}
     for name, raw in (table or {}).items():
         here = located.get(name, where)
         value, problem = check_value(name, raw, here)
         if problem is not None:
-            raise UsageError(problem.message, [problem])
+            problems.append(problem)
+            continue
         assert value is not None  # check_value gives a value or a problem
         ceiling = values.get(name, getattr(DEFAULT, name))
         if value <= ceiling:
@@ -153,7 +159,7 @@ def hint(name: str) -> str:
     return _HINT.format(name=name)
 
 
-def over(name: str, value: float, limit: float, where: str, what: str) -> Problem:
+def over(name: str, value: float, limit: float, where: str | Location, what: str) -> Problem:
     """The error for ``what`` (``value``) over the limit ``name`` (``limit``), located at ``where``."""
     return Problem(
         where,

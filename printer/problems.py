@@ -15,7 +15,12 @@ import heapq
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from os import PathLike
 from typing import TypeVar
+
+from printer.location import Location, as_location
+
+__all__ = ["Location", "Problem", "Severity"]
 
 _T = TypeVar("_T")
 
@@ -31,15 +36,15 @@ ERROR = Severity.ERROR
 WARNING = Severity.WARNING
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Problem:
     """One thing wrong with the input.
 
-    ``where`` says where it is, in one of three shapes:
-
-    - ``file:line:col`` for syntax errors (1-based line and column);
-    - ``file::$.json.path`` for schema and cross-file errors;
-    - ``file:line`` for decklist lines.
+    ``where`` says where it is: a :class:`~printer.location.Location` (file, line and column, JSON path,
+    spreadsheet cell, language), written one way by :func:`printer.location.render` (``cards/crab.json:10:7
+    ($.cards[2].cost)``, ``cards/crab.json::$.cards[2]``, ``crew.xlsx:Sheet1!C7 ($.cost)``, ``decks/crab.txt:12``).
+    A string given as ``where`` is read once into a Location (:meth:`~printer.location.Location.parse`); the
+    stages that check cards, decklists and printer.toml give Locations.
 
     ``message`` says what is wrong; ``hint``, when set, how to fix it (most
     often the closest valid name). ``code`` is a short stable identifier of
@@ -47,15 +52,29 @@ class Problem:
     used in JSON output and tests.
     """
 
-    where: str
+    where: Location
     message: str
     hint: str | None = None
     severity: Severity = Severity.ERROR
     code: str = "error"
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.severity, Severity):
-            object.__setattr__(self, "severity", Severity(self.severity))
+    def __init__(
+        self,
+        where: Location | str | PathLike[str],
+        message: str,
+        hint: str | None = None,
+        severity: Severity | str = Severity.ERROR,
+        code: str = "error",
+    ) -> None:
+        # one update of the instance's dict, not a frozen dataclass's five object.__setattr__ calls: problems are
+        # made in loops (100,000 unknown fields of one card)
+        self.__dict__.update(
+            where=where if type(where) is Location else as_location(where),
+            message=message,
+            hint=hint,
+            severity=severity if type(severity) is Severity else Severity(severity),
+            code=code,
+        )
 
     def with_severity(self, severity: Severity) -> Problem:
         """This problem at another severity (a warning made an error by ``--strict``, or the reverse)."""
@@ -71,9 +90,11 @@ class Problem:
     def is_error(self) -> bool:
         return self.severity == ERROR
 
-    def as_dict(self) -> dict[str, str | None]:
+    def as_dict(self) -> dict[str, object]:
+        """The problem as JSON data: ``where`` rendered, ``location`` its parts (:meth:`Location.as_dict`)."""
         return {
-            "where": self.where,
+            "where": str(self.where),
+            "location": self.where.as_dict(),
             "severity": self.severity,
             "code": self.code,
             "message": self.message,
@@ -177,7 +198,7 @@ class UsageError(PrinterError):
     exit_code = 2
 
 
-def lookup(table: Mapping[str, _T], name: str, message: str, where: str) -> _T:
+def lookup(table: Mapping[str, _T], name: str, message: str, where: str | Location) -> _T:
     """``table[name]``; raises :class:`UsageError` (``message``, located at ``where``, e.g. ``"--preset"``) when
     ``name`` is not a key, its hint naming the closest keys, or else all of them."""
     found = table.get(name)

@@ -37,7 +37,7 @@ from printer.limits import Limits
 from printer.limits import from_settings as limits_from_settings
 from printer.paths import GAME_ID, bundled_folders, contained, contained_or_raise, is_inside, write_problem
 from printer.paths import bundled_root as bundled_root  # re-exported: the stages import it with Project
-from printer.problems import WARNING, Problem, UsageError, did_you_mean
+from printer.problems import WARNING, Location, Problem, UsageError, did_you_mean
 from printer.userconfig import UserWord
 from printer.userconfig import load as load_user_word
 
@@ -183,19 +183,28 @@ def load_project(root: Path | None = None, user: UserWord | None = None) -> Proj
 
     if user is None:
         user = load_user_word()
+    # every problem of the file is reported at once: each part below goes on past the problems of the others
     lines = key_lines(text)
     table = data.get("limits")
     located = {name: locate(path, lines, ("limits", name)) for name in table} if isinstance(table, dict) else {}
     limits, refused = limits_from_settings(table, where, user.limits, located)
+    limit_errors = [p for p in refused if p.is_error]
+    refused = [p for p in refused if not p.is_error]
+    bad: set[tuple[str, ...]] = set()  # the keys whose values the schema refused: not read further
     # unknown keys and bad values, at their lines
-    raise_if_errors(check_project_file(path, text, data, limits.size_mm), path)
+    problems += check_project_file(path, text, data, limits.size_mm, bad)
+    said = {located.get(k[1], where) if len(k) > 1 else where for k in bad if k[:1] == ("limits",)}
+    problems += [p for p in limit_errors if p.where not in said]  # the schema said it already
     read_also, warnings = _read_also(
         root, settings.get("read_also"), user, locate(path, lines, ("project", "read_also"))
     )
     problems += [p for p in warnings if p.is_error]
     warnings = [p for p in warnings if not p.is_error]
     games: dict[str, Game] = {}
-    for game_id, table in (data.get("games") or {}).items():
+    listed = data.get("games")
+    for game_id, table in listed.items() if isinstance(listed, dict) else ():
+        if not isinstance(table, dict) or any(k[:2] == ("games", game_id) or k in {(), ("games",)} for k in bad):
+            continue  # a value the schema refused: the game is not read further (its problem is reported)
         if not GAME_ID.fullmatch(game_id):
             problems.append(
                 Problem(
@@ -226,14 +235,14 @@ def load_project(root: Path | None = None, user: UserWord | None = None) -> Proj
         unique_dirs = list(dict.fromkeys(d.resolve() for d in template_dirs if d.is_dir()))
         card_size = table.pop("card_size", "poker")
         games[game_id] = Game(game_id, name, schema, cards, unique_dirs, card_size, table)
-    if problems:  # with the warnings: a folder refused is often why a path is outside the project
-        raise UsageError(problems[0].message, problems + warnings + refused)
     project = Project(root, games, settings, read_also, limits, warnings + refused)
-    raise_if_errors(check_game_files(path, text, data, project), path)  # the files it names exist
+    problems += check_game_files(path, text, data, project)  # the files it names exist
+    # with the warnings: a folder refused is often why a path is outside the project
+    raise_if_errors(problems + warnings + refused, path)
     return project
 
 
-def _read_also(root: Path, listed: object, user: UserWord, where: str) -> tuple[list[Path], list[Problem]]:
+def _read_also(root: Path, listed: object, user: UserWord, where: str | Location) -> tuple[list[Path], list[Problem]]:
     """The folders the project may read besides its own: its ``read_also`` ones inside it or allowed by the user,
     then the user's own; and the problems (a warning for each folder the user did not allow)."""
     problems: list[Problem] = []

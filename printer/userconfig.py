@@ -32,7 +32,7 @@ from pathlib import Path
 
 from printer.config import key_lines, locate
 from printer.limits import check_value
-from printer.problems import Problem, UsageError
+from printer.problems import Location, Problem, UsageError
 
 ENV_CONFIG = "PRINTER_CONFIG"
 ENV_READ_ALSO = "PRINTER_READ_ALSO"
@@ -61,11 +61,11 @@ def config_file(environ: Mapping[str, str] | None = None) -> Path:
     return folder / "printer" / "config.toml"
 
 
-def _refuse(where: str, message: str, hint: str | None = None) -> UsageError:
+def _refuse(where: str | Location, message: str, hint: str | None = None) -> UsageError:
     return UsageError(message, [Problem(where, message, hint, code="user-config")])
 
 
-def _folder(text: object, where: str, base: Path | None = None) -> Path:
+def _folder(text: object, where: str | Location, base: Path | None = None) -> Path:
     """``text`` as an absolute folder, links resolved; relative only with ``base`` (the command line's folder)."""
     if not isinstance(text, str) or not text.strip():
         raise _refuse(where, f"read_also: {text!r} is not a folder name")

@@ -184,6 +184,9 @@ def build_game(
             remembered.untidy_faces, remembered.write_whole = 0, False
             return remembered
     outcome = _build_game(project, game, request, progress, workers, cache, tidy != "later")
+    from printer.cards.positions import with_lines
+
+    outcome.problems = with_lines(outcome.problems)  # as validate places them: only files with problems are read
     if known is not None and not outcome.failure and outcome.target is not None:
         remember(known.store, key, digest, _game_build_data(outcome), outcome.paths)
     return outcome
@@ -229,7 +232,9 @@ def _game_build_from(data: dict[str, Any]) -> GameBuild | None:
         fields = dict(data)
         fields["target"] = Path(data["target"]) if data.get("target") is not None else None
         fields["paths"] = [Path(p) for p in data.get("paths", [])]
-        fields["problems"] = [Problem(**p) for p in data.get("problems", [])]
+        fields["problems"] = [
+            Problem(**{k: v for k, v in p.items() if k != "location"}) for p in data.get("problems", [])
+        ]
         return GameBuild(**fields)
     except (TypeError, ValueError, KeyError):
         return None

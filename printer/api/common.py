@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printer.problems import ERROR, Problem, UsageError
+from printer.problems import ERROR, Location, Problem, UsageError
 from printer.project import Project
 from printer.project import load_project as _load_project
 
@@ -27,7 +27,7 @@ def load_cards(
 WRITTEN_BUT = ("preflight-", "budget-")
 
 
-def usage_error(message: str, hint: str | None = None, where: str = "command line") -> UsageError:
+def usage_error(message: str, hint: str | None = None, where: str | Location = "command line") -> UsageError:
     """A :class:`UsageError` (exit 2) carrying one located problem."""
     return UsageError(message, [Problem(where, message, hint, code="usage")])
 

@@ -136,7 +136,7 @@ def cards_in(project: Project, game: Game, cards: CardSet, sources: list[Path], 
 def _about(problem: Problem, lang: str, declared: Sequence[str]) -> bool:
     """Whether a translation problem concerns a build in ``lang``: not one located in another language's
     translation (``... (fr)``)."""
-    return not any(problem.where.endswith(f" ({other})") for other in declared if other != lang)
+    return problem.where.lang is None or problem.where.lang == lang or problem.where.lang not in declared
 
 
 def editions_in(

@@ -39,7 +39,9 @@ def validate(
     runs other threads renders alone), with the problems one process finds.
     Validating the whole project (no ``paths``) also reports the translation
     state of each game with more than one language (``translations``:
-    :func:`printer.api.translations.translation_report`).
+    :func:`printer.api.translations.translation_report`). A problem located by
+    JSON path in a JSON file carries its line and column there too
+    (:func:`printer.cards.positions.with_lines`).
     Raises :class:`UsageError` for an unknown ``game`` or when there is
     nothing to validate.
     """
@@ -64,7 +66,11 @@ def validate(
     else:  # the overlays among the paths: their own problems (not checked against every card, which are not read)
         read = {card.record.file for cards in sets.values() for card in cards if card.record.file.suffix == ".json"}
         problems += path_translations(project, paths, read)
-    return ValidationReport(sets, problems, translations)
+    # a problem at a JSON path in a JSON file gets its line and column there (file:10:7 ($.cards[2].cost)): only the
+    # files with such problems are read again
+    from printer.cards.positions import with_lines
+
+    return ValidationReport(sets, with_lines(problems), translations)
 
 
 def format_checks(project: Project) -> list[Problem]:

@@ -217,8 +217,8 @@ def _at_revision(problem: Problem, root: Path, since: str) -> Problem:
     """``problem`` with its place in the temporary checkout named as the revision's (``HEAD~1:cards/x.json``)."""
     where = problem.where
     prefix = str(root) + os.sep
-    if where.startswith(prefix):
-        where = f"{since}:{where[len(prefix) :]}"
+    if where.file.startswith(prefix):
+        where = replace(where, file=f"{since}:{where.file[len(prefix) :]}")
     return replace(problem, where=where, severity=WARNING)
 
 

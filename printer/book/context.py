@@ -212,7 +212,9 @@ class RulesContext:
 
         if self._fit_job is None:
             self._fit_job = new_job(self.renderer, PrintOptions(card=self.card_size, bleed=0.0), self.project.root)
-        owners = [(card.where, card.name, card) if card is not None else ("rules", "card", None) for _, card in faces]
+        owners = [
+            (str(card.where), card.name, card) if card is not None else ("rules", "card", None) for _, card in faces
+        ]
         fitted = self._fit_job.fitter.fit_faces([(html, owner) for (html, _), owner in zip(faces, owners)])
         for problem in self._fit_job.fitter.fit_problems():
             if problem not in self.problems:

@@ -26,7 +26,7 @@ from pathlib import Path
 from printer.config import key_lines, locate
 from printer.jsonvalue import JSONObject
 from printer.paths import contained, is_inside, read_text
-from printer.problems import Problem, did_you_mean
+from printer.problems import Location, Problem, did_you_mean
 from printer.project import Game, Project
 
 RULES_FILE = "rules.toml"
@@ -191,7 +191,7 @@ def read_settings(path: Path) -> tuple[JSONObject, list[Problem]]:
     settings = {}
     lines = key_lines(text)
 
-    def at(*keys: str) -> str:  # rules.toml:12:1, the line of the key
+    def at(*keys: str) -> Location:  # rules.toml:12:1, the line of the key
         return locate(path, lines, keys)
 
     for key, value in data.items():

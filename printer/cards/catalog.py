@@ -55,7 +55,7 @@ def load_cards(
 
 
 #: what :func:`check_records` may remember between calls: a record's schema problems by its schema, place and data
-ValidationMemo = dict[tuple[str, str, str], list[Problem]]
+ValidationMemo = dict[tuple[str, str, str, str], list[Problem]]
 
 
 def check_records(
@@ -152,11 +152,16 @@ def too_many_fields(data: object, record: Record, limits: Limits) -> Problem | N
 
 def _validate(store: SchemaStore, record: Record, schema: Path, memo: ValidationMemo | None) -> list[Problem]:
     if memo is None:
-        return store.validate(record.data, schema, record.where())
-    key = (str(schema), record.where(), json.dumps(record.data, sort_keys=True, ensure_ascii=False, default=str))
+        return store.validate(record.data, schema, record.where)
+    key = (
+        str(schema),
+        str(record.file),
+        record.pointer,
+        json.dumps(record.data, sort_keys=True, ensure_ascii=False, default=str),
+    )
     found = memo.get(key)
     if found is None:
-        found = memo[key] = store.validate(record.data, schema, record.where())
+        found = memo[key] = store.validate(record.data, schema, record.where)
     return list(found)
 
 
@@ -174,7 +179,7 @@ def convert_cells(
     found = convert(record, cache[schema])
     if found:  # a cell that cannot be read: validating the rest would only add "missing field" for it
         return found
-    return store.validate(record.data, schema, record.where())
+    return store.validate(record.data, schema, record.where)
 
 
 def _check_back_cards(cards: CardSet) -> list[Problem]:

@@ -41,7 +41,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup, escape
 
-from printer.problems import WARNING, Problem, did_you_mean
+from printer.problems import WARNING, Location, Problem, did_you_mean
 
 ICON = re.compile(r"\{([a-z0-9][a-z0-9-]*)(?::([^{}\s]{1,4}))?\}")
 
@@ -241,7 +241,7 @@ def escape_text(text: str) -> str:
     return _ESCAPE.sub(r"\\\1", text)
 
 
-def unknown_icon(where: str, name: str, known: Sequence[str], message: str | None = None) -> Problem:
+def unknown_icon(where: str | Location, name: str, known: Sequence[str], message: str | None = None) -> Problem:
     """The ``unknown-icon`` warning for the icon ``name`` at ``where``.
 
     The hint names the closest of the ``known`` icon names, or lists them all

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from printer.cards.record import Record, held_again, held_fields
 from printer.jsonvalue import JSON, JSONObject
 from printer.plugins import name_variants
-from printer.problems import closest
+from printer.problems import Location, closest
 
 if TYPE_CHECKING:
     from printer.spill import Spill
@@ -112,7 +112,7 @@ class Card:
         return ""
 
     @property
-    def where(self) -> str:
+    def where(self) -> Location:
         return self.record.where()
 
     def get(self, key: str, default: JSON = None) -> JSON:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printer.jsonvalue import JSONObject
+from printer.location import Location
 
 if TYPE_CHECKING:
     from printer.spill import Spill
@@ -36,9 +37,10 @@ class Record:
     _packed: bytes | int | None = field(default=None, init=False, repr=False, compare=False)  # see pack
     _spill: Spill | None = field(default=None, init=False, repr=False, compare=False)  # where an int _packed is
 
-    def where(self, path: str = "") -> str:
-        """``file::$.pointer.path`` for a problem at ``path`` under this card."""
-        return f"{self.file}::{self.pointer}{path}"
+    def where(self, path: str = "") -> Location:
+        """Where a problem at ``path`` (``.cost``, ``[2]``) under this card is: its file and JSON path
+        (``file::$.cards[3].cost``)."""
+        return Location(str(self.file), path=self.pointer + path)
 
     def pack(self, spill: Spill | None = None) -> None:
         """Hold ``data`` pickled (bytes), in ``spill`` when given, until it is next read, when it is unpickled and

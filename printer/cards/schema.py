@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -20,6 +20,7 @@ from urllib.parse import unquote, urldefrag, urlparse
 
 from printer.cards.record import json_key as _key
 from printer.jsonvalue import JSON, JSONObject
+from printer.location import Location, as_location
 from printer.paths import is_inside
 from printer.problems import Candidates, Problem, UsageError, did_you_mean
 
@@ -183,8 +184,13 @@ class SchemaStore:
         walk(root, self.registry.resolver(base_uri=base))
         return list(dict.fromkeys(names))
 
-    def validate(self, data: object, schema_file: Path, where: str) -> list[Problem]:
-        """Validate ``data``; ``where`` is the location prefix (``file::$.cards[3]``).
+    def validate(
+        self, data: object, schema_file: Path, where: Location | str | Callable[[], Location]
+    ) -> list[Problem]:
+        """Validate ``data``; ``where`` is the place of ``data`` (``file::$.cards[3]``), each problem's place is
+        below it. ``where`` may be a function giving it (a record's ``where``): it is called only when ``data``
+        has problems, so that a valid card makes no :class:`Location`. A string is read by
+        :meth:`Location.parse` (a bare JSON path, ``$``, is a path in no file).
 
         Returns one problem per error, sorted by location. The verdict comes
         from the compiled validator (:meth:`fast_validator`); only data it
@@ -198,6 +204,7 @@ class SchemaStore:
             except Exception:  # noqa: BLE001 - data jsonschema-rs cannot take is explained the slow way
                 pass
         validator = self.validator(schema_file)
+        where = _base(where)
         known = None
         problems: list[Problem] = []
         cascade: list[Problem] = []  # known fields reported as "unevaluated" only because their own subschema failed
@@ -211,7 +218,7 @@ class SchemaStore:
                 for index, name in enumerate(_unexpected(error)):
                     path = _json_path(error.absolute_path) + _key(name)
                     problem = Problem(
-                        f"{where}{path}",
+                        where.below(path),
                         f"unknown field {name!r}",
                         (did_you_mean(name, candidates) if index < _HINTED else None) or listed,
                         code="schema",
@@ -224,7 +231,13 @@ class SchemaStore:
         # A field the schema knows is "unevaluated" when the branch declaring it failed (a wrong type, say): that
         # failure is the error to report; say "unknown field" only when nothing else explains it.
         problems += cascade if not problems else []
-        return sorted(problems, key=lambda p: p.where)
+        return sorted(problems, key=lambda p: str(p.where))
+
+
+def _base(where: Location | str | Callable[[], Location]) -> Location:
+    if isinstance(where, str):
+        return Location(path=where) if where.startswith("$") else as_location(where)
+    return where if isinstance(where, Location) else where()
 
 
 def _errors(validator: jsonschema.protocols.Validator, data: object, schema_file: Path) -> Iterator[ValidationError]:
@@ -235,7 +248,7 @@ def _errors(validator: jsonschema.protocols.Validator, data: object, schema_file
         yield from validator.iter_errors(data)
     except Unresolvable as exc:
         ref = getattr(exc, "ref", None) or str(exc)
-        where = f"{schema_file}::{_ref_path(validator.schema, ref) or '$'}"
+        where = Location(str(schema_file), path=_ref_path(validator.schema, ref) or "$")
         hint = (
             'a game schema extends the card base schema with "allOf": [{"$ref": "../card.schema.json"}] and names '
             'itself with "$id", e.g. "https://printer.invalid/schema/<game>/card.schema.json"'
@@ -352,13 +365,13 @@ def _short(value: object, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _problem(error: ValidationError, where: str, root: JSONObject) -> Problem:
+def _problem(error: ValidationError, where: Location, root: JSONObject) -> Problem:
     """Turn one jsonschema error into a located problem with a hint."""
     from jsonschema.exceptions import best_match
 
     while error.context:  # oneOf/anyOf: report the branch that came closest, not "no branch matched"
         error = best_match([e for e in error.context if e.validator != "type"] or error.context)
-    path = where + _json_path(error.absolute_path)
+    path = where.below(_json_path(error.absolute_path))
     field = error.absolute_path[-1] if error.absolute_path else None
     validator, schema = error.validator, error.schema if isinstance(error.schema, dict) else {}
     hint = None

@@ -31,14 +31,14 @@ from printer.cards.export import FILE_FIELDS, cell_value, flatten
 from printer.cards.spreadsheet import sheet_prefix
 from printer.cards.spreadsheet_cells import SchemaTypes
 from printer.jsonvalue import JSONObject
-from printer.problems import Problem
+from printer.problems import Location, Problem
 
 #: the spreadsheet endings the editor writes
 WRITABLE = (".csv", ".xlsx", ".xlsm")
 
 
 def row_values(
-    data: JSONObject, columns: dict[str, int], types: SchemaTypes, typed: bool, where: str
+    data: JSONObject, columns: dict[str, int], types: SchemaTypes, typed: bool, where: str | Location
 ) -> dict[int, object]:
     """The cells of one row for ``data``: column index (0-based) -> value, ``None`` for an empty cell.
 

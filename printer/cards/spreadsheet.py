@@ -40,12 +40,13 @@ import io
 import re
 import zipfile
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from xml.etree import ElementTree
 
 from printer.cards.record import MAX_FILE_BYTES, Record, json_key
 from printer.cards.sheet_size import oversized_sheets
+from printer.location import Location, sheet_prefix
 from printer.problems import Problem
 
 #: file name endings read as spreadsheets (lower case)
@@ -74,17 +75,6 @@ def column_letters(index: int) -> str:
 
 #: a translation column's header: ``<field>@<lang>`` (``title@ja``, ``from@ja``: :mod:`printer.cards.translations`)
 _TRANSLATED = re.compile(r"[^@.\s]+@[a-zA-Z]{2,3}(-[A-Za-z0-9]+)*")
-_PLAIN_SHEET = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_CELL_LIKE = re.compile(r"[A-Za-z]{1,3}[0-9]+|[RrCc][0-9]*")
-
-
-def sheet_prefix(name: str | None) -> str:
-    """``Sheet1!`` or ``'Card List'!`` (quoted as Excel writes it in a reference); ``""`` for CSV."""
-    if name is None:
-        return ""
-    if _PLAIN_SHEET.fullmatch(name) and not _CELL_LIKE.fullmatch(name):
-        return f"{name}!"
-    return "'" + name.replace("'", "''") + "'!"
 
 
 @dataclass(slots=True)  # as Record: its init=False defaults are set by __init__ only for slots
@@ -114,20 +104,16 @@ class SheetRecord(Record):
     def cell(self, header: str) -> str:
         return f"{sheet_prefix(self.sheet)}{column_letters(self.columns[header])}{self.row}"
 
-    def where(self, path: str = "") -> str:
+    def where(self, path: str = "") -> Location:
         """``file:Sheet!C7 ($.path)`` for the cell holding ``path``; ``file:Sheet!7:7`` (CSV: ``file:7``) for the row."""
-        if path:
-            header = self._header_for(path)
-            if header is not None:
-                return f"{self.file}:{self.cell(header)} ($.{path.lstrip('.')})"
-            return f"{self._row_ref()} ($.{path.lstrip('.')})"
-        return self._row_ref()
-
-    def _row_ref(self) -> str:
-        """``file:Sheet1!7:7`` (Excel's name of a row); ``file:7`` for a CSV row."""
+        json_path = f"$.{path.lstrip('.')}" if path else None
+        header = self._header_for(path) if path else None
+        if header is not None:
+            cell = f"{column_letters(self.columns[header])}{self.row}"
+            return Location(str(self.file), path=json_path, sheet=self.sheet, cell=cell)
         if self.sheet is None:
-            return f"{self.file}:{self.row}"
-        return f"{self.file}:{sheet_prefix(self.sheet)}{self.row}:{self.row}"
+            return Location(str(self.file), self.row, path=json_path)
+        return Location(str(self.file), path=json_path, sheet=self.sheet, cell=f"{self.row}:{self.row}")
 
     def _header_for(self, path: str) -> str | None:
         best = None
@@ -144,9 +130,9 @@ class SheetRecord(Record):
         base = self.where()
         out = []
         for problem in problems:
-            rest = problem.where[len(base) :] if problem.where.startswith(base) else None
-            if rest and rest[0] in ".[":
-                problem = Problem(self.where(rest), problem.message, problem.hint, problem.severity, problem.code)
+            path = problem.where.path
+            if path and path[1:2] in (".", "[") and replace(problem.where, path=None) == base:
+                problem = Problem(self.where(path[1:]), problem.message, problem.hint, problem.severity, problem.code)
             out.append(problem)
         return out
 
@@ -239,7 +225,7 @@ def _read_workbook(path: Path) -> tuple[list[tuple[str | None, Rows]], list[Prob
                 rows = book.get_sheet_by_name(meta.name).to_python(skip_empty_area=False)
             except Exception as exc:
                 return [], [
-                    Problem(f"{path}:{sheet_prefix(meta.name)}", f"cannot read sheet: {exc}", code="spreadsheet")
+                    Problem(Location(str(path), sheet=meta.name), f"cannot read sheet: {exc}", code="spreadsheet")
                 ]
             sheets.append((meta.name, rows))
     return sheets, []
@@ -251,7 +237,6 @@ def _blank(value: object) -> bool:
 
 def _records(path: Path, sheet: str | None, rows: Rows, typed: bool) -> tuple[list[SheetRecord], list[Problem]]:
     problems: list[Problem] = []
-    prefix = sheet_prefix(sheet)
     header_at = next((i for i, row in enumerate(rows) if not all(_blank(v) for v in row)), None)
     if header_at is None:
         return [], []
@@ -261,7 +246,7 @@ def _records(path: Path, sheet: str | None, rows: Rows, typed: bool) -> tuple[li
         if _blank(value):
             continue
         name = str(value).strip()
-        cell = f"{path}:{prefix}{column_letters(col)}{header_at + 1}"
+        cell = Location(str(path), sheet=sheet, cell=f"{column_letters(col)}{header_at + 1}")
         if name in columns or name in translated:
             first = columns[name] if name in columns else translated[name]
             problems.append(
@@ -296,7 +281,11 @@ def _records(path: Path, sheet: str | None, rows: Rows, typed: bool) -> tuple[li
     body = rows[header_at + 1 :]
     if len(body) > MAX_ROWS:
         problems.append(
-            Problem(f"{path}:{prefix}", f"{len(body):,} rows, over the limit of {MAX_ROWS:,}", code="too-large")
+            Problem(
+                Location(str(path), sheet=sheet),
+                f"{len(body):,} rows, over the limit of {MAX_ROWS:,}",
+                code="too-large",
+            )
         )
         body = body[:MAX_ROWS]
     for offset, row in enumerate(body):
@@ -308,7 +297,7 @@ def _records(path: Path, sheet: str | None, rows: Rows, typed: bool) -> tuple[li
         for col in stray[:3]:
             problems.append(
                 Problem(
-                    f"{path}:{prefix}{column_letters(col)}{number}",
+                    Location(str(path), sheet=sheet, cell=f"{column_letters(col)}{number}"),
                     "a value in a column with no header",
                     "give the column a field name in the header row, or clear the cell",
                     code="no-header",
@@ -368,7 +357,7 @@ def _uncached_formulas(path: Path, records: list[SheetRecord]) -> list[Problem]:
                         if element.get("t") == "e":  # an error value (#DIV/0!, #REF!): calamine reads it as empty
                             problems.append(
                                 Problem(
-                                    f"{path}:{sheet_prefix(name)}{element.get('r')}",
+                                    Location(str(path), sheet=name, cell=element.get("r")),
                                     f"the cell holds the error {(value.text if value is not None else '') or '#N/A'}",
                                     "fix the formula, or clear the cell",
                                     code="cell-error",
@@ -380,7 +369,7 @@ def _uncached_formulas(path: Path, records: list[SheetRecord]) -> list[Problem]:
                             if formula.text or formula.get("t") != "shared":
                                 problems.append(
                                     Problem(
-                                        f"{path}:{sheet_prefix(name)}{element.get('r')}",
+                                        Location(str(path), sheet=name, cell=element.get("r")),
                                         f"formula ={(formula.text or '')[:60]} has no saved result",
                                         "open the file in a spreadsheet program and save it, so that the results "
                                         "are stored (printer reads results, it does not compute formulas)",

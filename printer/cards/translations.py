@@ -50,6 +50,7 @@ from printer.cards.translation_book import (
 )
 from printer.jsonvalue import JSONObject
 from printer.limits import over
+from printer.location import Location
 from printer.paths import is_inside, regular_file_problem
 from printer.problems import WARNING, Candidates, Problem, counted, did_you_mean
 from printer.project import Project, bundled_root
@@ -153,7 +154,8 @@ def _read_overlay(
         limit = project.limits.cards_per_build
         return problems + [over("cards_per_build", len(entries), limit, f"{file}::$.cards{tag}", "translated cards")]
     found = _schema_problems_of(data, file, store)
-    problems += [Problem(p.where + tag, p.message, p.hint, p.severity, p.code) for p in found]
+    shown = lang if tag else None
+    problems += [Problem(p.where.in_lang(shown), p.message, p.hint, p.severity, p.code) for p in found]
     if found:
         return problems
     game, problem = _overlay_game(project, file, data, tag)
@@ -198,7 +200,7 @@ def _schema_problems_of(data: JSONObject, file: Path, store: SchemaStore) -> lis
     found = store.validate({**data, "cards": []}, schema, f"{file}::$")
     for i, entry in enumerate(entries):
         for problem in store.validate({"lang": "xx", "cards": [entry]}, schema, "$"):
-            where = f"{file}::$.cards[{i}]" + problem.where[len("$.cards[0]") :]
+            where = Location(str(file), path=f"$.cards[{i}]" + (problem.where.path or "$")[len("$.cards[0]") :])
             found.append(Problem(where, problem.message, problem.hint, problem.severity, problem.code))
         if len(found) >= _SCHEMA_PROBLEMS:
             found.append(
@@ -292,7 +294,7 @@ def _schema_problems(translation: Translation, card: Card, store: SchemaStore, s
         return []
     problems: list[Problem] = []
     for problem in store.validate(data, schema, "$"):
-        path = problem.where[1:]
+        path = (problem.where.path or "$")[1:]
         name = next((n for n in translation.fields if path == json_key(n) or path.startswith(json_key(n) + ".")), None)
         if name is None:
             name = next((n for n in translation.fields if path.startswith(json_key(n) + "[")), None)

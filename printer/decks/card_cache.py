@@ -190,7 +190,7 @@ def _write(
     art = sorted(set(art))
     payload = {
         "cards": cards,
-        "problems": [[p.where, p.message, p.hint, str(p.severity), p.code] for p in problems],
+        "problems": [[str(p.where), p.message, p.hint, str(p.severity), p.code] for p in problems],
         "art": art,
         "art_state": _art_state(art),
     }

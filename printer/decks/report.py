@@ -58,7 +58,7 @@ class Violation:
     def as_dict(self, deck: Decklist) -> JSONObject:
         return {
             "rule": self.rule,
-            "where": deck.where(self.lines[0] if self.lines else None),
+            "where": str(deck.where(self.lines[0] if self.lines else None)),
             "lines": list(self.lines),
             "cards": list(self.cards),
             "count": self.count,
@@ -186,7 +186,7 @@ class DeckReport:
             unresolved.append(
                 {
                     "code": problem.code,
-                    "where": problem.where,
+                    "where": str(problem.where),
                     "line": item.entry.line,
                     "name": item.entry.name,
                     "count": item.entry.count,

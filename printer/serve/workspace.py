@@ -22,7 +22,6 @@ picture, and the rest of the gallery is unaffected.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -34,12 +33,13 @@ from printer.book.source import rules_folder
 from printer.cards.catalog import ValidationMemo, check_records, schema_store, too_many_fields
 from printer.cards.load import CARD_SUFFIXES, FileCache, load_records, read_json, records_from_data
 from printer.cards.model import Card, CardSet
+from printer.cards.positions import Positions, path_steps, with_lines
 from printer.cards.record import Record
 from printer.cards.sheet_edit import WRITABLE
 from printer.cards.spreadsheet import SheetRecord
 from printer.limits import over
 from printer.paths import cache_folder, is_inside
-from printer.problems import PrinterError, Problem
+from printer.problems import Location, PrinterError, Problem
 from printer.project import Project, load_project
 from printer.serve.held import HeldFaces
 from printer.serve.pictures import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
@@ -47,7 +47,18 @@ from printer.sheets.cache import FaceIdentity
 from printer.sheets.uptodate import game_inputs
 
 #: what a problem's place looks like when it is inside one card: ``file::$.cards[3]`` (or ``$[3]``, ``$``)
-_CARD_PLACE = re.compile(r"^(?P<card>.*?::\$(?:\.cards)?(?:\[\d+\])?)(?=$|[.\[])")
+
+
+def card_place(place: Location) -> tuple[str, str]:
+    """The card a problem is at, as ``(file, the card's JSON path)`` (``$.cards[3]``, ``$[3]``, ``$``: a record's
+    ``file`` and ``pointer``); a problem not under a card by JSON path (a line, a cell, a translation) is
+    ``(its rendering, "")``."""
+    steps = path_steps(place.path) if place.path and place.line is None and place.cell is None else None
+    if steps is None or place.lang or place.sheet is not None:
+        return str(place), ""
+    if steps[:1] == ("cards",):
+        return place.file, "$.cards" + (f"[{steps[1]}]" if len(steps) > 1 and isinstance(steps[1], int) else "")
+    return place.file, f"$[{steps[0]}]" if steps and isinstance(steps[0], int) else "$"
 
 
 @dataclass
@@ -167,8 +178,7 @@ class Workspace:
         self._shown_chars = 0  # characters of HTML of the faces shown (limits.face_html_total_chars)
         self.data: dict[str, dict[str, Any]] = {}  # uid -> the record's data as read
         self.cards: dict[str, CardSet] = {}
-        # JSON source maps of card files with problems, by path, time and size
-        self._maps: dict[tuple[Path, int, int], dict[str, Any]] = {}
+        self._maps: Positions = {}  # where problems' JSON paths are in card files (positions.with_lines)
         self._order: list[str] = []  # front picture keys in gallery order
         self._place: dict[str, int] = {}
         self._load_project()
@@ -317,10 +327,9 @@ class Workspace:
         sets, found = check_records(self.project, records, targets, None, self.store, self.memo)
         problems += found
         valid = {id(card.record): card for cards in sets.values() for card in cards}
-        by_place: dict[str, list[Problem]] = {}
+        by_place: dict[tuple[str, str], list[Problem]] = {}
         for problem in problems:
-            match = _CARD_PLACE.match(problem.where)
-            by_place.setdefault(match.group("card") if match else problem.where, []).append(problem)
+            by_place.setdefault(card_place(problem.where), []).append(problem)
         entries: dict[str, GalleryEntry] = {}
         data: dict[str, dict[str, Any]] = {}
         render_problems: list[Problem] = []
@@ -328,12 +337,13 @@ class Workspace:
         for record in records:
             game_id = self._record_game(record)
             card = valid.get(id(record))
-            own = by_place.pop(record.where(), [])
+            own = by_place.pop((str(record.file), record.pointer), [])
             back_card = None
             if card is not None and card.get("back_card") and game_id in sets:
                 back_card = sets[game_id].by_id(card["back_card"])
             memo_key = (
-                record.where(),
+                str(record.file),
+                record.pointer,
                 game_id,
                 card is not None,
                 json.dumps([record.data, back_card.data if back_card else None], sort_keys=True, default=str),
@@ -363,8 +373,8 @@ class Workspace:
                 entry.uid = f"{game_id}/{entry.file}#{entry.pointer}"
             entries[entry.uid] = entry
             data[entry.uid] = record.data
-        for place, rest in by_place.items():  # a file that cannot be read at all: one tile saying why
-            file = place.split("::")[0].split(":")[0]
+        for rest in by_place.values():  # a file that cannot be read at all: one tile saying why
+            file = rest[0].where.file
             if Path(file).suffix.lower() not in CARD_SUFFIXES:
                 continue
             game = self.project.game_for_path(Path(file))
@@ -483,7 +493,7 @@ class Workspace:
         entry.problems = [self._problem(p) for p in problems]
         return entry
 
-    def _over_total(self, where: str, size: int) -> Problem:
+    def _over_total(self, where: Location, size: int) -> Problem:
         """The problem of a card whose faces (``size`` characters of HTML) would take the faces shown past
         ``limits.face_html_total_chars``."""
         limit = self.project.limits.face_html_total_chars
@@ -536,9 +546,11 @@ class Workspace:
         return result
 
     def _problem(self, problem: Problem) -> dict[str, Any]:
-        out = problem.as_dict()
-        out["where"] = problem.where.replace(str(self.root) + "/", "")
-        return out
+        """``problem`` as JSON data (:meth:`Problem.as_dict`), its file relative to the project."""
+        place, prefix = problem.where, str(self.root) + "/"
+        if place.file.startswith(prefix):
+            place = replace(place, file=place.file[len(prefix) :])
+        return {**problem.as_dict(), "where": str(place), "location": place.as_dict()}
 
     # -- lookups --------------------------------------------------------------------------------------------------
 
@@ -564,50 +576,14 @@ class Workspace:
             return [e for e in self.entries.values() if game is None or e.game == game]
 
     def problem_dicts(self, lines: bool = True) -> list[dict[str, Any]]:
-        """Every problem as a dict (``Problem.as_dict``, paths relative to the project); with ``lines`` a problem
-        at ``file::$.path`` also gets its ``line`` and ``col`` in the file and ``at`` = ``file:line:col``."""
+        """Every problem as a dict (:meth:`_problem`, paths relative to the project); with ``lines`` a problem at
+        ``file::$.path`` in a JSON file gets its line and column there (:func:`printer.cards.positions.with_lines`):
+        ``file:10:7 ($.path)``, as ``printer validate`` writes it."""
         with self.lock:
-            out = [self._problem(p) for p in self.problems]
             problems = list(self.problems)
         if lines:
-            for problem, item in zip(problems, out):
-                found = self._line_of(problem.where)
-                if found is not None:
-                    file, line, col = found
-                    item.update(line=line, col=col, at=f"{file}:{line}:{col}")
-        return out
-
-    def _line_of(self, where: str) -> tuple[str, int, int] | None:
-        """``(file, line, column)`` (1-based) of a problem located ``file::$.json.path``, or ``None``."""
-        if "::$" not in where:
-            return None
-        name, path = where.split("::", 1)
-        file = Path(name)
-        if file.suffix.lower() != ".json" or not file.is_file():
-            return None
-        try:
-            st = file.stat()
-            key = (file, st.st_mtime_ns, st.st_size)
-            smap = self._maps.get(key)
-            if smap is None:
-                from json_source_map import calculate
-
-                smap = calculate(file.read_text(encoding="utf-8"))
-                self._maps = {k: v for k, v in self._maps.items() if k[0] != file}
-                self._maps[key] = smap
-        except Exception:  # a file that changed or does not parse: its place stays a JSON path
-            return None
-        pointer = "".join(
-            "/" + (index or key).replace("~", "~0").replace("/", "~1")
-            for key, index in re.findall(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]", path[1:])
-        )
-        while pointer not in smap and pointer:
-            pointer = pointer.rsplit("/", 1)[0]
-        entry = smap.get(pointer)
-        if entry is None:
-            return None
-        at = entry.key_start or entry.value_start
-        return _relative(file, self.root), at.line + 1, at.column + 1
+            problems = with_lines(problems, self.root, self._maps)
+        return [self._problem(p) for p in problems]
 
     # -- editor drafts --------------------------------------------------------------------------------------------
 
@@ -670,7 +646,7 @@ def row_place(record: Record) -> str:
 
 def _merge_repeats(problems: list[Problem]) -> list[Problem]:
     """The same template error met by many cards, once, with the number of other cards it hits (as ``validate``)."""
-    seen: dict[tuple[str, str], list[Any]] = {}  # [problem, number of other cards]
+    seen: dict[tuple[Location, str], list[Any]] = {}  # [problem, number of other cards]
     for problem in problems:
         key = (problem.where, problem.message)
         if key in seen:

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from printer.cards.model import Card
-from printer.problems import WARNING, Problem, RenderError
+from printer.problems import WARNING, Location, Problem, RenderError
 from printer.sheets.images import FITS, LOW_DPI, MIN_DPI, ArtCache, needed_px
 
 
@@ -21,7 +21,7 @@ class FaceArt:
     header_dpi: bool
     unknown_icon_calls: int
     _art_sizes: dict[Path, tuple[int, int] | None]
-    _low_dpi_seen: dict[Path, tuple[str, set[str], tuple[float, tuple[int, int], tuple[float, float]]]]
+    _low_dpi_seen: dict[Path, tuple[Location, set[Location], tuple[float, tuple[int, int], tuple[float, float]]]]
     _unreadable_art: set[Path]
 
     def _art_missing(self, card: Card) -> str | None:

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from printer.cards.model import CardSet
-from printer.problems import PrinterError, Problem
+from printer.problems import Location, PrinterError, Problem
 from printer.project import Project
 
 
@@ -56,7 +56,7 @@ def preflight(
         seen: dict[tuple[str, str], list] = {}
         backs: dict[tuple[str, str], dict | None] = {}  # (back, component) -> what templates see as component
 
-        def note(exc: PrinterError, what: str, seen: dict = seen) -> None:
+        def note(exc: PrinterError, what: str | Location, seen: dict = seen) -> None:
             for problem in exc.problems or [Problem(what, str(exc), code="template")]:
                 key = (problem.where, problem.message)
                 if key in seen:

@@ -21,7 +21,7 @@ from urllib.request import url2pathname
 
 from markupsafe import Markup
 
-from printer.problems import Problem
+from printer.problems import Location, Problem
 
 _SRC = re.compile(r"""src\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE | re.ASCII)
 _LINK_HREF = re.compile(r"""<link\b[^>]*?\shref\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE | re.ASCII)
@@ -107,7 +107,7 @@ def reference_problems(
     base_url: str,
     roots: Sequence[Path],
     template: str | None,
-    rendering: str,
+    rendering: str | Location,
     memo: dict[str, str | None],
 ) -> list[Problem]:
     """An error for each file ``html`` (rendered from ``template`` while rendering ``rendering``, a card's place

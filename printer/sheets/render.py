@@ -77,7 +77,7 @@ from printer.cards.markup import RenderEnv, to_html, unknown_icon
 from printer.cards.model import Card
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.paths import contained, is_inside
-from printer.problems import WARNING, PrinterError, Problem, RenderError
+from printer.problems import WARNING, Location, PrinterError, Problem, RenderError
 from printer.project import Game
 from printer.sheets.face_art import FaceArt
 from printer.sheets.images import ArtCache
@@ -158,9 +158,13 @@ class Renderer(FaceArt, SheetDocuments):
         self.header_dpi = False
         self._art_sizes: dict[Path, tuple[int, int] | None] = {}
         self._unknown_icons: dict[str, list[str]] = {}  # template line -> the icons icon_url found none of there
-        self._rendering = ""  # what is being rendered (a card's place, ``back 'x'``): the hint of a template's problem
+        self._rendering: str | Location = (
+            ""  # what is being rendered (a card's place, ``back 'x'``): the hint of a template's problem
+        )
         #: art printing under LOW_DPI, by file: (where its warning is, the cards using it, its lowest dpi, px, box)
-        self._low_dpi_seen: dict[Path, tuple[str, set[str], tuple[float, tuple[int, int], tuple[float, float]]]] = {}
+        self._low_dpi_seen: dict[
+            Path, tuple[Location, set[Location], tuple[float, tuple[int, int], tuple[float, float]]]
+        ] = {}
         self._unreadable_art: set[Path] = set()  # art files Pillow could not read: they print the labelled placeholder
         self._card: Card | None = None  # the card whose front is being rendered (where the markup filter reports)
         #: what templates see as ``component`` (printer.sheets.components: name, kind, shape, width, height) when
@@ -253,7 +257,7 @@ class Renderer(FaceArt, SheetDocuments):
 
     # -- text --------------------------------------------------------------
 
-    def markup(self, text: str, where: str) -> Markup:
+    def markup(self, text: str, where: str | Location) -> Markup:
         """Card text to HTML; unknown icons become warnings located at ``where``."""
         env = RenderEnv(icon_url=self.icon_url)
         html = to_html(text, env)
@@ -272,14 +276,14 @@ class Renderer(FaceArt, SheetDocuments):
         """
         card = self._card
         if card is None:
-            where = _calling_template() or "template"
+            where: str | Location = _calling_template() or "template"
         elif field:
             where = self.field_where(card, str(field))
         else:
             where = card.where
         return self.markup(str(text), where)
 
-    def field_where(self, card: Card, field: str) -> str:
+    def field_where(self, card: Card, field: str) -> str | Location:
         """Where ``card``'s ``field`` (a path under the card: ``text``, ``upright.text``, ``steps[2].text``) was
         read: its translation's place when :attr:`locate` knows one, else the card file's."""
         if self.locate is not None:
@@ -316,7 +320,9 @@ class Renderer(FaceArt, SheetDocuments):
             problem = template_problem(exc, str(found) if found else names[-1])
             raise RenderError(problem.message, [problem]) from None
 
-    def _render(self, template: jinja2.Template, where: str, max_chars: int | None = None, **context) -> Markup:
+    def _render(
+        self, template: jinja2.Template, where: str | Location, max_chars: int | None = None, **context
+    ) -> Markup:
         outer, self._rendering = self._rendering, where
         try:
             return Markup(render_limited(template, template_context(context), max_chars or self.max_chars))
@@ -380,7 +386,7 @@ class Renderer(FaceArt, SheetDocuments):
 
         return with_lang(html, self.lang)
 
-    def _checked(self, html: Markup, template: jinja2.Template, where: str) -> Markup:
+    def _checked(self, html: Markup, template: jinja2.Template, where: str | Location) -> Markup:
         """``html`` when every file it names can be read; else :class:`RenderError` at the template's lines."""
         if self.base is None:
             return html

@@ -37,7 +37,7 @@ from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
 
-from printer.problems import Problem
+from printer.problems import Location, Problem
 from printer.sheets import bytecode, sizes
 from printer.sheets.sizes import RenderLimit
 
@@ -362,7 +362,9 @@ def _template_line(exc: BaseException, filename: str | None) -> int | None:
     return line
 
 
-def template_problem(exc: BaseException, filename: str | None, while_rendering: str | None = None) -> Problem:
+def template_problem(
+    exc: BaseException, filename: str | None, while_rendering: str | Location | None = None
+) -> Problem:
     """``exc``, raised while rendering the template ``filename``, as a problem located ``file:line``.
 
     Syntax errors carry their own file and line; other errors are located by

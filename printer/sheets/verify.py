@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from PIL import Image, ImageChops, ImageFilter
 
-from printer.problems import WARNING, Problem, Severity
+from printer.problems import WARNING, Location, Problem, Severity
 from printer.units import MM_PER_IN
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ _TEXT_NODE = re.compile(r"(?:^|>)([^<]+)")
 class FaceName:
     """Who prints a face: ``where`` (a card's file and place, or a back's name) and ``label`` (a card, with its side)."""
 
-    where: str
+    where: str | Location
     label: str
 
 

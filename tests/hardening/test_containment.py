@@ -188,7 +188,7 @@ def test_art_outside_the_project_is_refused_by_the_renderer_too(places):
     with pytest.raises(RenderError) as caught:
         renderer.front(Card("l5r", data, record))
     (problem,) = caught.value.problems
-    assert problem.where.endswith("cards.json::$.cards[0].art") and problem.code == "art-outside"
+    assert str(problem.where).endswith("cards.json::$.cards[0].art") and problem.code == "art-outside"
 
 
 def test_a_template_that_links_out_of_the_project_is_not_read(places, run):

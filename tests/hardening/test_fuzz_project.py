@@ -112,7 +112,7 @@ def test_any_rules_toml_reads_or_says_why(tmp_path: Path, content) -> None:
     path.write_text(text, encoding="utf-8")
     settings_read, problems = read_settings(path)
     assert isinstance(settings_read, dict)
-    assert all(p.where.startswith(str(path)) for p in problems)
+    assert all(str(p.where).startswith(str(path)) for p in problems)
 
 
 markdown_bits = st.sampled_from(
@@ -155,7 +155,7 @@ def test_any_markdown_chapter_renders_or_says_why(text: str) -> None:
         md, Path("rules/t/01.md"), text, lambda info, body, line: Markup(""), lambda name: None, lambda: [], set()
     )
     assert isinstance(str(chapter.html), str)
-    assert all(p.where.startswith("rules/t/01.md") for p in problems)
+    assert all(str(p.where).startswith("rules/t/01.md") for p in problems)
 
 
 def test_deeply_nested_markdown_is_bounded() -> None:

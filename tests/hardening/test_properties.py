@@ -77,7 +77,7 @@ json_values = st.recursive(
 
 
 def located(problems: list[Problem], source: str) -> bool:
-    return all(p.where.startswith(source) for p in problems)
+    return all(str(p.where).startswith(source) for p in problems)
 
 
 # --- decklists -------------------------------------------------------------------------------------
@@ -219,7 +219,7 @@ def test_resolving_any_name_never_raises_and_says_why_not(titles, wanted):
     resolution = resolve(_deck(wanted), _card_set(titles))
     assert len(resolution.entries) == len(wanted)
     unresolved = {r.entry.line for r in resolution.entries if r.card is None}
-    assert {int(p.where.rsplit(":", 1)[1]) for p in resolution.problems} == unresolved
+    assert {int(str(p.where).rsplit(":", 1)[1]) for p in resolution.problems} == unresolved
 
 
 @given(st.text(max_size=60))

@@ -239,9 +239,8 @@ def test_a_card_with_100000_fields_is_refused_at_the_card(tmp_path: Path, run) -
     took = time.monotonic() - started
     said = result.out + result.err
     assert result.code == 1, said
-    assert (
-        "a.json::$.cards[1]: error: this card has too many fields (nested ones included): 100,006 is over the" in said
-    )
+    assert " ($.cards[1]): error: this card has too many fields (nested ones included): 100,006 is over the" in said
+    assert "a.json:" in said
     assert "(limits.fields_per_card)" in said
     assert "1 error" in said, said  # the card is reported once, not field by field
     assert took < 20, took

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from printer.location import Location
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -43,9 +45,9 @@ class Decklist:
     name: str | None = None
     format: str | None = None
 
-    def where(self, line: int | None = None) -> str:
+    def where(self, line: int | None = None) -> Location:
         """``file:line`` for a problem at ``line`` (the file alone without one)."""
-        return f"{self.source}:{line}" if line else str(self.source)
+        return Location(str(self.source), line or None)
 
     @property
     def total(self) -> int:

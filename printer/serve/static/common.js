@@ -174,8 +174,8 @@ const printer = (() => {
   }
 
   function problemItem(problem, onclick) {
-    const place = problem.at ? `${problem.at} ${problem.where.split("::")[1] || ""}` : problem.where;
-    const where = el("span", { class: "where", text: place, title: problem.where });
+    // where: the problem's place as printer validate writes it (cards/x.json:10:7 ($.cards[2].cost))
+    const where = el("span", { class: "where", text: problem.where, title: problem.where });
     const item = el(
       "li",
       { class: problem.severity, dataset: { code: problem.code } },

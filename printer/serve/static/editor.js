@@ -187,8 +187,7 @@
   // -- checking and the preview -----------------------------------------------------------------------------------
   function fieldOf(problem) {
     const pointer = card.entry ? card.entry.pointer : "";
-    const at = problem.where.indexOf("::");
-    let path = at >= 0 ? problem.where.slice(at + 2) : "";
+    let path = (problem.location && problem.location.path) || "";
     if (pointer && path.startsWith(pointer)) path = path.slice(pointer.length);
     else if (path.startsWith("$")) path = path.slice(1); // a spreadsheet row's draft is checked as a card of its own
     const match = path.match(/^\.([A-Za-z_][A-Za-z0-9_]*)/) || path.match(/^\["([^"]+)"\]/);

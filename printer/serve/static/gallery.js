@@ -146,10 +146,11 @@
   }
 
   function goTo(problem) {
-    const place = problem.where;
+    const file = (problem.location && problem.location.file) || problem.where;
+    const path = (problem.location && problem.location.path) || "";
     for (const entry of entries.values()) {
-      const prefix = `${entry.file}::${entry.pointer}`;
-      if (place === prefix || place.startsWith(prefix + ".") || place.startsWith(prefix + "[") || (entry.uid.endsWith("#file") && place.startsWith(entry.file))) {
+      const under = path === entry.pointer || path.startsWith(entry.pointer + ".") || path.startsWith(entry.pointer + "[");
+      if ((file === entry.file && under) || (entry.uid.endsWith("#file") && file === entry.file)) {
         const node = tiles.get(entry.uid);
         if (node) {
           filters.game.value = "";

@@ -314,7 +314,7 @@ def _who(pjob: SheetJob, key: str) -> str:
 
 def _where(pjob: SheetJob, key: str) -> str:
     owners = pjob.faces.owners.get(key, ())
-    return owner_where(owners[0]) if owners else key
+    return str(owner_where(owners[0])) if owners else key
 
 
 def safe_area_report(

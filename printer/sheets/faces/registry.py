@@ -14,7 +14,7 @@ from markupsafe import Markup
 from printer.cards.model import Card
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import over as over_limit
-from printer.problems import RenderError
+from printer.problems import Location, RenderError
 from printer.sheets.cache import referenced_files
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.faces.store import FaceHtml, html_digest
@@ -67,7 +67,7 @@ class FaceOwners:
         return len(self._items) + len(self._many)
 
 
-def owner_where(owner: Owner) -> str:
+def owner_where(owner: Owner) -> str | Location:
     """Where the owner of a face (an entry of :attr:`FaceRegistry.owners`) is, for a warning: a card's ``where`` (not
     held in the entry: a string a card), else the place the entry names."""
     where, _, card = owner

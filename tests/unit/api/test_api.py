@@ -24,7 +24,7 @@ def test_validate_returns_cards_and_problems(tmp_path: Path) -> None:
     report = api.validate(project, [bad])
     assert not report.ok
     assert all(p.severity is Severity.ERROR for p in report.problems)
-    assert any(p.where.startswith(str(bad)) for p in report.problems)
+    assert any(str(p.where).startswith(str(bad)) for p in report.problems)
 
 
 def test_build_one_card_writes_the_pdf_and_reports_it(tmp_path: Path) -> None:

@@ -70,11 +70,12 @@ def build(root: Path, strict: bool = False) -> Built:
 
 
 def served(root: Path) -> list[Problem]:
-    """The problems ``printer serve``'s problems panel shows."""
+    """The problems ``printer serve``'s problems panel shows (its list places a JSON path at its line, as validate)."""
     pytest.importorskip("starlette")
+    from printer.cards.positions import with_lines
     from printer.serve.workspace import Workspace
 
-    return Workspace(root).problems
+    return with_lines(Workspace(root).problems)
 
 
 def agree(root: Path) -> tuple[api.ValidationReport, Built]:
@@ -100,7 +101,7 @@ def test_icon_url_of_an_unknown_icon_warns_at_the_template_line_and_builds(proje
     assert built.ok and report.ok  # a placeholder prints: a warning, not "cannot read None"
     (problem,) = [p for p in built.problems if p.code == "unknown-icon"]
     assert problem.severity == Severity.WARNING
-    assert re.search(r"templates/demo/card\.html\.j2:\d+$", problem.where)
+    assert re.search(r"templates/demo/card\.html\.j2:\d+$", str(problem.where))
     assert "icon_url() finds no icon 'union'" in problem.message and "'drift'" in problem.message
     assert "while rendering" in problem.hint and "cards/demo/" in problem.hint
     assert not any("None" in p.message for p in built.problems)
@@ -123,7 +124,7 @@ def test_a_file_a_template_names_that_is_missing(project, src):
     assert not built.ok
     problem = built.problems[0]
     assert problem.severity == Severity.ERROR and problem.code == "fetch"
-    assert problem.where.endswith("templates/demo/card.html.j2:11"), problem.where
+    assert str(problem.where).endswith("templates/demo/card.html.j2:11"), problem.where
     assert problem.message.startswith("cannot read ")
     assert re.search(r"while rendering .*cards/demo/\w+\.(json|csv)", problem.hint)
 
@@ -132,7 +133,7 @@ def test_a_network_url_in_a_template(project):
     _plant(project, TITLE, TITLE + '<img src="https://example.com/a.png">')
     report, built = agree(project)
     assert not built.ok
-    assert built.problems[0].code == "blocked-fetch" and built.problems[0].where.endswith("card.html.j2:11")
+    assert built.problems[0].code == "blocked-fetch" and str(built.problems[0].where).endswith("card.html.j2:11")
 
 
 def test_missing_art_is_a_warning_in_both(project):
@@ -140,7 +141,7 @@ def test_missing_art_is_a_warning_in_both(project):
     report, built = agree(project)
     assert report.ok and built.ok
     (problem,) = [p for p in report.problems if p.code == "missing-art"]
-    assert problem.severity == Severity.WARNING and problem.where.endswith("ships.json::$.cards[0].art")
+    assert problem.severity == Severity.WARNING and str(problem.where).endswith("ships.json:17:7 ($.cards[0].art)")
 
 
 def test_unreadable_art_is_a_warning_in_both(project):
@@ -166,7 +167,7 @@ def test_a_component_declaration_build_refuses(project):
         )
     report, built = agree(project)
     assert not built.ok
-    assert built.problems[0].where.endswith("printer.toml: [games.demo.components.marker] size")
+    assert str(built.problems[0].where).endswith("printer.toml: [games.demo.components.marker] size")
 
 
 def test_a_player_aid_naming_a_missing_picture(project):
@@ -175,7 +176,7 @@ def test_a_player_aid_naming_a_missing_picture(project):
     (aids / "turn.md").write_text("# Turn\n\nGain {nope}, see ![x](missing.png).\n", encoding="utf-8")
     report, built = agree(project)
     assert not built.ok
-    places = {(p.where.rsplit("/", 1)[-1], p.severity.value, p.code) for p in built.problems}
+    places = {(str(p.where).rsplit("/", 1)[-1], p.severity.value, p.code) for p in built.problems}
     assert places == {("turn.md:3", "error", "fetch"), ("turn.md:3:6", "warning", "unknown-icon")}
 
 
@@ -191,7 +192,8 @@ def test_a_typo_in_a_format_file_is_reported_by_validate_as_deck_check_reports_i
     file.write_text(file.read_text(encoding="utf-8").replace('"copy_limit"', '"copy_limt"'), encoding="utf-8")
     report = api.validate(api.load_project(project))
     (problem,) = report.problems
-    assert problem.where == f"{file}::$.copy_limt" and problem.severity == Severity.ERROR
+    assert (problem.where.file, problem.where.path) == (str(file), "$.copy_limt")  # validate adds the line
+    assert problem.severity == Severity.ERROR
     assert problem.message == "unknown field 'copy_limt'" and "did you mean 'copy_limit'" in problem.hint
     checked = run("deck", "check", "decks/sample.txt", "--format", "demo-standard", cwd=project)
     assert checked.code == 2 and "standard.json::$.copy_limt: error: unknown field 'copy_limt'" in checked.err
@@ -206,7 +208,7 @@ def test_a_file_a_stylesheet_names_that_is_missing(project, rule):
     report, built = agree(project)
     assert not built.ok
     (problem,) = built.problems
-    assert re.search(r"templates/demo/card\.css:\d+:\d+$", problem.where) and problem.code == "fetch"
+    assert re.search(r"templates/demo/card\.css:\d+:\d+$", str(problem.where)) and problem.code == "fetch"
 
 
 @pytest.mark.parametrize("call", ["art_for('wide', 30)", "art_for(40, 30, fit='stretch')"])
@@ -216,7 +218,7 @@ def test_art_for_with_wrong_arguments_fails_both_at_the_template_line(project, c
     _set_art(project, "art/a.png")  # build prepares it; validate, which prepares no art, must refuse the call too
     _plant(project, TITLE, TITLE + f"{{% set box = {call} %}}")
     report, built = agree(project)
-    assert not built.ok and built.problems[0].where.endswith("templates/demo/card.html.j2:11")
+    assert not built.ok and str(built.problems[0].where).endswith("templates/demo/card.html.j2:11")
     assert "art_for(" in built.problems[0].message and "while rendering" in built.problems[0].hint
 
 
@@ -228,7 +230,7 @@ def test_a_template_error_only_components_meet(project):
         )
     _plant(project, TITLE, TITLE + "{% if component %}{{ component.knd }}{% endif %}")
     report, built = agree(project)
-    assert not built.ok and built.problems[0].where.endswith("templates/demo/card.html.j2:11")
+    assert not built.ok and str(built.problems[0].where).endswith("templates/demo/card.html.j2:11")
     assert "knd" in built.problems[0].message
 
 
@@ -252,13 +254,15 @@ def test_an_unknown_icon_in_card_text_warns_at_the_card_in_both(project):
     data["cards"][0]["text"] = "Gain {spark}."
     path.write_text(json.dumps(data, indent=2), encoding="utf-8")
     report, built = agree(project)
-    assert built.ok and [p.where.rsplit("/", 1)[-1] for p in built.problems] == ["ships.json::$.cards[0].text"]
+    assert built.ok and [str(p.where).rsplit("/", 1)[-1] for p in built.problems] == [
+        "ships.json:15:7 ($.cards[0].text)"
+    ]
 
 
 def test_an_unknown_variable_in_a_template_fails_both_at_its_line(project):
     _plant(project, TITLE, TITLE + "{{ card.gold_cost }}")
     report, built = agree(project)
-    assert not built.ok and built.problems[0].where.endswith("card.html.j2:11")
+    assert not built.ok and str(built.problems[0].where).endswith("card.html.j2:11")
 
 
 def test_registration_marks_that_cost_cards_warn_in_both(project):

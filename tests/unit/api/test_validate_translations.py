@@ -3,6 +3,7 @@ the source lacks; missing and stale are warnings unless --strict."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,11 @@ TOML = (
     '[games.l5r]\nname = "L5R"\ncard_size = "poker"\nback_field = "deck"\n'
     'backs = { Dynasty = "dynasty", Fate = "fate", "Pre-Game" = "pregame" }\n'
 )
+
+
+def placed(file: str, path: str, rest: str, err: str) -> bool:
+    """Whether ``err`` has the line ``file:line:col (path) rest`` (validate places a JSON path at its line)."""
+    return re.search(re.escape(file) + r":\d+:\d+ " + re.escape(f"({path}) {rest}"), err) is not None
 
 
 def entry(card: dict, **fields) -> dict:
@@ -45,7 +51,7 @@ def test_validate_counts_translated_and_missing_cards(project, run):
     result = run("validate", "--no-render", cwd=project)
     assert result.code == 0, result.err
     assert "l5r ja: 2 translated, 1 missing, 0 stale" in result.out.splitlines()
-    assert "cards/l5r/fate.json::$.cards[2] (ja): warning: card 'wind' has no ja translation" in result.err
+    assert placed("cards/l5r/fate.json", "$.cards[2]", "(ja): warning: card 'wind' has no ja translation", result.err)
     report = api.validate(api.load_project(project), render=False)
     assert report.translations is not None
     assert report.translations.states == {"l5r": [LangState("ja", 2, ["wind"], [])]}
@@ -62,7 +68,7 @@ def test_a_stale_translation_after_a_source_edit(project, run):
     assert result.code == 0, result.err
     assert "l5r ja: 1 translated, 1 missing, 1 stale" in result.out
     stale = next(line for line in result.err.splitlines() if "translation of 'storm'" in line)
-    assert stale.startswith("cards/l5r/ja/fate.json::$.cards[1].text (ja): warning:")
+    assert re.match(r"cards/l5r/ja/fate\.json:\d+:\d+ \(\$\.cards\[1\]\.text\) \(ja\): warning:", stale)
     assert source_digest("Rain falls hard.") in stale
 
 
@@ -77,9 +83,11 @@ def test_an_unknown_id_and_a_field_the_source_lacks_are_errors(project, run):
     result = run("validate", "--no-render", cwd=project)
     assert result.code == 1
     err = result.err
-    assert "cards/l5r/ja/more.json::$.cards[0].id (ja): error: no l5r card has the id 'wnid'" in err
+    assert placed("cards/l5r/ja/more.json", "$.cards[0].id", "(ja): error: no l5r card has the id 'wnid'", err)
     assert "did you mean 'wind'?" in err
-    assert "cards/l5r/ja/more.json::$.cards[1].flavor (ja): error: card 'wind' has no 'flavor' to translate" in err
+    assert placed(
+        "cards/l5r/ja/more.json", "$.cards[1].flavor", "(ja): error: card 'wind' has no 'flavor' to translate", err
+    )
 
 
 def test_a_game_with_one_language_reads_no_translations(tmp_path, run):
@@ -95,7 +103,7 @@ def test_translations_of_a_game_with_one_language_are_reported(project, run):
     (project / "printer.toml").write_text(TOML, encoding="utf-8")
     result = run("validate", "--no-render", cwd=project)
     assert result.code == 1
-    assert "cards/l5r/ja/fate.json::$.lang (ja): error: 'l5r' has no language 'ja'" in result.err
+    assert placed("cards/l5r/ja/fate.json", "$.lang", "(ja): error: 'l5r' has no language 'ja'", result.err)
     assert "add it to [games.l5r] languages" in result.err
 
 
@@ -112,6 +120,6 @@ def test_an_overlay_validated_alone_is_checked_against_its_schema(project, run):
     write_json(path, {"lang": "ja", "cards": [{"title": "嵐"}]})
     result = run("validate", "--no-render", path, cwd=project)
     assert result.code == 1
-    assert "cards/l5r/ja/fate.json::$.cards[0] (ja): error: missing required field 'id'" in result.err
+    assert placed("cards/l5r/ja/fate.json", "$.cards[0]", "(ja): error: missing required field 'id'", result.err)
     good = project / "cards" / "l5r" / "fate.json"
     assert run("validate", "--no-render", good, cwd=project).code == 0

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
 
 ARCANDUCTOR = '[games.arcanductor]\nname = "ARCANDUCTOR"\ncard_size = "tarot"\nback_field = "type"\nbacks = { "Major Arcana" = "arcana" }\n'
 RES_ARCANA = '[games.res-arcana]\nname = "Res Arcana"\ncard_size = "poker"\n'
+
+
+def placed(file, path: str, rest: str, err: str) -> bool:
+    """Whether ``err`` has ``file:line:col (path): rest`` (a build places a JSON path at its line, as validate)."""
+    return re.search(re.escape(str(file)) + r":\d+:\d+ " + re.escape(f"({path}): {rest}"), err) is not None
 
 
 def write(root: Path, toml: str, game: str, cards: list[dict]) -> Path:
@@ -43,8 +49,10 @@ def test_unknown_icon_in_a_nested_field_is_reported_at_that_field(tmp_path, run)
     file = write(tmp_path, ARCANDUCTOR, "arcanductor", cards)
     result = run("--project", tmp_path, "build", "arcanductor", "--out", tmp_path / "out")
     assert result.code == 0, result.err
-    assert f"{file}::$.cards[1].upright.text: warning: unknown icon {{lfie}} (hint: did you mean 'life'?)" in result.err
-    assert f"{file}::$.cards[1].reversed.text: warning: unknown icon {{nosuch}}" in result.err
+    assert placed(
+        file, "$.cards[1].upright.text", "warning: unknown icon {lfie} (hint: did you mean 'life'?)", result.err
+    )
+    assert placed(file, "$.cards[1].reversed.text", "warning: unknown icon {nosuch}", result.err)
     assert "template: warning" not in result.err
 
 
@@ -63,10 +71,12 @@ def test_a_list_entry_is_located_by_its_index_and_without_a_field_at_the_card(tm
     file = write(tmp_path, RES_ARCANA, "res-arcana", cards)
     result = run("--project", tmp_path, "build", "res-arcana", "--out", tmp_path / "out")
     assert result.code == 0, result.err
-    assert f"{file}::$.cards[0].collect[1].text: warning: unknown icon {{gloid}}" in result.err
-    assert (
-        f"{file}::$.cards[0].powers[0].effect.text: warning: unknown icon {{elna}} (hint: did you mean 'elan'?)"
-        in result.err
+    assert placed(file, "$.cards[0].collect[1].text", "warning: unknown icon {gloid}", result.err)
+    assert placed(
+        file,
+        "$.cards[0].powers[0].effect.text",
+        "warning: unknown icon {elna} (hint: did you mean 'elan'?)",
+        result.err,
     )
 
 
@@ -98,7 +108,7 @@ def test_without_a_field_the_filter_reports_at_the_card(tmp_path, run):
     )
     result = run("--project", tmp_path, "build", "t", "--out", tmp_path / "out")
     assert result.code == 0, result.err
-    assert f"{file}::$.cards[1]: warning: unknown icon {{zap}}" in result.err
+    assert placed(file, "$.cards[1]", "warning: unknown icon {zap}", result.err)
     # a back belongs to no card: at the back template's line that calls the filter
     assert "templates/t/back.html.j2:1: warning: unknown icon {zip}" in result.err
 
@@ -133,4 +143,4 @@ def test_the_field_path_is_appended_to_the_card_location(tmp_path, field, expect
     renderer = Renderer(project.game("arcanductor"), [tmp_path])
     renderer._card = sets["arcanductor"].by_id("a1")
     renderer._markup_filter("{nope}", field)
-    assert renderer.problems[0].where.endswith(expected)
+    assert str(renderer.problems[0].where).endswith(expected)

@@ -71,7 +71,7 @@ def test_cards_that_rendered_clean_are_not_rendered_again(tmp_path, run, monkeyp
     crew = root / "cards/p/crew.csv"
     crew.write_text(crew.read_text().replace("{shield} Pell", "{shield} Pel"), encoding="utf-8")
     assert run("--project", root, "validate").code == 0
-    assert len(rendered) == 1 and rendered[0].startswith(str(crew))
+    assert len(rendered) == 1 and str(rendered[0]).startswith(str(crew))
 
 
 def test_a_template_edit_renders_every_card_again(tmp_path, run, monkeypatch):

@@ -234,7 +234,7 @@ def test_parent_and_dotted_cells_together_are_an_error(tmp_path):
     )
     cards, problems = load(path, "res-arcana")
     assert [c.id for c in cards] == ["art-two"] and cards[0]["cost"] == {}
-    assert problems[0].where.endswith("a.xlsx:Sheet1!D2 ($.cost)")
+    assert str(problems[0].where).endswith("a.xlsx:Sheet1!D2 ($.cost)")
 
 
 def test_an_error_value_is_reported_not_read_as_empty(tmp_path):

@@ -84,7 +84,7 @@ def test_printer_toml_checks_languages(tmp_path):
     with pytest.raises(UsageError) as caught:
         load_project(tmp_path)
     (problem,) = caught.value.problems
-    assert problem.where.endswith("printer.toml:6:1") and "japanese!" in problem.message
+    assert str(problem.where).endswith("printer.toml:6:1") and "japanese!" in problem.message
 
 
 def test_translatable_fields_from_toml_and_schema_marks(project):
@@ -167,7 +167,7 @@ def test_a_field_left_untranslated_is_missing(project):
     _, sets, book, _ = read(project)
     japanese, warnings = translate(sets["l5r"], book, "ja", ("title", "text"))
     assert japanese.by_id("hold").title == "戦線維持" and japanese.by_id("hold").get("text") == "Bow."
-    assert "'text'" in warnings[0].message and warnings[0].where.endswith("::$.cards[0] (ja)")
+    assert "'text'" in warnings[0].message and str(warnings[0].where).endswith("::$.cards[0] (ja)")
     assert translation_state(sets["l5r"], book, "ja", ("title", "text"))[0].missing == ["hold"]
 
 
@@ -251,9 +251,9 @@ def test_overlay_language_must_be_declared_and_not_the_source(project):
     overlay(project, entry(STRATEGY, title="Hold"), lang="en")
     _, _, book, problems = read(project)
     assert len(book) == 0
-    codes = {(p.code, Path(p.where.split("::")[0]).parent.name) for p in problems}
+    codes = {(p.code, Path(str(p.where).split("::")[0]).parent.name) for p in problems}
     assert codes == {("translation-lang", "fr"), ("translation-lang", "en")}
-    assert all(p.where.endswith("::$.lang (fr)") or p.where.endswith("::$.lang (en)") for p in problems)
+    assert all(str(p.where).endswith("::$.lang (fr)") or str(p.where).endswith("::$.lang (en)") for p in problems)
 
 
 def test_overlay_game_from_its_key_or_folder(project):
@@ -274,7 +274,7 @@ def test_a_json_syntax_error_in_an_overlay_is_reported_once(project):
     write_json(path, None, raw='{"lang": "ja", "cards": [,]}')
     loaded = load_project(project)
     _, problems = load_cards(loaded, [project / "cards" / "l5r"])
-    assert [p.code for p in problems] == ["json-syntax"] and problems[0].where.startswith(f"{path}:1:")
+    assert [p.code for p in problems] == ["json-syntax"] and str(problems[0].where).startswith(f"{path}:1:")
     assert load_translations(loaded, [project / "cards" / "l5r"])[1] == [], "the card loader reports it"
 
 
@@ -396,7 +396,7 @@ def test_an_entry_with_too_many_fields_is_refused_unread(project):
     overlay(project, {"id": "hold", **{f"f{i}": "x" for i in range(1200)}})
     _, _, book, problems = read(project)
     assert [p.code for p in problems] == ["limit"] and len(book) == 0
-    assert problems[0].where.endswith("::$.cards[0] (ja)")
+    assert str(problems[0].where).endswith("::$.cards[0] (ja)")
 
 
 def test_an_overlay_of_more_cards_than_a_build_takes_is_refused_unread(project):
@@ -406,12 +406,12 @@ def test_an_overlay_of_more_cards_than_a_build_takes_is_refused_unread(project):
     overlay(project, *({"id": f"c{i}"} for i in range(4)))
     _, _, book, problems = read(project)
     assert [p.code for p in problems] == ["limit"] and len(book) == 0
-    assert problems[0].where.endswith("::$.cards (ja)")
+    assert str(problems[0].where).endswith("::$.cards (ja)")
 
 
 def test_an_overlay_of_many_bad_entries_is_explained_a_hundred_problems_at_most(project):
     overlay(project, *({"title": "x"} for _ in range(150)))
     _, _, book, problems = read(project)
     assert len(problems) == 101 and len(book) == 0
-    assert problems[0].where.endswith("::$.cards[0] (ja)") and "missing required field 'id'" in problems[0].message
-    assert problems[-1].where.endswith("::$.cards (ja)") and "not checked" in problems[-1].message
+    assert str(problems[0].where).endswith("::$.cards[0] (ja)") and "missing required field 'id'" in problems[0].message
+    assert str(problems[-1].where).endswith("::$.cards (ja)") and "not checked" in problems[-1].message

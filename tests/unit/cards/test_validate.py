@@ -83,17 +83,21 @@ def test_schema_errors_are_all_reported_with_paths_and_hints(run, project):
     result = run("validate", cwd=project)
     assert result.code == 1
     err = result.err
+    lines = path.read_text().splitlines()
+
+    def at(text: str, nth: int = 0) -> str:  # file:line:col of the nth line holding text (a member: at its key)
+        found = [(i, line) for i, line in enumerate(lines, 1) if text in line][nth]
+        return f"{relative(str(path))}:{found[0]}:{len(found[1]) - len(found[1].lstrip()) + 1}"
+
     assert (
-        relative(
-            f"{path}::$.cards[0].type: error: \"Personalty\" is not a valid type (hint: did you mean 'Personality'?)"
-        )
-        in err
+        f'{at("Personalty")} ($.cards[0].type): error: "Personalty" is not a valid type (hint: did you mean '
+        "'Personality'?)" in err
     )
-    assert relative(f"{path}::$.cards[1].forse: error: unknown field 'forse' (hint: did you mean 'force'") in err
-    assert relative(f"{path}::$.cards[2].clan: error: \"Crabb\" is not a valid clan (hint: did you mean 'Crab'") in err
-    assert relative(f"{path}::$.cards[3]: error: missing required field 'chi'") in err
-    assert relative(f'{path}::$.cards[4].cost: error: "lots" does not match the expected form') in err
-    assert relative(f'{path}::$.cards[5].deck: error: "Fate" should be "Dynasty"') in err
+    assert f"{at('forse')} ($.cards[1].forse): error: unknown field 'forse' (hint: did you mean 'force'" in err
+    assert f"{at('Crabb')} ($.cards[2].clan): error: \"Crabb\" is not a valid clan (hint: did you mean 'Crab'" in err
+    assert f"{at('{', 4)} ($.cards[3]): error: missing required field 'chi'" in err  # a missing field: at its card
+    assert f'{at("lots")} ($.cards[4].cost): error: "lots" does not match the expected form' in err
+    assert f'{at("Fate")} ($.cards[5].deck): error: "Fate" should be "Dynasty"' in err
     assert "6 errors, 0 warnings" in err
 
 
@@ -139,7 +143,7 @@ def test_duplicate_ids_across_files(run, project):
     b = write_json(project / "cards" / "l5r" / "b.json", PERSONALITY)
     result = run("validate", cwd=project)
     assert result.code == 1
-    assert relative(f"{b}::$.id: error: duplicate id 'p1', first used at {a}::$.id") in result.err
+    assert relative(f"{b}:2:3 ($.id): error: duplicate id 'p1', first used at {a}::$.id") in result.err
 
 
 def test_missing_art_is_reported_with_closest_file(run, project):
@@ -149,7 +153,7 @@ def test_missing_art_is_reported_with_closest_file(run, project):
     path = write_json(cards / "a.json", dict(PERSONALITY, art="art/samurei.jpg"))
     result = run("validate", cwd=project)
     assert result.code == 0
-    assert relative(f"{path}::$.art: warning: art file not found") in result.err
+    assert relative(f"{path}:12:3 ($.art): warning: art file not found") in result.err
     assert "did you mean 'samurai.jpg'?" in result.err
 
 
@@ -157,7 +161,7 @@ def test_unknown_game(run, project, tmp_path):
     path = write_json(project / "elsewhere" / "a.json", {"game": "l5rr", "cards": [PERSONALITY]})
     result = run("validate", path, cwd=project)
     assert result.code == 1
-    assert relative(f"{path}::$.cards[0]: error: unknown game 'l5rr' (hint: did you mean 'l5r'?)") in result.err
+    assert relative(f"{path}:4:5 ($.cards[0]): error: unknown game 'l5rr' (hint: did you mean 'l5r'?)") in result.err
 
 
 def test_game_from_option_and_unknown_option_game(run, project):

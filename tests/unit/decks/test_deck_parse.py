@@ -92,7 +92,7 @@ def test_junk_lines_are_skipped_with_a_located_warning(tmp_path):
     text = "3 Rice Terrace\nProxy Holding: 1 Some Card\nThree Salt Pans\n"
     deck, problems = read_decklist(write(tmp_path, "deck.txt", text))
     assert entries(deck) == [(3, "Rice Terrace", None, 1)]
-    assert [(p.severity, p.where.rsplit(":", 1)[1], p.code) for p in problems] == [
+    assert [(p.severity, str(p.where).rsplit(":", 1)[1], p.code) for p in problems] == [
         ("warning", "2", "deck-syntax"),
         ("warning", "3", "deck-syntax"),
     ]
@@ -102,7 +102,7 @@ def test_junk_lines_are_skipped_with_a_located_warning(tmp_path):
 def test_zero_count_is_skipped(tmp_path):
     deck, problems = read_decklist(write(tmp_path, "deck.txt", "0 Rice Terrace\n1 Salt Pans\n"))
     assert entries(deck) == [(1, "Salt Pans", None, 2)]
-    assert problems[0].where.endswith(":1") and "between 1 and" in problems[0].message
+    assert str(problems[0].where).endswith(":1") and "between 1 and" in problems[0].message
 
 
 def test_file_without_card_lines_is_an_error(tmp_path):
@@ -216,7 +216,7 @@ def test_json_deck_schema_problems_are_located(tmp_path):
     text = '{"cards": [{"count": 0, "name": "Rice Terrace"}, {"count": 1, "nmae": "Salt Pans"}], "colour": 1}'
     deck, problems = read_decklist(write(tmp_path, "deck.json", text))
     assert deck.entries == []
-    wheres = {p.where.split("::", 1)[1] for p in problems}
+    wheres = {str(p.where).split("::", 1)[1] for p in problems}
     assert {"$.cards[0].count", "$.cards[1]", "$.colour"} <= wheres | {w.rsplit(".", 1)[0] for w in wheres}
     assert all(p.is_error and p.code == "schema" for p in problems)
     unknown = next(p for p in problems if "nmae" in p.message)
@@ -225,7 +225,7 @@ def test_json_deck_schema_problems_are_located(tmp_path):
 
 def test_json_syntax_error_has_line_and_column(tmp_path):
     deck, problems = read_decklist(write(tmp_path, "deck.json", '{"cards": [\n  {"count": 1,}\n]}'))
-    assert problems[0].code == "json-syntax" and problems[0].where.endswith(":2:15")
+    assert problems[0].code == "json-syntax" and str(problems[0].where).endswith(":2:15")
 
 
 def test_json_detected_by_content_without_suffix(tmp_path):

@@ -153,7 +153,9 @@ def test_blank_power_and_blank_effects_are_valid(tmp_path):
 def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
     cards, problems = validate(tmp_path, "arcanductor", dict(ARCANA, **change))
     assert cards == []
-    assert any(p.where.endswith("$.cards[0]" + where) and words in str(p) for p in problems), [str(p) for p in problems]
+    assert any(str(p.where).endswith("$.cards[0]" + where) and words in str(p) for p in problems), [
+        str(p) for p in problems
+    ]
 
 
 def test_a_major_arcana_needs_number_power_and_both_effects(tmp_path):
@@ -169,7 +171,7 @@ def test_a_dummy_has_no_number_and_no_effects(tmp_path):
     _, problems = validate(
         tmp_path, "arcanductor", {"id": "d", "title": "Dummy", "type": "Dummy", "arcanum": 3, "upright": {"text": ""}}
     )
-    assert {p.where.rsplit("]", 1)[1] for p in problems} >= {".arcanum", ".upright"}
+    assert {str(p.where).rsplit("]", 1)[1] for p in problems} >= {".arcanum", ".upright"}
 
 
 # --- the tarot importer -----------------------------------------------------------------------------

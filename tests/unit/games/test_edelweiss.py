@@ -145,7 +145,9 @@ def test_the_standard_deck_in_english_has_the_data_files_names(cards, english):
 def test_schema_errors_are_located_with_hints(tmp_path, card, where, words):
     valid, problems = validate(tmp_path, "edelweiss", card)
     assert valid == []
-    assert any(p.where.endswith("$.cards[0]" + where) and words in str(p) for p in problems), [str(p) for p in problems]
+    assert any(str(p.where).endswith("$.cards[0]" + where) and words in str(p) for p in problems), [
+        str(p) for p in problems
+    ]
 
 
 # --- the format ---------------------------------------------------------------------------------------

@@ -79,7 +79,7 @@ def test_printer_validate_reports_them_all_translated_into_japanese():
     for game in GAMES:
         count = len(load_cards(load_project(REPO), [REPO / "cards" / game])[0][game])
         assert f"{game} ja: {count} translated, 0 missing, 0 stale" in lines
-    assert not [p for p in report.translations.problems if p.where.startswith(tuple(f"cards/{g}/" for g in GAMES))]
+    assert not [p for p in report.translations.problems if str(p.where).startswith(tuple(f"cards/{g}/" for g in GAMES))]
 
 
 @pytest.mark.parametrize("game", GAMES)

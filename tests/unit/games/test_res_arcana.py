@@ -112,7 +112,7 @@ def test_schema_errors_are_located_with_hints(tmp_path, change, where, words):
     card = {k: v for k, v in {**ARTIFACT, **change}.items() if v is not None}
     _, problems = validate(tmp_path, "res-arcana", card)
     assert problems, change
-    assert any(p.where.endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), [
+    assert any(str(p.where).endswith("$.cards[0]" + where) and words in f"{p.message} {p.hint}" for p in problems), [
         str(p) for p in problems
     ]
 
@@ -203,12 +203,12 @@ def test_problems_are_located_and_fields_not_imported_are_counted(imported):
         return [p for p in imported.problems if p.code == code and text in p.message]
 
     errors = [p for p in imported.problems if p.is_error]
-    assert sorted(p.where.split("::")[1] for p in errors) == [
+    assert sorted(str(p.where).split("::")[1] for p in errors) == [
         "$.cards[1].placement_cost",
         "$.cards[6].name_en",
         "$.cards[7].type",
     ]
-    assert find("unmapped", "'summon_storm'")[0].where.endswith("$.cards[5].powers[1].effect[0].summon_storm")
+    assert str(find("unmapped", "'summon_storm'")[0].where).endswith("$.cards[5].powers[1].effect[0].summon_storm")
     assert find("missing-other-side", "Test Marsh")
     name_de = find("not-imported", "'name_de'")
     assert len(name_de) == 1 and "(13 components)" in name_de[0].message

@@ -51,7 +51,7 @@ def test_unknown_key_has_did_you_mean_and_its_line(tmp_path):
 
 def test_unknown_table_and_project_key(tmp_path):
     problems = problems_of(tmp_path, GOOD.replace("[project]", "[projects]").replace('paper = "A4"', "papper = 1"))
-    assert problems[0].where.endswith("printer.toml:2:1")
+    assert str(problems[0].where).endswith("printer.toml:2:1")
     assert "did you mean 'project'?" == problems[0].hint
 
 
@@ -63,13 +63,13 @@ def test_bad_card_size_is_reported_at_printer_toml(tmp_path):
 
 def test_bad_enum_value_at_its_line(tmp_path):
     problems = problems_of(tmp_path, GOOD + 'marks = "crops"\n')
-    assert problems[0].where.endswith("printer.toml:10:1")
+    assert str(problems[0].where).endswith("printer.toml:10:1")
     assert problems[0].hint == "did you mean 'crop'?"
 
 
 def test_a_wrong_type_at_its_line(tmp_path):
     problems = problems_of(tmp_path, GOOD.replace('name = "L5R"', "name = 5"))
-    assert problems[0].where.endswith("printer.toml:6:1") and "string" in problems[0].message
+    assert str(problems[0].where).endswith("printer.toml:6:1") and "string" in problems[0].message
 
 
 def test_a_misnamed_card_css_is_an_error(tmp_path):
@@ -83,13 +83,13 @@ def test_a_misnamed_card_css_is_an_error(tmp_path):
     problems = problems_of(tmp_path, text)
     assert [p.message.split(":")[0] for p in problems] == ["game 'starfall'"]
     assert "no card.css" in problems[0].message and problems[0].hint == "did you mean 'cards.css'?"
-    assert problems[0].where.endswith("printer.toml:5:1")
+    assert str(problems[0].where).endswith("printer.toml:5:1")
 
 
 def test_missing_sheet_layout_file_and_cards_folder(tmp_path):
     problems = problems_of(tmp_path, GOOD + 'sheet_layout = "layouts/shop.toml"\ncards = "kards/l5r"\n')
-    assert [p.where.rsplit(":", 2)[-2] for p in problems] == ["11", "10"] or sorted(
-        p.where.rsplit(":", 2)[-2] for p in problems
+    assert [str(p.where).rsplit(":", 2)[-2] for p in problems] == ["11", "10"] or sorted(
+        str(p.where).rsplit(":", 2)[-2] for p in problems
     ) == ["10", "11"]
 
 
@@ -159,3 +159,26 @@ def test_every_bundled_rules_toml_is_valid_by_its_schema():
     schema = json.loads((REPO / "schema/config/rules-toml.schema.json").read_text(encoding="utf-8"))
     for path in REPO.glob("rules/**/rules.toml"):
         jsonschema.validate(tomllib.loads(path.read_text(encoding="utf-8")), schema)
+
+
+def test_every_problem_of_printer_toml_is_reported_in_one_run(tmp_path):
+    text = (
+        GOOD.replace("back_field", "backfield")  # an unknown key (the schema)
+        .replace('paper = "A4"', 'paper = "A44"')  # a paper size no parser reads
+        .replace('name = "L5R"', 'name = "L5R"\ncards = "nowhere"')  # a folder that is not there
+        + "\n[limits]\ncards_per_build = -1\n"  # a limit that is not a positive number
+    )
+    problems = problems_of(tmp_path, text)
+    file = tmp_path / "printer.toml"
+    assert len(problems) == 4, [str(p) for p in problems]
+    assert any("unknown key 'backfield'" in p.message and p.where == f"{file}:9:1" for p in problems)
+    assert any("A44" in p.message and p.where == f"{file}:3:1" for p in problems)
+    assert any("'nowhere' not found" in p.message and p.where == f"{file}:7:1" for p in problems)
+    assert any("minimum of 0" in p.message and p.where == f"{file}:13:1" for p in problems)  # once, not twice
+
+
+def test_a_game_whose_table_the_schema_refuses_is_reported_with_the_others(tmp_path):
+    text = GOOD.replace('card_size = "poker"', "card_size = 5").replace('paper = "A4"', 'paper = "A44"')
+    problems = problems_of(tmp_path, text)
+    assert len(problems) == 2, [str(p) for p in problems]  # no traceback reading the game's 5 as a size
+    assert {p.where.line for p in problems} == {3, 7}

@@ -47,7 +47,9 @@ def test_an_invalid_card_shows_its_error_and_the_others_stay(project):
     assert [p.where for p in workspace.problems] == [str(path) + "::$.cards[0].focus"]
     (shown,) = workspace.problem_dicts()
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if '"focus": "many"' in text)
-    assert shown["at"] == f"cards/l5r/fate.json:{line}:7" and shown["line"] == line
+    # the problem list writes the place as printer validate does: file:line:col and the JSON path
+    assert shown["where"] == f"cards/l5r/fate.json:{line}:7 ($.cards[0].focus)"
+    assert shown["location"] == {"file": "cards/l5r/fate.json", "line": line, "column": 7, "path": "$.cards[0].focus"}
     assert sum(1 for e in workspace.entries.values() if e.front) == len(workspace.entries) - 1
     data["cards"][0]["focus"] = 2
     path.write_text(json.dumps(data, indent=2))
@@ -160,3 +162,14 @@ def test_a_schema_where_the_game_names_it_is_a_schema_change_as_the_build_sees_i
     assert schemas.resolve() in [p.resolve() for p in game_inputs(workspace.project, game).schemas]  # the build's
     assert workspace.classify([schemas / "card.schema.json"]) == {"schema"}
     assert "schema" not in workspace.classify([project / "schema" / "l5r" / "other.json"])  # not this game's
+
+
+def test_the_problem_list_writes_a_place_as_printer_validate_does(project, run):
+    path = project / "cards/l5r/fate.json"
+    data = json.loads(path.read_text())
+    data["cards"][0]["focus"] = "many"
+    path.write_text(json.dumps(data, indent=2))
+    (shown,) = [p for p in Workspace(project).problem_dicts() if p["severity"] == "error"]
+    result = run("validate", "--no-render", cwd=project)
+    assert result.code == 1
+    assert any(line.startswith(f"{shown['where']}: error: {shown['message']}") for line in result.err.splitlines())

@@ -191,7 +191,7 @@ def test_unknown_back_card_is_invalid(run, project):
     assert result.code == 1
     assert (
         relative(
-            f"{path}::$[0].back_card: error: no card with id 'mon' for this card's back (hint: did you mean 'moon'?)"
+            f"{path}:1:79 ($[0].back_card): error: no card with id 'mon' for this card's back (hint: did you mean 'moon'?)"
         )
         in result.err
     )
@@ -207,6 +207,8 @@ def test_cards_that_are_each_others_back_are_invalid(run, project):
     result = run("validate", cwd=project)
     assert result.code == 1
     assert (
-        relative(f"{path}::$[0].back_card: error: card 'moon' has a back_card of its own, so neither card would print")
+        relative(
+            f"{path}:1:79 ($[0].back_card): error: card 'moon' has a back_card of its own, so neither card would print"
+        )
         in result.err
     )

@@ -46,7 +46,7 @@ def test_low_dpi_art_warns_once_per_file_and_says_what_size_would_do(tmp_path):
     result, low = _low_dpi(root)
     assert result.ok
     (problem,) = low
-    assert problem.where.endswith("ships.json::$.cards[0].art")
+    assert str(problem.where).endswith(" ($.cards[0].art)") and problem.where.file.endswith("ships.json")
     assert problem.message == "art small.png is 200 dpi at its printed size 69 x 94 mm (543 x 740 px), on 2 cards"
     assert problem.hint == "815 x 1110 px or more would print at 300 dpi"
 
@@ -61,6 +61,6 @@ def test_validate_reports_low_dpi_art_where_build_does(tmp_path):
     assert [(p.where, p.severity, p.message, p.hint) for p in found] == [
         (p.where, p.severity, p.message, p.hint) for p in low
     ]
-    assert len(found) == 1 and found[0].where.endswith("ships.json::$.cards[1].art")
+    assert len(found) == 1 and found[0].where.path == "$.cards[1].art" and found[0].where.line
     again = api.validate(api.load_project(root))  # the cards are not remembered as clean: reported every time
     assert [p.message for p in again.problems if p.code == "low-dpi"] == [found[0].message]

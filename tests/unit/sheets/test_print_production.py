@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 
 import pdfplumber
@@ -490,10 +491,15 @@ def test_text_that_cannot_fit_warns_and_fails_with_strict(tmp_path, run):
     root = write_project(tmp_path, [{"id": "huge", "title": "HugeCard", "type": "A", "text": HUGE}])
     result = run("--project", root, "build", "t", "--out", tmp_path / "out")
     assert result.code == 0
-    assert "cards.json::$.cards[0].text: warning: HugeCard: the text does not fit its box even at 4pt" in result.err
+    assert re.search(
+        r"cards\.json:\d+:\d+ \(\$\.cards\[0\]\.text\):\ warning:\ HugeCard:\ the\ text\ does\ not\ fit\ its\ box\ even\ at\ 4pt",
+        result.err,
+    )
     result = run("--project", root, "build", "t", "--out", tmp_path / "strict", "--strict")
     assert result.code == 1
-    assert "cards.json::$.cards[0].text: error: HugeCard: the text does not fit" in result.err
+    assert re.search(
+        r"cards\.json:\d+:\d+ \(\$\.cards\[0\]\.text\):\ error:\ HugeCard:\ the\ text\ does\ not\ fit", result.err
+    )
     assert not (tmp_path / "strict" / "t.pdf").exists()
 
 
@@ -540,11 +546,11 @@ def test_art_is_prepared_once_into_the_cache_and_low_resolution_warns(tmp_path, 
     with Image.open(jpegs[0]) as image:  # crop-to-fill 57 x 20 mm at 300 dpi: 673 x 236 px, never upscaled
         assert image.size == (673, 236)
     assert "clear: " not in result.err
-    assert (
-        "cards.json::$.cards[1].art: warning: art clear.png is 89 dpi at its printed size 57 x 20 mm (200 x 70 px)"
-        in result.err
+    assert re.search(
+        r"cards\.json:\d+:\d+ \(\$\.cards\[1\]\.art\):\ warning:\ art\ clear\.png\ is\ 89\ dpi\ at\ its\ printed\ size\ 57\ x\ 20\ mm\ \(200\ x\ 70\ px\)",
+        result.err,
     )
-    assert "cards.json::$.cards[2].art: warning: art file not found" in result.err
+    assert re.search(r"cards\.json:\d+:\d+ \(\$\.cards\[2\]\.art\):\ warning:\ art\ file\ not\ found", result.err)
     with pdfplumber.open(tmp_path / "out" / "t.pdf") as doc:
         assert "ART MISSING gone.png" in doc.pages[0].extract_text()
     stamp = jpegs[0].stat().st_mtime_ns
