@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,6 +35,31 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("browser") or item.get_closest_marker("shared"):
             item.add_marker(pytest.mark.slow)
+
+
+#: The most memory one test process may use (resident, at its peak): a test that takes this process, or a child
+#: it waited for (a CLI run, a build's worker), past it fails, named. PRINTER_TEST_MAX_RSS_MB changes it.
+MAX_RSS_MB = int(os.environ.get("PRINTER_TEST_MAX_RSS_MB", "2048"))
+
+
+def _peak_rss_mb() -> tuple[float, float]:
+    """The peak resident memory (MiB) of this process and of the largest child it has waited for (Linux: KiB)."""
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return own / 1024, children / 1024
+
+
+@pytest.fixture(autouse=True)
+def _memory_bound(request):
+    """Fails the test that takes this test process (one pytest-xdist worker, or pytest itself) or a child it waited
+    for past :data:`MAX_RSS_MB`: a memory regression is caught at the test that made it, never as a machine that
+    swaps. Peaks only rise, so only the test that crosses the bound fails."""
+    own_before, children_before = _peak_rss_mb()
+    yield
+    own, children = _peak_rss_mb()
+    for who, before, after in (("this test process", own_before, own), ("a child process", children_before, children)):
+        if before <= MAX_RSS_MB < after:
+            pytest.fail(f"{who} peaked at {after:,.0f} MiB during {request.node.nodeid} (bound: {MAX_RSS_MB} MiB)")
 
 
 @pytest.fixture(scope="session", autouse=True)
