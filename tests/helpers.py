@@ -24,6 +24,19 @@ MM = 72 / 25.4
 # --- card files -------------------------------------------------------------------------------------
 
 
+def address_space_limit(limit: int = 2 * 2**30):
+    """A ``preexec_fn`` for :func:`subprocess.run` that caps the child's address space at ``limit`` bytes (default
+    2 GiB): a test of a memory bound runs its command in such a child, so that a regression fails that test (a
+    ``MemoryError`` or an abort) instead of taking the machine's memory."""
+
+    def limit_child() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+    return limit_child
+
+
 def write_json(path: Path, data, raw: str | None = None) -> Path:
     """Write ``data`` as 2-space indented UTF-8 JSON (or the text ``raw`` as it is) to ``path``, making its folder."""
     path.parent.mkdir(parents=True, exist_ok=True)

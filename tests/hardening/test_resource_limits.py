@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import address_space_limit
 
 from printer.sheets.sandbox import TemplateSandbox, template_problem
 
@@ -211,6 +212,7 @@ def test_a_workbook_with_one_far_cell_is_refused_before_it_is_loaded(tmp_path: P
         capture_output=True,
         text=True,
         timeout=120,
+        preexec_fn=address_space_limit(),  # a sheet of 17 billion cells, if ever read, fails here, not the machine
     )
     said = done.stdout + done.stderr
     assert done.returncode == 1, f"exit {done.returncode}\n{said[-2000:]}"
