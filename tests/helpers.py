@@ -37,6 +37,26 @@ def address_space_limit(limit: int = 2 * 2**30):
     return limit_child
 
 
+def limit_address_space(limit: int = 3 * 2**29) -> None:
+    """Cap this process's address space at ``limit`` bytes (default 1.5 GiB): the initializer of a child process
+    that runs a memory bomb, so that one that escaped its bound fails there."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (limit, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+
+def template_refusal(source: str) -> str | None:
+    """Render the template ``source`` (no data) in printer's sandbox: the message of the problem it raised, or
+    ``None`` when it rendered. Run in a child capped by :func:`limit_address_space`."""
+    from printer.sheets.sandbox import TemplateSandbox, template_problem
+
+    try:
+        TemplateSandbox().from_string(source).render()
+    except Exception as exc:
+        return template_problem(exc, "<template>").message
+    return None
+
+
 def write_json(path: Path, data, raw: str | None = None) -> Path:
     """Write ``data`` as 2-space indented UTF-8 JSON (or the text ``raw`` as it is) to ``path``, making its folder."""
     path.parent.mkdir(parents=True, exist_ok=True)
