@@ -7,7 +7,8 @@ validation, and through rules.toml reading; any text goes through the rules
 Markdown renderer. The only exceptions allowed out are printer's own
 (:class:`printer.problems.PrinterError`, which carry located problems); any
 other exception is a bug. The budget is the Hypothesis profile's (75
-examples per test in CI).
+examples per test in CI; a third of that for the printer.toml property, whose
+examples each load and validate a project).
 """
 
 from __future__ import annotations
@@ -82,7 +83,11 @@ printer_tomls = st.builds(
 )
 
 
-@settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+# each example loads and validates a project: a third of the profile's examples (25 under scripts/test)
+@settings(
+    max_examples=max(10, settings.default.max_examples // 3),
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(printer_tomls)
 @example(text='[project]\npaper = ""\nmargin = ""\nread_also = 1.0\n')  # read_also not a list: once a TypeError
 def test_any_printer_toml_loads_or_says_why(tmp_path: Path, text: str) -> None:

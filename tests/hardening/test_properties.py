@@ -12,7 +12,8 @@ Two kinds of property:
   spaced.
 
 The number of examples comes from the Hypothesis profile (tests/conftest.py):
-20 per test when pytest is run by hand, 75 under ``scripts/test`` (CI),
+20 per test when pytest is run by hand, 75 under ``scripts/test`` (CI) (a third of that, at least 10, for the two
+that load card files through the schema),
 ``HYPOTHESIS_PROFILE=thorough`` (or ``pytest --hypothesis-profile=thorough``) for 2,000.
 """
 
@@ -23,7 +24,7 @@ import re
 import unicodedata
 from pathlib import Path
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from printer.cards.catalog import load_cards
@@ -40,6 +41,10 @@ from printer.project import load_project
 
 REPO = Path(__file__).resolve().parents[2]
 DECK = Path("deck.txt")
+
+#: for a property whose every example loads a card file through the project's schema (the two slowest properties
+#: here, several times the others): a third of the profile's examples (25 under scripts/test, 666 when thorough)
+COSTLY = settings(max_examples=max(10, settings.default.max_examples // 3))
 
 # --- strategies ------------------------------------------------------------------------------------
 
@@ -274,6 +279,7 @@ card_texts = st.text(st.characters(exclude_categories=["Cc", "Cs"]), min_size=1,
 )
 
 
+@COSTLY
 @given(st.lists(st.tuples(card_ids, card_texts, card_texts), min_size=1, max_size=6, unique_by=lambda c: c[0]))
 def test_a_card_file_reads_back_as_written(tmp_path_factory, cards):
     written = [
@@ -308,6 +314,7 @@ PLAUSIBLE = {  # values a designer might write, right or nearly right, mixed wit
 REQUIRED = ("id", "title", "type", "deck")
 
 
+@COSTLY
 @given(
     st.fixed_dictionaries(
         {k: st.one_of(PLAUSIBLE[k], PLAUSIBLE[k], PLAUSIBLE[k], json_values) for k in REQUIRED},

@@ -54,8 +54,9 @@ def contexts(monkeypatch) -> dict[str, list[dict]]:
 def test_every_template_kind_gets_plain_data(run, contexts, tmp_path: Path) -> None:
     deck = tmp_path / "deck.txt"
     deck.write_text("# Dynasty\n1 A Card That Is Not In The Data\n", encoding="utf-8")
-    assert run("--project", REPO, "build", "l5r", "edelweiss", "--out", tmp_path).code == 0
-    assert run("--project", REPO, "build", "l5r", "--deck", deck, "--out", tmp_path).code == 0
+    # --jobs 1: every face laid out in this process, where the renders are watched, without starting a pool
+    assert run("--project", REPO, "build", "l5r", "edelweiss", "--jobs", "1", "--out", tmp_path).code == 0
+    assert run("--project", REPO, "build", "l5r", "--deck", deck, "--jobs", "1", "--out", tmp_path).code == 0
     assert run("--project", REPO, "align", "--out", tmp_path / "align.pdf").code == 0
     assert run("--project", REPO, "rules", "l5r", "--out", tmp_path).code == 0
     kinds = set(contexts)
