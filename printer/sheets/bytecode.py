@@ -1,6 +1,6 @@
 """Compiled templates kept for the process and in the user's cache folder (:class:`Compiled`).
 
-Compiling a card template takes longer than rendering it hundreds of times: the L5R card front, its back and the
+Compiling a card template takes longer than rendering it hundreds of times: a game's card front, its back and the
 sheet template take about 0.1 s of CPU to compile and 3 ms to load compiled, and every
 ``printer`` command and every build worker compiled them again. Jinja2 compiles a template again when its source
 changed (the source's checksum is kept with the code), so a template edit is never missed.
