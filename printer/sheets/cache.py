@@ -35,9 +35,13 @@ import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlparse
 from urllib.request import url2pathname
+
+if TYPE_CHECKING:
+    from printer.problems import Problem
+    from printer.sheets.fit import Overflow
 
 #: bytes the face cache may hold before the least recently used entries go
 SIZE_LIMIT = 2 * 1024**3
@@ -239,7 +243,7 @@ class FaceCache:
         """The key of a face of ``html`` in a job of ``context`` (:meth:`FaceIdentity.key`)."""
         return self.identity.key(html, context, base_url)
 
-    def get(self, key: str) -> tuple[bytes, int, dict, dict, list] | None:
+    def get(self, key: str) -> tuple[bytes, int, dict[str, float], dict[str, Overflow], list[Problem]] | None:
         """``(batch pdf, page index, text-fit sizes by box name, unfit boxes by name, the batch's warnings)``,
         or ``None`` for a miss."""
         try:
@@ -265,7 +269,12 @@ class FaceCache:
             warnings = []
         return data, index, sizes, unfit, warnings
 
-    def put(self, data: bytes, faces: dict[str, tuple[int, dict, dict]], warnings: list | None = None) -> None:
+    def put(
+        self,
+        data: bytes,
+        faces: dict[str, tuple[int, dict[str, float], dict[str, Overflow]]],
+        warnings: list[Problem] | None = None,
+    ) -> None:
         """Store a laid-out batch ``data``, the ``warnings`` laying it out gave, and, for each face key,
         ``(page index, sizes, unfit)``."""
         blob = hashlib.sha256(data).hexdigest()
@@ -299,7 +308,7 @@ class FaceCache:
         except Exception:
             pass
 
-    def get_html(self, key: str) -> tuple[str, list] | None:
+    def get_html(self, key: str) -> tuple[str, list[Problem]] | None:
         """A card's front HTML and the renderer's warnings for it, stored by :meth:`put_html`, or ``None``."""
         try:
             entry = self._get("html:" + key)
@@ -309,7 +318,7 @@ class FaceCache:
             pass
         return None
 
-    def put_html(self, key: str, html: str, warnings: list) -> None:
+    def put_html(self, key: str, html: str, warnings: list[Problem]) -> None:
         """Keep a card's front HTML and the warnings rendering it gave, under ``key``."""
         try:
             self._set("html:" + key, (html, list(warnings)))
@@ -360,19 +369,19 @@ def _decode(name: str, data: Any) -> Any:
     raise ValueError(name)
 
 
-def _no_pickle_disk() -> type:
+def _no_pickle_disk() -> type[Any]:
     """A ``diskcache.Disk`` that never unpickles: an entry stored as a pickle reads as missing (see the module
     docstring). Keys are strings, values bytes or strings, so printer's own entries are never pickled."""
     import diskcache
     from diskcache.core import MODE_PICKLE
 
-    class _NoPickle(diskcache.Disk):
-        def fetch(self, mode, filename, value, read):
+    class _NoPickle(diskcache.Disk):  # type: ignore[misc]  # diskcache has no types: its Disk is Any to mypy
+        def fetch(self, mode: int, filename: str | None, value: Any, read: bool) -> Any:
             if mode == MODE_PICKLE:
                 raise OSError("a pickled cache entry: not read (printer writes none)")  # diskcache: a miss
             return super().fetch(mode, filename, value, read)
 
-        def get(self, key, raw):
+        def get(self, key: Any, raw: bool) -> Any:
             if not raw:
                 raise OSError("a pickled cache key: not read (printer writes none)")
             return super().get(key, raw)

@@ -35,6 +35,7 @@ import html as html_lib
 import math
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from markupsafe import Markup
 
@@ -70,7 +71,7 @@ def parse_min(text: str | None, size_pt: float) -> float:
     return {"pt": value, "px": value / PX_PER_PT, "mm": value * PX_PER_MM / PX_PER_PT, "em": value * size_pt}[unit]
 
 
-def _extent(box) -> tuple[float, float]:
+def _extent(box: Any) -> tuple[float, float]:
     """The largest bottom and right edge (px) of the content inside ``box``."""
     bottom = right = -math.inf
     stack = list(getattr(box, "children", []) or [])
@@ -89,12 +90,12 @@ def _extent(box) -> tuple[float, float]:
     return bottom, right
 
 
-def find_overflows(document) -> list[Overflow]:
+def find_overflows(document: Any) -> list[Overflow]:
     """Every overflowing fit box in a rendered WeasyPrint ``document``, once per (face, name)."""
     return page_overflows(document.pages)
 
 
-def page_overflows(pages) -> list[Overflow]:
+def page_overflows(pages: Any) -> list[Overflow]:
     """Every overflowing fit box on the WeasyPrint ``pages`` (a list of laid-out pages), once per (face, name).
 
     Raises :class:`RuntimeError` when WeasyPrint does not expose its layout.
@@ -106,7 +107,7 @@ def page_overflows(pages) -> list[Overflow]:
             raise RuntimeError(
                 "this WeasyPrint does not expose its layout (Page._page_box): text fitting is unavailable"
             )
-        stack = [(root, None)]
+        stack: list[tuple[Any, str | None]] = [(root, None)]
         while stack:
             box, face = stack.pop()
             element = getattr(box, "element", None)
@@ -122,11 +123,11 @@ def page_overflows(pages) -> list[Overflow]:
     return list(found.values())
 
 
-def _is_pseudo(box) -> bool:
+def _is_pseudo(box: Any) -> bool:
     return bool(getattr(box, "pseudo_type", None))
 
 
-def _overflow(box, face: str, name: str) -> Overflow | None:
+def _overflow(box: Any, face: str, name: str) -> Overflow | None:
     if not hasattr(box, "padding_box_y") or not isinstance(box.height, (int, float)):
         return None
     room_h = box.padding_height()
@@ -156,9 +157,12 @@ class FitSizes:
 
     sizes: dict[tuple[str, str], float] = field(default_factory=dict)
     unfit: dict[tuple[str, str], Overflow] = field(default_factory=dict)
-    bounds: dict[tuple[str, str], list] = field(default_factory=dict)
+    #: per box, ``[lo, hi]`` (pt): ``lo`` a float or ``None`` until a size is known to fit, ``hi`` a float
+    bounds: dict[tuple[str, str], list[Any]] = field(default_factory=dict)
     minimums: dict[tuple[str, str], float] = field(default_factory=dict)
-    _applied: dict[str, tuple] = field(default_factory=dict, repr=False)
+    _applied: dict[str, tuple[tuple[str, str, tuple[tuple[str, float], ...]], Markup]] = field(
+        default_factory=dict, repr=False
+    )
 
     def shrink(self, overflows: list[Overflow], tried: set[str] | None = None) -> set[str]:
         """Record a layout's ``overflows`` (the faces ``tried`` were laid out at their current sizes).
@@ -217,11 +221,11 @@ class FitSizes:
         if cached is not None and cached[0] == key:
             return cached[1]
 
-        def tag(match: re.Match) -> str:
+        def tag(match: re.Match[str]) -> str:
             text = match.group(0)
             if "data-fit" not in text:
                 return text
-            attrs: dict[str, re.Match] = {}
+            attrs: dict[str, re.Match[str]] = {}
             for m in _ATTR.finditer(text, len(match.group(1)) + 1):
                 attrs.setdefault(m.group(1).lower(), m)  # as HTML does, the first of a repeated attribute counts
             fit = attrs.get("data-fit")

@@ -22,7 +22,7 @@ import os
 import pickle
 import signal
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
+from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from distributed import Client
 
     from printer.sheets.cache import FaceCache
+    from printer.sheets.fit import Overflow
+    from printer.sheets.job import SheetJob
 
 
 #: a laid-out batch of faces: its PDF's bytes, or the file they were written to
@@ -73,9 +75,9 @@ class BatchResult:
     pdf: FacePdf  # a Path once written to a file (see lay_out_faces' spill)
     keys: list[str]
     problems: list[Problem] = field(default_factory=list)
-    sizes: dict = field(default_factory=dict)
-    unfit: dict = field(default_factory=dict)
-    stats: dict = field(default_factory=dict)
+    sizes: dict[tuple[str, str], float] = field(default_factory=dict)  # (face key, fit box) -> font size (pt)
+    unfit: dict[tuple[str, str], Overflow] = field(default_factory=dict)
+    stats: dict[str, float] = field(default_factory=dict)
 
 
 class Workers:
@@ -88,7 +90,7 @@ class Workers:
     and no scheduler.
     """
 
-    def __init__(self, jobs: int | None = None, scheduler: str | None = None, rehearse: bool = False):
+    def __init__(self, jobs: int | None = None, scheduler: str | None = None, rehearse: bool = False) -> None:
         self.jobs = jobs if jobs is not None else default_jobs()
         self.scheduler = scheduler
         #: for a pool kept between builds (``printer build --watch``): each worker of a pool :meth:`warm` starts
@@ -107,10 +109,11 @@ class Workers:
         if self._executor is None and self.scheduler:
             from distributed import Client
 
-            self._client = Client(self.scheduler)
-            self._executor = self._client.get_executor()
+            # distributed leaves these calls without annotations: mypy's strict checks see them as untyped
+            self._client = Client(self.scheduler)  # type: ignore[no-untyped-call]
+            self._executor = self._client.get_executor()  # type: ignore[no-untyped-call]
             if not self.jobs or self.jobs < 2:
-                self.jobs = max(2, sum(self._client.nthreads().values()))
+                self.jobs = max(2, sum(self._client.nthreads().values()))  # type: ignore[no-untyped-call]
         elif self._executor is None and self.jobs > 1:
             self._executor = self._pool()
         return self._executor
@@ -177,7 +180,7 @@ class Workers:
             else:
                 self._executor.shutdown(wait=True)
         if self._client is not None:
-            self._client.close()
+            self._client.close()  # type: ignore[no-untyped-call]  # distributed: not annotated
         self._executor = self._client = None
 
     def __enter__(self) -> Workers:
@@ -197,10 +200,10 @@ def default_jobs() -> int:
 
 #: the jobs this worker process loaded, by spec: module-level because a pool's worker is handed only a picklable
 #: :class:`JobSpec` and keeps what it loads (project, templates, fonts) for its next batches
-_JOBS: dict[bytes, object] = {}
+_JOBS: dict[bytes, SheetJob] = {}
 
 
-def _job_for(spec: JobSpec):
+def _job_for(spec: JobSpec) -> SheetJob:
     """The print job a worker keeps for ``spec`` (loaded once per process)."""
     key = pickle.dumps(spec)
     if key not in _JOBS:
@@ -260,7 +263,7 @@ def _orphaned(parent: int, every: float = 0.5) -> None:
     os._exit(1)
 
 
-def _make_job(spec: JobSpec):
+def _make_job(spec: JobSpec) -> SheetJob:
     from printer.project import load_project
     from printer.sheets.job import make_job
 
@@ -278,7 +281,7 @@ def render_batch(spec: JobSpec, faces: Sequence[tuple[str, str]], title: str = "
     return _render(job, [key for key, _ in faces], title)
 
 
-def _render(job, keys: Sequence[str], title: str) -> BatchResult:
+def _render(job: SheetJob, keys: Sequence[str], title: str) -> BatchResult:
     """Lay out the faces ``keys`` of ``job`` (their HTML in ``job.faces.html``): a worker's job, or the build's own when
     it has no workers (whose faces' HTML may be set aside in a spill: read once, here)."""
     from printer.sheets.export.faces import FACES_PER_CHUNK, page_layout, single_sheets
@@ -319,7 +322,7 @@ def batches(keys: Sequence[str], jobs: int, per_batch: int, most: int = MAX_BATC
 
 
 def lay_out_faces(
-    job,
+    job: SheetJob,
     keys: Sequence[str],
     title: str = "",
     workers: Workers | None = None,
@@ -373,7 +376,9 @@ def lay_out_faces(
     return _merged(job, keys, parts)
 
 
-def _merged(job, keys: Sequence[str], parts: Sequence[BatchResult]) -> tuple[dict, list[Problem]]:
+def _merged(
+    job: SheetJob, keys: Sequence[str], parts: Sequence[BatchResult]
+) -> tuple[dict[str, tuple[FacePdf, int]], list[Problem]]:
     """What :func:`lay_out_faces` gives from the batches ``parts``: each face's PDF and page, and the problems;
     their text-fit sizes and unfit boxes merged into ``job.fitter``, their counters into ``job.engine.stats``. Faces are
     keyed by the job's own strings of ``keys``, not a worker's copies (9,000 fitted faces held 0.5 MB of them)."""
@@ -420,17 +425,24 @@ class _Feeder:
     its own as earlier ones finish."""
 
     def __init__(
-        self, executor: Executor, spec: JobSpec, job, cut: list[list[str]], title: str, ahead: int, spill: Path | None
-    ):
+        self,
+        executor: Executor,
+        spec: JobSpec,
+        job: SheetJob,
+        cut: list[list[str]],
+        title: str,
+        ahead: int,
+        spill: Path | None,
+    ) -> None:
         import threading
 
-        self._futures: list = [None] * len(cut)
+        self._futures: list[Future[BatchResult] | None] = [None] * len(cut)
         self._ready = [threading.Event() for _ in cut]  # finished and its PDF spilled, failed, or never handed over
         self._room = threading.Semaphore(max(1, ahead))
         self._stopped = False
         self._failed: BaseException | None = None
 
-        def done(index: int, future) -> None:
+        def done(index: int, future: Future[BatchResult]) -> None:
             try:
                 if spill is not None and not future.cancelled() and future.exception() is None:
                     _kept(future.result(), spill, index + 1)

@@ -25,10 +25,16 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from printer.cards.model import CardSet
 from printer.problems import Location, PrinterError, Problem
-from printer.project import Project
+from printer.project import Game, Project
+
+if TYPE_CHECKING:
+    from printer.cards.model import Card
+    from printer.sheets.components import Component
+    from printer.sheets.render import Renderer
 
 
 def preflight(
@@ -53,10 +59,10 @@ def preflight(
         renderer.project = project_view(project.settings)
         renderer.source_lang = languages(project, game_id)[0]  # templates see lang as a build without --lang gives it
         _art_box(project, renderer)
-        seen: dict[tuple[str, str], list] = {}
-        backs: dict[tuple[str, str], dict | None] = {}  # (back, component) -> what templates see as component
+        seen: dict[tuple[Location, str], list[Any]] = {}  # (where, message) -> [problem, how many more cards]
+        backs: dict[tuple[str, str], dict[str, Any] | None] = {}  # (back, component) -> what templates see as component
 
-        def note(exc: PrinterError, what: str | Location, seen: dict = seen) -> None:
+        def note(exc: PrinterError, what: str | Location, seen: dict[tuple[Location, str], list[Any]] = seen) -> None:
             for problem in exc.problems or [Problem(what, str(exc), code="template")]:
                 key = (problem.where, problem.message)
                 if key in seen:
@@ -115,7 +121,7 @@ def preflight(
 FORK_FROM = 200
 
 
-def _rendered_clean(renderer, card) -> bool:
+def _rendered_clean(renderer: Renderer, card: Card) -> bool:
     """Render ``card``'s front (and its back when it is its own back); whether that added no problem: no new
     problem, no unknown icon and no low-dpi art met again. Raises :class:`PrinterError` for a template error."""
     before, calls = len(renderer.problems), renderer.unknown_icon_calls
@@ -135,7 +141,9 @@ class _Shared:
     those: a clean card adds nothing to what a renderer reports, so the problems and their order are those of
     one process rendering every card. A part whose process failed is rendered here whole."""
 
-    def __init__(self, renderer, cards: list, components: list, todo: list[int], jobs: int):
+    def __init__(
+        self, renderer: Renderer, cards: list[Card], components: list[Component | None], todo: list[int], jobs: int
+    ) -> None:
         from printer.sheets.forked import can_fork, chunks
 
         self.renderer, self.cards, self.components = renderer, cards, components
@@ -163,14 +171,15 @@ class _Shared:
                 self.suspects.update(part if answer is None else answer)
         return index not in self.suspects
 
-    def close(self) -> list:
+    def close(self) -> list[list[int] | None]:
         """The forks' answers (waiting for them); none once taken."""
         wait, self.wait = self.wait, None
         return wait() if wait is not None else []
 
     def _probe(self, part: list[int]) -> list[int]:
         """In a forked process: the cards of ``part`` that were not clean."""
-        renderer, suspects = self.renderer, []
+        renderer = self.renderer
+        suspects: list[int] = []
         for index in part:
             component = self.components[index]
             renderer.component = component.view() if component is not None else None
@@ -182,7 +191,7 @@ class _Shared:
         return suspects
 
 
-def _art_box(project: Project, renderer) -> None:
+def _art_box(project: Project, renderer: Renderer) -> None:
     """Have ``renderer`` size ``art_url`` as build does (the card plus its bleed, printer.toml's options) and read
     each art file's header for low-dpi art; left as it is when the options are wrong (validate reports them)."""
     from printer.sheets.options import resolve_options
@@ -195,7 +204,7 @@ def _art_box(project: Project, renderer) -> None:
     renderer.card_size, renderer.bleed, renderer.header_dpi = opts.card, opts.bleed, True
 
 
-def declared_components(project: Project, game) -> list:
+def declared_components(project: Project, game: Game) -> list[Component]:
     """The components printer.toml declares for ``game`` (:mod:`printer.sheets.components`), as a build reads
     them; none when the declarations or the options have problems (validate reports those apart)."""
     if not game.settings.get("components"):
@@ -223,7 +232,7 @@ class CleanCards:
     which writes only the cards of this run (atomically; a failure to write is ignored).
     """
 
-    def __init__(self, project: Project, game, paths: list[Path]):
+    def __init__(self, project: Project, game: Game, paths: list[Path]) -> None:
         from printer import __version__
         from printer.paths import cache_folder
         from printer.sheets.uptodate import signature
@@ -242,7 +251,7 @@ class CleanCards:
             except (OSError, ValueError, AttributeError):
                 pass
 
-    def key(self, card) -> str:
+    def key(self, card: Card) -> str:
         art = card.art_path()
         stat: object = None
         if art is not None:

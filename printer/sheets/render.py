@@ -106,7 +106,7 @@ def build_date() -> str:
     return (moment or datetime.datetime.now(datetime.UTC)).date().isoformat()
 
 
-def project_view(settings: dict | None = None) -> dict[str, str | None]:
+def project_view(settings: dict[str, Any] | None = None) -> dict[str, str | None]:
     """What templates see as ``project``: ``version`` (printer.toml ``[project] version``, as text, or ``None``)
     and ``build_date`` (:func:`build_date`)."""
     version = (settings or {}).get("version")
@@ -169,7 +169,7 @@ class Renderer(FaceArt, SheetDocuments):
         self._card: Card | None = None  # the card whose front is being rendered (where the markup filter reports)
         #: what templates see as ``component`` (printer.sheets.components: name, kind, shape, width, height) when
         #: this renderer renders a component that is not a card; ``None`` for cards
-        self.component: dict | None = None
+        self.component: dict[str, Any] | None = None
         #: what templates see as ``project`` (:func:`project_view`; :func:`printer.sheets.job.make_job` sets the
         #: project's version)
         self.project: dict[str, str | None] = project_view()
@@ -321,7 +321,7 @@ class Renderer(FaceArt, SheetDocuments):
             raise RenderError(problem.message, [problem]) from None
 
     def _render(
-        self, template: jinja2.Template, where: str | Location, max_chars: int | None = None, **context
+        self, template: jinja2.Template, where: str | Location, max_chars: int | None = None, **context: Any
     ) -> Markup:
         outer, self._rendering = self._rendering, where
         try:
@@ -457,11 +457,13 @@ class Renderer(FaceArt, SheetDocuments):
         if card is None:
             return "placeholder"
         if card.get("back"):
-            return card["back"]
+            back: str = card["back"]
+            return back
         field_name = self.game.settings.get("back_field")
         backs = self.game.settings.get("backs", {})
         if field_name and card.get(field_name) in backs:
-            return backs[card[field_name]]
+            mapped: str = backs[card[field_name]]
+            return mapped
         return "default"
 
 

@@ -41,7 +41,8 @@ _NOT_KEPT = (b"@import", b"@font-face", b"@counter-style", b"@color-profile", b"
 _ARGUMENTS = frozenset({"string", "url", "url_fetcher", "base_url", "media_type", "font_config", "counter_style",
                         "color_profiles", "page_rules", "layers", "_check_mime_type"})  # fmt: skip
 
-_kept: OrderedDict[tuple, tuple[Any, list[tuple[int, str, Path | None]]]] = OrderedDict()
+#: (SHA-256 of the stylesheet's bytes, base URL, media type) -> (the parsed ``weasyprint.CSS``, its warnings)
+_kept: OrderedDict[tuple[bytes, str | None, str], tuple[Any, list[tuple[int, str, Path | None]]]] = OrderedDict()
 _stats = {"parsed": 0, "reused": 0}
 _lock = threading.Lock()  # the kept stylesheets are shared by the threads of a process
 
@@ -69,13 +70,13 @@ def install(attribute: Callable[[], Path | None] = lambda: None) -> None:
     if real is not weasyprint.CSS:  # installed already, or a WeasyPrint this was not written for
         return
 
-    def css(*args, **kwargs):
+    def css(*args: Any, **kwargs: Any) -> Any:
         return parsed(real, attribute, *args, **kwargs)
 
     weasyprint.css.CSS = css
 
 
-def parsed(real, attribute: Callable[[], Path | None], *args, **kwargs):
+def parsed(real: Callable[..., Any], attribute: Callable[[], Path | None], *args: Any, **kwargs: Any) -> Any:
     """``real(*args, **kwargs)`` (``weasyprint.CSS``), or the stylesheet parsed before from the same source.
 
     Only the two calls ``find_stylesheets`` makes are kept: a ``<style>`` element's text (``string=``) and a
