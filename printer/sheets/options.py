@@ -50,7 +50,7 @@ Problems in it are reported as ``file::$.slot[2].x``.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -147,6 +147,29 @@ def resolve_options(
     ``limits`` are the project's (:attr:`printer.project.Project.limits`): no length may pass its ``size_mm``.
     Raises :class:`UsageError` naming the setting for a bad value.
     """
+    merged = _merged_settings(project_settings, game_settings, cli, where)
+    opts = PrintOptions(limits=limits)
+    opts.card = parse_size(card_size, CARD_SIZES, "card size", limits.size_mm)
+
+    def get(key: str) -> tuple[Any, str]:
+        return merged.get(key, (None, where))
+
+    _set_sheet_values(opts, get)
+    _set_registration_values(opts, get)
+    if opts.corner_radius > min(opts.card) / 2 + EPS:
+        _, place = get("corner_radius")
+        message = (
+            f"corner-radius: {opts.corner_radius:g} mm is more than half the "
+            f"{opts.card[0]:g} x {opts.card[1]:g} mm card"
+        )
+        raise UsageError(message, [Problem(place, message, "3mm is usual on poker cards", code="usage")])
+    return opts
+
+
+def _merged_settings(
+    project_settings: Mapping[str, Any], game_settings: Mapping[str, Any], cli: Mapping[str, Any], where: str
+) -> dict[str, tuple[Any, str]]:
+    """Each option given, as ``(value, where it was given)``: the command line over ``[games]`` over ``[project]``."""
     merged: dict[str, tuple[Any, str]] = {}
     for source, place in (
         (project_settings, f"{where} [project]"),
@@ -156,13 +179,12 @@ def resolve_options(
         for key in KEYS:
             if source.get(key) is not None:
                 merged[key] = (source[key], place)
-    opts = PrintOptions(limits=limits)
-    max_mm = limits.size_mm
-    opts.card = parse_size(card_size, CARD_SIZES, "card size", max_mm)
+    return merged
 
-    def get(key: str) -> tuple[Any, str]:
-        return merged.get(key, (None, where))
 
+def _set_sheet_values(opts: PrintOptions, get: Callable[[str], tuple[Any, str]]) -> None:
+    """Set on ``opts`` the paper, lengths, marks, duplex, back offset, sort and layout file ``get`` gives."""
+    max_mm = opts.limits.size_mm
     value, place = get("paper")
     if value is not None:
         opts.paper = parse_size(str(value), PAPER_SIZES, "paper size", max_mm)
@@ -197,12 +219,16 @@ def resolve_options(
     value, place = get("sheet_layout")
     if value is not None:
         opts.sheet_layout = Path(value)
+
+
+def _set_registration_values(opts: PrintOptions, get: Callable[[str], tuple[Any, str]]) -> None:
+    """Set on ``opts`` the registration marks and the layout version ``get`` gives."""
     value, place = get("registration")
     if value is not None:
         opts.registration = _choice(value, REGISTRATIONS, "registration", place)
     value, place = get("registration_inset")
     if value is not None:
-        opts.registration_inset = parse_length(value, "registration-inset", place, 0.0, max_mm)
+        opts.registration_inset = parse_length(value, "registration-inset", place, 0.0, opts.limits.size_mm)
     value, place = get("registration_empty_slot")
     if value is not None:
         opts.registration_empty_slot = value is True or str(value).lower() in ("true", "1", "yes")
@@ -210,14 +236,6 @@ def resolve_options(
     if value is not None:
         version = str(value)
         opts.layout_version = int(_choice(version, tuple(map(str, LAYOUT_VERSIONS)), "layout-version", place))
-    if opts.corner_radius > min(opts.card) / 2 + EPS:
-        _, place = get("corner_radius")
-        message = (
-            f"corner-radius: {opts.corner_radius:g} mm is more than half the "
-            f"{opts.card[0]:g} x {opts.card[1]:g} mm card"
-        )
-        raise UsageError(message, [Problem(place, message, "3mm is usual on poker cards", code="usage")])
-    return opts
 
 
 def sheet_layout(opts: PrintOptions, root: Path | None = None) -> SheetLayout:
@@ -268,35 +286,9 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
     size that is not the game's) is reported at once in a :class:`UsageError`.
     """
     where = str(path)
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8-sig"))
-    except RecursionError:
-        raise UsageError(
-            f"{path}: nested too deeply", [Problem(where, "not valid TOML: nested too deeply", code="usage")]
-        ) from None
-    except FileNotFoundError:
-        raise UsageError(f"{path} not found", [Problem(where, "sheet layout file not found", code="usage")]) from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: {exc}", [Problem(where, f"not valid TOML: {exc}", code="usage")]) from None
+    data = _layout_toml(path)
     problems: list[Problem] = []
-    page = opts.paper
-    try:
-        if "paper" in data:
-            page = parse_size(str(data["paper"]), PAPER_SIZES, "paper size", opts.limits.size_mm)
-        page = orient(page, data.get("orientation", "portrait" if opts.orientation == "auto" else opts.orientation))
-        if "card" in data:
-            size = parse_size(str(data["card"]), CARD_SIZES, "card size", opts.limits.size_mm)
-            if abs(size[0] - opts.card[0]) > 0.05 or abs(size[1] - opts.card[1]) > 0.05:
-                problems.append(
-                    Problem(
-                        f"{where}::$.card",
-                        f"the layout is for {size[0]:g} x {size[1]:g} mm cards, "
-                        f"the game's are {opts.card[0]:g} x {opts.card[1]:g} mm",
-                        code="usage",
-                    )
-                )
-    except UsageError as exc:
-        problems += [Problem(f"{where}::$", p.message, p.hint, code="usage") for p in exc.problems]
+    page = _layout_page(data, opts, where, problems)
     unknown = set(data) - {"paper", "card", "orientation", "slot"}
     for key in sorted(unknown):
         problems.append(
@@ -318,33 +310,82 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
             Problem(f"{where}::$.slot", "no [[slot]] tables", "add one [[slot]] with x and y per card", code="usage")
         )
         raw = []
-    slots: list[Slot] = []
-    for i, entry in enumerate(raw):
-        here = f"{where}::$.slot[{i}]"
-        if not isinstance(entry, dict):
-            problems.append(Problem(here, "a slot must be a table with x and y", code="usage"))
-            continue
-        try:
-            x = parse_length(entry["x"], "x", f"{here}.x", None, opts.limits.size_mm) if "x" in entry else None
-            y = parse_length(entry["y"], "y", f"{here}.y", None, opts.limits.size_mm) if "y" in entry else None
-        except UsageError as exc:
-            problems += exc.problems
-            continue
-        rotate = entry.get("rotate", 0)
-        for key in sorted(set(entry) - {"x", "y", "rotate"}):
-            problems.append(
-                Problem(f"{here}.{key}", f"unknown key {key!r}", did_you_mean(key, ["x", "y", "rotate"]), code="usage")
-            )
-        if x is None or y is None:
-            problems.append(Problem(here, f"missing {'x' if x is None else 'y'}", code="usage"))
-            continue
-        if rotate not in (0, 90, 180, 270):
-            problems.append(
-                Problem(f"{here}.rotate", f"rotate must be 0, 90, 180 or 270, not {rotate!r}", code="usage")
-            )
-            continue
-        slots.append(Slot(x, y, i, 0, rotate))
+    read = [_layout_slot(entry, i, where, opts, problems) for i, entry in enumerate(raw)]
+    slots = [slot for slot in read if slot is not None]
     layout = SheetLayout(page, opts.card, len(slots), 1, opts.gutter, opts.margin, opts.bleed, explicit=tuple(slots))
+    _check_slots(layout, slots, where, problems)
+    if problems:
+        raise UsageError(f"{path}: invalid sheet layout", problems)
+    return layout
+
+
+def _layout_toml(path: Path) -> dict[str, Any]:
+    """The TOML of a sheet layout file; raises :class:`UsageError` if it is missing or not TOML."""
+    where = str(path)
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8-sig"))
+    except RecursionError:
+        raise UsageError(
+            f"{path}: nested too deeply", [Problem(where, "not valid TOML: nested too deeply", code="usage")]
+        ) from None
+    except FileNotFoundError:
+        raise UsageError(f"{path} not found", [Problem(where, "sheet layout file not found", code="usage")]) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{path}: {exc}", [Problem(where, f"not valid TOML: {exc}", code="usage")]) from None
+
+
+def _layout_page(data: dict[str, Any], opts: PrintOptions, where: str, problems: list[Problem]) -> tuple[float, float]:
+    """The sheet size (mm, oriented) a layout file names; a bad size or a card not the game's goes to ``problems``."""
+    page = opts.paper
+    try:
+        if "paper" in data:
+            page = parse_size(str(data["paper"]), PAPER_SIZES, "paper size", opts.limits.size_mm)
+        page = orient(page, data.get("orientation", "portrait" if opts.orientation == "auto" else opts.orientation))
+        if "card" in data:
+            size = parse_size(str(data["card"]), CARD_SIZES, "card size", opts.limits.size_mm)
+            if abs(size[0] - opts.card[0]) > 0.05 or abs(size[1] - opts.card[1]) > 0.05:
+                problems.append(
+                    Problem(
+                        f"{where}::$.card",
+                        f"the layout is for {size[0]:g} x {size[1]:g} mm cards, "
+                        f"the game's are {opts.card[0]:g} x {opts.card[1]:g} mm",
+                        code="usage",
+                    )
+                )
+    except UsageError as exc:
+        problems += [Problem(f"{where}::$", p.message, p.hint, code="usage") for p in exc.problems]
+    return page
+
+
+def _layout_slot(entry: object, i: int, where: str, opts: PrintOptions, problems: list[Problem]) -> Slot | None:
+    """The ``i``-th ``[[slot]]`` of a layout file, or ``None`` with what is wrong with it added to ``problems``."""
+    here = f"{where}::$.slot[{i}]"
+    if not isinstance(entry, dict):
+        problems.append(Problem(here, "a slot must be a table with x and y", code="usage"))
+        return None
+    try:
+        x = parse_length(entry["x"], "x", f"{here}.x", None, opts.limits.size_mm) if "x" in entry else None
+        y = parse_length(entry["y"], "y", f"{here}.y", None, opts.limits.size_mm) if "y" in entry else None
+    except UsageError as exc:
+        problems += exc.problems
+        return None
+    rotate = entry.get("rotate", 0)
+    for key in sorted(set(entry) - {"x", "y", "rotate"}):
+        problems.append(
+            Problem(f"{here}.{key}", f"unknown key {key!r}", did_you_mean(key, ["x", "y", "rotate"]), code="usage")
+        )
+    if x is None or y is None:
+        problems.append(Problem(here, f"missing {'x' if x is None else 'y'}", code="usage"))
+        return None
+    if rotate not in (0, 90, 180, 270):
+        problems.append(Problem(f"{here}.rotate", f"rotate must be 0, 90, 180 or 270, not {rotate!r}", code="usage"))
+        return None
+    return Slot(x, y, i, 0, rotate)
+
+
+def _check_slots(layout: SheetLayout, slots: list[Slot], where: str, problems: list[Problem]) -> None:
+    """Add to ``problems`` each slot of ``layout`` that runs off the sheet or overlaps an earlier one."""
+    page = layout.page
     for i, slot in enumerate(slots):
         box = layout.trim_box(slot)
         if box.x0 < -EPS or box.y0 < -EPS or box.x1 > page[0] + EPS or box.y1 > page[1] + EPS:
@@ -361,9 +402,6 @@ def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:
             if box.x0 < o.x1 - EPS and o.x0 < box.x1 - EPS and box.y0 < o.y1 - EPS and o.y0 < box.y1 - EPS:
                 problems.append(Problem(f"{where}::$.slot[{slot.row}]", f"overlaps slot[{other.row}]", code="usage"))
                 break
-    if problems:
-        raise UsageError(f"{path}: invalid sheet layout", problems)
-    return layout
 
 
 def layout_report(opts: PrintOptions, layout: SheetLayout, where: str = "build") -> tuple[list[Problem], list[str]]:
