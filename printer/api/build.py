@@ -54,6 +54,37 @@ def build(
     if not chosen:
         raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
     langs = build_languages(project, chosen, request.lang)
+    _check_request(project, chosen, request)
+    from printer.sheets.parallel import Workers
+
+    result = BuildResult()
+    cache = None
+    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
+    if folder is not None:
+        from printer.sheets.cache import FaceCache
+
+        cache = FaceCache(folder)
+    try:
+        with Workers(request.jobs, request.scheduler) as workers:
+            for game in chosen:
+                for lang in langs[game.id]:
+                    each = request if lang == request.lang else replace(request, lang=lang)
+                    outcome = build_game(project, game, each, progress, workers, cache)
+                    result.games.append(outcome)
+                    if on_game:
+                        on_game(outcome)
+    finally:
+        if cache is not None:
+            cache.close()
+    return result
+
+
+def _check_request(project: Project, chosen: list[Game], request: BuildRequest) -> None:
+    """Raise :class:`UsageError` for what ``request`` asks of the ``chosen`` games that cannot be built.
+
+    Checked before anything is built: options that need one game, ``--since`` with a decklist, the ICC profile,
+    the image URL base, a preset's card sizes, ``--jobs`` and ``--players``.
+    """
     if (request.cards_dir or request.deck_file or request.only) and len(chosen) != 1:
         raise usage_error("--cards, --deck and --only need exactly one game", "e.g. printer build GAME --deck FILE")
     if request.since and request.deck_file:
@@ -81,28 +112,6 @@ def build(
         bad = check_players(request.players, "command line: --players")
         if bad is not None:
             raise usage_error(bad.message, bad.hint, bad.where)
-    from printer.sheets.parallel import Workers
-
-    result = BuildResult()
-    cache = None
-    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
-    if folder is not None:
-        from printer.sheets.cache import FaceCache
-
-        cache = FaceCache(folder)
-    try:
-        with Workers(request.jobs, request.scheduler) as workers:
-            for game in chosen:
-                for lang in langs[game.id]:
-                    each = request if lang == request.lang else replace(request, lang=lang)
-                    outcome = build_game(project, game, each, progress, workers, cache)
-                    result.games.append(outcome)
-                    if on_game:
-                        on_game(outcome)
-    finally:
-        if cache is not None:
-            cache.close()
-    return result
 
 
 def check_print(

@@ -69,14 +69,7 @@ def make_plan(
     if request.players is not None:
         players = request.players
     if request.deck_file:
-        from printer.decks.resolve import remember_titles, translated_titles
-
-        for titles in translated_titles(project, [source], {game.id: cards}).values():
-            remember_titles(cards, titles)  # a decklist may name the cards in any of their languages
-        items, found = deck_items(request.deck_file, cards, project.limits)
-        items = print_items.sort_items(items, opts.sort)
-        deck_name = f"{game.id}-{print_items.slug(request.deck_file.stem)}{suffix}"
-        target = output_path(out_dir, safe_file_name(deck_name) + ".pdf")
+        items, found, target = _deck_items(project, game, request.deck_file, request.lang, cards, source, opts, out_dir)
     else:
         selected, found = print_items.select(cards, request.only)
         total = sum(card.copies * (players if per.holds(card.data) else 1) for card in selected)
@@ -123,6 +116,29 @@ def make_plan(
         problem = limit_over("sheets_per_build", n_sheets, project.limits.sheets_per_build, str(source), "sheets")
         return _failed(plan, problems + [problem], "not printed")
     return replace(plan, sheets=n_sheets, problems=tuple(problems))
+
+
+def _deck_items(
+    project: Project,
+    game: Game,
+    deck_file: Path,
+    lang: str | None,
+    cards: CardSet,
+    source: Path,
+    opts: PrintOptions,
+    out_dir: Path,
+) -> tuple[list[PrintItem], list[Problem], Path]:
+    """The items of ``deck_file`` (named in any language the cards have), its problems and its PDF (in ``lang``)."""
+    from printer.decks.resolve import remember_titles, translated_titles
+    from printer.sheets.faces import items as print_items
+
+    for titles in translated_titles(project, [source], {game.id: cards}).values():
+        remember_titles(cards, titles)  # a decklist may name the cards in any of their languages
+    items, found = deck_items(deck_file, cards, project.limits)
+    items = print_items.sort_items(items, opts.sort)
+    suffix = f"-{lang}" if lang else ""
+    deck_name = f"{game.id}-{print_items.slug(deck_file.stem)}{suffix}"
+    return items, found, output_path(out_dir, safe_file_name(deck_name) + ".pdf")
 
 
 def _failed(plan: BuildPlan, problems: list[Problem], failure: str) -> BuildPlan:

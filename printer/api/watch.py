@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,10 +20,11 @@ from printer.api.results import (
 )
 from printer.paths import cache_folder
 from printer.problems import PrinterError, Problem, counted
-from printer.project import Project
+from printer.project import Game, Project
 from printer.sheets.plan import BuildRequest
 
 if TYPE_CHECKING:
+    from printer.sheets.cache import FaceCache
     from printer.sheets.parallel import Workers
 
 
@@ -49,6 +50,58 @@ def watched_inputs(project: Project, request: BuildRequest) -> list[Path]:
     real = [Path(os.path.realpath(p)) for p in found]
     own = [p for p in real if p.is_relative_to(real[0]) or not any(p.is_relative_to(b) for b in bundled)]
     return outermost(p for p in own if os.path.exists(p))
+
+
+@dataclass
+class _WatchBuilds:
+    """The builds of a watch: every game (or some) built as ``request`` says, in each of its languages.
+
+    ``untidy`` holds the games whose last build left faces laid out one by one, to lay out again together.
+    """
+
+    root: Path
+    request: BuildRequest
+    on_game: Callable[[GameBuild], None]
+    on_error: Callable[[list[Problem]], object] | None
+    cache: FaceCache | None
+    untidy: set[str] = field(default_factory=set)
+
+    def run(self, workers: Workers, tidy: Tidy, only: Sequence[str] = (), rehearse: bool = False) -> None:
+        """Build the games named in ``only`` (else those of the request); problems go to ``on_error``."""
+        self.untidy.difference_update(only)  # a tidy build is tried once: a game gone or broken is not tried every 2 s
+        try:
+            project = load_project(self.root)
+            names = [g for g in only if g in project.games] if only else self.request.games
+            if only and not names:
+                return
+            for game in [project.game(g) for g in names] if names else list(project.games.values()):
+                self._build(project, game, workers, tidy, rehearse)
+        except PrinterError as exc:
+            if self.on_error:
+                self.on_error(exc.problems)
+
+    def _build(self, project: Project, game: Game, workers: Workers, tidy: Tidy, rehearse: bool) -> None:
+        """Build ``game`` in each of its languages (``--lang all``) and note whether it is left untidy."""
+        from printer.api.languages import build_languages
+
+        request = self.request
+        left, built = False, False  # a game is untidy while one of its languages' builds is
+        for lang in build_languages(project, [game], request.lang)[game.id]:  # --lang all: each language
+            each = request if lang == request.lang else replace(request, lang=lang)
+            outcome = build_game(project, game, each, None, workers, self.cache, tidy)
+            if outcome.untidy:
+                left = True
+            built = built or not outcome.up_to_date  # an up-to-date build is as untidy as it was
+            if tidy == "now" and outcome.ok:
+                laid = counted(int(outcome.stats.get("faces laid out", 0)), "face")
+                outcome.notes = [*outcome.notes, f"tidied: {laid} of earlier edits laid out together"]
+            self.on_game(outcome)
+            if rehearse:
+                _rehearse(project, game, each)
+        if left:
+            self.untidy.add(game.id)
+        elif built:
+            self.untidy.discard(game.id)
 
 
 def watch(
@@ -84,7 +137,6 @@ def watch(
     here). Raises :class:`~printer.problems.PrinterError` when the project
     can no longer be watched (the watching thread ended by itself).
     """
-    from printer.api.languages import build_languages
     from printer.sheets.cache import FaceCache
     from printer.sheets.parallel import Workers
     from printer.watching import Changes, ChangesLost
@@ -93,42 +145,15 @@ def watch(
     project = load_project(root)
     inputs = watched_inputs(project, request)
     ignored = [project.build_dir.resolve()] + ([request.out_dir.resolve()] if request.out_dir else [])
-    untidy: set[str] = set()  # games whose last build left faces to lay out again together
-
-    def build_games(workers: Workers, tidy: Tidy, only: Sequence[str] = (), rehearse: bool = False) -> None:
-        untidy.difference_update(only)  # a tidy build is tried once: a game gone or broken is not tried every 2 s
-        try:
-            project = load_project(root)
-            names = [g for g in only if g in project.games] if only else request.games
-            if only and not names:
-                return
-            for game in [project.game(g) for g in names] if names else list(project.games.values()):
-                left, built = False, False  # a game is untidy while one of its languages' builds is
-                for lang in build_languages(project, [game], request.lang)[game.id]:  # --lang all: each language
-                    each = request if lang == request.lang else replace(request, lang=lang)
-                    outcome = build_game(project, game, each, None, workers, cache, tidy)
-                    if outcome.untidy:
-                        left = True
-                    built = built or not outcome.up_to_date  # an up-to-date build is as untidy as it was
-                    if tidy == "now" and outcome.ok:
-                        laid = counted(int(outcome.stats.get("faces laid out", 0)), "face")
-                        outcome.notes = [*outcome.notes, f"tidied: {laid} of earlier edits laid out together"]
-                    on_game(outcome)
-                    if rehearse:
-                        _rehearse(project, game, each)
-                if left:
-                    untidy.add(game.id)
-                elif built:
-                    untidy.discard(game.id)
-        except PrinterError as exc:
-            if on_error:
-                on_error(exc.problems)
 
     def wanted(path: str) -> bool:
         return not any(Path(path).is_relative_to(i) for i in ignored)
 
     folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
     cache = FaceCache(folder) if folder is not None else None
+    builds = _WatchBuilds(root, request, on_game, on_error, cache)
+    untidy = builds.untidy  # games whose last build left faces to lay out again together
+    build_games = builds.run
     try:
         with Changes(inputs, wanted, debounce_ms) as changes, Workers(request.jobs, request.scheduler, True) as workers:
             if on_watch is not None:
