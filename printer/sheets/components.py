@@ -114,84 +114,123 @@ def read_components(
         def bad(key: str, message: str, hint: str, at: str = at) -> None:
             problems.append(Problem(f"{at} {key}".rstrip(), message, hint, code="component"))
 
-        if not isinstance(spec, dict):
-            bad(
-                "",
-                "must be a table (kind, shape, size, when)",
-                'e.g. kind = "token", shape = "round", size = "25x25mm"',
-            )
-            continue
-        kind = spec.get("kind")
-        if kind not in KINDS:
-            bad("kind", f"unknown component kind {kind!r}", "one of " + ", ".join(KINDS))
-            continue
-        shape = spec.get("shape", KINDS[kind][0])
-        if shape not in KINDS[kind]:
-            bad("shape", f"a {kind} cannot be {shape!r}", f"a {kind} is " + " or ".join(KINDS[kind]))
-            continue
-        try:
-            size = parse_size(str(spec.get("size", "")), {}, "component size", max_size)
-        except Exception as exc:  # a UsageError naming the text
-            bad("size", f"not a size: {spec.get('size')!r} ({exc})", 'give width x height with a unit, e.g. "25x25mm"')
-            continue
-        w, h = size
-        if max(w, h) > max_size:
-            bad("size", f"{w:g} x {h:g} mm is over the {max_size:g} mm limit on a side", limit_hint("size_mm"))
-            continue
-        if shape == "round" and abs(w - h) > EPS:
-            bad("size", f"a round {kind} needs a square box, not {w:g} x {h:g} mm", f'e.g. "{w:g}x{w:g}mm"')
-            continue
-        if shape == "hex" and abs(min(w, h) / max(w, h) - HEX_RATIO) > HEX_TOLERANCE:
-            bad(
-                "size",
-                f"{w:g} x {h:g} mm is not a regular hexagon's box",
-                f'the short side is the long one x 0.866: e.g. "{w:g}x{w * HEX_RATIO:.2f}mm" (flat-topped)',
-            )
-            continue
-        W, H = page
-        room = (W - 2 * margin, H - 2 * margin)
-        if kind != "board" and (w > room[0] + EPS or h > room[1] + EPS):
-            bad(
-                "size",
-                f"a {w:g} x {h:g} mm {kind} fits no {W:g} x {H:g} mm sheet with {margin:g} mm margins",
-                f"at most {room[0]:g} x {room[1]:g} mm; declare it a board to tile it over several pages",
-            )
-            continue
-        overlap = 10.0
-        if kind == "board":
-            try:
-                overlap = parse_length(spec.get("overlap", 10), "overlap", max_mm=max_size)
-            except Exception as exc:
-                bad("overlap", f"not a length: {exc}", "e.g. overlap = 10 (mm)")
-                continue
-            if not 0 <= overlap < min(room) / 2:
-                bad(
-                    "overlap",
-                    f"an overlap of {overlap:g} mm leaves no room on a page",
-                    f"less than {min(room) / 2:g} mm",
-                )
-                continue
-        when = spec.get("when")
-        if not isinstance(when, dict) or not when:
-            bad(
-                "when",
-                "says which cards are this component: a table of card field = value",
-                'e.g. when = { type = "Token" }',
-            )
-            continue
-        pairs = tuple(
-            (str(f), tuple(str(v) for v in (values if isinstance(values, list) else [values])))
-            for f, values in when.items()
-        )
-        copies = spec.get("copies_field")
-        each = spec.get("per_player", False)
-        if not isinstance(each, bool):
-            bad("per_player", f"must be true or false, not {each!r}", "per_player = true prints them once per player")
-            continue
-        components.append(
-            Component(str(name), kind, shape, size, pairs, str(copies) if copies else None, overlap, each)
-        )
+        component = _read_component(str(name), spec, page, margin, max_size, bad)
+        if component is not None:
+            components.append(component)
     return components, problems
+
+
+#: ``bad(key, message, hint)`` reports a problem with a key of the component's table
+_Bad = Callable[[str, str, str], None]
+
+
+def _read_component(
+    name: str, spec: Any, page: tuple[float, float], margin: float, max_size: float, bad: _Bad
+) -> Component | None:
+    """One component table as a :class:`Component`, or ``None`` once ``bad`` is told what is wrong with it."""
+    if not isinstance(spec, dict):
+        bad(
+            "",
+            "must be a table (kind, shape, size, when)",
+            'e.g. kind = "token", shape = "round", size = "25x25mm"',
+        )
+        return None
+    kind = spec.get("kind")
+    if kind not in KINDS:
+        bad("kind", f"unknown component kind {kind!r}", "one of " + ", ".join(KINDS))
+        return None
+    shape = spec.get("shape", KINDS[kind][0])
+    if shape not in KINDS[kind]:
+        bad("shape", f"a {kind} cannot be {shape!r}", f"a {kind} is " + " or ".join(KINDS[kind]))
+        return None
+    size = _component_size(spec, kind, shape, max_size, bad)
+    if size is None:
+        return None
+    overlap = _component_room(spec, kind, size, page, margin, max_size, bad)
+    if overlap is None:
+        return None
+    when = spec.get("when")
+    if not isinstance(when, dict) or not when:
+        bad(
+            "when",
+            "says which cards are this component: a table of card field = value",
+            'e.g. when = { type = "Token" }',
+        )
+        return None
+    pairs = tuple(
+        (str(f), tuple(str(v) for v in (values if isinstance(values, list) else [values])))
+        for f, values in when.items()
+    )
+    copies = spec.get("copies_field")
+    each = spec.get("per_player", False)
+    if not isinstance(each, bool):
+        bad("per_player", f"must be true or false, not {each!r}", "per_player = true prints them once per player")
+        return None
+    return Component(name, kind, shape, size, pairs, str(copies) if copies else None, overlap, each)
+
+
+def _component_size(
+    spec: dict[str, Any], kind: str, shape: str, max_size: float, bad: _Bad
+) -> tuple[float, float] | None:
+    """A component's ``size`` (mm), or ``None`` once ``bad`` is told it is no size or not its shape's box."""
+    try:
+        size = parse_size(str(spec.get("size", "")), {}, "component size", max_size)
+    except Exception as exc:  # a UsageError naming the text
+        bad("size", f"not a size: {spec.get('size')!r} ({exc})", 'give width x height with a unit, e.g. "25x25mm"')
+        return None
+    w, h = size
+    if max(w, h) > max_size:
+        bad("size", f"{w:g} x {h:g} mm is over the {max_size:g} mm limit on a side", limit_hint("size_mm"))
+        return None
+    if shape == "round" and abs(w - h) > EPS:
+        bad("size", f"a round {kind} needs a square box, not {w:g} x {h:g} mm", f'e.g. "{w:g}x{w:g}mm"')
+        return None
+    if shape == "hex" and abs(min(w, h) / max(w, h) - HEX_RATIO) > HEX_TOLERANCE:
+        bad(
+            "size",
+            f"{w:g} x {h:g} mm is not a regular hexagon's box",
+            f'the short side is the long one x 0.866: e.g. "{w:g}x{w * HEX_RATIO:.2f}mm" (flat-topped)',
+        )
+        return None
+    return size
+
+
+def _component_room(
+    spec: dict[str, Any],
+    kind: str,
+    size: tuple[float, float],
+    page: tuple[float, float],
+    margin: float,
+    max_size: float,
+    bad: _Bad,
+) -> float | None:
+    """A component's board overlap (mm; 10 for what is not a board), or ``None`` once ``bad`` is told that a
+    token or tile does not fit on the sheet or a board's overlap leaves no room on a page."""
+    w, h = size
+    W, H = page
+    room = (W - 2 * margin, H - 2 * margin)
+    if kind != "board" and (w > room[0] + EPS or h > room[1] + EPS):
+        bad(
+            "size",
+            f"a {w:g} x {h:g} mm {kind} fits no {W:g} x {H:g} mm sheet with {margin:g} mm margins",
+            f"at most {room[0]:g} x {room[1]:g} mm; declare it a board to tile it over several pages",
+        )
+        return None
+    overlap = 10.0
+    if kind == "board":
+        try:
+            overlap = parse_length(spec.get("overlap", 10), "overlap", max_mm=max_size)
+        except Exception as exc:
+            bad("overlap", f"not a length: {exc}", "e.g. overlap = 10 (mm)")
+            return None
+        if not 0 <= overlap < min(room) / 2:
+            bad(
+                "overlap",
+                f"an overlap of {overlap:g} mm leaves no room on a page",
+                f"less than {min(room) / 2:g} mm",
+            )
+            return None
+    return overlap
 
 
 def shape_path(component: Component, box: Box) -> str:
