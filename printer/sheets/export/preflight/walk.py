@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from math import hypot
+from typing import Any
 
 import pikepdf
 
@@ -33,6 +34,8 @@ _SPACES = {
 }
 _ICC_N = {1: "gray", 3: "rgb", 4: "cmyk"}
 _FILL_OPS = {"rg": "rgb", "RG": "rgb", "k": "cmyk", "K": "cmyk", "g": "gray", "G": "gray"}
+#: the operators that set a colour space (``cs``, ``CS``) or a colour in it
+_SPACE_OPS = ("cs", "CS", "sc", "scn", "SC", "SCN")
 
 
 @dataclass
@@ -175,38 +178,58 @@ class _Reader:
                 self.facts.skipped.append((page, where, f"more than {MAX_OPERATORS} operators"))
                 return
             op = str(operator)
-            if op in _FILL_OPS:
-                self.facts.colours.append(Colour(page, where, _FILL_OPS[op], tuple(float(v) for v in operands)))
-            elif op in ("cs", "CS"):
-                space = space_of(operands[0], resources)
-                fill, stroke = (space, stroke) if op == "cs" else (fill, space)
-                self.facts.spaces.append((page, where + f" colour space {operands[0]}", space))
-            elif op in ("sc", "scn", "SC", "SCN"):
-                space = fill if op.islower() else stroke
-                values = tuple(float(v) for v in operands if not isinstance(v, pikepdf.Object))
-                self.facts.colours.append(Colour(page, where, space, values))
+            if op in _FILL_OPS or op in _SPACE_OPS:
+                fill, stroke = self.colour(page, where, op, operands, resources, (fill, stroke))
             elif op == "q":
                 stack.append(ctm)
             elif op == "Q":
                 ctm = stack.pop() if stack else ctm
             elif op == "cm":
                 ctm = _multiply([float(v) for v in operands], ctm)
-            elif op == "gs":
-                states: pikepdf.Object | dict[str, pikepdf.Object] = resources.get("/ExtGState") or {}
-                gs = states.get(str(operands[0]))
-                if gs is not None:
-                    self.state(page, name_of(gs, str(operands[0]), "graphics state"), gs)
-            elif op == "sh":
-                shadings: pikepdf.Object | dict[str, pikepdf.Object] = resources.get("/Shading") or {}
-                shading = shadings.get(str(operands[0]))
-                if shading is not None and "/ColorSpace" in shading:
-                    self.facts.spaces.append(
-                        (page, name_of(shading, str(operands[0]), "shading"), space_of(shading.ColorSpace, resources))
-                    )
+            elif op in ("gs", "sh"):
+                self.resource(page, op, str(operands[0]), resources)
             elif op == "INLINE IMAGE":
                 self.image(page, f"{where} inline image", operands[0], ctm, resources)
             elif op == "Do":
                 self.draw(page, str(operands[0]), resources, ctm, depth)
+
+    def colour(
+        self,
+        page: int,
+        where: str,
+        op: str,
+        operands: Any,  # the operator's operands, as pikepdf parses them
+        resources: pikepdf.Object,
+        spaces: tuple[str, str],
+    ) -> tuple[str, str]:
+        """Note the colour a colour operator sets; returns the ``(fill, stroke)`` colour spaces after it."""
+        fill, stroke = spaces
+        if op in _FILL_OPS:
+            self.facts.colours.append(Colour(page, where, _FILL_OPS[op], tuple(float(v) for v in operands)))
+        elif op in ("cs", "CS"):
+            space = space_of(operands[0], resources)
+            fill, stroke = (space, stroke) if op == "cs" else (fill, space)
+            self.facts.spaces.append((page, where + f" colour space {operands[0]}", space))
+        else:  # sc, scn, SC, SCN
+            space = fill if op.islower() else stroke
+            values = tuple(float(v) for v in operands if not isinstance(v, pikepdf.Object))
+            self.facts.colours.append(Colour(page, where, space, values))
+        return fill, stroke
+
+    def resource(self, page: int, op: str, label: str, resources: pikepdf.Object) -> None:
+        """Read the graphics state (``gs``) or the shading's colour space (``sh``) named ``label``."""
+        if op == "gs":
+            states: pikepdf.Object | dict[str, pikepdf.Object] = resources.get("/ExtGState") or {}
+            gs = states.get(label)
+            if gs is not None:
+                self.state(page, name_of(gs, label, "graphics state"), gs)
+        else:
+            shadings: pikepdf.Object | dict[str, pikepdf.Object] = resources.get("/Shading") or {}
+            shading = shadings.get(label)
+            if shading is not None and "/ColorSpace" in shading:
+                self.facts.spaces.append(
+                    (page, name_of(shading, label, "shading"), space_of(shading.ColorSpace, resources))
+                )
 
     def draw(self, page: int, label: str, resources: pikepdf.Object, ctm: list[float], depth: int) -> None:
         xobjects: pikepdf.Object | dict[str, pikepdf.Object] = resources.get("/XObject") or {}
