@@ -282,7 +282,7 @@ def _art_budget(problem: Problem, min_dpi: float) -> Problem:
     return Problem(problem.where, f"{problem.message}: below --min-dpi {min_dpi:g}", problem.hint, ERROR, "budget-dpi")
 
 
-def _build_components(
+def _build_components(  # noqa: PLR0913  one game's build state, passed on by the pipeline's output stage
     project: Project,
     game: Game,
     opts: PrintOptions,

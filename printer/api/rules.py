@@ -14,7 +14,7 @@ from printer.problems import Problem, errors
 from printer.project import Project
 
 
-def build_rules(
+def build_rules(  # noqa: PLR0913  public API: one keyword per printer rules option
     project: Project,
     game: str | None = None,
     paths: Sequence[Path] = (),

@@ -238,7 +238,7 @@ def reprint_items(
     return [item for item in items if item.card is not None and item.card.id in wanted], report
 
 
-def after_sheets(
+def after_sheets(  # noqa: PLR0913  the sheets stage's results, handed on whole to the reprint step
     project: Project,
     game: Game,
     job: SheetJob,

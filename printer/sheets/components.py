@@ -313,7 +313,7 @@ class ComponentSheets:
     stats: dict[str, float] = field(default_factory=dict)
 
 
-def piece_sheets(
+def piece_sheets(  # noqa: PLR0913  sheet geometry as the options give it; defaults keep callers short
     pieces: Sequence[Piece],
     page: tuple[float, float],
     margin: float,

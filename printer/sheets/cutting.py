@@ -200,7 +200,7 @@ def _positions(lo: float, hi: float, step: float = 0.5) -> list[float]:
     return found + [lo, hi]
 
 
-def fit_registered(
+def fit_registered(  # noqa: PLR0913  mirrors fit_grid's geometry arguments, plus the mark kind, inset and version
     page: tuple[float, float],
     card: tuple[float, float],
     kind: str,
@@ -277,7 +277,7 @@ def without_slot_by_mark(layout: SheetLayout, reg: Registration) -> SheetLayout:
     return replace(layout, explicit=kept)
 
 
-def _place(
+def _place(  # noqa: PLR0913  one grid try of fit_registered, with its geometry
     page: tuple[float, float],
     card: tuple[float, float],
     cols: int,

@@ -183,7 +183,7 @@ def _unescape(name: bytes) -> str:
     return "/" + _ESCAPE.sub(lambda m: bytes([int(m.group(1), 16)]), name).decode("latin-1")
 
 
-def impose(
+def impose(  # noqa: PLR0913  the imposition's inputs; the optional ones are keywords with defaults
     chrome_pdf: bytes | Sequence[bytes],
     sheets: Sequence[Sheet],
     faces: Mapping[str, tuple[bytes | Path, int]],

@@ -305,7 +305,7 @@ class Checked:
     pages: int = 0
 
 
-def check_sheets(
+def check_sheets(  # noqa: PLR0913  public check: dpi, tolerance, severity and memo are keywords with defaults
     job: SheetJob,
     items: Sequence[PrintItem],
     sheets: Sequence[Sheet],

@@ -490,7 +490,7 @@ def _png_names(items: Sequence[PrintItem], fronts: list[str], backs: list[str], 
     return files
 
 
-def _finish_pngs(
+def _finish_pngs(  # noqa: PLR0913  the staged PNG export's parts, written as one step
     staging: Path,
     target: Path,
     items: Sequence[PrintItem],

@@ -48,7 +48,7 @@ def guid(*parts: object) -> str:
     return hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).hexdigest()[:32].upper()
 
 
-def card_template(
+def card_template(  # noqa: PLR0913  one field each of Tabletop Playground's card template
     name: str,
     front: str,
     back: str,

@@ -242,7 +242,7 @@ def thumbnail(folder: Path, plan: Sequence[TTSSheet]) -> Image.Image:
     return canvas
 
 
-def export_tts_save(
+def export_tts_save(  # noqa: PLR0913  public export: the save's optional parts are keywords with defaults
     job: SheetJob,
     items: Sequence[PrintItem],
     folder: Path,
