@@ -122,7 +122,7 @@ class _Git:
         start of its error output."""
         if stop:
             self.proc.kill()
-        self.out.close()  # type: ignore[union-attr]
+        self.out.close()  # type: ignore[union-attr]  # git's stdout is a pipe: never None
         self.proc.wait()  # the timer kills a git that does not end in time
         self.timer.cancel()
         self.errors.seek(0)
@@ -139,7 +139,7 @@ def _listing(root: Path, tree: str, since: str) -> tuple[list[tuple[str, str]], 
     links: list[tuple[str, str]] = []
     total, rest, problem = 0, b"", None
     try:
-        while problem is None and (chunk := git.out.read(1 << 16)):  # type: ignore[union-attr]
+        while problem is None and (chunk := git.out.read(1 << 16)):  # type: ignore[union-attr]  # a pipe: never None
             *entries, rest = (rest + chunk).split(b"\0")
             for entry in entries:
                 head, _, name = entry.partition(b"\t")
@@ -184,7 +184,7 @@ def _unpack(root: Path, blobs: list[tuple[str, str]], links: list[tuple[str, str
             for oid, path in blobs:
                 size = _object_size(git, oid, since)
                 _write_blob(files / path, git.out, size)
-            targets = [(path, git.out.read(_object_size(git, oid, since) + 1)[:-1]) for oid, path in links]  # type: ignore[union-attr]
+            targets = [(path, git.out.read(_object_size(git, oid, since) + 1)[:-1]) for oid, path in links]  # type: ignore[union-attr]  # a pipe: never None
         except (OSError, ValueError) as exc:
             code, err = git.close(stop=True)
             if git.timed_out:
@@ -207,7 +207,7 @@ def _unpack(root: Path, blobs: list[tuple[str, str]], links: list[tuple[str, str
 
 
 def _object_size(git: _Git, oid: str, since: str) -> int:
-    header = git.out.readline().split()  # type: ignore[union-attr]
+    header = git.out.readline().split()  # type: ignore[union-attr]  # a pipe: never None
     if len(header) != 3 or header[0].decode() != oid:
         raise ValueError(f"git gave no object {oid}")
     return int(header[2])

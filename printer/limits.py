@@ -146,7 +146,7 @@ def from_settings(
         )
     if not values:
         return DEFAULT, problems
-    return Limits(**values), problems  # type: ignore[arg-type]
+    return Limits(**values), problems  # type: ignore[arg-type]  # check_value gives each name its own type
 
 
 def _number(value: float) -> str:

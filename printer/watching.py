@@ -109,7 +109,7 @@ class Changes:
 
         class _Filter(DefaultFilter):
             def __call__(self, change: object, path: str) -> bool:
-                return super().__call__(change, path) and wanted(path) and inside(path)  # type: ignore[arg-type]
+                return super().__call__(change, path) and wanted(path) and inside(path)  # type: ignore[arg-type]  # watchfiles passes its Change
 
         def inside(path: str) -> bool:  # a file root's folder is watched for that file only
             return path in self._files or any(Path(path).is_relative_to(r) for r in self._folders)

@@ -85,7 +85,7 @@ def _dump(value: object, style: _Style, base: str, multiline: bool) -> str:
 
 def _at(data: object, parts: list[str | int]) -> object:
     for part in parts:
-        data = data[part]  # type: ignore[index]
+        data = data[part]  # type: ignore[index]  # JSON data: a dict or list at each part of the path
     return data
 
 
@@ -183,7 +183,7 @@ def _joined(pieces: list[tuple[str, int | None]], gaps: list[str], separator: st
 def _set(data: object, parts: list[str | int], value: object) -> object:
     if not parts:
         return value
-    _at(data, parts[:-1])[parts[-1]] = value  # type: ignore[index]
+    _at(data, parts[:-1])[parts[-1]] = value  # type: ignore[index]  # JSON data, as in _at
     return data
 
 

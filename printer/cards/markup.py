@@ -137,7 +137,7 @@ def _cjk_emphasis_rule(state: StateInline, silent: bool) -> bool:
     if state.src[state.pos] != "*":
         return _emphasis.tokenize(state, silent)
     # markdown-it-py's emphasis rule asks the state for the scan: this state (one parse's) answers with ours
-    state.scanDelims = lambda start, canSplitWord: _scan_cjk(state, start, canSplitWord)  # type: ignore[method-assign]
+    state.scanDelims = lambda start, canSplitWord: _scan_cjk(state, start, canSplitWord)  # type: ignore[method-assign]  # see above
     try:
         return _emphasis.tokenize(state, silent)
     finally:

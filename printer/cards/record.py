@@ -107,7 +107,7 @@ def held_fields(obj: object) -> dict[str, object]:
     """The dataclass fields ``obj`` holds, by name, without reading a packed one back (``data``: asking a slot not
     held for its value would call ``__getattr__``, which reads it back)."""
     state: dict[str, object] = {}
-    for name in (f.name for f in fields(obj)):  # type: ignore[arg-type]
+    for name in (f.name for f in fields(obj)):  # type: ignore[arg-type]  # obj: a dataclass instance
         try:
             state[name] = object.__getattribute__(obj, name)
         except AttributeError:

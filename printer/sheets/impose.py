@@ -227,9 +227,9 @@ def impose(  # noqa: PLR0913  the imposition's inputs; the optional ones are key
     handle = into if into is not None else memory
     if previous is None or not same_places(previous[1], drawing):
         parts = [chrome_pdf] if isinstance(chrome_pdf, bytes) else chrome_pdf
-        _stream(parts, sheets, faces, drawing, handle)  # type: ignore[arg-type]
+        _stream(parts, sheets, faces, drawing, handle)  # type: ignore[arg-type]  # handle: into or memory, never None
     else:
-        _append(previous[0], sheets, faces, drawing, previous[1], handle)  # type: ignore[arg-type]
+        _append(previous[0], sheets, faces, drawing, previous[1], handle)  # type: ignore[arg-type]  # as above
     return (memory.getvalue() if memory is not None else b""), drawing
 
 

@@ -160,7 +160,7 @@ def lazy_font_files() -> None:
     def set_file_content(self: Any, value: Any) -> None:
         self.__dict__["_printer_file_content"] = value
 
-    get_hb_object_data._printer_lazy = True  # type: ignore[attr-defined]
+    get_hb_object_data._printer_lazy = True  # type: ignore[attr-defined]  # a mark on a function object
     fonts.get_hb_object_data = get_hb_object_data
     font.__init__ = __init__
     font.file_content = property(file_content, set_file_content)

@@ -438,11 +438,11 @@ def bounded_filters(filters: dict[str, Callable[..., Any]]) -> None:
     that each string it makes (``items|map('upper')``) is counted."""
     if "map" in filters and not getattr(filters["map"], "_bounded", False):
         filters["map"] = _items_counted(filters["map"])
-        filters["map"]._bounded = True  # type: ignore[attr-defined]
+        filters["map"]._bounded = True  # type: ignore[attr-defined]  # a mark on a function object
     for name, estimate in _ESTIMATES.items():
         function = filters.get(name)
         if function is not None and not getattr(function, "_bounded", False):
             skip = 1 if getattr(function, "jinja_pass_arg", None) is not None else 0
             wrapped = _checked(estimate, function, skip)
-            wrapped._bounded = True  # type: ignore[attr-defined]
+            wrapped._bounded = True  # type: ignore[attr-defined]  # a mark on a function object
             filters[name] = wrapped

@@ -55,11 +55,11 @@ def _loads_with_lines(text: str) -> Any:
         object_hook: Callable[[dict[str, Any]], Any] | None,
         object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None,
         memo: dict[str, str] | None = None,
-        _w: Callable[[str, int], re.Match[str] | None] = json.decoder.WHITESPACE.match,  # type: ignore[attr-defined]
+        _w: Callable[[str, int], re.Match[str] | None] = json.decoder.WHITESPACE.match,  # type: ignore[attr-defined]  # real, left out of typeshed's stubs
     ) -> tuple[_LineDict, int]:
         start = s_and_end[1] - 1  # the '{'
         # the pure-Python decoder's object parser, which typeshed's json stubs leave undeclared too
-        obj, end = json.decoder.JSONObject(  # type: ignore[attr-defined]
+        obj, end = json.decoder.JSONObject(  # type: ignore[attr-defined]  # see the line above
             s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo, _w
         )
         result = _LineDict(obj)
@@ -67,8 +67,8 @@ def _loads_with_lines(text: str) -> Any:
         return result, end
 
     # the pure-Python decoder's hooks: real attributes, which typeshed's json stubs leave undeclared
-    decoder.parse_object = parse_object  # type: ignore[attr-defined]
-    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]
+    decoder.parse_object = parse_object  # type: ignore[attr-defined]  # see the line above
+    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]  # as above
     return decoder.decode(text)
 
 

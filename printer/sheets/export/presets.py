@@ -189,7 +189,7 @@ def plan(preset: Preset, card: tuple[float, float], game: str = "") -> Plan:
             else:
                 bleed = preset.bleed or 0.0
                 canvas = (sw + 2 * bleed, sh + 2 * bleed)
-            result = Plan(preset, size.trim, canvas, size)  # type: ignore[arg-type]
+            result = Plan(preset, size.trim, canvas, size)  # type: ignore[arg-type]  # canvas: two values, as canvas_px
             if abs(sw - w) > 0.05 or abs(sh - h) > 0.05:
                 result.notes.append(
                     f"trim {sw:.1f} x {sh:.1f} mm, {_of(preset.name)} {size.name} size (the game's is {w:g} x {h:g} mm)"

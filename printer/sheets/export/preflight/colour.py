@@ -85,7 +85,7 @@ def _cmyk_image(placed: PlacedImage) -> Image.Image | None:
         if isinstance(placed.image, pikepdf.PdfInlineImage):
             pil = placed.image.as_pil_image()
         else:
-            pil = pikepdf.PdfImage(placed.image).as_pil_image()  # type: ignore[arg-type]
+            pil = pikepdf.PdfImage(placed.image).as_pil_image()  # type: ignore[arg-type]  # an image XObject
     except Exception:  # noqa: BLE001 - any codec failure: the image's ink is not known
         return None
     if pil.mode != "CMYK":

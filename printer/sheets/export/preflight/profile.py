@@ -80,7 +80,7 @@ def profiles() -> dict[str, VendorProfile]:
             output_intent=bool(rules.get("output_intent", rules.get("pdfx") is not None)),
             colour=rules.get("colour", "any"),
             max_ink=rules.get("max_ink"),
-            rich_black=tuple(float(v) for v in black) if black else None,  # type: ignore[arg-type]
+            rich_black=tuple(float(v) for v in black) if black else None,  # type: ignore[arg-type]  # [C, M, Y, K]: four values in vendors.toml
             fonts=rules.get("fonts", "embedded"),
             transparency=bool(rules.get("transparency", True)),
             trims=tuple(_pair(s, "trim") for s in entry.get("sizes", [])),
