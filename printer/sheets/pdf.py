@@ -34,7 +34,7 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherRespons
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
-from printer.sheets import stylesheets, useragent  # noqa: E402
+from printer.sheets import stylesheets, svgforms, useragent  # noqa: E402
 
 if TYPE_CHECKING:
     from weasyprint.document import Page
@@ -235,6 +235,7 @@ def _stylesheet_being_read() -> Path | None:
 
 
 stylesheets.install(_stylesheet_being_read)  # each stylesheet parsed once per process, not once per document
+svgforms.install()  # each SVG image drawn once per PDF and size, painted as a form XObject wherever it is used
 
 _FONTS: FontConfiguration | None = None
 
