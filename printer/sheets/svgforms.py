@@ -104,8 +104,9 @@ def _reused_class(base: type | None = None) -> type | None:
 def reuse_key(image: Any) -> tuple[bytes, str | None] | None:
     """What makes two SVG images draw the same: a digest of the serialized tree and the URL; None for an SVG
     whose drawing depends on something outside it (kept on the image, worked out once)."""
-    if image._reuse_key is not False:
-        return image._reuse_key
+    known: tuple[bytes, str | None] | None | bool = image._reuse_key
+    if known is not False:
+        return known if isinstance(known, tuple) else None
     from xml.etree import ElementTree
 
     key: tuple[bytes, str | None] | None = None
