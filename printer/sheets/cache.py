@@ -29,10 +29,12 @@ so an entry written by anything else is a miss.
 
 from __future__ import annotations
 
+import collections
 import functools
 import hashlib
 import json
 import re
+import threading
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -101,9 +103,33 @@ def _references(text: str) -> list[tuple[str, str]]:
     return found
 
 
-@functools.lru_cache(maxsize=20_000)  # a watching build asks again for every face it did not change
+#: the references found in texts, by a digest of the text and the base URL (a watching build and ``printer serve``
+#: ask again for every face they did not change); by digest, so that what is kept is small however large the faces
+_FOUND: collections.OrderedDict[bytes, tuple[Path, ...]] = collections.OrderedDict()
+#: texts whose references are kept at most (the least recently used go first)
+FOUND_KEPT = 20_000
+_FOUND_LOCK = threading.Lock()
+
+
 def referenced_files(text: str, base_url: str) -> tuple[Path, ...]:
     """The local files ``text`` (HTML or CSS) names through ``src``/``href``/``data`` and ``url()``, resolved."""
+    digest = hashlib.blake2b(base_url.encode(), digest_size=16)
+    digest.update(b"\0" + text.encode())
+    key = digest.digest()
+    with _FOUND_LOCK:
+        found = _FOUND.get(key)
+        if found is not None:
+            _FOUND.move_to_end(key)
+            return found
+    found = _referenced_files(text, base_url)
+    with _FOUND_LOCK:
+        _FOUND[key] = found
+        if len(_FOUND) > FOUND_KEPT:
+            _FOUND.popitem(last=False)
+    return found
+
+
+def _referenced_files(text: str, base_url: str) -> tuple[Path, ...]:
     found = []
     for groups in _references(text):
         ref = (groups[0] or groups[1]).strip()
