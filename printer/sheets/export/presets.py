@@ -15,7 +15,7 @@ Each figure's source is in ``docs/print-on-demand.md``.
 - **Safe area.** Faces are laid out with ``--safe`` set to the vendor's safe
   margin (templates that use ``var(--safe)`` follow it), then each face's
   text is read from the PDF (pypdfium2) and a warning names the card whose
-  text leaves the safe area, and by how much.
+  text leaves the safe area, and by how much (:mod:`.preset_checks`, as the next check).
 - **Art into the bleed.** Each face is turned into an image and a warning
   names the card whose outer bleed is white where the edge inside the trim is
   not (art or background stopping at the trim).
@@ -51,14 +51,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-import pypdfium2
-from PIL import Image, ImageChops, ImageStat
-
 from printer.fsutil import atomic_write_bytes, atomic_write_text
 from printer.problems import ERROR, WARNING, Problem, UsageError, lookup
 from printer.sheets.export.faces import PAGES_PER_CHUNK, face_pdf, png_bytes, rasterise
+from printer.sheets.export.preset_checks import bleed_report, possessive, safe_area_report
 from printer.sheets.faces.items import PrintItem
-from printer.sheets.faces.registry import owner_where
 from printer.sheets.images import ArtCache
 from printer.sheets.job import SheetJob, new_job
 from printer.sheets.layout import MM_PER_IN, SheetLayout, single_card_layout
@@ -67,11 +64,8 @@ from printer.sheets.render import Renderer
 
 #: how far (mm, each side) a game's trim may be from a vendor's size and still print at that size
 SIZE_TOLERANCE_MM = 1.0
-#: how far (mm) a glyph may cross the safe-area line before it is reported (glyph boxes are not exact)
-SAFE_TOLERANCE_MM = 0.2
 #: resolution (px per inch) of the images the bleed check reads
 CHECK_DPI = 60
-PT_PER_MM = 72 / MM_PER_IN
 LAYOUTS = ("png-per-card", "pdf-alternating", "pdf-sides")
 
 
@@ -192,7 +186,7 @@ def plan(preset: Preset, card: tuple[float, float], game: str = "") -> Plan:
             result = Plan(preset, size.trim, canvas, size)  # type: ignore[arg-type]  # canvas: two values, as canvas_px
             if abs(sw - w) > 0.05 or abs(sh - h) > 0.05:
                 result.notes.append(
-                    f"trim {sw:.1f} x {sh:.1f} mm, {_of(preset.name)} {size.name} size (the game's is {w:g} x {h:g} mm)"
+                    f"trim {sw:.1f} x {sh:.1f} mm, {possessive(preset.name)} {size.name} size (the game's is {w:g} x {h:g} mm)"
                 )
             return result
     sizes = ", ".join(f"{s.name} {s.trim[0]:.1f} x {s.trim[1]:.1f} mm" for s in preset.sizes)
@@ -287,132 +281,13 @@ def export_preset(
         _write_pdfs(target, fronts, backs, pjob, layout, preset, (icc, condition), result)
     if not preset.checked:
         result.summary.append(
-            f"{_of(preset.name)} figures were not checked against its own page: compare with its template before ordering"
+            f"{possessive(preset.name)} figures were not checked against its own page: compare with its template before ordering"
         )
     return result
 
 
 def _px(size_mm: tuple[float, float], dpi: int) -> tuple[int, int]:
     return (round(size_mm[0] / MM_PER_IN * dpi), round(size_mm[1] / MM_PER_IN * dpi))
-
-
-def _names(pjob: SheetJob, key: str) -> list[str]:
-    """The card names that print face ``key`` (for warnings)."""
-    return list(dict.fromkeys(name for _, name, _ in pjob.faces.owners.get(key, ())))
-
-
-def _of(name: str) -> str:
-    """``MB Print's``, ``MakePlayingCards'``."""
-    return name + ("'" if name.endswith("s") else "'s")
-
-
-def _who(pjob: SheetJob, key: str) -> str:
-    """``"Card name: "`` for a warning's message, or nothing when the place already names it (a player aid)."""
-    names = ", ".join(_names(pjob, key)) or key
-    return "" if names == _where(pjob, key) else names + ": "
-
-
-def _where(pjob: SheetJob, key: str) -> str:
-    owners = pjob.faces.owners.get(key, ())
-    return str(owner_where(owners[0])) if owners else key
-
-
-def safe_area_report(
-    pdf: bytes, keys: Sequence[str], layout: SheetLayout, pjob: SheetJob, preset: Preset
-) -> list[Problem]:
-    """A warning per face (one page each in ``pdf``) whose text crosses the preset's safe area, naming its cards.
-
-    The safe area is the trim box less ``preset.safe`` mm on every side; each
-    glyph's box is read from the PDF (pypdfium2) and compared with it.
-    """
-    slot = layout.slots()[0]
-    w, h = layout.card
-    x0, y0, x1, y1 = slot.x + preset.safe, slot.y + preset.safe, slot.x + w - preset.safe, slot.y + h - preset.safe
-    problems = []
-    document = pypdfium2.PdfDocument(pdf)
-    try:
-        for index, key in enumerate(keys):
-            page = document[index]
-            height = page.get_height()
-            text = page.get_textpage()
-            worst = 0.0
-            for i in range(text.count_chars()):
-                if text.get_text_range(i, 1).isspace():
-                    continue
-                left, bottom, right, top = text.get_charbox(i)
-                if right <= left or top <= bottom:
-                    continue
-                box = (left / PT_PER_MM, (height - top) / PT_PER_MM, right / PT_PER_MM, (height - bottom) / PT_PER_MM)
-                worst = max(worst, x0 - box[0], y0 - box[1], box[2] - x1, box[3] - y1)
-            text.close()
-            page.close()
-            if worst > SAFE_TOLERANCE_MM:
-                problems.append(
-                    Problem(
-                        _where(pjob, key),
-                        f"{_who(pjob, key)}text runs {worst:.1f} mm outside {_of(preset.name)} safe area "
-                        f"({preset.safe:g} mm inside the trim)",
-                        "keep text inside var(--safe) in the template (class safe)",
-                        WARNING,
-                        "outside-safe-area",
-                    )
-                )
-    finally:
-        document.close()
-    return problems
-
-
-def _white(image: Image.Image) -> float:
-    """The share of ``image``'s pixels (RGB) whose every channel is at least 245: white paper."""
-    r, g, b = image.split()
-    lowest = ImageChops.darker(ImageChops.darker(r, g), b)
-    return ImageStat.Stat(lowest.point(lambda v: 255 if v >= 245 else 0)).mean[0] / 255
-
-
-def bleed_report(
-    images: dict[str, Image.Image], layout: SheetLayout, pjob: SheetJob, px: tuple[int, int]
-) -> list[Problem]:
-    """A warning per face whose bleed is white along a side where the edge just inside the trim is not.
-
-    That is art or background stopping at the trim: a cut a little outside
-    the line would show a white edge. Reads bands of about 0.5 mm (at least
-    one pixel) at the outer edge of the bleed and just inside the trim.
-    """
-    slot = layout.slots()[0]
-    w, h = layout.card
-    W, H = layout.page
-    sx, sy = px[0] / W, px[1] / H  # px per mm
-    problems = []
-    for key, image in images.items():
-        rgb = image.convert("RGB")
-        band = max(1, round(0.5 * sx))
-        tl = (round(slot.x * sx), round(slot.y * sy))
-        br = (round((slot.x + w) * sx), round((slot.y + h) * sy))
-        if min(tl) < band + 1:
-            continue  # no bleed to check
-        sides = {
-            "left": ((0, tl[1], band, br[1]), (tl[0] + 1, tl[1], tl[0] + 1 + band, br[1])),
-            "right": ((px[0] - band, tl[1], px[0], br[1]), (br[0] - 1 - band, tl[1], br[0] - 1, br[1])),
-            "top": ((tl[0], 0, br[0], band), (tl[0], tl[1] + 1, br[0], tl[1] + 1 + band)),
-            "bottom": ((tl[0], px[1] - band, br[0], px[1]), (tl[0], br[1] - 1 - band, br[0], br[1] - 1)),
-        }
-        short = [
-            side
-            for side, (outer, inner) in sides.items()
-            if _white(rgb.crop(outer)) > 0.5 and _white(rgb.crop(inner)) < 0.5
-        ]
-        if short:
-            problems.append(
-                Problem(
-                    _where(pjob, key),
-                    f"{_who(pjob, key)}the art stops at the trim on the {', '.join(short)} "
-                    f"(the bleed is white there): a cut a little off the line shows a white edge",
-                    "paint the background or art into the bleed (class bleed, or the root .card's background)",
-                    WARNING,
-                    "no-bleed",
-                )
-            )
-    return problems
 
 
 def _vendor_profile(preset: Preset, result: PresetResult, problems: list[Problem]) -> tuple[Path | None, str | None]:
