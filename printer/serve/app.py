@@ -43,9 +43,10 @@ from starlette.staticfiles import StaticFiles
 from printer.paths import is_inside
 from printer.problems import PrinterError
 from printer.serve import security
+from printer.serve.gallery import GalleryChanges
 from printer.serve.langs import Languages
 from printer.serve.pictures import AHEAD, KEY, URGENT, WANTED, FaceRenderer, RenderFailed, make_executor
-from printer.serve.workspace import GalleryChanges, Workspace
+from printer.serve.workspace import Workspace
 
 log = logging.getLogger("printer.serve")
 HERE = Path(__file__).resolve().parent

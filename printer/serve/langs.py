@@ -27,8 +27,9 @@ from starlette.routing import Route
 
 from printer.cards.model import Card, CardSet
 from printer.problems import Problem
+from printer.serve.gallery import GalleryEntry, relative_name, search_text
 from printer.serve.security import json_body
-from printer.serve.workspace import GalleryEntry, Workspace, _GameState, _relative, _text_of
+from printer.serve.workspace import Workspace, _GameState
 
 if TYPE_CHECKING:
     from printer.api.translations import GameTranslations
@@ -146,7 +147,7 @@ class Languages:
         shown.lang = lang
         shown.translation = "missing" if entry.id in missing else "stale" if entry.id in stale else "translated"
         shown.title = str(card.get("title") or entry.title)
-        shown.search = entry.search + " " + _text_of(card.data)
+        shown.search = entry.search + " " + search_text(card.data)
         shown.front, shown.back, shown.error = front, back, error
         if error:
             shown.problems = [*entry.problems, *(self.workspace._problem(p) for p in problems)]
@@ -190,7 +191,7 @@ def card_translation(workspace: Workspace, languages: Languages, uid: str, lang:
             )  # fmt: skip
         file = None
         if translation is not None:
-            file = _relative(Path(translation.file), workspace.root)  # a read_also folder: its own path
+            file = relative_name(Path(translation.file), workspace.root)  # a read_also folder: its own path
         front, error = languages.front(card, lang)
         opts = workspace._game(entry.game).job.opts
         size = {"id": entry.game, "card": list(opts.card), "bleed": opts.bleed, "safe": opts.safe}

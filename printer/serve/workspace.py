@@ -25,7 +25,7 @@ import json
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,79 +33,26 @@ from printer.book.source import rules_folder
 from printer.cards.catalog import ValidationMemo, check_records, schema_store, too_many_fields
 from printer.cards.load import CARD_SUFFIXES, FileCache, load_records, read_json, records_from_data
 from printer.cards.model import Card, CardSet
-from printer.cards.positions import Positions, path_steps, with_lines
+from printer.cards.positions import Positions, with_lines
 from printer.cards.record import Record
 from printer.cards.sheet_edit import WRITABLE
-from printer.cards.spreadsheet import SheetRecord
 from printer.limits import over
 from printer.paths import cache_folder, is_inside
 from printer.problems import Location, PrinterError, Problem
 from printer.project import Project, load_project
+from printer.serve.gallery import (
+    GalleryChanges,
+    GalleryEntry,
+    card_place,
+    merge_repeats,
+    relative_name,
+    row_place,
+    search_text,
+)
 from printer.serve.held import HeldFaces
 from printer.serve.pictures import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
 from printer.sheets.cache import FaceIdentity
 from printer.sheets.uptodate import game_inputs
-
-#: what a problem's place looks like when it is inside one card: ``file::$.cards[3]`` (or ``$[3]``, ``$``)
-
-
-def card_place(place: Location) -> tuple[str, str]:
-    """The card a problem is at, as ``(file, the card's JSON path)`` (``$.cards[3]``, ``$[3]``, ``$``: a record's
-    ``file`` and ``pointer``); a problem not under a card by JSON path (a line, a cell, a translation) is
-    ``(its rendering, "")``."""
-    steps = path_steps(place.path) if place.path and place.line is None and place.cell is None else None
-    if steps is None or place.lang or place.sheet is not None:
-        return str(place), ""
-    if steps[:1] == ("cards",):
-        return place.file, "$.cards" + (f"[{steps[1]}]" if len(steps) > 1 and isinstance(steps[1], int) else "")
-    return place.file, f"$[{steps[0]}]" if steps and isinstance(steps[0], int) else "$"
-
-
-@dataclass
-class GalleryEntry:
-    """One card record as the gallery shows it.
-
-    ``uid`` is stable while the card keeps its id (``game/id``; a record
-    without a valid id is ``game/file#pointer``); ``front`` and ``back``
-    are picture keys (``None`` when the card cannot be shown: ``error``
-    says why); ``problems`` are the card's own problems.
-    """
-
-    uid: str
-    game: str
-    file: str
-    pointer: str
-    id: str | None = None
-    title: str = ""
-    type: str = ""
-    set: str = ""
-    copies: int = 1
-    search: str = ""
-    front: str | None = None
-    back: str | None = None
-    error: str | None = None
-    problems: list[dict[str, Any]] = field(default_factory=list)
-    editable: bool = True
-    #: shown in another language (:mod:`printer.serve.langs`): that language, and the translation's state
-    lang: str | None = None
-    translation: str | None = None
-
-    def as_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
-
-
-@dataclass
-class GalleryChanges:
-    """What :meth:`Workspace.refresh` changed: entries new or different, uids gone, and whether problems changed."""
-
-    changed: list[GalleryEntry] = field(default_factory=list)
-    removed: list[str] = field(default_factory=list)
-    problems: bool = False
-    reloaded: bool = False
-    version: int = 0
-
-    def __bool__(self) -> bool:
-        return bool(self.changed or self.removed or self.problems or self.reloaded)
 
 
 class _GameState:
@@ -129,30 +76,6 @@ class _GameState:
         """What templates see as ``component`` for ``card`` (``None``: a card of the card sheets)."""
         found = next((c for c in self.components if c.holds(card.data)), None)
         return found.view() if found is not None else None
-
-
-def _relative(path: Path, root: Path) -> str:
-    try:
-        return str(Path(path).resolve().relative_to(root))
-    except ValueError:
-        return str(path)
-
-
-def _text_of(data: dict[str, Any]) -> str:
-    """Every string on a card, lower-case, for the gallery's text filter."""
-    out: list[str] = []
-    stack: list[object] = [data]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, str):
-            out.append(value)
-        elif isinstance(value, dict):
-            stack += list(value.values())
-        elif isinstance(value, list):
-            stack += value
-        elif isinstance(value, (int, float)) and not isinstance(value, bool):
-            out.append(str(value))
-    return " ".join(out).casefold()
 
 
 class Workspace:
@@ -378,18 +301,18 @@ class Workspace:
             if Path(file).suffix.lower() not in CARD_SUFFIXES:
                 continue
             game = self.project.game_for_path(Path(file))
-            uid = f"{game.id if game else '?'}/{_relative(Path(file), self.root)}#file"
+            uid = f"{game.id if game else '?'}/{relative_name(Path(file), self.root)}#file"
             entries[uid] = GalleryEntry(
                 uid,
                 game.id if game else "",
-                _relative(Path(file), self.root),
+                relative_name(Path(file), self.root),
                 "$",
                 title=Path(file).name,
                 error=rest[0].message,
                 problems=[self._problem(p) for p in rest],
                 editable=False,
             )
-        all_problems = list(self.project.problems) + problems + _merge_repeats(render_problems)
+        all_problems = list(self.project.problems) + problems + merge_repeats(render_problems)
         all_problems += self._game_problems(sets)
         changes = GalleryChanges(reloaded=reloaded)
         for uid, entry in entries.items():
@@ -463,7 +386,7 @@ class Workspace:
         files = {} if files is None else files
         rel = files.get(record.file)
         if rel is None:
-            rel = files[record.file] = _relative(record.file, self.root)
+            rel = files[record.file] = relative_name(record.file, self.root)
         card_id = data.get("id") if isinstance(data.get("id"), str) else None
         place = row_place(record)
         uid = f"{game_id}/{card_id}" if card_id else f"{game_id}/{rel}#{place}"
@@ -478,7 +401,7 @@ class Workspace:
             type=str(data.get("type") or ""),
             set=str(data.get("set") or ""),
             copies=copies if isinstance(copies, int) and not isinstance(copies, bool) else 1,
-            search=_text_of(data),
+            search=search_text(data),
             editable=record.file.suffix.lower() in (".json", *WRITABLE)
             and self.project.write_problem(record.file) is None,
         )
@@ -634,34 +557,3 @@ class Workspace:
                 del renderer.problems[before:]
             result["problems"] = [self._problem(p) for p in problems]
             return result
-
-
-def row_place(record: Record) -> str:
-    """Where a card is in its file, as the editor names it: the record's JSON path (``$.cards[3]``), or for a
-    spreadsheet row ``Sheet1!7`` (``!7`` for a CSV file: it has no sheet name)."""
-    if isinstance(record, SheetRecord):
-        return f"{record.sheet or ''}!{record.row}"
-    return record.pointer
-
-
-def _merge_repeats(problems: list[Problem]) -> list[Problem]:
-    """The same template error met by many cards, once, with the number of other cards it hits (as ``validate``)."""
-    seen: dict[tuple[Location, str], list[Any]] = {}  # [problem, number of other cards]
-    for problem in problems:
-        key = (problem.where, problem.message)
-        if key in seen:
-            seen[key][1] += 1
-        else:
-            seen[key] = [problem, 0]
-    out = []
-    for problem, more in seen.values():
-        if more:
-            problem = Problem(
-                problem.where,
-                f"{problem.message} (and {more} more card{'s' * (more != 1)})",
-                problem.hint,
-                problem.severity,
-                problem.code,
-            )
-        out.append(problem)
-    return out
