@@ -45,7 +45,7 @@ tags                               ``tags``
 notes (collect, power)             ``notes`` (never printed)
 =================================  ==============================================
 
-Fields listed in :data:`NOT_IMPORTED` are deliberately left out and each is
+Fields listed in :data:`~printer.games.res_arcana.fields.NOT_IMPORTED` are deliberately left out and each is
 reported once with the number of components that had it; an effect, passive
 or condition printer has no form for is printed as text and reported as a
 warning. The source holds only one side of each Place of Power tile: each is
@@ -65,103 +65,25 @@ from pathlib import Path
 from printer.cards import importing as common
 from printer.cards.importing import convert_each, convert_files, count_skipped, skipped_warnings, type_counts
 from printer.cards.markup import escape_text
+from printer.games.res_arcana.fields import (
+    COLLECT_TEXTS,
+    ESSENCES,
+    KINDS,
+    MAPPED,
+    MONUMENT_COST,
+    NOT_IMPORTED,
+    TYPE_FILES,
+    TYPES,
+    in_order,
+)
 from printer.games.res_arcana.places import added, complete
 from printer.jsonvalue import JSONObject
 from printer.problems import WARNING, Problem, counted
 
-GAME = "res-arcana"
-ESSENCES = ("elan", "life", "calm", "death", "gold")
-
-#: Source type -> (printer type, kind).
-TYPES = {
-    "artifact": ("Artifact", None),
-    "creature": ("Artifact", "Creature"),
-    "dragon": ("Artifact", "Dragon"),
-    "demon": ("Artifact", "Demon"),
-    "mage": ("Mage", None),
-    "monument": ("Monument", None),
-    "place_of_power": ("Place of Power", None),
-    "item": ("Magic Item", None),
-}
-
-#: Output file per printer type.
-TYPE_FILES = {
-    "Artifact": "artifacts.json",
-    "Mage": "mages.json",
-    "Monument": "monuments.json",
-    "Place of Power": "places-of-power.json",
-    "Magic Item": "magic-items.json",
-    "Essence": "essences.json",
-    "First Player": "first-player.json",
-}
-
-#: A tag or type restriction (``has_tag``, ``type``) -> the kind printer names.
-KINDS = {"dragon": "Dragon", "creature": "Creature", "demon": "Demon", "artifact": "Artifact"}
-
-#: The order of fields in an imported card.
-FIELD_ORDER = (
-    "id",
-    "title",
-    "type",
-    "kind",
-    "side",
-    "back_card",
-    "essence",
-    "count",
-    "cost",
-    "collect",
-    "powers",
-    "discounts",
-    "vp",
-    "vp_per_essence",
-    "text",
-    "tags",
-    "notes",
-)
-
-#: Component fields the importer reads.
-MAPPED = {
-    "id",
-    "type",
-    "name_en",
-    "tags",
-    "placement_cost",
-    "claim_cost",
-    "collect",
-    "powers",
-    "react_powers",
-    "passives",
-    "triggers",
-    "vp",
-}
-
-#: Fields deliberately not carried.
-NOT_IMPORTED = {
-    "name_de": "the German name (printer cards have one title)",
-    "aruco_id": "a camera-marker id of the source project",
-    "source_image": "an image path of the source project",
-    "status": "the source project's review status",
-    "side": "the source's label of a tile side (printer names a tile's sides A and B)",
-    "power.power_index": "the power's position, which printer keeps by order",
-    "power.requires_action": "follows from the power being a reaction or not (Res Arcana rulebook, Japanese edition, 対応パワー)",
-    "power.requires_turn": "repeats the cost's turn_self",
-    "power.limit": "a use limit; only null is known (another value is reported)",
-}
-
-#: Collect effects of a single card, as card text in our words (the source names them only by id):
-#: Vault gives 2 essences but Gold while Gold is on it and not taken; Windup Man adds 2 of each kind on it.
-COLLECT_TEXTS = {
-    "vault_collect_choice": "If {gold} is on this card and you leave it there: {any:2}{no-gold}",
-    "windup_collect_plus2_each_type": "add 2 more of each kind of essence it holds",
-}
-
-#: Every Monument costs 4 Gold (Res Arcana rulebook, Japanese edition, アクション b).
-MONUMENT_COST = {"gold": 4}
-
 
 class ResArcanaImport(common.ImportResult):
     """What :func:`import_res_arcana` found: printer cards (dicts in field order), problems, origins;
-    output files in :data:`TYPE_FILES` order."""
+    output files in :data:`~printer.games.res_arcana.fields.TYPE_FILES` order."""
 
     type_files = TYPE_FILES
 
@@ -605,11 +527,6 @@ class _Component:
             if key not in MAPPED:
                 self.skip(key, f".{key}")
         return in_order(card)
-
-
-def in_order(card: JSONObject) -> JSONObject:
-    """``card`` with its fields in :data:`FIELD_ORDER`."""
-    return {key: card[key] for key in FIELD_ORDER if key in card}
 
 
 def convert_file(
