@@ -1,4 +1,5 @@
-"""No function of the build (printer/sheets) or the library API (printer/api) is over 60 lines.
+"""No function of the build (printer/sheets) or the library API (printer/api) is over 60 lines, and no module of
+printer over 600.
 
 A function's length is its body's lines, from the first statement after the docstring to the last (a docstring
 says what the function does and is not counted). Ruff holds complexity, statements and arguments
@@ -58,3 +59,12 @@ def test_each_exception_is_still_needed() -> None:
     long = _long_functions()
     stale = [name for name in EXCEPTIONS if name not in long]
     assert not stale, f"within {MAX_LINES} lines now: take them off EXCEPTIONS: {stale}"
+
+
+def test_no_module_of_printer_is_over_600_lines() -> None:
+    long = {
+        path.relative_to(ROOT).as_posix(): lines
+        for path in sorted((ROOT / "printer").rglob("*.py"))
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > 600
+    }
+    assert not long, f"over 600 lines (split into cohesive modules): {long}"
