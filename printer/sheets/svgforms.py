@@ -3,7 +3,7 @@
 WeasyPrint 70 draws an ``<img src="icon.svg">`` by walking the SVG's element tree and writing its paths into the
 page's content stream, anew at every use (``weasyprint.images.SVGImage.draw``). printer writes hundreds of card
 faces into one PDF (the pages of many documents joined, ``printer.sheets.pdf``), and the same few icons appear on
-most of them: in a cold build of the 900 real L5R cards that drawing was 8 % of the time (2,220 draws, cProfile,
+most of them: in a cold build of 900 real cards of the bundled games that drawing was 8 % of the time (2,220 draws, cProfile,
 ``--jobs 1``). All the pages of one written PDF share one resources dictionary, so a drawing kept there as a form
 XObject can be painted by any page with one ``Do`` operator.
 
