@@ -243,7 +243,7 @@ def fit_registered(  # noqa: PLR0913  mirrors fit_grid's geometry arguments, plu
         for cols, rows in sizes:
             if best is not None and cols * rows <= best.per_sheet:
                 break
-            found = _place(P, card, cols, rows, gutter, margin, bleed, reg, (fx0, fy0, fx1, fy1))
+            found = _place(P, card, (cols, rows), gutter, margin, bleed, reg, (fx0, fy0, fx1, fy1))
             if found is not None:
                 best = found
                 break
@@ -277,18 +277,18 @@ def without_slot_by_mark(layout: SheetLayout, reg: Registration) -> SheetLayout:
     return replace(layout, explicit=kept)
 
 
-def _place(  # noqa: PLR0913  one grid try of fit_registered, with its geometry
+def _place(
     page: tuple[float, float],
     card: tuple[float, float],
-    cols: int,
-    rows: int,
+    grid: tuple[int, int],
     gutter: float,
     margin: float,
     bleed: float,
     reg: Registration,
     frame: tuple[float, float, float, float],
 ) -> SheetLayout | None:
-    """A ``cols`` x ``rows`` block placed inside ``frame`` clear of the marks, nearest the centre; ``None`` if none is."""
+    """A ``grid`` (cols, rows) block placed inside ``frame`` clear of the marks, nearest the centre; ``None`` if none is."""
+    cols, rows = grid
     w, h = card
     gw, gh = cols * w + (cols - 1) * gutter, rows * h + (rows - 1) * gutter
     fx0, fy0, fx1, fy1 = frame

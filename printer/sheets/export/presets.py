@@ -276,7 +276,7 @@ def export_preset(
             shutil.rmtree(staging)
         return result
     if staging is not None:
-        _finish_pngs(staging, target, items, fronts, backs, files, px, preset, result)
+        _finish_pngs(staging, target, fronts, backs, files, px, preset, result)
     else:
         _write_pdfs(target, fronts, backs, pjob, layout, preset, (icc, condition), result)
     if not preset.checked:
@@ -365,10 +365,9 @@ def _png_names(items: Sequence[PrintItem], fronts: list[str], backs: list[str], 
     return files
 
 
-def _finish_pngs(  # noqa: PLR0913  the staged PNG export's parts, written as one step
+def _finish_pngs(
     staging: Path,
     target: Path,
-    items: Sequence[PrintItem],
     fronts: list[str],
     backs: list[str],
     files: dict[str, str],
@@ -376,9 +375,10 @@ def _finish_pngs(  # noqa: PLR0913  the staged PNG export's parts, written as on
     preset: Preset,
     result: PresetResult,
 ) -> None:
-    """``cards.csv`` (front, back, copies) beside the PNGs, then the staging folder put in place of ``target``."""
+    """``cards.csv`` (front, back, copies) beside the PNGs, then the staging folder put in place of ``target``;
+    ``fronts`` and ``backs`` (empty: no backs) are the face keys of the printed cards in order."""
     rows: dict[tuple[str, str], int] = {}
-    for i in range(len(items)):
+    for i in range(len(fronts)):
         pair = (files[fronts[i]], files[backs[i]] if backs else "")
         rows[pair] = rows.get(pair, 0) + 1
     table = io.StringIO()
