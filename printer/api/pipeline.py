@@ -216,12 +216,7 @@ def _outputs(project: Project, plan: BuildPlan, faces: Faces, found: list[Proble
             if components
             else None,
         )
-        kinds = dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)])
-        if opts.registration == "cricut" and items:  # Design Space takes an image and a cut file per sheet
-            kinds["cricut"] = None
-        if "tts-save" in kinds:  # it writes the tts sheets too
-            kinds.pop("tts", None)
-        for kind in kinds:
+        for kind in _export_kinds(request, opts, bool(items)):
             exported = EXPORTERS[kind](job, items, export_request)
             outcome.exports.append(exported.summary)
             outcome.paths += exported.paths
@@ -255,6 +250,17 @@ def _outputs(project: Project, plan: BuildPlan, faces: Faces, found: list[Proble
     if target not in outcome.paths:
         outcome.paths.insert(0, target)
     return outcome
+
+
+def _export_kinds(request: BuildRequest, opts: PrintOptions, cards: bool) -> list[str]:
+    """The exports a build writes, in order: those asked for, the cut files, Cricut's with ``cricut`` registration
+    marks and ``cards`` on the sheets; ``tts-save`` stands for ``tts`` (it writes the tts sheets too)."""
+    kinds = dict.fromkeys([*request.exports, *(f"cut-{f}" for f in request.cut_files)])
+    if opts.registration == "cricut" and cards:  # Design Space takes an image and a cut file per sheet
+        kinds["cricut"] = None
+    if "tts-save" in kinds:
+        kinds.pop("tts", None)
+    return list(kinds)
 
 
 def _verify(request: BuildRequest) -> Verify | None:
