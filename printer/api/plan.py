@@ -23,8 +23,10 @@ from printer.sheets.plan import BuildPlan, BuildRequest
 if TYPE_CHECKING:
     from printer.cards.model import CardSet
     from printer.sheets.faces.items import PrintItem
+    from printer.sheets.layout import SheetLayout
     from printer.sheets.options import PrintOptions
     from printer.sheets.parallel import JobSpec
+    from printer.sheets.players import PerPlayer
 
 
 def make_plan(
@@ -41,17 +43,11 @@ def make_plan(
     options printer.toml or the command line give wrong.
     """
     from printer.sheets.faces import items as print_items
-    from printer.sheets.options import layout_report, resolve_options, sheet_layout
-    from printer.sheets.players import per_player, read_players
+    from printer.sheets.players import read_players
 
     suffix = f"-{request.lang}" if request.lang else ""  # printer.api.languages.lang_suffix
     toml = str(project.root / "printer.toml")
-    opts = resolve_options(project.settings, game.settings, game.card_size, request.options, toml, project.limits)
-    if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
-        project.contained(opts.sheet_layout, "sheet_layout", toml)
-    layout = sheet_layout(opts, project.root)
-    where = "command line" if request.options.get("registration") else toml
-    layout_problems, notes = layout_report(opts, layout, where)
+    opts, layout, layout_problems, notes = _sheet_options(project, game, request)
     source = request.cards_dir or game.cards
     spec = _job_spec(project, game, request, opts)
     out_dir = request.out_dir or project.build_dir
@@ -79,26 +75,16 @@ def make_plan(
             )
             return _failed(plan, [too_many], "not printed")
         items = print_items.sort_items(print_items.items_for_cards(selected, cards), opts.sort)
-        items = per_player(items, players, lambda item: item.card is not None and per.holds(item.card.data))
-        if not request.only and request.aids:  # player aids print with the whole game (printer.book.aids)
-            from printer.book import aid_items
-
-            roots = print_items.allowed_roots(project, [source.resolve()])
-            aids, aid_problems = aid_items(project, game, roots, request.lang)
-            items, problems = items + aids * (players if per.aids else 1), problems + aid_problems
+        items, aid_problems = _players_items(project, game, request, items, source, players, per)
+        problems = problems + aid_problems
         target = output_path(out_dir, f"{game.id}{suffix}.pdf")
-    locate = None
-    if request.lang is not None:  # the cards in that language (printer.api.languages)
-        from printer.api.languages import translated_items
-
-        items, lang_problems, locate = translated_items(project, game, cards, items, [source], request.lang)
-        problems = problems + lang_problems
-    components: list[tuple[Any, list[PrintItem]]] = []
-    component_problems: list[Problem] = []
-    if not request.deck_file:  # a decklist prints its cards as proxies, whatever they are
-        components, items, component_problems = _split_components(
-            project, game, items, layout.page, opts.margin, players
-        )
+    items, lang_problems, locate = _in_language(project, game, request.lang, cards, items, source)
+    problems = problems + lang_problems
+    components, items, component_problems = (
+        _split_components(project, game, items, layout.page, opts.margin, players)
+        if not request.deck_file  # a decklist prints its cards as proxies, whatever they are
+        else ([], items, [])
+    )
     problems += player_problems + found + layout_problems + component_problems
     plan = replace(
         plan,
@@ -116,6 +102,35 @@ def make_plan(
         problem = limit_over("sheets_per_build", n_sheets, project.limits.sheets_per_build, str(source), "sheets")
         return _failed(plan, problems + [problem], "not printed")
     return replace(plan, sheets=n_sheets, problems=tuple(problems))
+
+
+def _in_language(
+    project: Project, game: Game, lang: str | None, cards: CardSet, items: list[PrintItem], source: Path
+) -> tuple[list[PrintItem], list[Problem], Callable[[Any, str], str | None] | None]:
+    """``items`` as they print in ``lang``, the translations' problems, and how to locate a translated field
+    (:func:`printer.api.languages.translated_items`); ``items`` as they are without a ``lang``."""
+    if lang is None:
+        return items, [], None
+    from printer.api.languages import translated_items  # the cards in that language
+
+    return translated_items(project, game, cards, items, [source], lang)
+
+
+def _sheet_options(
+    project: Project, game: Game, request: BuildRequest
+) -> tuple[PrintOptions, SheetLayout, list[Problem], list[str]]:
+    """The sheet options ``game`` prints with as ``request`` asks, their layout, and what the build should say about
+    it: ``(options, layout, warnings, notes)``. Raises :class:`~printer.problems.UsageError` for a bad option."""
+    from printer.sheets.options import layout_report, resolve_options, sheet_layout
+
+    toml = str(project.root / "printer.toml")
+    opts = resolve_options(project.settings, game.settings, game.card_size, request.options, toml, project.limits)
+    if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
+        project.contained(opts.sheet_layout, "sheet_layout", toml)
+    layout = sheet_layout(opts, project.root)
+    where = "command line" if request.options.get("registration") else toml
+    layout_problems, notes = layout_report(opts, layout, where)
+    return opts, layout, layout_problems, notes
 
 
 def _deck_items(
@@ -139,6 +154,30 @@ def _deck_items(
     suffix = f"-{lang}" if lang else ""
     deck_name = f"{game.id}-{print_items.slug(deck_file.stem)}{suffix}"
     return items, found, output_path(out_dir, safe_file_name(deck_name) + ".pdf")
+
+
+def _players_items(
+    project: Project,
+    game: Game,
+    request: BuildRequest,
+    items: list[PrintItem],
+    source: Path,
+    players: int,
+    per: PerPlayer,
+) -> tuple[list[PrintItem], list[Problem]]:
+    """``items`` each ``players`` times where the game prints them per player, then (the whole game only) the player
+    aids, per player where it says so; returns ``(items, the aids' problems)``."""
+    from printer.sheets.faces import items as print_items
+    from printer.sheets.players import per_player
+
+    items = per_player(items, players, lambda item: item.card is not None and per.holds(item.card.data))
+    if request.only or not request.aids:
+        return items, []
+    from printer.book import aid_items  # player aids print with the whole game (printer.book.aids)
+
+    roots = print_items.allowed_roots(project, [source.resolve()])
+    aids, aid_problems = aid_items(project, game, roots, request.lang)
+    return items + aids * (players if per.aids else 1), aid_problems
 
 
 def _failed(plan: BuildPlan, problems: list[Problem], failure: str) -> BuildPlan:

@@ -17,7 +17,6 @@ MAX_LINES = 60
 
 #: functions still over the limit, with why: ``"path:name"`` -> reason
 EXCEPTIONS: dict[str, str] = {
-    "printer/api/plan.py:make_plan": "the plan's decisions in their order; not split yet",
     "printer/sheets/assemble.py:build_sheets": "the sheets stage's sequencer; not split yet",
     "printer/sheets/components.py:build_components": "the components' sheets and their PDF; not split yet",
     "printer/sheets/export/cmykprofile.py:built_profile": "one ICC profile's tags written in order; not split yet",
