@@ -183,22 +183,14 @@ def built_profile(
     with tempfile.TemporaryDirectory(prefix="printer-icc-") as work:
         (Path(work) / "data.ti3").write_bytes(data)
         out = Path(work) / "out.icc"
-        args = [
-            command,
-            "-q" + quality,
-            "-k" + "r",
-            f"-l{recipe.max_ink:g}",
-            "-nc",
-            "-D",
-            recipe.description,
-            "-C",
-            f"Built by printer with ArgyllCMS from {recipe.data} ({DATA_PACKAGE})",
-            "-O",
-            str(out),
-            "data",
-        ]
         try:
-            done = subprocess.run(args, cwd=work, capture_output=True, timeout=timeout, check=False)
+            done = subprocess.run(
+                _colprof_args(command, recipe, quality, out),
+                cwd=work,
+                capture_output=True,
+                timeout=timeout,
+                check=False,
+            )
         except subprocess.TimeoutExpired:
             raise _unavailable(
                 where, f"building the {recipe.condition} profile took longer than {timeout:g} s", "give --icc"
@@ -216,6 +208,24 @@ def built_profile(
         except OSError as exc:
             raise _unavailable(str(folder), f"the profile cannot be kept: {exc}", "set XDG_CACHE_HOME") from None
     return BuiltProfile(target, recipe, time.monotonic() - started)
+
+
+def _colprof_args(command: str, recipe: Recipe, quality: str, out: Path) -> list[str]:
+    """The ``colprof`` command line that builds ``recipe``'s profile into ``out`` from ``data.ti3`` (the folder's)."""
+    return [
+        command,
+        "-q" + quality,
+        "-k" + "r",
+        f"-l{recipe.max_ink:g}",
+        "-nc",
+        "-D",
+        recipe.description,
+        "-C",
+        f"Built by printer with ArgyllCMS from {recipe.data} ({DATA_PACKAGE})",
+        "-O",
+        str(out),
+        "data",
+    ]
 
 
 def profile_for(vendor: str) -> tuple[BuiltProfile | None, list[Problem]]:
