@@ -489,6 +489,20 @@ def compose_components(
     return result
 
 
+def _pieces(component: Component, items: Sequence[Any], job: Any) -> list[Piece]:
+    """A piece per print item of ``component``, its faces (a board has no back) keyed under the component's name."""
+    prefix = component.name + "/"
+    pieces = []
+    for item in items:
+        html, key = job.faces.front(item)
+        back = None
+        if component.kind != "board":
+            bhtml, bkey = job.faces.back(item)
+            back = (bhtml, prefix + bkey)
+        pieces.append(Piece(component, (html, prefix + key), back, item.name))
+    return pieces
+
+
 def build_components(
     groups: Sequence[tuple[Component, Sequence[Any]]],
     job_for: Callable[[Component], Any],
@@ -525,14 +539,7 @@ def build_components(
         jobs.append(job)
         opts = job.opts
         prefix = component.name + "/"
-        pieces = []
-        for item in items:
-            html, key = job.faces.front(item)
-            back = None
-            if component.kind != "board":
-                bhtml, bkey = job.faces.back(item)
-                back = (bhtml, prefix + bkey)
-            pieces.append(Piece(component, (html, prefix + key), back, item.name))
+        pieces = _pieces(component, items, job)
         pieces_by.append((component, pieces))
         keys = list(dict.fromkeys(k for p in pieces for k in ([p.front[1]] + ([p.back[1]] if p.back else []))))
         own = [k[len(prefix) :] for k in keys]
