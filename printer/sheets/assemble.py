@@ -92,14 +92,7 @@ def build_sheets(
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
     n_sheets = len(sheets) // per_page
     keys = [face.key for face in distinct_faces(job, items)]
-    done = [0]
-
-    def on_batch(finished: int, total: int) -> None:
-        if progress:
-            reached = n_sheets * finished // total
-            progress(reached - done[0])
-            done[0] = reached
-
+    on_batch = _sheets_progress(progress, n_sheets)
     outcome = SheetsOutcome()
     cached = CachedFaces(job, cache) if cache is not None else None
     faces, problems = cached.found(keys) if cached is not None else ({}, [])
@@ -113,10 +106,7 @@ def build_sheets(
         meanwhile()
         meanwhile = None
     if len(todo) >= PACK_CARDS_FROM:  # their HTML is made: their data is not needed while the faces are laid out
-        aside = _spill(target.parent)
-        pack_cards((card for item in items for card in (item.card, item.back_card)), aside)
-        if aside is not None:
-            job.faces.html.set_aside(aside)
+        _set_cards_aside(job, items, target.parent)
     chrome: list[Chrome] = []  # the sheets without faces, made while workers lay out
     # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs), named as
     # atomic_open names its temporary file, so that the next build removes one a killed build left
@@ -152,6 +142,28 @@ def build_sheets(
         meanwhile()
     outcome.problems = found
     return outcome
+
+
+def _sheets_progress(progress: Callable[[int], None] | None, n_sheets: int) -> Callable[[int, int], None]:
+    """What the face batches call with ``(finished, total)``: ``progress`` told how many more of the ``n_sheets``
+    sheets that reaches."""
+    done = [0]
+
+    def on_batch(finished: int, total: int) -> None:
+        if progress:
+            reached = n_sheets * finished // total
+            progress(reached - done[0])
+            done[0] = reached
+
+    return on_batch
+
+
+def _set_cards_aside(job: SheetJob, items: Sequence[PrintItem], folder: Path) -> None:
+    """Pack the cards' data and the faces' HTML into a spill file in ``folder`` while the faces are laid out."""
+    aside = _spill(folder)
+    pack_cards((card for item in items for card in (item.card, item.back_card)), aside)
+    if aside is not None:
+        job.faces.html.set_aside(aside)
 
 
 def rehearse(job: SheetJob, items: Sequence[PrintItem], layout: SheetLayout) -> None:
