@@ -22,7 +22,7 @@ from the face alone differs along every edge by up to a pixel; a shape painted o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import unescape
 from pathlib import Path
@@ -356,14 +356,7 @@ def check_sheets(  # noqa: PLR0913  public check: dpi, tolerance, severity and m
                     continue
                 if checked is not None:
                     checked.faces += 1
-                turned = face.rotate % 180 == 90
-                width, height = (face.h, face.w) if turned else (face.w, face.h)
-                at = (face.x * px, face.y * px)
-                picture, (nx, ny) = face_alone(face.key, face.rotate, at)
-                w, h = int(width * px) - 2 * EDGE, int(height * px) - 2 * EDGE
-                mine = picture.crop((nx + EDGE, ny + EDGE, nx + EDGE + w, ny + EDGE + h))
-                left, top = int(at[0]) + EDGE, int(at[1]) + EDGE
-                placed = image.crop((left, top, left + w, top + h))
+                placed, mine = _crops(image, face, px, face_alone)
                 name = name_of(face.key)
                 share, colour = ink(mine)
                 if share <= BLANK_SHARE:
@@ -371,37 +364,70 @@ def check_sheets(  # noqa: PLR0913  public check: dpi, tolerance, severity and m
                     continue
                 mean, changed = difference(placed, mine)
                 if mean > tolerance or changed > tolerance:
+                    where = f"{name.label} on sheet {sheet.number} ({sheet.side})"
                     add(
                         face.key,
                         "face-differs",
-                        Problem(
-                            name.where,
-                            f"{name.label} on sheet {sheet.number} ({sheet.side}) differs from the face alone: "
-                            f"{mean:.1f}% mean difference, {changed:.1f}% of it changed (tolerance {tolerance:g}%, "
-                            f"at {dpi:g} dpi)",
-                            "something is painted over the face on the sheet (a stylesheet rule that reaches "
-                            "printer's sheets, marks over the card) or the face is not where it should be",
-                            severity,
-                            "face-differs",
-                        ),
+                        _differs_problem(name, where, (mean, changed), tolerance, dpi, severity),
                     )
             for face, words in _hidden_text(sheet_pdf, number, image, sheet):
                 name = name_of(face.key)
-                shown = words if len(words) <= 40 else words[:39] + "\u2026"
                 add(
                     face.key,
                     "hidden-text",
-                    Problem(
-                        name.where,
-                        f"{name.label} on sheet {sheet.number} ({sheet.side}) has text that does not show: {shown!r}",
-                        "something is painted over it, it is clipped away, or it is the colour of what is behind it",
-                        severity,
-                        "hidden-text",
-                    ),
+                    _hidden_problem(name, f"sheet {sheet.number} ({sheet.side})", words, severity),
                 )
     finally:
         _close([sheet_pdf, *opened.values()])
     return problems
+
+
+def _crops(
+    image: Image.Image,
+    face: Face,
+    px: float,
+    face_alone: Callable[[str, int, tuple[float, float]], tuple[Image.Image, tuple[int, int]]],
+) -> tuple[Image.Image, Image.Image]:
+    """``(on the sheet, alone)``: ``face`` as the sheet's ``image`` shows it (``px`` per mm) and as ``face_alone``
+    lays it out at the same place, each less ``EDGE`` px all round."""
+    turned = face.rotate % 180 == 90
+    width, height = (face.h, face.w) if turned else (face.w, face.h)
+    at = (face.x * px, face.y * px)
+    picture, (nx, ny) = face_alone(face.key, face.rotate, at)
+    w, h = int(width * px) - 2 * EDGE, int(height * px) - 2 * EDGE
+    mine = picture.crop((nx + EDGE, ny + EDGE, nx + EDGE + w, ny + EDGE + h))
+    left, top = int(at[0]) + EDGE, int(at[1]) + EDGE
+    return image.crop((left, top, left + w, top + h)), mine
+
+
+def _differs_problem(
+    name: FaceName, where: str, differs: tuple[float, float], tolerance: float, dpi: float, severity: Severity
+) -> Problem:
+    """``face-differs``: the face ``name`` (``where``: its label, sheet and side) differs from the face alone by
+    ``differs`` (mean difference, share changed; percent) over ``tolerance``, at ``dpi``."""
+    mean, changed = differs
+    return Problem(
+        name.where,
+        f"{where} differs from the face alone: "
+        f"{mean:.1f}% mean difference, {changed:.1f}% of it changed (tolerance {tolerance:g}%, "
+        f"at {dpi:g} dpi)",
+        "something is painted over the face on the sheet (a stylesheet rule that reaches "
+        "printer's sheets, marks over the card) or the face is not where it should be",
+        severity,
+        "face-differs",
+    )
+
+
+def _hidden_problem(name: FaceName, sheet: str, words: str, severity: Severity) -> Problem:
+    """``hidden-text``: the face ``name`` on ``sheet`` (its number and side) has ``words`` that show no ink."""
+    shown = words if len(words) <= 40 else words[:39] + "\u2026"
+    return Problem(
+        name.where,
+        f"{name.label} on {sheet} has text that does not show: {shown!r}",
+        "something is painted over it, it is clipped away, or it is the colour of what is behind it",
+        severity,
+        "hidden-text",
+    )
 
 
 def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
