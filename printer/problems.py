@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from os import PathLike
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from printer.location import Location, as_location
 
@@ -214,3 +214,26 @@ class DataError(PrinterError):
 
 class RenderError(PrinterError):
     """A template or the PDF engine failed on otherwise valid data (exit code 1)."""
+
+
+def merge_repeats(problems: list[Problem]) -> list[Problem]:
+    """The same template error met by many cards, once, with the number of other cards it hits (as ``validate``)."""
+    seen: dict[tuple[Location, str], list[Any]] = {}  # [problem, number of other cards]
+    for problem in problems:
+        key = (problem.where, problem.message)
+        if key in seen:
+            seen[key][1] += 1
+        else:
+            seen[key] = [problem, 0]
+    out = []
+    for problem, more in seen.values():
+        if more:
+            problem = Problem(
+                problem.where,
+                f"{problem.message} (and {more} more card{'s' * (more != 1)})",
+                problem.hint,
+                problem.severity,
+                problem.code,
+            )
+        out.append(problem)
+    return out

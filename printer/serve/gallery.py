@@ -13,7 +13,7 @@ from typing import Any
 from printer.cards.positions import path_steps
 from printer.cards.record import Record
 from printer.cards.spreadsheet import SheetRecord
-from printer.problems import Location, Problem
+from printer.problems import Location
 
 #: what a problem's place looks like when it is inside one card: ``file::$.cards[3]`` (or ``$[3]``, ``$``)
 
@@ -107,26 +107,3 @@ def row_place(record: Record) -> str:
     if isinstance(record, SheetRecord):
         return f"{record.sheet or ''}!{record.row}"
     return record.pointer
-
-
-def merge_repeats(problems: list[Problem]) -> list[Problem]:
-    """The same template error met by many cards, once, with the number of other cards it hits (as ``validate``)."""
-    seen: dict[tuple[Location, str], list[Any]] = {}  # [problem, number of other cards]
-    for problem in problems:
-        key = (problem.where, problem.message)
-        if key in seen:
-            seen[key][1] += 1
-        else:
-            seen[key] = [problem, 0]
-    out = []
-    for problem, more in seen.values():
-        if more:
-            problem = Problem(
-                problem.where,
-                f"{problem.message} (and {more} more card{'s' * (more != 1)})",
-                problem.hint,
-                problem.severity,
-                problem.code,
-            )
-        out.append(problem)
-    return out

@@ -38,13 +38,12 @@ from printer.cards.record import Record
 from printer.cards.sheet_edit import WRITABLE
 from printer.limits import over
 from printer.paths import cache_folder, is_inside
-from printer.problems import Location, PrinterError, Problem
+from printer.problems import Location, PrinterError, Problem, merge_repeats
 from printer.project import Project, load_project
 from printer.serve.gallery import (
     GalleryChanges,
     GalleryEntry,
     card_place,
-    merge_repeats,
     relative_name,
     row_place,
     search_text,

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from printer.cards.model import CardSet
-from printer.problems import Location, PrinterError, Problem
+from printer.problems import Location, PrinterError, Problem, merge_repeats
 from printer.project import Game, Project
 
 if TYPE_CHECKING:
@@ -59,16 +59,11 @@ def preflight(
         renderer.project = project_view(project.settings)
         renderer.source_lang = languages(project, game_id)[0]  # templates see lang as a build without --lang gives it
         _art_box(project, renderer)
-        seen: dict[tuple[Location, str], list[Any]] = {}  # (where, message) -> [problem, how many more cards]
+        noted: list[Problem] = []  # the template errors met, in order (merge_repeats counts the repeats)
         backs: dict[tuple[str, str], dict[str, Any] | None] = {}  # (back, component) -> what templates see as component
 
-        def note(exc: PrinterError, what: str | Location, seen: dict[tuple[Location, str], list[Any]] = seen) -> None:
-            for problem in exc.problems or [Problem(what, str(exc), code="template")]:
-                key = (problem.where, problem.message)
-                if key in seen:
-                    seen[key][1] += 1
-                else:
-                    seen[key] = [problem, 0]
+        def note(exc: PrinterError, what: str | Location, noted: list[Problem] = noted) -> None:
+            noted.extend(exc.problems or [Problem(what, str(exc), code="template")])
 
         clean = CleanCards(project, project.games[game_id], paths)
         declared = declared_components(project, project.games[game_id])
@@ -102,16 +97,7 @@ def preflight(
             except PrinterError as exc:
                 note(exc, f"back {back!r}")
         renderer.component = None
-        for problem, more in seen.values():
-            if more:
-                problem = Problem(
-                    problem.where,
-                    f"{problem.message} (and {more} more card{'s' * (more != 1)})",
-                    problem.hint,
-                    problem.severity,
-                    problem.code,
-                )
-            problems.append(problem)
+        problems += merge_repeats(noted)
         problems += [p for p in renderer.problems if p not in problems]
     return [p for p in problems if p.where not in reported]
 
