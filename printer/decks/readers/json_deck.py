@@ -20,15 +20,10 @@ Every card object becomes an :class:`~printer.decks.readers.text.Entry` whose
 
 from __future__ import annotations
 
-import bisect
 import json
-import json.decoder
-import json.scanner
-import re
-from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from printer.decks.readers.decklist import Decklist, Entry
 from printer.problems import Problem
@@ -37,39 +32,14 @@ if TYPE_CHECKING:
     from printer.cards.schema import SchemaStore
 
 
-class _LineDict(dict[str, Any]):
-    """A JSON object that remembers the line it starts on."""
+def _card_lines(text: str, count: int) -> list[int]:
+    """The line of the opening ``{`` of each of the ``count`` items of ``$.cards`` in the JSON ``text`` (0 where one
+    is not found), by :func:`printer.cards.positions.find_paths`, which reads the text with the documented
+    :meth:`json.JSONDecoder.raw_decode` only."""
+    from printer.cards.positions import find_paths
 
-    line = 0
-
-
-def _loads_with_lines(text: str) -> Any:
-    """``json.loads`` whose objects are :class:`_LineDict` with their line number."""
-    newlines = [i for i, ch in enumerate(text) if ch == "\n"]
-    decoder = json.JSONDecoder()
-
-    def parse_object(
-        s_and_end: tuple[str, int],
-        strict: bool,
-        scan_once: Callable[[str, int], tuple[Any, int]],
-        object_hook: Callable[[dict[str, Any]], Any] | None,
-        object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None,
-        memo: dict[str, str] | None = None,
-        _w: Callable[[str, int], re.Match[str] | None] = json.decoder.WHITESPACE.match,  # type: ignore[attr-defined]  # real, left out of typeshed's stubs
-    ) -> tuple[_LineDict, int]:
-        start = s_and_end[1] - 1  # the '{'
-        # the pure-Python decoder's object parser, which typeshed's json stubs leave undeclared too
-        obj, end = json.decoder.JSONObject(  # type: ignore[attr-defined]  # see the line above
-            s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo, _w
-        )
-        result = _LineDict(obj)
-        result.line = bisect.bisect_right(newlines, start) + 1
-        return result, end
-
-    # the pure-Python decoder's hooks: real attributes, which typeshed's json stubs leave undeclared
-    decoder.parse_object = parse_object  # type: ignore[attr-defined]  # see the line above
-    decoder.scan_once = json.scanner.py_make_scanner(decoder)  # type: ignore[attr-defined]  # as above
-    return decoder.decode(text)
+    found = find_paths(text, [("cards", i) for i in range(count)])
+    return [found.get(("cards", i), (0, 0))[0] for i in range(count)]
 
 
 @lru_cache(maxsize=1)
@@ -92,7 +62,7 @@ def parse_json(text: str, source: Path) -> tuple[Decklist, list[Problem]]:
     deck = Decklist(Path(source), syntax="json")
     where = str(source)
     try:
-        data = _loads_with_lines(text)
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         return deck, [Problem(f"{where}:{exc.lineno}:{exc.colno}", f"invalid JSON: {exc.msg}", code="json-syntax")]
     except RecursionError:
@@ -107,11 +77,11 @@ def parse_json(text: str, source: Path) -> tuple[Decklist, list[Problem]]:
         return deck, problems
     deck.name = data.get("name")
     deck.format = data.get("format")
-    for item in data["cards"]:
+    for item, line in zip(data["cards"], _card_lines(text, len(data["cards"])), strict=True):
         section = item.get("section")
-        deck.entries.append(Entry(item["count"], item["name"].strip(), section, getattr(item, "line", 0)))
+        deck.entries.append(Entry(item["count"], item["name"].strip(), section, line))
         if section is not None:
-            deck.headers.setdefault(section, getattr(item, "line", 0))
+            deck.headers.setdefault(section, line)
     if not deck.entries:
         return deck, [Problem(f"{where}::$.cards", "the deck has no cards", code="empty-deck")]
     return deck, []

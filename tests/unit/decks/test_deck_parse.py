@@ -231,3 +231,29 @@ def test_json_syntax_error_has_line_and_column(tmp_path):
 def test_json_detected_by_content_without_suffix(tmp_path):
     deck, problems = read_decklist(write(tmp_path, "deck", '{"cards": [{"count": 2, "name": "Salt Pans"}]}'))
     assert problems == [] and deck.syntax == "json" and entries(deck) == [(2, "Salt Pans", None, 1)]
+
+
+def test_json_deck_lines_are_found_past_strings_that_look_like_cards(tmp_path):
+    text = (
+        '{"name": "a { b [ c",\n'
+        ' "notes": "{\\"cards\\": [{\\"count\\": 9}]}",\n'
+        ' "cards": [\n'
+        '   {"count": 1, "name": "Rice Terrace } ]", "section": "Holdings"},\n'
+        "\n"
+        '   {"count": 2, "name": "Salt Pans"}]}'
+    )
+    deck, problems = read_decklist(write(tmp_path, "deck.json", text))
+    assert problems == []
+    assert [e.line for e in deck.entries] == [4, 6] and deck.headers["Holdings"] == 4
+
+
+def test_the_json_deck_reader_uses_the_documented_json_api_only():
+    import ast
+
+    import printer.decks.readers.json_deck as module
+
+    tree = ast.parse(Path(module.__file__).read_text(encoding="utf-8"))
+    named = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    imported = {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names}
+    assert not {"WHITESPACE", "JSONObject", "py_make_scanner", "scan_once", "parse_object"} & named
+    assert not {"json.decoder", "json.scanner"} & imported
