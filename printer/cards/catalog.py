@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from printer.cards.load import load_records
+from printer.cards.load import FileCache, load_records
 from printer.cards.model import Card, CardSet
 from printer.cards.record import Record
 from printer.cards.schema import SchemaStore
@@ -43,15 +44,42 @@ def _game_of(record: Record, project: Project, default: str | None) -> str | Non
 def load_cards(
     project: Project, paths: list[Path], game: str | None = None, store: SchemaStore | None = None
 ) -> tuple[dict[str, CardSet], list[Problem]]:
-    """Read and validate every card under ``paths``.
+    """Read and validate every card under ``paths`` (:func:`read_cards`, its records left out).
 
     ``game`` forces the game of cards whose file does not name one.
     Returns ``({game id: CardSet}, problems)``; problems are located as
     ``file:line:col`` (syntax) or ``file::$.path`` (schema, cross-file).
     """
-    records, problems = load_records(paths)
-    sets, found = check_records(project, records, paths, game, store)
-    return sets, problems + found
+    found = read_cards(project, paths, game, store)
+    return found.sets, found.problems
+
+
+@dataclass(frozen=True)
+class CardsRead:
+    """What :func:`read_cards` read: every ``record`` of the files (invalid ones too), the valid cards by game
+    (``sets``) and every problem, reading's first."""
+
+    records: list[Record]
+    sets: dict[str, CardSet]
+    problems: list[Problem]
+
+
+def read_cards(
+    project: Project,
+    paths: list[Path],
+    game: str | None = None,
+    store: SchemaStore | None = None,
+    files: FileCache | None = None,
+    memo: ValidationMemo | None = None,
+) -> CardsRead:
+    """Read every card file under ``paths`` (:func:`printer.cards.load.load_records`) and validate the records
+    (:func:`check_records`): the one way cards are loaded, by a build, ``printer validate`` and the preview
+    server, which keeps the records (it shows invalid cards too) and two caches between calls: ``files``
+    (unchanged JSON files are not read again) and ``memo`` (unchanged records are not validated again; dropped
+    when a schema changes). ``game`` forces the game of cards whose file does not name one."""
+    records, problems = load_records(paths, files)
+    sets, found = check_records(project, records, paths, game, store, memo)
+    return CardsRead(records, sets, problems + found)
 
 
 #: what :func:`check_records` may remember between calls: a record's schema problems by its schema, place and data

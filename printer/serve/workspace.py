@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from printer.book.source import rules_folder
-from printer.cards.catalog import ValidationMemo, check_records, schema_store, too_many_fields
-from printer.cards.load import CARD_SUFFIXES, FileCache, load_records, read_json, records_from_data
+from printer.cards.catalog import ValidationMemo, read_cards, schema_store, too_many_fields
+from printer.cards.load import CARD_SUFFIXES, FileCache, read_json, records_from_data
 from printer.cards.model import Card, CardSet
 from printer.cards.positions import Positions, with_lines
 from printer.cards.record import Record
@@ -245,9 +245,8 @@ class Workspace:
     def _rebuild(self, reloaded: bool) -> GalleryChanges:
         targets = self.targets()
         self._shown_chars, shown = 0, set()  # characters of the faces shown so far (limits.face_html_total_chars)
-        records, problems = load_records(targets, self.files)
-        sets, found = check_records(self.project, records, targets, None, self.store, self.memo)
-        problems += found
+        read = read_cards(self.project, targets, None, self.store, self.files, self.memo)  # as a build reads them
+        records, sets, problems = read.records, read.sets, read.problems
         valid = {id(card.record): card for cards in sets.values() for card in cards}
         by_place: dict[tuple[str, str], list[Problem]] = {}
         for problem in problems:
