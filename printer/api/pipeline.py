@@ -94,14 +94,31 @@ class Faces:
     problems: list[Problem]
 
 
+def faces_job(
+    project: Project,
+    game: Game,
+    request: BuildRequest,
+    opts: PrintOptions,
+    locate: Callable[[Any, str], str | None] | None = None,
+) -> SheetJob:
+    """The print job that renders and lays out ``game``'s faces at ``opts`` (:func:`printer.api.plan.print_options`)
+    as ``request`` asks: files read from the project and :func:`printer.api.plan.read_roots`, every face in
+    ``request.lang``, the PDF written for ``request.icc``; ``locate`` places a translated field's problems.
+    The faces stage's job, and ``printer serve``'s for each game (its pictures and each card's HTML)."""
+    from printer.api.plan import read_roots
+    from printer.sheets import job as sheet_job
+
+    roots = read_roots(game, request)
+    job = sheet_job.make_job(project, game, opts, roots, cmyk_profile=request.icc, lang=request.lang)
+    job.renderer.locate = locate
+    return job
+
+
 def _faces(project: Project, plan: BuildPlan, outcome: GameBuild) -> Faces | None:
     """The print job for ``plan``'s faces and, with ``--since``, the cards whose printed face changed (``None``,
     with a note in ``outcome``, when none did)."""
-    from printer.sheets import job as sheet_job
-
     game, request, suffix = plan.game, plan.request, plan.suffix
-    job = sheet_job.make_job(project, game, plan.opts, plan.extra_roots, cmyk_profile=request.icc, lang=request.lang)
-    job.renderer.locate = plan.locate
+    job = faces_job(project, game, request, plan.opts, plan.locate)
     assert plan.target is not None
     items, target, n_sheets, problems = list(plan.items), plan.target, plan.sheets, list(plan.problems)
     components = [(c, list(its)) for c, its in plan.components]

@@ -121,16 +121,34 @@ def _sheet_options(
 ) -> tuple[PrintOptions, SheetLayout, list[Problem], list[str]]:
     """The sheet options ``game`` prints with as ``request`` asks, their layout, and what the build should say about
     it: ``(options, layout, warnings, notes)``. Raises :class:`~printer.problems.UsageError` for a bad option."""
-    from printer.sheets.options import layout_report, resolve_options, sheet_layout
+    from printer.sheets.options import layout_report, sheet_layout
 
     toml = str(project.root / "printer.toml")
-    opts = resolve_options(project.settings, game.settings, game.card_size, request.options, toml, project.limits)
+    opts = print_options(project, game, request)
     if opts.sheet_layout is not None and not request.options.get("sheet_layout"):  # named by printer.toml
         project.contained(opts.sheet_layout, "sheet_layout", toml)
     layout = sheet_layout(opts, project.root)
     where = "command line" if request.options.get("registration") else toml
     layout_problems, notes = layout_report(opts, layout, where)
     return opts, layout, layout_problems, notes
+
+
+def print_options(project: Project, game: Game, request: BuildRequest) -> PrintOptions:
+    """The print options of ``game`` as ``request`` asks (:func:`printer.sheets.options.resolve_options`:
+    printer.toml's ``[project]``, then ``[games.<id>]``, then ``request.options``, the command line's, within the
+    project's limits): what the plan lays out with, the faces stage renders with and ``printer serve`` shows
+    (card size, bleed, safe area, in mm). Raises :class:`~printer.problems.UsageError` for an option given wrong."""
+    from printer.sheets.options import resolve_options
+
+    where = str(project.root / "printer.toml")
+    return resolve_options(project.settings, game.settings, game.card_size, request.options, where, project.limits)
+
+
+def read_roots(game: Game, request: BuildRequest) -> list[Path]:
+    """The folders beyond the project a build of ``game`` as ``request`` asks reads files from: the card folder
+    read (``request.cards_dir``, else the game's), and the decklist's folder with ``request.deck_file``."""
+    source = request.cards_dir or game.cards
+    return [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
 
 
 def _deck_items(
@@ -187,15 +205,11 @@ def _failed(plan: BuildPlan, problems: list[Problem], failure: str) -> BuildPlan
 
 def _job_spec(project: Project, game: Game, request: BuildRequest, opts: PrintOptions | None = None) -> JobSpec:
     """What a worker needs to lay out ``game``'s faces as ``request`` asks (``opts``: the options resolved)."""
-    from printer.sheets.options import resolve_options
     from printer.sheets.parallel import JobSpec
 
     if opts is None:
-        where = str(project.root / "printer.toml")
-        opts = resolve_options(project.settings, game.settings, game.card_size, request.options, where, project.limits)
-    source = request.cards_dir or game.cards
-    extra = [source.resolve()] + ([request.deck_file.resolve().parent] if request.deck_file else [])
-    roots = tuple(str(r) for r in extra)
+        opts = print_options(project, game, request)
+    roots = tuple(str(r) for r in read_roots(game, request))
     return JobSpec(str(project.root), game.id, opts, roots, str(request.icc) if request.icc else None)
 
 

@@ -80,8 +80,7 @@ class Languages:
         source = ws._game(game_id)
         state = self._states.get((game_id, lang))
         if state is None or self._sources.get(game_id) is not source:  # printer.toml or a template changed
-            state = _GameState(ws.project, game_id, ws.dpi)
-            state.renderer.lang = lang  # each face's root element says its language (printer build --lang)
+            state = _GameState(ws.project, game_id, ws.dpi, lang)  # each face's root says its language (build --lang)
             self._states = {k: v for k, v in self._states.items() if k[0] != game_id or k[1] == lang}
             self._states[(game_id, lang)] = state
             self._sources[game_id] = source

@@ -97,17 +97,17 @@ def picture_path(folder: Path, key: str) -> Path:
     return folder / key[:2] / f"{key}.png"
 
 
-def game_job(project: Project, game: Game) -> SheetJob:
-    """A :class:`~printer.sheets.job.SheetJob` of ``game`` with the project's print options (no command line)."""
-    from printer.sheets.job import make_job
-    from printer.sheets.options import resolve_options
+def game_job(project: Project, game: Game, lang: str | None = None) -> SheetJob:
+    """The :class:`~printer.sheets.job.SheetJob` a build of ``game`` renders its faces with
+    (:func:`printer.api.pipeline.faces_job`), at the print options of a build without options on the command line
+    (:func:`printer.api.plan.print_options`); ``lang``: its faces in that language, as ``build --lang``. Raises
+    :class:`~printer.problems.UsageError` for options printer.toml gives wrong."""
+    from printer.api.pipeline import faces_job
+    from printer.api.plan import print_options
+    from printer.sheets.plan import BuildRequest
 
-    opts = resolve_options(
-        project.settings, game.settings, game.card_size, {}, str(project.root / "printer.toml"), project.limits
-    )
-    job = make_job(project, game, opts, [game.cards.resolve()])
-    job.renderer.max_chars = project.limits.face_html_chars
-    return job
+    request = BuildRequest(lang=lang)
+    return faces_job(project, game, request, print_options(project, game, request))
 
 
 def game_fingerprint(job: SheetJob, dpi: int = SCREEN_DPI, identity: FaceIdentity | None = None) -> str:

@@ -57,8 +57,8 @@ from printer.sheets.uptodate import game_inputs
 class _GameState:
     """One game's renderer, its fingerprint and the HTML memo."""
 
-    def __init__(self, project: Project, game_id: str, dpi: int):
-        self.job = game_job(project, project.games[game_id])
+    def __init__(self, project: Project, game_id: str, dpi: int, lang: str | None = None):
+        self.job = game_job(project, project.games[game_id], lang)
         self.renderer = self.job.renderer
         #: the files' content digests the faces are named by (kept for the game: each file read once per change)
         self.identity = FaceIdentity()
