@@ -51,6 +51,7 @@ from printer.serve.gallery import (
 from printer.serve.held import HeldFaces
 from printer.serve.pictures import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
 from printer.sheets.cache import FaceIdentity
+from printer.sheets.faces.items import PrintItem, item_for_card
 from printer.sheets.uptodate import game_inputs
 
 
@@ -188,26 +189,35 @@ class Workspace:
                         continue
                     if record.data.get("back_card"):
                         continue  # its back is another card: left to refresh
-                    found = self._draft_faces(game.id, Card(game.id, record.data, record))
-                    keys += [k for k in found if k]
+                    state = self._game(game.id)
+                    try:
+                        html = self._face_html(state, item_for_card(Card(game.id, record.data, record)), [])
+                    except PrinterError:
+                        continue
+                    keys += self._hold_drafts(game.id, html)
         return keys
 
-    def _draft_faces(self, game_id: str, card: Card) -> tuple[str | None, str | None]:
-        """Render a card's faces to HTML and register them as drafts; ``(front key, back key)`` or ``(None, None)``."""
-        state = self._game(game_id)
+    @staticmethod
+    def _face_html(state: _GameState, item: PrintItem, problems: list[Problem]) -> tuple[str, str]:
+        """The HTML of ``item``'s front and back as a build renders them: by the faces stage of the game's print job
+        (:meth:`~printer.sheets.faces.registry.FaceRegistry.front_html`, ``back_html``), a card a component holds
+        with ``component`` set. The renderer's warnings meanwhile go to ``problems``, a template error's too;
+        raises :class:`PrinterError` for a template error."""
         renderer = state.renderer
         before = len(renderer.problems)
-        renderer.component = state.component_of(card)
+        renderer.component = state.component_of(item.card) if item.card is not None else None
         try:
-            front = str(renderer.front(card))
-            back = str(renderer.back_of(card))
-        except PrinterError:
-            return None, None
+            return str(state.job.faces.front_html(item)), str(state.job.faces.back_html(item))
         finally:
             renderer.component = None
+            problems += renderer.problems[before:]
             del renderer.problems[before:]
+
+    def _hold_drafts(self, game_id: str, faces: tuple[str, str]) -> list[str]:
+        """Hold a draft's ``faces`` (HTML: front, back) as drafts of ``game_id``; their picture keys."""
+        state = self._game(game_id)
         keys = []
-        for html in (front, back):
+        for html in faces:
             key = face_key(state.fingerprint, html, state.identity, state.base_url)
             self.html.put(key, html)
             self.drafts[key] = (game_id, state.fingerprint)
@@ -215,7 +225,7 @@ class Workspace:
             keys.append(key)
         while len(self.drafts) > self.project.limits.drafts:
             self.drafts.popitem(last=False)
-        return keys[0], keys[1]
+        return keys
 
     def refresh(self, changed: Iterable[Path] = ()) -> GalleryChanges:
         """Read the project again after ``changed`` files changed (everything when empty); returns the changes."""
@@ -427,30 +437,24 @@ class Workspace:
         """``(front key, back key, problems, error)`` of ``card`` (its HTML held in :attr:`html`), from the game's
         memo when its data is unchanged; ``state``: the game's renderer in another language (default: the game's)."""
         state = state or self._game(card.game)
-        renderer = state.renderer
-        back_card = cards.by_id(card["back_card"]) if cards is not None and card.get("back_card") else None
+        item = item_for_card(card, cards)  # the card as it prints: its back card on its back
+        back_card = item.back_card
         memo_key = json.dumps(
             [card.data, back_card.data if back_card else None, card.where], sort_keys=True, default=str
         )
         found = state.html.get(memo_key)
         if found is not None:
             return found
-        before = len(renderer.problems)
         front = back = error = None
         problems: list[Problem] = []
-        renderer.component = state.component_of(card)
         try:
-            front = str(renderer.front(card))
-            back = str(renderer.front(back_card) if back_card else renderer.back_of(card))
+            front, back = self._face_html(state, item, problems)
         except PrinterError as exc:
-            problems += exc.problems or [Problem(card.where, str(exc), code="template")]
+            problems[:0] = exc.problems or [Problem(card.where, str(exc), code="template")]
             error = problems[0].message
         except Exception as exc:  # never let one card stop the gallery
-            problems.append(Problem(card.where, f"cannot render this card: {exc}", code="template"))
-            error = problems[-1].message
-        renderer.component = None
-        problems += renderer.problems[before:]
-        del renderer.problems[before:]
+            problems.insert(0, Problem(card.where, f"cannot render this card: {exc}", code="template"))
+            error = problems[0].message
         size = len(front or "") + len(back or "")
         if size and self._shown_chars + size > self.project.limits.face_html_total_chars:
             problem = self._over_total(card.where, size)  # not held, nor remembered: it may fit next time
@@ -539,19 +543,16 @@ class Workspace:
                     )
             result: dict[str, object] = {"front": None, "back": None, "error": None}
             if not [p for p in problems if p.is_error]:
-                state = self._game(game_id)
                 card = Card(game_id, data, record)
-                renderer = state.renderer
-                before = len(renderer.problems)
+                item = item_for_card(card, self.cards.get(game_id))  # its back card on its back, as it prints
+                rendered: list[Problem] = []
                 try:
-                    renderer.front(card)
-                    renderer.back_of(card)
+                    html = self._face_html(self._game(game_id), item, rendered)
                 except PrinterError as exc:
                     problems += exc.problems or [Problem(card.where, str(exc), code="template")]
                     result["error"] = problems[-1].message
                 else:
-                    problems += renderer.problems[before:]
-                    result["front"], result["back"] = self._draft_faces(game_id, card)
-                del renderer.problems[before:]
+                    problems += rendered
+                    result["front"], result["back"] = self._hold_drafts(game_id, html)
             result["problems"] = [self._problem(p) for p in problems]
             return result

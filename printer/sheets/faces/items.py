@@ -39,12 +39,13 @@ def items_for_cards(cards: Iterable[Card], all_cards: CardSet | None = None) -> 
     cards = list(cards)
     lookup = all_cards if all_cards is not None else CardSet(cards[0].game if cards else "", cards)
     backs = {c["back_card"] for c in lookup if c.get("back_card")}
-    return [
-        PrintItem(card, card.name, back_card=lookup.by_id(card["back_card"]) if card.get("back_card") else None)
-        for card in cards
-        if card.id not in backs
-        for _ in range(card.copies)
-    ]
+    return [item_for_card(card, lookup) for card in cards if card.id not in backs for _ in range(card.copies)]
+
+
+def item_for_card(card: Card, all_cards: CardSet | None = None) -> PrintItem:
+    """One copy of ``card`` as it prints: its ``back_card`` (looked up in ``all_cards``) on its back."""
+    back = all_cards.by_id(card["back_card"]) if all_cards is not None and card.get("back_card") else None
+    return PrintItem(card, card.name, back_card=back)
 
 
 def items_for_counts(

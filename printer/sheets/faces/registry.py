@@ -161,13 +161,18 @@ class FaceRegistry:
         known = self._fronts.get(ident)
         if known is not None:
             return known
+        return self._remember(self._fronts, ident, self.front_html(item), front_owner(item), item.front_html, item)
+
+    def front_html(self, item: PrintItem) -> Markup:
+        """The HTML of ``item``'s front, rendered (or read from the face cache), neither keyed nor kept: the HTML given
+        with the item, else its card's front, else a placeholder. Raises :class:`~printer.problems.RenderError`
+        (:class:`~printer.problems.PrinterError`) for a template error; the renderer's warnings go to its
+        ``problems``."""
         if item.front_html is not None:
-            html = item.front_html
-        elif item.card is not None:
-            html = self._rendered_front(item.card)
-        else:
-            html = self.renderer.placeholder(item.name, item.reason)
-        return self._remember(self._fronts, ident, html, front_owner(item), item.front_html, item)
+            return item.front_html
+        if item.card is not None:
+            return self._rendered_front(item.card)
+        return self.renderer.placeholder(item.name, item.reason)
 
     def _remember(
         self,
@@ -242,15 +247,20 @@ class FaceRegistry:
         known = self._backs.get(ident)
         if known is not None:
             return known
-        owner: Owner
-        if item.back_html is not None:
-            html, owner = item.back_html, (item.name, item.name, None)
-        elif item.back_card is not None:
-            html = self.renderer.front(item.back_card)
-            owner = ("", item.back_card.name, item.back_card)
-        elif ident[0] == "self" and item.card is not None:  # a double-sided card: itself again, as its back
-            html = self.renderer.front(item.card, side="back")
-            owner = ("", item.card.name, item.card)
-        else:
-            html, owner = self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
+        html, owner = self._back_face(item, ident)
         return self._remember(self._backs, ident, html, owner, item.back_html)
+
+    def back_html(self, item: PrintItem) -> Markup:
+        """The HTML of ``item``'s back (:meth:`back_key`'s face), rendered, neither keyed nor kept. Raises as
+        :meth:`front_html`."""
+        return self._back_face(item, self.back_ident(item))[0]
+
+    def _back_face(self, item: PrintItem, ident: tuple[str, Any]) -> tuple[Markup, Owner]:
+        """The HTML of ``item``'s back (``ident``: :meth:`back_ident`) and its owner."""
+        if item.back_html is not None:
+            return item.back_html, (item.name, item.name, None)
+        if item.back_card is not None:
+            return self.renderer.front(item.back_card), ("", item.back_card.name, item.back_card)
+        if ident[0] == "self" and item.card is not None:  # a double-sided card: itself again, as its back
+            return self.renderer.front(item.card, side="back"), ("", item.card.name, item.card)
+        return self.renderer.back(ident[1]), (f"back {ident[1]!r}", f"back {ident[1]}", None)
