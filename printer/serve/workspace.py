@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from printer.book.source import rules_folder
-from printer.cards.catalog import ValidationMemo, read_cards, schema_store, too_many_fields
+from printer.cards.catalog import CardsRead, ValidationMemo, read_cards, schema_store, too_many_fields
 from printer.cards.load import CARD_SUFFIXES, FileCache, read_json, records_from_data
 from printer.cards.model import Card, CardSet
 from printer.cards.positions import Positions, with_lines
@@ -253,58 +253,103 @@ class Workspace:
             return self._rebuild(reloaded)
 
     def _rebuild(self, reloaded: bool) -> GalleryChanges:
-        targets = self.targets()
-        self._shown_chars, shown = 0, set()  # characters of the faces shown so far (limits.face_html_total_chars)
-        read = read_cards(self.project, targets, None, self.store, self.files, self.memo)  # as a build reads them
-        records, sets, problems = read.records, read.sets, read.problems
-        valid = {id(card.record): card for cards in sets.values() for card in cards}
+        """Read and check the cards as a build does (:func:`~printer.cards.catalog.read_cards`, with the file cache
+        and the validation memo), make each record's entry (:meth:`_entries`) and say what changed."""
+        read = read_cards(self.project, self.targets(), None, self.store, self.files, self.memo)
         by_place: dict[tuple[str, str], list[Problem]] = {}
-        for problem in problems:
+        for problem in read.problems:
             by_place.setdefault(card_place(problem.where), []).append(problem)
+        entries, data, render_problems = self._entries(read, by_place)
+        self._file_tiles(by_place, entries)
+        all_problems = list(self.project.problems) + read.problems + merge_repeats(render_problems)
+        all_problems += self._game_problems(read.sets)
+        changes = GalleryChanges(reloaded=reloaded)
+        for uid, entry in entries.items():
+            if self.entries.get(uid) != entry:
+                changes.changed.append(entry)
+        changes.removed = [uid for uid in self.entries if uid not in entries]
+        changes.problems = [p.as_dict() for p in all_problems] != [p.as_dict() for p in self.problems]
+        self.entries, self.data, self.problems, self.cards = entries, data, all_problems, read.sets
+        self._index(entries)
+        if changes:
+            self.version += 1
+        changes.version = self.version
+        return changes
+
+    def _entries(
+        self, read: CardsRead, by_place: dict[tuple[str, str], list[Problem]]
+    ) -> tuple[dict[str, GalleryEntry], dict[str, dict[str, Any]], list[Problem]]:
+        """Each record's entry by uid, its data by uid, and the problems of rendering; takes each record's own
+        problems out of ``by_place`` (those left are of files that gave no record)."""
+        shown: set[str] = set()
+        self._shown_chars = 0  # characters of the faces shown so far (limits.face_html_total_chars)
+        valid = {id(card.record): card for cards in read.sets.values() for card in cards}
         entries: dict[str, GalleryEntry] = {}
         data: dict[str, dict[str, Any]] = {}
         render_problems: list[Problem] = []
         files: dict[Path, str] = {}
-        for record in records:
+        for record in read.records:
             game_id = self._record_game(record)
             card = valid.get(id(record))
             own = by_place.pop((str(record.file), record.pointer), [])
-            back_card = None
-            if card is not None and card.get("back_card") and game_id in sets:
-                back_card = sets[game_id].by_id(card["back_card"])
-            memo_key = (
-                str(record.file),
-                record.pointer,
-                game_id,
-                card is not None,
-                json.dumps([record.data, back_card.data if back_card else None], sort_keys=True, default=str),
-                tuple((p.where, p.message, p.hint, p.severity, p.code) for p in own),
-            )
-            hit = self._entry_memo.get(memo_key)
-            if hit is None:
-                before = len(render_problems)
-                entry = self._entry(record, game_id, card, own, sets, render_problems, files)
-                if not any(p.code == "limit" for p in render_problems[before:]):  # a limit may not hold next time
-                    self._entry_memo[memo_key] = (replace(entry), render_problems[before:])
-            else:
-                entry = replace(hit[0])
-                render_problems += hit[1]
-            added = {k for k in (entry.front, entry.back) if k and k not in shown}
-            size = sum(map(self.html.chars, added))
-            if size and self._shown_chars + size > self.project.limits.face_html_total_chars:
-                problem = self._over_total(record.where(), size)
-                entry.front = entry.back = None
-                entry.error = problem.message
-                entry.problems = [*entry.problems, self._problem(problem)]
-                render_problems.append(problem)
-            else:
-                self._shown_chars += size
-                shown |= added
+            entry = self._memo_entry(record, game_id, card, own, read.sets, render_problems, files)
+            self._count_shown(entry, record, shown, render_problems)
             if entry.uid in entries:  # a duplicate id: the second record shows under its place
                 entry.uid = f"{game_id}/{entry.file}#{entry.pointer}"
             entries[entry.uid] = entry
             data[entry.uid] = record.data
-        for rest in by_place.values():  # a file that cannot be read at all: one tile saying why
+        return entries, data, render_problems
+
+    def _memo_entry(  # noqa: PLR0913  one record's parts and the gallery's tallies
+        self,
+        record: Record,
+        game_id: str,
+        card: Card | None,
+        own: list[Problem],
+        sets: dict[str, CardSet],
+        render_problems: list[Problem],
+        files: dict[Path, str],
+    ) -> GalleryEntry:
+        """:meth:`_entry`, from the memo when the record, its back card and its problems are as before."""
+        back_card = item_for_card(card, sets.get(game_id)).back_card if card is not None else None
+        memo_key = (
+            str(record.file),
+            record.pointer,
+            game_id,
+            card is not None,
+            json.dumps([record.data, back_card.data if back_card else None], sort_keys=True, default=str),
+            tuple((p.where, p.message, p.hint, p.severity, p.code) for p in own),
+        )
+        hit = self._entry_memo.get(memo_key)
+        if hit is not None:
+            render_problems += hit[1]
+            return replace(hit[0])
+        before = len(render_problems)
+        entry = self._entry(record, game_id, card, own, sets, render_problems, files)
+        if not any(p.code == "limit" for p in render_problems[before:]):  # a limit may not hold next time
+            self._entry_memo[memo_key] = (replace(entry), render_problems[before:])
+        return entry
+
+    def _count_shown(
+        self, entry: GalleryEntry, record: Record, shown: set[str], render_problems: list[Problem]
+    ) -> None:
+        """Count ``entry``'s faces not ``shown`` yet into the HTML shown; past ``limits.face_html_total_chars`` the
+        entry shows the limit's problem instead of its faces."""
+        added = {k for k in (entry.front, entry.back) if k and k not in shown}
+        size = sum(map(self.html.chars, added))
+        if size and self._shown_chars + size > self.project.limits.face_html_total_chars:
+            problem = self._over_total(record.where(), size)
+            entry.front = entry.back = None
+            entry.error = problem.message
+            entry.problems = [*entry.problems, self._problem(problem)]
+            render_problems.append(problem)
+        else:
+            self._shown_chars += size
+            shown |= added
+
+    def _file_tiles(self, by_place: dict[tuple[str, str], list[Problem]], entries: dict[str, GalleryEntry]) -> None:
+        """A tile in ``entries`` for each card file that cannot be read at all (its problems left in ``by_place``)."""
+        for rest in by_place.values():
             file = rest[0].where.file
             if Path(file).suffix.lower() not in CARD_SUFFIXES:
                 continue
@@ -320,15 +365,10 @@ class Workspace:
                 problems=[self._problem(p) for p in rest],
                 editable=False,
             )
-        all_problems = list(self.project.problems) + problems + merge_repeats(render_problems)
-        all_problems += self._game_problems(sets)
-        changes = GalleryChanges(reloaded=reloaded)
-        for uid, entry in entries.items():
-            if self.entries.get(uid) != entry:
-                changes.changed.append(entry)
-        changes.removed = [uid for uid in self.entries if uid not in entries]
-        changes.problems = [p.as_dict() for p in all_problems] != [p.as_dict() for p in self.problems]
-        self.entries, self.data, self.problems, self.cards = entries, data, all_problems, sets
+
+    def _index(self, entries: dict[str, GalleryEntry]) -> None:
+        """The gallery's order and the faces it shows, from ``entries``; the HTML of faces no card, draft or
+        language shows any more let go, and the memos forget them."""
         fronts = [e.front for e in entries.values() if e.front]
         self._order = fronts
         self._place = {key: i for i, key in enumerate(fronts)}
@@ -337,9 +377,7 @@ class Workspace:
             for key in (entry.front, entry.back):
                 if key and key not in self.faces:
                     self.faces[key] = (entry.game, self._game(entry.game).fingerprint)
-        if self.html.keep(
-            [*self.faces, *self.drafts, *(k for f in self.lang_faces.values() for k in f)]
-        ):  # faces of cards since changed: the memos forget them
+        if self.html.keep([*self.faces, *self.drafts, *(k for f in self.lang_faces.values() for k in f)]):
             for state in self.games.values():
                 state.html = {k: v for k, v in state.html.items() if all(f is None or f in self.html for f in v[:2])}
             self._entry_memo = {
@@ -347,10 +385,6 @@ class Workspace:
                 for k, v in self._entry_memo.items()
                 if all(f is None or f in self.html for f in (v[0].front, v[0].back))
             }
-        if changes:
-            self.version += 1
-        changes.version = self.version
-        return changes
 
     def _game_problems(self, sets: dict[str, CardSet]) -> list[Problem]:
         """What a build of each game would refuse or warn about beyond its cards (:func:`printer.api.game_checks`),
