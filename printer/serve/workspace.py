@@ -1,10 +1,11 @@
 """The project as the preview server sees it: every card record, its faces and problems, kept up to date.
 
-:class:`Workspace` reads the project like ``printer validate`` (the same
-reader, schema validation and cross-file checks, :mod:`printer.cards.catalog`)
-and renders each valid card's front and back HTML like ``printer build``
-(:mod:`printer.sheets.render`). :meth:`Workspace.refresh` does it again after
-files changed and returns only what changed, cheaply:
+:class:`Workspace` calls the build's stages: it reads the cards as a build and ``printer validate`` do
+(:func:`printer.cards.catalog.read_cards`: the reader, schema validation and cross-file checks) and has each
+valid card's front and back HTML rendered by the faces stage of the game's print job
+(:func:`printer.api.pipeline.faces_job`, :meth:`~printer.sheets.faces.registry.FaceRegistry.front_html`).
+:meth:`Workspace.refresh` does it again after files changed and returns only what changed, cheaply, its memos
+kept around those calls:
 
 - a card whose data did not change keeps its validation result (the
   catalog's validation memo) and its HTML (a memo per game);
