@@ -312,7 +312,9 @@ class Workspace:
         files: dict[Path, str],
     ) -> GalleryEntry:
         """:meth:`_entry`, from the memo when the record, its back card and its problems are as before."""
-        back_card = item_for_card(card, sets.get(game_id)).back_card if card is not None else None
+        back_card = None  # the card it prints on its back (item_for_card's), looked up only for a card that has one
+        if card is not None and card.get("back_card") and game_id in sets:
+            back_card = sets[game_id].by_id(card["back_card"])
         memo_key = (
             str(record.file),
             record.pointer,
