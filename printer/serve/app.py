@@ -51,8 +51,8 @@ from printer.serve.workspace import Workspace
 log = logging.getLogger("printer.serve")
 HERE = Path(__file__).resolve().parent
 #: the largest request body accepted (a card, a decklist), bytes
-#: how long the watcher waits for more changes before acting, milliseconds
-DEBOUNCE_MS = 40
+#: how long the watcher waits for more changes before acting, milliseconds (a save is seen 1-2 of these after it)
+DEBOUNCE_MS = 5
 #: pictures rendered ahead after one the page asks for (the next cards in the gallery), batched with it
 PREFETCH = 6
 
