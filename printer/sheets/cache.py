@@ -197,6 +197,9 @@ class FaceCache:
         self.hits = 0
         self.misses = 0
         self._blobs: dict[str, bytes] = {}  # one bytes object per batch, so that a build opens each batch PDF once
+        #: the sheets' chrome's key by a digest of what its HTML is made from, found by this process's builds
+        #: (:meth:`printer.sheets.output.cached.CachedFaces.chrome_key_of`): a watch renders that HTML once
+        self.chrome_keys: dict[str, str] = {}
         # entries read or written by this process (face, warnings and HTML entries: their keys name their
         # content, so a copy kept here is as good as the stored one): a watching process reads each once
         self._seen: dict[str, object] = {}

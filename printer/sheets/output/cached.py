@@ -4,7 +4,8 @@ found there to lay out again together (:func:`scattered`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -50,10 +51,17 @@ class CachedFaces:
         parts += (repr(job.engine.render_options), repr(job.engine.write_options))
         return self.cache.context(parts, sheets, base_url), base_url
 
-    def chrome_key(self, html: str) -> str:
-        """The cache key of the sheets' HTML without faces, ``html``, in this job's context."""
+    def chrome_key_of(self, made_of: object, html: Callable[[], str]) -> str:
+        """The cache key of the sheets' HTML without faces that ``html()`` gives, in this job's context, without
+        calling it when a build of this process had it for the same ``made_of`` (everything that HTML is rendered
+        from, with a ``repr`` that says all of it): a watch's save renders no sheet template for the 200 sheets of
+        900 cards (0.06-0.1 s of each save's 0.3 s)."""
         context, base_url = self._context()
-        return self.cache.key(html, context, base_url)
+        memo = hashlib.sha256(repr((context, made_of)).encode()).hexdigest()
+        known = self.cache.chrome_keys.get(memo)
+        if known is None:
+            known = self.cache.chrome_keys[memo] = self.cache.key(html(), context, base_url)
+        return known
 
     def found(self, keys: Sequence[str]) -> tuple[LaidOut, list[Problem]]:
         """The faces of ``keys`` found in the cache, with their text-fit sizes put back into the job's fitter, and

@@ -34,17 +34,43 @@ def sheets_chrome(
     sheets a PDF), from the face cache (``cached``) when it holds them."""
     chrome = [replace(sheet, faces=[]) for sheet in sheets]
     parts = [chrome[i : i + CHROME_PER_CHUNK] for i in range(0, len(chrome), CHROME_PER_CHUNK)]
-    htmls = [job.renderer.document(part, layout, marks=False, title=title, css=job.engine.extra_css) for part in parts]
-    key = cached.chrome_key("".join(htmls)) if cached is not None else None
+    made: list[str] = []
+
+    def htmls() -> list[str]:
+        if not made:
+            css = job.engine.extra_css
+            made.extend(job.renderer.document(part, layout, marks=False, title=title, css=css) for part in parts)
+        return made
+
+    key = None
+    if cached is not None:
+        key = cached.chrome_key_of(_made_of(job, chrome, layout, title), lambda: "".join(htmls()))
     if cached is not None and key:
-        found = [cached.cache.get_blob(f"{key}:{i}") for i in range(len(htmls))]
+        found = [cached.cache.get_blob(f"{key}:{i}") for i in range(len(parts))]
         if all(data is not None for data in found):
             return Chrome([data for data in found if data is not None], key, [])
-    pdfs, problems = chrome_pdf(job, htmls, title or "build")
+    pdfs, problems = chrome_pdf(job, htmls(), title or "build")
     if cached is not None and key and not problems:
         for i, data in enumerate(pdfs):
             cached.cache.put_blob(f"{key}:{i}", data)
     return Chrome(pdfs, key, problems)
+
+
+def _made_of(job: SheetJob, chrome: list[Sheet], layout: SheetLayout, title: str) -> tuple[object, ...]:
+    """What the HTML of the sheets without faces ``chrome`` is rendered from (:meth:`Renderer.document`
+    with ``sheet.html.j2``): the sheets (marks, guides, numbers, captions), the page, the title, the CSS added, the
+    language's words, the game's settings, and the sheet template found (its place, size and time: the
+    template has no other file in it), by printer's version."""
+    from printer import __version__
+
+    template = job.renderer.find_file("sheet.html.j2")
+    try:
+        stat = (template.stat().st_size, template.stat().st_mtime_ns) if template is not None else None
+    except OSError:
+        stat = None
+    renderer = job.renderer
+    view = renderer.game.template_view()
+    return (__version__, str(template), stat, chrome, layout.page, title, job.engine.extra_css, renderer.lang, view)
 
 
 def chrome_pdf(job: SheetJob, htmls: list[str], where: str) -> tuple[list[bytes], list[Problem]]:

@@ -1,0 +1,111 @@
+"""The sheets' chrome (marks, guides, labels) of a process's later builds: its HTML is rendered again only when
+something it is made from changed (the sheets, the sheet template, the title), never for a card's edit."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pdfplumber
+import pytest
+
+from printer import api
+from printer.paths import bundled_root, cache_folder
+from printer.sheets.cache import FaceCache
+from printer.sheets.sheet_documents import SheetDocuments
+from tests.unit.sheets.test_cache import _build, _cards, _project, _write_cards
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    root = _project(tmp_path / "p")
+    _build(root)
+    return root
+
+
+def _chrome_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by the number of sheets each time the chrome's HTML (sheets without faces) is rendered."""
+    calls: list[int] = []
+    document = SheetDocuments.document
+
+    def counted(self, sheets, layout, marks=True, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if not marks and not any(sheet.faces for sheet in sheets):
+            calls.append(len(sheets))
+        return document(self, sheets, layout, marks, *args, **kwargs)
+
+    monkeypatch.setattr(SheetDocuments, "document", counted)
+    return calls
+
+
+def _save(project: Path, cache: FaceCache, edit: dict[int, str]) -> api.GameBuild:
+    cards = _cards(project)
+    for index, text in edit.items():
+        if index >= len(cards):
+            cards.append({"id": f"n{index}", "title": f"New {index}", "type": "A", "text": text})
+        else:
+            cards[index]["text"] = text
+    _write_cards(project, cards)
+    loaded = api.load_project(project)
+    request = api.BuildRequest(out_dir=project / "out", jobs=1)
+    outcome = api.build_game(loaded, loaded.game("t"), request, None, None, cache, "later")
+    assert outcome.ok, [str(p) for p in outcome.problems]
+    return outcome
+
+
+def _text(pdf: Path) -> str:
+    with pdfplumber.open(pdf) as opened:
+        return "".join(page.extract_text() or "" for page in opened.pages)
+
+
+@pytest.mark.slow
+def test_a_save_renders_the_chrome_again_only_when_what_it_is_made_from_changed(project, monkeypatch):
+    renders = _chrome_renders(monkeypatch)
+    loaded = api.load_project(project)
+    cache = FaceCache(cache_folder(loaded.root, loaded.build_dir, "faces"))
+    try:
+        first = _save(project, cache, {3: "Saved once."})
+        assert len(renders) == 1  # the process's first build: rendered, to know the chrome's key
+        second = _save(project, cache, {3: "Saved twice."})
+        assert len(renders) == 1 and "Saved twice." in _text(second.target)  # the same sheets: not rendered
+        assert second.stats["faces laid out"] == 1 and first.target == second.target
+
+        more = _save(project, cache, {index: f"Added {index}." for index in range(6, 12)})
+        assert len(renders) == 2 and renders[1] > renders[0]  # more sheets: rendered again
+        assert "Added 11." in _text(more.target)
+
+        template = project / "templates" / "t" / "sheet.html.j2"  # the game's own sheet template now
+        template.write_text((bundled_root() / "templates" / "sheet.html.j2").read_text(encoding="utf-8"))
+        _save(project, cache, {3: "Saved thrice."})
+        assert len(renders) == 3
+        stat = template.stat()
+        os.utime(template, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))  # the template saved again
+        again = _save(project, cache, {3: "Saved again."})
+        assert len(renders) == 4 and "Saved again." in _text(again.target)
+    finally:
+        cache.close()
+
+
+def test_the_chrome_key_is_made_once_per_thing_it_is_made_from(project):
+    from printer.sheets.output.cached import CachedFaces
+
+    loaded = api.load_project(project)
+    game = loaded.game("t")
+    from printer.sheets.job import make_job
+    from printer.sheets.options import resolve_options
+
+    opts = resolve_options(loaded.settings, game.settings, game.card_size, {}, "printer.toml", loaded.limits)
+    cache = FaceCache(cache_folder(loaded.root, loaded.build_dir, "faces"))
+    try:
+        made: list[str] = []
+
+        def html(text: str):  # type: ignore[no-untyped-def]
+            return lambda: made.append(text) or text
+
+        first = CachedFaces(make_job(loaded, game, opts), cache)
+        key = first.chrome_key_of(("sheets", 1), html("<a>"))
+        assert first.chrome_key_of(("sheets", 1), html("<b>")) == key and made == ["<a>"]
+        again = CachedFaces(make_job(loaded, game, opts), cache)  # a later build of the same process
+        assert again.chrome_key_of(("sheets", 1), html("<c>")) == key and made == ["<a>"]
+        assert again.chrome_key_of(("sheets", 2), html("<d>")) != key and made == ["<a>", "<d>"]
+    finally:
+        cache.close()
