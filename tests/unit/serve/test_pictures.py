@@ -274,3 +274,32 @@ def test_a_block_whose_every_time_limit_was_dropped_ends_as_too_long():
                     time.sleep(0.001)
                 except pictures._TooLong:
                     pass  # dropped, every time
+
+
+@pytest.mark.slow
+def test_a_picture_has_the_pixels_of_the_png_export_though_its_pdf_is_not_deflated(project, tmp_path):
+    """A render process writes each face's throwaway PDF without deflating it and its PNG deflated lightly: the
+    picture's pixels are those of the PNG export's path (:func:`printer.sheets.export.faces.face_images`)."""
+    from markupsafe import Markup
+    from PIL import Image, ImageChops
+
+    from printer.serve.workspace import Workspace
+    from printer.sheets.export.faces import face_images, page_layout, px_of
+
+    workspace = Workspace(project)
+    shown = [e for e in workspace.entries.values() if e.front][:3]
+    specs = [workspace.face(e.front) for e in shown]
+    folder = pictures.cache_dir(workspace.project)  # inside the project only
+    batch = [(e.front, s.html) for e, s in zip(shown, specs)]
+    assert pictures.render_faces(str(workspace.root), specs[0].game, specs[0].fingerprint, batch, str(folder)) == {
+        e.front: None for e in shown
+    }
+    job = pictures.game_job(workspace.project, workspace.project.games[specs[0].game])
+    assert not job.engine.write_options.get("uncompressed_pdf")  # the export's own job deflates its PDF
+    for key, html in batch:
+        job.faces.html[key] = Markup(html)
+    layout = page_layout(job, with_bleed=True)
+    for key, image in face_images(job, [k for k, _ in batch], layout, px_of(layout.page, pictures.SCREEN_DPI)):
+        with Image.open(pictures.picture_path(folder, key)) as picture:
+            assert picture.size == image.size
+            assert ImageChops.difference(picture.convert("RGB"), image.convert("RGB")).getbbox() is None
