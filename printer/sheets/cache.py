@@ -200,6 +200,9 @@ class FaceCache:
         #: the sheets' chrome's key by a digest of what its HTML is made from, found by this process's builds
         #: (:meth:`printer.sheets.output.cached.CachedFaces.chrome_key_of`): a watch renders that HTML once
         self.chrome_keys: dict[str, str] = {}
+        #: the PDFs this process's builds wrote: target -> (file number, size, times), digest, SHA-256 state
+        #: (:func:`printer.sheets.output.imposition.previous_output` hashes again only a file it did not write)
+        self.written: dict[str, tuple[tuple[int, int, int, int], str, Any]] = {}
         # entries read or written by this process (face, warnings and HTML entries: their keys name their
         # content, so a copy kept here is as good as the stored one): a watching process reads each once
         self._seen: dict[str, object] = {}

@@ -1,5 +1,6 @@
-"""The sheets' chrome (marks, guides, labels) of a process's later builds: its HTML is rendered again only when
-something it is made from changed (the sheets, the sheet template, the title), never for a card's edit."""
+"""What a process's later builds (a watch's saves) do not do again: render the sheets' chrome (marks, guides,
+labels), unless something it is made from changed (the sheets, the sheet template, the title), and hash the last
+PDF, unless another hand changed it."""
 
 from __future__ import annotations
 
@@ -109,3 +110,49 @@ def test_the_chrome_key_is_made_once_per_thing_it_is_made_from(project):
         assert again.chrome_key_of(("sheets", 2), html("<d>")) != key and made == ["<a>", "<d>"]
     finally:
         cache.close()
+
+
+@pytest.mark.slow
+def test_the_last_pdf_is_hashed_again_only_when_another_hand_changed_it(project, monkeypatch):
+    """A process's later build trusts its own last PDF without hashing it again; a PDF changed since (same size,
+    even) is hashed, found different and written whole."""
+    import hashlib
+
+    from printer.sheets.output import imposition
+
+    loaded = api.load_project(project)
+    cache = FaceCache(cache_folder(loaded.root, loaded.build_dir, "faces"))
+    target = project / "out" / "t.pdf"
+    hashed: list[int] = []
+    sha256 = hashlib.sha256
+
+    def counting(data: bytes = b"", **kwargs):  # type: ignore[no-untyped-def]
+        if len(data) == target.stat().st_size:
+            hashed.append(len(data))
+        return sha256(data, **kwargs)
+
+    try:
+        _save(project, cache, {3: "Saved once."})
+        monkeypatch.setattr(imposition.hashlib, "sha256", counting)
+        first = target.read_bytes()
+        assert str(target) in cache.written
+        assert imposition.previous_output(cache, target, _chrome_key(cache, target)) is not None
+        assert hashed == []  # the file this process wrote
+        _save(project, cache, {3: "Saved twice."})
+        assert target.read_bytes().startswith(first) and hashed == []  # an update, nothing hashed again
+        data = bytearray(target.read_bytes())
+        data[-40] ^= 1  # another hand changes one byte in place (same size, same file)
+        target.write_bytes(bytes(data))
+        assert imposition.previous_output(cache, target, _chrome_key(cache, target)) is None and hashed
+        again = _save(project, cache, {3: "Saved thrice."})
+        assert not target.read_bytes().startswith(bytes(data)) and "Saved thrice." in _text(again.target)
+    finally:
+        cache.close()
+
+
+def _chrome_key(cache: FaceCache, target: Path) -> str:
+    import json
+
+    stored = cache.get_blob("impose:" + str(target))
+    assert stored is not None
+    return str(json.loads(stored)["chrome"])
