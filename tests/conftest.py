@@ -62,6 +62,18 @@ def _memory_bound(request):
             pytest.fail(f"{who} peaked at {after:,.0f} MiB during {request.node.nodeid} (bound: {MAX_RSS_MB} MiB)")
 
 
+@pytest.fixture(autouse=True)
+def _one_job_by_default(monkeypatch):
+    """A build a test runs in-process (``run("build", ...)``, ``api.build``) without ``--jobs`` lays its faces out
+    in the test's process, as ``--jobs 1`` does: under pytest-xdist each core already runs a test process, and a
+    pool of one process per core more would only start, load the job and hand back batches. A test of the pool
+    passes ``--jobs N`` (or ``jobs=N``), which this leaves alone; a CLI run in a subprocess keeps the user's
+    default (one process per core)."""
+    from printer.sheets import parallel
+
+    monkeypatch.setattr(parallel, "default_jobs", lambda: 1)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _no_user_config(tmp_path_factory):
     """No test reads the user's own config (~/.config/printer/config.toml) or a --read-also/--allow-limit of the
