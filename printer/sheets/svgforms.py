@@ -77,7 +77,24 @@ def install() -> bool:
     if not all(needed):
         return False
     weasyprint.images.SVGImage = _reused_class(current)
+    _install_backgrounds()
     return True
+
+
+def _install_backgrounds() -> None:
+    """Make WeasyPrint's ``draw_background_image`` go through :func:`draw_background_once` (once a process)."""
+    import weasyprint.draw
+
+    current = weasyprint.draw.draw_background_image
+    if getattr(current, "_printer_original", None) is not None or not callable(current):
+        return
+
+    def draw_background_image(stream: Any, layer: Any, style: Any) -> None:
+        if not draw_background_once(stream, layer, style):
+            current(stream, layer, style)
+
+    draw_background_image._printer_original = current  # type: ignore[attr-defined]
+    weasyprint.draw.draw_background_image = draw_background_image
 
 
 _CLASS: list[type] = []
@@ -137,12 +154,7 @@ def draw_once(image: Any, stream: Any, width: float, height: float) -> bool:
     if key is None or not _page_stream(stream) or not _page_inside(stream):
         return False
     resources = stream._resources
-    with _lock:
-        found = _forms.get(id(resources))
-        if found is None or found[0]() is not resources:
-            found = (weakref.ref(resources, _forget(id(resources))), {})
-            _forms[id(resources)] = found
-        forms = found[1]
+    forms = _forms_of(resources)
     full_key = (*key, width, height)
     if full_key not in forms:
         form = _draw_form(image, stream, width, height)
@@ -160,6 +172,59 @@ def draw_once(image: Any, stream: Any, width: float, height: float) -> bool:
     if name is None:
         return False
     stream.draw_x_object(name)
+    return True
+
+
+def _forms_of(resources: Any) -> dict[tuple[Any, ...], str | None]:
+    """The forms kept for the PDF whose pages share ``resources`` (made empty the first time)."""
+    with _lock:
+        found = _forms.get(id(resources))
+        if found is None or found[0]() is not resources:
+            found = (weakref.ref(resources, _forget(id(resources))), {})
+            _forms[id(resources)] = found
+        return found[1]
+
+
+def draw_background_once(stream: Any, layer: Any, style: Any) -> bool:
+    """Paint a background layer showing one SVG image once (``no-repeat`` both ways) as WeasyPrint 70 does, but
+    with the transparency group WeasyPrint makes for it drawn the first time this PDF needs it at that place and
+    size, and painted again after; returns False, having drawn nothing, where WeasyPrint is to draw the layer.
+
+    WeasyPrint draws such a layer by clipping to its painting area and painting a new group that holds the image
+    moved to its position. The group is the same at every use with the same image, size, position and page size
+    (its content and its bounding box depend on nothing else; the clip and the current transformation stay in
+    the page's content stream at each use), so one group painted at each use paints what a new group would.
+    """
+    image: Any = layer.image
+    reused = _reused_class()
+    if image is None or reused is None or not isinstance(layer.image, reused) or 0 in layer.size:
+        return False
+    if tuple(layer.repeat) != ("no-repeat", "no-repeat") or not _page_stream(stream):
+        return False
+    key = reuse_key(image)
+    if key is None:
+        return False
+    painting_x, painting_y, painting_width, painting_height = layer.painting_area
+    left, top = layer.position[0] + layer.positioning_area[0], layer.position[1] + layer.positioning_area[1]
+    full_key = ("background", *key, *layer.size, left, top, tuple(stream.page_rectangle))
+    forms = _forms_of(stream._resources)
+    if not layer.unbounded:
+        stream.rectangle(painting_x, painting_y, painting_width, painting_height)
+        stream.clip()
+        stream.end()
+    name = forms.get(full_key)
+    if name is not None:
+        _stats["reused"] += 1
+        stream.draw_x_object(name)
+        return True
+    group = stream.add_group(*stream.page_rectangle)
+    group.transform(e=left, f=top)
+    image.draw(group, *layer.size, style)
+    stream.draw_x_object(group.id)
+    if full_key not in forms:
+        _stats["drawn"] += 1
+        resources = group._resources
+        forms[full_key] = None if any(v is None for v in resources["XObject"].values()) else group.id
     return True
 
 
