@@ -34,7 +34,7 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherRespons
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
-from printer.sheets import stylesheets, svgforms, useragent  # noqa: E402
+from printer.sheets import marginboxes, stylesheets, svgforms, useragent  # noqa: E402
 
 if TYPE_CHECKING:
     from weasyprint.document import Page
@@ -235,7 +235,8 @@ def _stylesheet_being_read() -> Path | None:
 
 
 stylesheets.install(_stylesheet_being_read)  # each stylesheet parsed once per process, not once per document
-svgforms.install()  # each SVG image drawn once per PDF and size, painted as a form XObject wherever it is used
+svgforms.install()  # each SVG image (and SVG background at one place) drawn once per PDF, painted where it is used
+marginboxes.install()  # a page whose stylesheets style no margin box gets none without making sixteen empty ones
 
 _FONTS: FontConfiguration | None = None
 
