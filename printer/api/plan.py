@@ -191,6 +191,10 @@ def _players_items(
     items = per_player(items, players, lambda item: item.card is not None and per.holds(item.card.data))
     if request.only or not request.aids:
         return items, []
+    from printer.book.source import rules_folder
+
+    if not rules_folder(project, game).is_dir():  # no aids (and markdown-it and the book's templates not imported)
+        return items, []
     from printer.book import aid_items  # player aids print with the whole game (printer.book.aids)
 
     roots = print_items.allowed_roots(project, [source.resolve()])

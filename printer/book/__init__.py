@@ -16,36 +16,12 @@ contents with page numbers, running headers and page numbers
         problems = read_edition(edition)
         problems += build_book(project, game, edition, Path("build") / edition.output_name(), (210, 297), roots)
     items, problems = aid_items(project, game)     # printer.sheets.faces.items.PrintItem list
+
+Each name is imported when it is first used (``lazy_loader``, from the list in ``__init__.pyi``, which type
+checkers read): a module of the book (``printer.book.source``) loads without markdown-it and the templates, so that
+a build of a game without rules or aids does not import them.
 """
 
-from printer.book.aids import Aid, aid_items, load_aids, render_aid
-from printer.book.blocks import BLOCKS, Block, parse_block
-from printer.book.book import PageLayout, build_book, page_layout
-from printer.book.context import LABELS, RulesContext
-from printer.book.markdown import ADMONITIONS, Chapter, Heading, render_chapter, rules_markdown
-from printer.book.source import Edition, edition_for_paths, find_editions, read_edition, rules_folder
+import lazy_loader
 
-__all__ = [
-    "ADMONITIONS",
-    "Aid",
-    "BLOCKS",
-    "Block",
-    "Chapter",
-    "Edition",
-    "Heading",
-    "LABELS",
-    "PageLayout",
-    "RulesContext",
-    "aid_items",
-    "build_book",
-    "edition_for_paths",
-    "find_editions",
-    "load_aids",
-    "page_layout",
-    "parse_block",
-    "read_edition",
-    "render_aid",
-    "render_chapter",
-    "rules_folder",
-    "rules_markdown",
-]
+__getattr__, __dir__, __all__ = lazy_loader.attach_stub(__name__, __file__)

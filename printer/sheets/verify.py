@@ -28,13 +28,12 @@ from html import unescape
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from PIL import Image, ImageChops, ImageFilter
-
 from printer.problems import WARNING, Location, Problem, Severity
 from printer.units import MM_PER_IN
 
 if TYPE_CHECKING:
     import pypdfium2
+    from PIL import Image
 
     from printer.sheets.faces.items import PrintItem
     from printer.sheets.job import SheetJob
@@ -212,6 +211,8 @@ def _whole(length: float, scale: float) -> float:
 def ink(image: Image.Image) -> tuple[float, str]:
     """The share of ``image`` (percent) whose pixels are more than :data:`INK` from its main colour, and that
     colour as ``#rrggbb``."""
+    from PIL import Image, ImageChops  # here, not at the top: a build imports this module for a look at HTML
+
     small = image if image.width * image.height <= 40_000 else image.resize((200, 200 * image.height // image.width))
     colours = cast(list[tuple[int, tuple[int, ...]]], small.getcolors(small.width * small.height) or [])
     main = max(colours or [(0, (255, 255, 255))])[1]
@@ -226,6 +227,8 @@ def _far(difference: Image.Image, threshold: int) -> int:
 
 def _widest(difference: Image.Image) -> Image.Image:
     """The largest channel of each pixel of an RGB difference image, as a grey image."""
+    from PIL import ImageChops
+
     bands = difference.split()
     widest = bands[0]
     for band in bands[1:]:
@@ -434,6 +437,8 @@ def difference(a: Image.Image, b: Image.Image) -> tuple[float, float]:
     """How far apart two pictures of one size are, in percent: the mean difference of their pixels (the largest
     channel), and the share of pixels more than :data:`CHANGED` apart, lines one pixel wide set aside."""
     total = max(1, a.width * a.height)
+    from PIL import ImageChops, ImageFilter
+
     widest = _widest(ImageChops.difference(a, b))
     solid = widest.filter(ImageFilter.MinFilter(3))  # a difference that is only an edge a pixel wide goes
     mean = sum(value * count for value, count in enumerate(solid.histogram())) / total / 255 * 100
