@@ -87,14 +87,14 @@ def build_sheets(
 
     target, title, strict, tidy, verify = request.target, request.title, request.strict, request.tidy, request.verify
     workers, spec, cache = (runtime.workers, runtime.spec, runtime.cache) if runtime is not None else (None, None, None)
-    job.faces.use_cache(cache)
+    cached = CachedFaces(job, cache) if cache is not None else None
+    job.faces.use_cache(cache, cached.context() if cached is not None else None)
     sheets = layout_sheets(job.faces, items, layout, with_html=False)
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
     n_sheets = len(sheets) // per_page
     keys = [face.key for face in distinct_faces(job, items)]
     on_batch = _sheets_progress(progress, n_sheets)
     outcome = SheetsOutcome()
-    cached = CachedFaces(job, cache) if cache is not None else None
     faces, problems = cached.found(keys) if cached is not None else ({}, [])
     again = scattered(faces)
     if again and not tidy:

@@ -22,6 +22,11 @@ one file: a build reads it at once instead of asking SQLite for each of its face
 about 1,800 lookups, a fifth of a one-card edit's time). An entry it names is as good as the stored one (keys name
 content, and batch PDFs are still read from the store and checked); a damaged or foreign file is ignored.
 
+Two kinds of small entries spare an edit's build from making keys again: a card front's face key
+(:class:`FaceKeyEntry`, ``ident:``), named by what the front's HTML is made from (the card's data, the templates'
+signature, the options, the job's context) and valid while each file its HTML names keeps its size and time; and
+the sheets' key by what their HTML is made from (``text:``, :meth:`printer.sheets.output.cached.CachedFaces.chrome_key_of`).
+
 Nothing in the cache is a pickle: a ``build/.cache`` may come with a stranger's project, and unpickling runs
 code. Entries are bytes (batch PDFs, documents) or JSON text; the store refuses to unpickle (:class:`_NoPickle`),
 so an entry written by anything else is a miss.
@@ -36,6 +41,7 @@ import json
 import re
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlparse
@@ -357,6 +363,51 @@ class FaceCache:
         except Exception:
             pass
 
+    def get_text(self, key: str) -> str | None:
+        """A text stored by :meth:`put_text` under ``key`` (the sheets' key by what their HTML is made from), or
+        ``None``."""
+        try:
+            entry = self._get("text:" + key)
+            return entry if isinstance(entry, str) else None
+        except Exception:
+            return None
+
+    def put_text(self, key: str, text: str) -> None:
+        """Keep ``text`` under ``key``."""
+        try:
+            self._set("text:" + key, text)
+        except Exception:
+            pass
+
+    def get_ident(self, key: str) -> FaceKeyEntry | None:
+        """A card front's face key stored by :meth:`put_ident` under ``key``, or ``None``."""
+        try:
+            entry = self._get("ident:" + key)
+            return entry if isinstance(entry, FaceKeyEntry) else None
+        except Exception:
+            return None
+
+    def put_ident(self, key: str, entry: FaceKeyEntry) -> None:
+        """Keep a card front's face key (:class:`FaceKeyEntry`) under ``key``."""
+        try:
+            self._set("ident:" + key, entry)
+        except Exception:
+            pass
+
+
+@dataclass(frozen=True)
+class FaceKeyEntry:
+    """A card front's key in the face cache, kept so that a build whose card, templates and context did not change
+    need not find it again from the face's HTML (:meth:`FaceIdentity.key`: the HTML read for the files it names,
+    each file's content hashed): ``html`` is the hex digest of the HTML it was found from
+    (:func:`printer.sheets.faces.store.html_digest`), ``face`` the key, and ``files`` the path, size (bytes) and
+    modification time (ns) of each file the HTML names, as they were: the entry holds only while each is as it
+    was."""
+
+    html: str
+    face: str
+    files: tuple[tuple[str, int, int], ...]
+
 
 def _encode(name: str, value: Any) -> Any:
     """An entry as JSON data (see :func:`_decode`)."""
@@ -371,6 +422,10 @@ def _encode(name: str, value: Any) -> Any:
         return [html, [p.as_dict() for p in warnings]]
     if kind == "warnings":
         return [p.as_dict() for p in value]
+    if kind == "ident":
+        return [value.html, value.face, [list(f) for f in value.files]]
+    if kind == "text":
+        return str(value)
     raise ValueError(f"no JSON form for {kind!r} entries")
 
 
@@ -398,6 +453,15 @@ def _decode(name: str, data: Any) -> Any:
         return html, problems(warnings)
     if kind == "warnings":
         return problems(data)
+    if kind == "text":
+        if not isinstance(data, str):
+            raise ValueError(name)
+        return data
+    if kind == "ident":
+        html, face, files = data
+        if not isinstance(html, str) or not isinstance(face, str) or not isinstance(files, list):
+            raise ValueError(name)
+        return FaceKeyEntry(html, face, tuple((str(f), int(size), int(time)) for f, size, time in files))
     raise ValueError(name)
 
 

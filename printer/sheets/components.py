@@ -543,8 +543,8 @@ def build_components(
         pieces_by.append((component, pieces))
         keys = list(dict.fromkeys(k for p in pieces for k in ([p.front[1]] + ([p.back[1]] if p.back else []))))
         own = [k[len(prefix) :] for k in keys]
-        job.faces.use_cache(cache)
         cached = CachedFaces(job, cache) if cache is not None else None
+        job.faces.use_cache(cache, cached.context() if cached is not None else None)
         found, more = cached.found(own) if cached is not None else ({}, [])
         todo = [k for k in own if k not in found]
         spec = spec_for(component) if spec_for else None

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -15,7 +17,7 @@ from printer.cards.model import Card
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import over as over_limit
 from printer.problems import Location, RenderError
-from printer.sheets.cache import referenced_files
+from printer.sheets.cache import FaceKeyEntry, referenced_files
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.faces.store import FaceHtml, html_digest
 from printer.sheets.options import PrintOptions
@@ -107,23 +109,58 @@ class FaceRegistry:
         self._templates: str | None = None  # the signature of the game's templates and options
         self._existing: dict[Path, bool] = {}  # files the faces' HTML names: whether each exists (this job's view)
         self._base_url = self.base.as_uri() + "/"
+        self._context: str | None = None  # the face cache's context of this job's faces (:meth:`use_cache`)
+        self._stats: dict[str, tuple[int, int] | None] = {}  # size and time of files face key entries name
+        #: each card front's key in the face cache, when a face key entry (:class:`FaceKeyEntry`) held it
+        self.cache_keys: dict[str, str] = {}
+        self._idents: dict[str, str] = {}  # card fronts' face keys -> the name of the entry to keep their key under
 
     def fresh(self) -> FaceRegistry:
         """A new registry on the same renderer, options and limit, holding no face (a worker's, for one batch)."""
         return FaceRegistry(self.renderer, self.opts, self.base, self.max_html_chars)
 
-    def use_cache(self, cache: FaceCache | None) -> None:
-        """Read card fronts' HTML from ``cache``'s HTML store when it holds them, and store those rendered there."""
+    def use_cache(self, cache: FaceCache | None, context: str | None = None) -> None:
+        """Read card fronts' HTML from ``cache``'s HTML store when it holds them, and store those rendered there;
+        with ``context`` (the face cache's context of this job's faces and their base URL,
+        :meth:`printer.sheets.output.cached.CachedFaces.context`), also each card front's key in the face cache
+        (:attr:`cache_keys`), so that a front whose card, templates, context and named files did not change is
+        not read for the files it names nor hashed again (:meth:`keep_cache_key` keeps the others')."""
         self._cache = cache
+        self._context = context
+
+    def keep_cache_key(self, key: str, cache_key: str, files: Iterable[Path]) -> None:
+        """Keep ``cache_key``, the face cache's key of the card front ``key`` found from its HTML, for the next
+        build (a face key entry, :class:`~printer.sheets.cache.FaceKeyEntry`), with the ``files`` its HTML names
+        as they are now (size and time); nothing for a face that is not a card front of this job."""
+        ident = self._idents.pop(key, None)
+        if ident is None or self._cache is None:
+            return
+        named = {str(path) for path in (*files, *referenced_files(str(self.html[key]), self._base_url))}
+        stats = [(path, self._stat(path)) for path in sorted(named)]
+        if all(stat is not None for _, stat in stats):
+            entry = FaceKeyEntry(html_digest(self.html[key]).hex(), cache_key, tuple((p, *st) for p, st in stats if st))
+            self._cache.put_ident(ident, entry)
+        self.cache_keys[key] = cache_key
+
+    def _stat(self, path: str) -> tuple[int, int] | None:
+        """``(size, modification time in ns)`` of the file ``path``, asked once per job; ``None`` when missing."""
+        if path not in self._stats:
+            try:
+                found = os.stat(path)
+                self._stats[path] = (found.st_size, found.st_mtime_ns)
+            except OSError:
+                self._stats[path] = None
+        return self._stats[path]
 
     def put(self, key: str, html: str) -> None:
         """Hold ``html`` as the face ``key`` (a worker's batch: the keys are the build's)."""
         self.html[key] = Markup(html)
         self.keys[html_digest(html)] = key
 
-    def key_of(self, html: Markup, owner: Owner, item: PrintItem | None = None) -> str:
-        """The face key of ``html`` (a new key the first time it is seen), with ``owner`` added to its owners."""
-        text = html_digest(html)
+    def key_of(self, html: Markup, owner: Owner, item: PrintItem | None = None, digest: bytes | None = None) -> str:
+        """The face key of ``html`` (a new key the first time it is seen; ``digest``: its :func:`html_digest` when
+        known), with ``owner`` added to its owners."""
+        text = digest if digest is not None else html_digest(html)
         key = self.keys.get(text)
         if key is None:
             self.html_chars += len(html)
@@ -161,6 +198,14 @@ class FaceRegistry:
         known = self._fronts.get(ident)
         if known is not None:
             return known
+        if item.card is not None and item.front_html is None:
+            html, digest, entry, cache_key = self._rendered_front(item.card)
+            key = self._fronts[ident] = self.key_of(html, front_owner(item), item, digest)
+            if cache_key is not None:
+                self.cache_keys[key] = cache_key
+            elif entry is not None:
+                self._idents.setdefault(key, entry)
+            return key
         return self._remember(self._fronts, ident, self.front_html(item), front_owner(item), item.front_html, item)
 
     def front_html(self, item: PrintItem) -> Markup:
@@ -171,7 +216,7 @@ class FaceRegistry:
         if item.front_html is not None:
             return item.front_html
         if item.card is not None:
-            return self._rendered_front(item.card)
+            return self._rendered_front(item.card)[0]
         return self.renderer.placeholder(item.name, item.reason)
 
     def _remember(
@@ -190,12 +235,54 @@ class FaceRegistry:
             self._given.append(given)
         return key
 
-    def _rendered_front(self, card: Card) -> Markup:
-        """The card's front HTML: from the face cache's HTML store when the card's data, the game's templates,
-        the options and the card's art are as when it was rendered (the renderer's warnings come back too)."""
+    def _rendered_front(self, card: Card) -> tuple[Markup, bytes | None, str | None, str | None]:
+        """``(html, its digest or None, entry, cache key)`` of the card's front: the HTML from the face cache's HTML
+        store when the card's data, the game's templates, the options and the card's art are as when it was
+        rendered (the renderer's warnings come back too); ``entry`` names the face key entry of the card in this
+        job's context, and ``cache_key`` is its key in the face cache when that entry holds it (else ``None``)."""
         cache = self._cache
         if cache is None:
-            return self.renderer.front(card)
+            return self.renderer.front(card), None, None, None
+        key = self._card_key(card)
+        entry = None
+        if self._context is not None:
+            entry = hashlib.sha256(f"{key}\0{self._context}".encode()).hexdigest()
+        found = cache.get_html(key)
+        if found is not None:
+            html, digest = Markup(found[0]), html_digest(found[0])
+            kept = cache.get_ident(entry) if entry is not None else None
+            if (
+                kept is not None
+                and kept.html == digest.hex()
+                and all(self._stat(f) == (n, t) for f, n, t in kept.files)
+            ):
+                self.renderer.problems.extend(p for p in found[1] if p not in self.renderer.problems)
+                return html, digest, entry, kept.face
+            if all(map(self._exists, referenced_files(found[0], self._base_url))):
+                self.renderer.problems.extend(p for p in found[1] if p not in self.renderer.problems)
+                return html, digest, entry, None
+        before = len(self.renderer.problems)
+        html = self.renderer.front(card)
+        cache.put_html(key, str(html), self.renderer.problems[before:])
+        return html, None, entry, None
+
+    def _card_key(self, card: Card) -> str:
+        """The name of the card's front HTML in the face cache's HTML store: a digest of the card's data and place,
+        its art's size and time, and :meth:`signature`."""
+        art = card.art_path()
+        stat: tuple[int, int] | str | None = None
+        if art is not None:
+            try:
+                stat = (art.stat().st_size, art.stat().st_mtime_ns)
+            except OSError:
+                stat = "missing"
+        data = json.dumps(card.data, sort_keys=True, ensure_ascii=False, default=str)
+        return hashlib.sha256(f"{self.signature()}\0{card.where}\0{stat}\0{data}".encode()).hexdigest()
+
+    def signature(self) -> str:
+        """A digest of what the job's HTML is rendered with besides a card's data, found once: the game's template
+        folders (each file's path, size and time: :func:`printer.sheets.uptodate.signature`), the game's settings,
+        the options, the card size and bleed, the language, the project's view and printer's version."""
         if self._templates is None:
             from printer import __version__
             from printer.sheets.uptodate import signature
@@ -207,23 +294,7 @@ class FaceRegistry:
             if self.renderer.lang is not None:  # a build in one language (the source's is in the game's settings)
                 parts.append(("lang", self.renderer.lang))
             self._templates = signature(parts, [], dirs) or ""
-        art = card.art_path()
-        stat: tuple[int, int] | str | None = None
-        if art is not None:
-            try:
-                stat = (art.stat().st_size, art.stat().st_mtime_ns)
-            except OSError:
-                stat = "missing"
-        data = json.dumps(card.data, sort_keys=True, ensure_ascii=False, default=str)
-        key = hashlib.sha256(f"{self._templates}\0{card.where}\0{stat}\0{data}".encode()).hexdigest()
-        found = cache.get_html(key)
-        if found is not None and all(map(self._exists, referenced_files(found[0], self._base_url))):
-            self.renderer.problems.extend(p for p in found[1] if p not in self.renderer.problems)
-            return Markup(found[0])
-        before = len(self.renderer.problems)
-        html = self.renderer.front(card)
-        cache.put_html(key, str(html), self.renderer.problems[before:])
-        return html
+        return self._templates
 
     def _exists(self, path: Path) -> bool:
         """Whether ``path`` exists, asked once per job (900 faces name the same icons)."""

@@ -35,9 +35,21 @@ class CachedFaces:
         self.job = job
         self.cache = cache
         self.keys: dict[str, str] = {}  # face key -> its key in the face cache
+        self._found_context: tuple[str, str] | None = None
+
+    def context(self) -> str:
+        """The job's context and base URL in one string: what names a card front's face key entry beside the card
+        (:meth:`printer.sheets.faces.registry.FaceRegistry.use_cache`)."""
+        return "\0".join(self._context())
 
     def _context(self) -> tuple[str, str]:
-        """``(context, base URL)`` of the job's faces in the cache."""
+        """``(context, base URL)`` of the job's faces in the cache, found once (the stylesheets read, the files they
+        name hashed)."""
+        if self._found_context is None:
+            self._found_context = self._make_context()
+        return self._found_context
+
+    def _make_context(self) -> tuple[str, str]:
         from printer import __version__
         from printer.sheets.export.faces import page_layout
         from printer.sheets.libraries import weasyprint_identity
@@ -53,22 +65,35 @@ class CachedFaces:
 
     def chrome_key_of(self, made_of: object, html: Callable[[], str]) -> str:
         """The cache key of the sheets' HTML without faces that ``html()`` gives, in this job's context, without
-        calling it when a build of this process had it for the same ``made_of`` (everything that HTML is rendered
-        from, with a ``repr`` that says all of it): a watch's save renders no sheet template for the 200 sheets of
-        900 cards (0.06-0.1 s of each save's 0.3 s)."""
+        calling it when a build had it for the same ``made_of`` (everything that HTML is rendered from, with a
+        ``repr`` that says all of it): a watch's save renders no sheet template for the 200 sheets of 900 cards
+        (0.06-0.1 s of each save's 0.3 s), nor does a command's one-card edit (the key kept in the face cache, a
+        ``text:`` entry, for the next process)."""
         context, base_url = self._context()
-        memo = hashlib.sha256(repr((context, made_of)).encode()).hexdigest()
-        known = self.cache.chrome_keys.get(memo)
+        memo = hashlib.sha256(repr((context, base_url, made_of)).encode()).hexdigest()
+        known = self.cache.chrome_keys.get(memo) or self.cache.get_text(memo)
         if known is None:
-            known = self.cache.chrome_keys[memo] = self.cache.key(html(), context, base_url)
+            known = self.cache.key(html(), context, base_url)
+            self.cache.put_text(memo, known)
+        self.cache.chrome_keys[memo] = known
         return known
 
     def found(self, keys: Sequence[str]) -> tuple[LaidOut, list[Problem]]:
         """The faces of ``keys`` found in the cache, with their text-fit sizes put back into the job's fitter, and
         the warnings stored with them."""
+        from printer.sheets.cache import referenced_files
+
         context, base_url = self._context()
-        html = self.job.faces.html
-        self.keys = {k: self.cache.key(str(html[k]), context, base_url) for k in keys}
+        faces = self.job.faces
+        html, known = faces.html, faces.cache_keys
+        self.keys = {}
+        for k in keys:  # a card front's key kept from the last build, else found from its HTML (and kept)
+            found_key = known.get(k)
+            if found_key is None:
+                text = str(html[k])
+                found_key = self.cache.key(text, context, base_url)
+                faces.keep_cache_key(k, found_key, referenced_files(text, base_url))
+            self.keys[k] = found_key
         fitter = self.job.fitter
         found: LaidOut = {}
         problems: list[Problem] = []

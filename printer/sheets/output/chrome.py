@@ -70,7 +70,8 @@ def _made_of(job: SheetJob, chrome: list[Sheet], layout: SheetLayout, title: str
         stat = None
     renderer = job.renderer
     view = renderer.game.template_view()
-    return (__version__, str(template), stat, chrome, layout.page, title, job.engine.extra_css, renderer.lang, view)
+    made_of = (__version__, str(template), stat, chrome, layout.page, title, job.engine.extra_css, renderer.lang, view)
+    return (*made_of, job.faces.signature())  # the template folders and options too: the key outlives the process
 
 
 def chrome_pdf(job: SheetJob, htmls: list[str], where: str) -> tuple[list[bytes], list[Problem]]:
