@@ -64,7 +64,8 @@ def validate(
         translations = translation_report(project, sets)
         problems += translations.problems
     else:  # the overlays among the paths: their own problems (not checked against every card, which are not read)
-        read = {card.record.file for cards in sets.values() for card in cards if card.record.file.suffix == ".json"}
+        files = {card.record.file for cards in sets.values() for card in cards}
+        read = {file for file in files if file.suffix == ".json"}
         problems += path_translations(project, paths, read)
     # a problem at a JSON path in a JSON file gets its line and column there (file:10:7 ($.cards[2].cost)): only the
     # files with such problems are read again

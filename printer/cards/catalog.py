@@ -172,7 +172,7 @@ def field_count(data: object) -> int:
 def too_many_fields(data: object, record: Record, limits: Limits) -> Problem | None:
     """The problem of a card with more fields than ``limits.fields_per_card``, located at the card, or ``None``."""
     limit = limits.fields_per_card
-    count = field_count(data)
+    count = len(data) if record.flat and isinstance(data, dict) else field_count(data)
     if count <= limit:
         return None
     return over("fields_per_card", count, limit, record.where(), "this card has too many fields (nested ones included)")

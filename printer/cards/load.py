@@ -46,8 +46,10 @@ class _DuplicateKeys:
     def __init__(self) -> None:
         self.duplicates: list[str] = []
         self.suspect = False
+        self.objects = 0  # the JSON objects read
 
     def __call__(self, pairs: list[tuple[str, object]]) -> dict[str, object]:
+        self.objects += 1
         result = dict(pairs)
         if len(result) != len(pairs):
             seen: set[str] = set()
@@ -73,6 +75,13 @@ class _DuplicateKeys:
         return float(name.replace("Infinity", "inf"))
 
 
+def parse_json(path: Path) -> tuple[object | None, list[Problem], int]:
+    """As :func:`read_json`, with the number of JSON objects the file holds: ``(data, problems, objects)``."""
+    hook = _DuplicateKeys()
+    data, problems = _read_json(path, hook)
+    return data, problems, hook.objects
+
+
 def read_json(path: Path) -> tuple[object | None, list[Problem]]:
     """Parse one JSON file; returns ``(data, problems)``.
 
@@ -86,6 +95,10 @@ def read_json(path: Path) -> tuple[object | None, list[Problem]]:
     :data:`MAX_SAFE_INTEGER`, located ``file::$.path``; integers of more
     than 4,300 digits, which Python will not convert, at ``file:line:col``).
     """
+    return _read_json(path, _DuplicateKeys())
+
+
+def _read_json(path: Path, hook: _DuplicateKeys) -> tuple[object | None, list[Problem]]:
     where = str(path)
     if path.is_dir():
         return None, [Problem(where, "is a folder, not a JSON file", code="not-a-file")]
@@ -140,7 +153,6 @@ def read_json(path: Path) -> tuple[object | None, list[Problem]]:
         return None, [
             Problem(f"{where}:1:1", "file is empty", "a card file holds a JSON object or array", code="empty")
         ]
-    hook = _DuplicateKeys()
     try:
         data = json.loads(
             text, object_pairs_hook=hook, parse_int=hook.integer, parse_float=hook.real, parse_constant=hook.constant
@@ -382,9 +394,13 @@ def _read_into(file: Path, records: list[Record], problems: list[Problem]) -> No
         records += rows
         problems += found
         return
-    data, found = read_json(file)
+    data, found, objects = parse_json(file)
     problems += found
     if data is not None:
         more, found = records_from_data(data, file)
+        wrapper = isinstance(data, dict) and not (len(more) == 1 and more[0].data is data)
+        if objects == len(more) + wrapper:  # the file's only objects are its cards and their wrapper
+            for record in more:
+                record.flat = True
         records += more
         problems += found

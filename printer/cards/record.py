@@ -28,12 +28,16 @@ class Record:
 
     ``game`` is the game named by the file (its ``game`` field or the game
     folder in its ``$schema``), or ``None`` when the file does not say.
+    ``flat`` is true when the reader knows the card holds no nested object
+    (its file's only JSON objects are its cards and their wrapper), so that
+    its number of fields is its number of keys.
     """
 
     data: JSONObject
     file: Path
     pointer: str
     game: str | None = None
+    flat: bool = field(default=False, kw_only=True, compare=False)
     _packed: bytes | int | None = field(default=None, init=False, repr=False, compare=False)  # see pack
     _spill: Spill | None = field(default=None, init=False, repr=False, compare=False)  # where an int _packed is
 
