@@ -454,3 +454,38 @@ def test_a_far_cell_written_another_way_is_found_too(tmp_path: Path, cell: bytes
     problems = oversized_sheets(far, lambda name: f"{name}!")
     assert [p.where for p in problems] == [f"{far}:Cards!XFD1048576"]
     assert oversized_sheets(plain, lambda name: f"{name}!") == []
+
+
+def test_fields_nested_in_an_object_count_even_when_the_other_cards_are_flat(tmp_path: Path, run) -> None:
+    """A card file's cards are counted by their keys when its only JSON objects are its cards; one nested object
+    anywhere in the file makes every card of it counted in full."""
+    nested = CARD | {"id": "deep", "extra": {f"f{i}": i for i in range(1_500)}}
+    project = _project(tmp_path, cards=[CARD | {"id": "ok"}, nested])
+    result = run("--project", project, "validate")
+    said = result.out + result.err
+    assert result.code == 1, said
+    assert " ($.cards[1]): error: this card has too many fields (nested ones included): 1,507 is over the" in said
+
+
+def test_a_flat_card_file_marks_its_records_flat(tmp_path: Path) -> None:
+    from printer.cards.load import load_records
+
+    flat = tmp_path / "flat.json"
+    flat.write_text(json.dumps({"game": "l5r", "cards": [CARD, CARD | {"id": "b", "keywords": ["X", "Y"]}]}))
+    deep = tmp_path / "deep.json"
+    deep.write_text(json.dumps({"game": "l5r", "cards": [CARD, CARD | {"id": "b", "more": {"x": 1}}]}))
+    one = tmp_path / "one.json"
+    one.write_text(json.dumps(CARD))
+    listed = tmp_path / "listed.json"
+    listed.write_text(json.dumps([CARD, CARD | {"id": "b"}]))
+    records, problems = load_records([flat, deep, one, listed])
+    assert not problems
+    assert [(r.file.name, r.flat) for r in records] == [
+        ("flat.json", True),
+        ("flat.json", True),
+        ("deep.json", False),
+        ("deep.json", False),
+        ("one.json", True),
+        ("listed.json", True),
+        ("listed.json", True),
+    ]
