@@ -27,14 +27,12 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from printer.cards.catalog import field_count, schema_store
 from printer.cards.load import CARD_SUFFIXES, card_files, read_json
 from printer.cards.model import Card, CardSet
-from printer.cards.record import MAX_FILE_BYTES, json_key, json_type
-from printer.cards.sheet_translations import sheet_translations
-from printer.cards.spreadsheet import SheetRecord, read_records
+from printer.cards.record import MAX_FILE_BYTES, Record, json_key, json_type
 from printer.cards.translation_book import (
     DEFAULT_LANG,
     ENTRY_KEYS,
@@ -57,6 +55,7 @@ from printer.project import Project, bundled_root
 
 if TYPE_CHECKING:
     from printer.cards.schema import SchemaStore
+    from printer.cards.spreadsheet import SheetRecord
 
 # --- reading ----------------------------------------------------------------------------------------------------------
 
@@ -101,9 +100,9 @@ def load_translations(
     rows: list[SheetRecord] = []
     read: set[Path] = set()
     for record in records or ():
-        if isinstance(record, SheetRecord):
+        if isinstance(record, Record) and type(record) is not Record:  # a spreadsheet row (SheetRecord)
             read.add(record.file)
-            rows.append(record)
+            rows.append(cast("SheetRecord", record))
     for folder in paths:
         for file in card_files([Path(folder)]):
             if Path(folder).is_dir() and not is_inside(file, [folder]):
@@ -112,9 +111,13 @@ def load_translations(
                 if file not in skip:
                     problems += _read_overlay(project, file, book, translatable, store)
             elif file not in read and file.suffix.lower() in CARD_SUFFIXES and regular_file_problem(file) is None:
+                from printer.cards.spreadsheet import read_records
+
                 read.add(file)
                 rows += read_records(file)[0]  # the card loader reports the file's own problems
     if rows:
+        from printer.cards.sheet_translations import sheet_translations
+
         problems += sheet_translations(project, rows, book, translatable, store)
     if cards is not None:
         schemas = {game.id: game.schema for game in project.games.values()}

@@ -11,12 +11,14 @@ from a command-line run with no other thread (:func:`can_fork`).
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable, Sequence
-from multiprocessing.connection import Connection
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:  # multiprocessing is imported when work is forked (10 ms a start otherwise)
+    import multiprocessing
+    from multiprocessing.connection import Connection
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -32,7 +34,7 @@ def cores() -> int:
 
 def can_fork() -> bool:
     """Whether :func:`in_forks` can run here: the ``fork`` start method exists and this is the only thread."""
-    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+    return hasattr(os, "fork") and threading.active_count() == 1  # the platforms where multiprocessing offers fork
 
 
 def chunks(items: Sequence[T], parts: int) -> list[list[T]]:
@@ -52,6 +54,8 @@ def in_forks(work: Callable[[list[T]], R], chunks: Sequence[list[T]]) -> Callabl
     """Start ``work(chunk)`` for each of ``chunks``, each in a process forked from this one; returns the call that
     waits for them and gives their results in order: ``None`` for a chunk whose process died or whose ``work``
     raised (the caller does that chunk again itself). This process goes on meanwhile."""
+    import multiprocessing
+
     context = multiprocessing.get_context("fork")
     running: list[tuple[multiprocessing.process.BaseProcess, Connection]] = []
     for chunk in chunks:
