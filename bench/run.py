@@ -261,18 +261,33 @@ def bundled_schema(work: Path) -> Path:
     return path
 
 
+def forget_verdicts() -> None:
+    """Remove the user's list of card files known to pass their schema (printer.cards.verdicts), so that the next
+    validate checks every card as a first read does."""
+    from printer.paths import user_cache_folder
+
+    (user_cache_folder("verdicts", ENV) / "known").unlink(missing_ok=True)
+
+
 def validate_figures(work: Path, folder: Path, n: int) -> list[Figure]:
     where = work / "all"
     (where / "printer.toml").write_text(L5R_TOML, encoding="utf-8")
+    forget_verdicts()
+    first_read = checked(run(printer("validate", "--no-render", folder), where), "validate --no-render")
     schema_only = checked(best(printer("validate", "--no-render", folder), where), "validate --no-render")
     shutil.rmtree(where / "build" / ".cache" / "preflight", ignore_errors=True)
+    forget_verdicts()
     rendered = checked(run(printer("validate", folder), where), "validate")
     again = checked(best(printer("validate", folder), where), "validate again")
     rs = checked(best([sys.executable, "-c", REFERENCE_RS, REPO / "schema", folder], where), "jsonschema-rs")
     plain = checked(best([sys.executable, "-c", REFERENCE_JSON, folder], where), "reading the JSON")
     figures = [
+        Figure(f"validate {n:,} cards (schema and files), first read", first_read.seconds,
+               reference="jsonschema-rs script", ref_value=rs.seconds, target="< 0.5 s",
+               note="printer validate --no-render, no card file known to pass its schema yet"),
         Figure(f"validate {n:,} cards (schema and files)", schema_only.seconds, reference="jsonschema-rs script",
-               ref_value=rs.seconds, target="< 0.5 s", note="printer validate --no-render"),
+               ref_value=rs.seconds, target="< 0.5 s",
+               note="printer validate --no-render again: files that passed their schema are not checked again"),
         Figure(f"validate {n:,} cards, templates rendered", rendered.seconds, reference="reading the JSON alone",
                ref_value=plain.seconds, note="printer validate, first run: every card's template rendered to HTML"),
         Figure(f"validate {n:,} cards, templates rendered, again", again.seconds, target="< 0.5 s",

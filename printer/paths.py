@@ -320,3 +320,18 @@ def user_cache_folder(name: str, environ: Mapping[str, str] | None = None) -> Pa
     base = os.path.expanduser(env.get("XDG_CACHE_HOME") or "")
     folder = Path(base) if os.path.isabs(base) else Path.home() / ".cache"
     return folder / "printer" / name
+
+
+def private_folder(folder: Path) -> Path | None:
+    """``folder``, made when missing (mode 0700), when it is a real folder of this user's that no one else may
+    write to; else ``None``."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        found = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(found.st_mode) or stat.S_IMODE(found.st_mode) & 0o022:
+        return None
+    if hasattr(os, "getuid") and found.st_uid != os.getuid():
+        return None
+    return folder

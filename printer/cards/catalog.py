@@ -18,6 +18,7 @@ from printer.cards.load import FileCache, load_records
 from printer.cards.model import Card, CardSet
 from printer.cards.record import Record
 from printer.cards.schema import SchemaStore
+from printer.cards.verdicts import Verdicts
 from printer.limits import Limits, over
 
 if TYPE_CHECKING:
@@ -93,6 +94,7 @@ def check_records(
     game: str | None = None,
     store: SchemaStore | None = None,
     memo: ValidationMemo | None = None,
+    verdicts: Verdicts | None = None,
 ) -> tuple[dict[str, CardSet], list[Problem]]:
     """Validate records read from ``paths`` (:func:`printer.cards.load.load_records`) into card sets.
 
@@ -101,17 +103,23 @@ def check_records(
     remembers each JSON record's schema problems by schema file, location
     and data, so that validating the same project again after one card
     changed validates that card only; it must be dropped when a schema
-    file changes. Returns ``({game id: CardSet}, problems)``.
+    file changes. ``verdicts`` are the card files known to pass their
+    schema, whose check is skipped (:mod:`printer.cards.verdicts`; default:
+    the user's list). Returns ``({game id: CardSet}, problems)``.
     """
     store = store or schema_store(project)
+    verdicts = Verdicts(store) if verdicts is None else verdicts
+    games = [_game_of(record, project, game) for record in records]
+    passed, keys = _known_files(project, records, games, verdicts)
+    failed: set[Path] = set()
     problems: list[Problem] = []
     roots = art_roots(project, paths)
     art_seen: dict[Path, str | None] = {}
     sets: dict[str, CardSet] = {}
     seen_ids: dict[tuple[str, str], Record] = {}
     sheet_types: dict[Path, SchemaTypes] = {}
-    for record in records:
-        game_id = _game_of(record, project, game)
+    field_limit = project.limits.fields_per_card
+    for record, game_id in zip(records, games):
         if game_id is None or game_id not in project.games:
             where = record.where(".game" if "game" in record.data else "")
             what = f"unknown game {game_id!r}" if game_id else "cannot tell which game this card belongs to"
@@ -122,17 +130,22 @@ def check_records(
             problems.append(Problem(where, what, hint, code="unknown-game"))
             continue
         fields = record.data if type(record) is Record else cast("SheetRecord", record).cells
-        too_many = too_many_fields(fields, record, project.limits)
-        if too_many is not None:  # refused unread: explaining 100,000 unknown fields would take minutes
-            problems.append(too_many)
-            continue
+        if not record.flat or len(fields) > field_limit:
+            too_many = too_many_fields(fields, record, project.limits)
+            if too_many is not None:  # refused unread: explaining 100,000 unknown fields would take minutes
+                problems.append(too_many)
+                failed.add(record.file)
+                continue
         if type(record) is not Record:  # a spreadsheet row (SheetRecord): type its cells by the schema, locate by cell
             row = cast("SheetRecord", record)
             found = row.relocate(convert_cells(row, store, project.games[game_id].schema, sheet_types))
+        elif record.file in passed:
+            found = []
         else:
             found = _validate(store, record, project.games[game_id].schema, memo)
         problems += found
         if found:
+            failed.add(record.file)
             continue
         card = Card(game_id, record.data, record)
         key = (game_id, card.id)
@@ -152,7 +165,34 @@ def check_records(
         sets.setdefault(game_id, CardSet(game_id)).add(card)
     for cards in sets.values():
         problems += _check_back_cards(cards)
+    for file, verdict in keys.items():
+        if file not in failed and file not in passed:
+            verdicts.add(verdict)
+    verdicts.save()
     return sets, problems
+
+
+def _known_files(
+    project: Project, records: list[Record], games: list[str | None], verdicts: Verdicts
+) -> tuple[set[Path], dict[Path, str]]:
+    """The JSON card files among ``records``' whose verdict is known to pass (their schema check is skipped), and
+    the verdict key of every JSON card file whose cards all have a game (:mod:`printer.cards.verdicts`)."""
+    checks: dict[Path, list[tuple[str, Path]] | None] = {}
+    for record, game_id in zip(records, games):
+        file = record.file
+        if type(record) is not Record or file.suffix.lower() != ".json":
+            continue
+        held = checks.setdefault(file, [])
+        if held is None or game_id is None or game_id not in project.games:
+            checks[file] = None
+        else:
+            held.append((game_id, project.games[game_id].schema))
+    keys = {}
+    for file, held in checks.items():
+        key = verdicts.key(file, held) if held else None
+        if key is not None:
+            keys[file] = key
+    return {file for file, key in keys.items() if verdicts.known(key)}, keys
 
 
 def field_count(data: object) -> int:
@@ -172,7 +212,7 @@ def field_count(data: object) -> int:
 def too_many_fields(data: object, record: Record, limits: Limits) -> Problem | None:
     """The problem of a card with more fields than ``limits.fields_per_card``, located at the card, or ``None``."""
     limit = limits.fields_per_card
-    count = len(data) if record.flat and isinstance(data, dict) else field_count(data)
+    count = field_count(data)
     if count <= limit:
         return None
     return over("fields_per_card", count, limit, record.where(), "this card has too many fields (nested ones included)")

@@ -9,6 +9,7 @@ a hint naming the closest valid field or value.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -59,10 +60,13 @@ class SchemaStore:
         self._fast: dict[
             Path, jsonschema_rs.Validator | None
         ] = {}  # by the schema file as given (resolving a path costs a stat a step)
+        self._read = hashlib.sha256()  # every schema file read, by path and text (see digest)
         for root in reversed(self.roots):  # the project's files override the bundled ones
             for file in _schema_files(root):
                 try:
-                    contents = json.loads(file.read_text(encoding="utf-8"))
+                    text = file.read_text(encoding="utf-8")
+                    self._read.update(f"{file}\0{len(text)}\0{text}".encode("utf-8", "surrogatepass"))
+                    contents = json.loads(text)
                 except (OSError, ValueError) as exc:
                     raise UsageError(
                         f"schema {file} is not valid JSON: {exc}",
@@ -72,6 +76,11 @@ class SchemaStore:
                 if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
                     self._by_uri[contents["$id"]] = contents
                 self._contents[file.resolve()] = contents
+
+    def digest(self) -> str:
+        """A SHA-256 (hex) of every schema file the store read when made, by path and contents: what a schema's
+        ``$ref`` can reach (:mod:`printer.cards.verdicts`)."""
+        return self._read.hexdigest()
 
     @cached_property
     def registry(self) -> Registry:

@@ -27,6 +27,8 @@ from pathlib import Path
 import jinja2
 import jinja2.bccache
 
+from printer.paths import private_folder, user_cache_folder
+
 #: templates kept in memory at most (the least recently stored go first)
 LIMIT = 512
 #: the largest compiled template read from the cache folder, bytes
@@ -48,26 +50,9 @@ def code_tag(options: str, code: tuple[str, ...]) -> str:
     return digest.hexdigest()[:16]
 
 
-def private_folder(folder: Path) -> Path | None:
-    """``folder``, made when missing (mode 0700), when it is a real folder of this user's that no one else may
-    write to; else ``None``."""
-    try:
-        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        found = os.lstat(folder)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(found.st_mode) or stat.S_IMODE(found.st_mode) & 0o022:
-        return None
-    if hasattr(os, "getuid") and found.st_uid != os.getuid():
-        return None
-    return folder
-
-
 def user_folder(options: str, code: tuple[str, ...]) -> Path | None:
     """``$XDG_CACHE_HOME/printer/jinja/<tag>`` for an environment with ``options`` whose code generator is in the
     files ``code`` (module docstring)."""
-    from printer.paths import user_cache_folder
-
     tag = code_tag(options, code)
     return user_cache_folder("jinja") / tag if tag else None
 
