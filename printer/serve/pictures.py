@@ -114,7 +114,7 @@ def game_job(project: Project, game: Game, lang: str | None = None) -> SheetJob:
 
 def picture_job(project: Project, game: Game) -> SheetJob:
     """:func:`game_job` as a render process uses it: each face's PDF, read once by PDFium and thrown away, is written
-    without deflating its streams (the same pixels; 8 % less time a face, as 0.26 of 0.29 s on the real L5R
+    without deflating its streams (the same pixels; 8 % less time a face, as 0.26 of 0.29 s on the bench's real
     cards, where the fonts' streams are the most)."""
     from dataclasses import replace
 
