@@ -105,12 +105,14 @@ def check_records(
     changed validates that card only; it must be dropped when a schema
     file changes. ``verdicts`` are the card files known to pass their
     schema, whose check is skipped (:mod:`printer.cards.verdicts`; default:
-    the user's list). Returns ``({game id: CardSet}, problems)``.
+    the user's list, unless ``memo`` is given: a caller that validates
+    again after each change keeps its own). Returns ``({game id: CardSet}, problems)``.
     """
     store = store or schema_store(project)
-    verdicts = Verdicts(store) if verdicts is None else verdicts
+    if verdicts is None and memo is None:
+        verdicts = Verdicts(store)
     games = [_game_of(record, project, game) for record in records]
-    passed, keys = _known_files(project, records, games, verdicts)
+    passed, keys = _known_files(project, records, games, verdicts) if verdicts else (set(), {})
     failed: set[Path] = set()
     problems: list[Problem] = []
     roots = art_roots(project, paths)
@@ -165,10 +167,11 @@ def check_records(
         sets.setdefault(game_id, CardSet(game_id)).add(card)
     for cards in sets.values():
         problems += _check_back_cards(cards)
-    for file, verdict in keys.items():
-        if file not in failed and file not in passed:
-            verdicts.add(verdict)
-    verdicts.save()
+    if verdicts:
+        for file, verdict in keys.items():
+            if file not in failed and file not in passed:
+                verdicts.add(verdict)
+        verdicts.save()
     return sets, problems
 
 

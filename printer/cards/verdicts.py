@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from printer.cards.schema import SchemaStore
 
 #: the verdicts kept at most (the oldest go first); a line is 65 bytes
-LIMIT = 20_000
+LIMIT = 5_000
 #: the modules whose code decides how a card file is read and checked (relative to the package)
 CODE = ("cards/load.py", "cards/schema.py", "fastschema.py", "cards/verdicts.py")
 
