@@ -1,6 +1,7 @@
 """The memory policy of the process, in one place: its C heaps and Python's garbage collector.
 
-:func:`one_malloc_arena` is called by ``printer build`` before it starts any thread or worker: a build's threads
+:func:`one_malloc_arena` is called as a build's :class:`printer.api.runtime.Runtime` opens, when it says so
+(``printer build``'s does), before any thread or worker starts: a build's threads
 (the batches handed to workers, their PDFs read back and written to disk) each got a C heap of their own from
 glibc, and what one thread freed could not serve another's next allocation. :func:`objects_frozen` keeps the
 objects alive out of the collections a build makes while it lays out its sheets' marks

@@ -142,6 +142,7 @@ from .results import (
     ValidationReport as ValidationReport,
 )
 from .rules import build_rules as build_rules
+from .runtime import Runtime as Runtime
 from .translations import (
     GameTranslations as GameTranslations,
 )

@@ -2,29 +2,22 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Literal
 
 from printer.api.common import load_cards, usage_error
 from printer.api.pipeline import _build_game
-from printer.api.plan import _job_spec
 from printer.api.results import (
     BuildResult,
     GameBuild,
     PrintCheck,
 )
-from printer.paths import cache_folder
-from printer.problems import ERROR, Problem
+from printer.api.runtime import Runtime
+from printer.problems import ERROR
 from printer.project import Game, Project
 from printer.sheets.plan import BuildRequest
-
-if TYPE_CHECKING:
-    from printer.sheets.cache import FaceCache
-    from printer.sheets.parallel import Workers
-
 
 #: ``(label, total)`` when a game's sheets start, returning a function called with each number of sheets laid out
 Progress = Callable[[str, int], Callable[[int], None]]
@@ -39,6 +32,7 @@ def build(
     request: BuildRequest,
     progress: Progress | None = None,
     on_game: Callable[[GameBuild], None] | None = None,
+    runtime: Runtime | None = None,
 ) -> BuildResult:
     """Print the card sheets (and the exports) of every game ``request`` names.
 
@@ -46,6 +40,8 @@ def build(
     laid out as they go; ``on_game`` gets each game's result as soon as it
     is done (so a caller can report while the next game builds); with
     ``request.lang`` ``"all"`` each game builds once per language it declares.
+    ``runtime`` says how the builds run (:class:`~printer.api.runtime.Runtime`: the pool, the face cache, the
+    memory policy; default: a new one for this call, its pool started by the first build).
     Raises :class:`UsageError` for unknown games, languages, options or profiles.
     """
     from printer.api.languages import build_languages
@@ -55,27 +51,16 @@ def build(
         raise usage_error("the project has no games", "add a [games.<id>] table to printer.toml")
     langs = build_languages(project, chosen, request.lang)
     _check_request(project, chosen, request)
-    from printer.sheets.parallel import Workers
-
+    runtime = runtime if runtime is not None else Runtime()
     result = BuildResult()
-    cache = None
-    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
-    if folder is not None:
-        from printer.sheets.cache import FaceCache
-
-        cache = FaceCache(folder)
-    try:
-        with Workers(request.jobs, request.scheduler) as workers:
-            for game in chosen:
-                for lang in langs[game.id]:
-                    each = request if lang == request.lang else replace(request, lang=lang)
-                    outcome = build_game(project, game, each, progress, workers, cache)
-                    result.games.append(outcome)
-                    if on_game:
-                        on_game(outcome)
-    finally:
-        if cache is not None:
-            cache.close()
+    with runtime.open(project, request):
+        for game in chosen:
+            for lang in langs[game.id]:
+                each = request if lang == request.lang else replace(request, lang=lang)
+                outcome = build_game(project, game, each, progress, runtime)
+                result.games.append(outcome)
+                if on_game:
+                    on_game(outcome)
     return result
 
 
@@ -162,42 +147,32 @@ def build_game(
     game: Game,
     request: BuildRequest,
     progress: Progress | None = None,
-    workers: Workers | None = None,
-    cache: FaceCache | None = None,
+    runtime: Runtime | None = None,
     tidy: Tidy = "due",
 ) -> GameBuild:
     """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data.
 
-    ``workers`` lay the faces out (:class:`printer.sheets.parallel.Workers`; default: this process);
-    ``cache`` holds faces laid out before (:class:`printer.sheets.cache.FaceCache`; default: none).
+    ``runtime`` holds the workers that lay the faces out and the face cache that holds faces laid out before and
+    answers whether the build is up to date (:class:`~printer.api.runtime.Runtime`, open; default: this process,
+    no cache).
     ``tidy`` says when faces that edits laid out one by one are laid out again together, so that the PDF
     does not keep a copy of their fonts for each, and when the PDF, updated edit after edit, is written whole
     again (:func:`printer.sheets.assemble.build_sheets`): ``"due"`` once there are enough of them or it has
     grown enough; ``"later"`` not in this build (a watch's save: :attr:`GameBuild.untidy` says whether it left
     some); ``"now"`` in this build, even when nothing else changed.
     """
-    from printer.sheets.uptodate import recall, remember
-
-    key, digest = (
-        (_build_key(project, game, request), _build_signature(project, game, request)) if cache else ("", None)
-    )
-    if workers is not None and workers.rehearse and workers.can_warm:  # a watch: its pool ready for the first save
-        workers.warm(_job_spec(project, game, request))
-    known = None if request.since else cache  # a reprint depends on more than the project's files
-    if known is not None and tidy != "now" and not request.verify:
-        stored = recall(known.store, key, digest)
-        remembered = _game_build_from(stored) if stored is not None else None
+    runtime = runtime if runtime is not None else Runtime()
+    inputs = runtime.inputs(project, game, request)
+    runtime.before_build(project, game, request)
+    if tidy != "now" and not request.verify:
+        remembered = runtime.recall(inputs)
         if remembered is not None:
-            remembered.notes = [*remembered.notes, "up to date: nothing changed since the last build"]
-            remembered.stats, remembered.up_to_date = {}, True
-            remembered.untidy_faces, remembered.write_whole = 0, False
             return remembered
-    outcome = _build_game(project, game, request, progress, workers, cache, tidy != "later")
+    outcome = _build_game(project, game, request, progress, runtime, tidy != "later")
     from printer.cards.positions import with_lines
 
     outcome.problems = with_lines(outcome.problems)  # as validate places them: only files with problems are read
-    if known is not None and not outcome.failure and outcome.target is not None:
-        remember(known.store, key, digest, _game_build_data(outcome), outcome.paths)
+    runtime.remember(inputs, outcome)
     return outcome
 
 
@@ -222,50 +197,3 @@ def _rehearse(project: Project, game: Game, request: BuildRequest) -> None:
         )
     except Exception:  # noqa: BLE001, S110 (a rehearsal: the build that follows reports what is wrong)
         pass
-
-
-def _game_build_data(outcome: GameBuild) -> dict[str, Any]:
-    """``outcome`` as JSON data (for :mod:`printer.sheets.uptodate`; see :func:`_game_build_from`)."""
-    from dataclasses import asdict
-
-    data = asdict(outcome)
-    data["target"] = str(outcome.target) if outcome.target is not None else None
-    data["paths"] = [str(p) for p in outcome.paths]
-    data["problems"] = [p.as_dict() for p in outcome.problems]
-    return data
-
-
-def _game_build_from(data: dict[str, Any]) -> GameBuild | None:
-    """The :class:`GameBuild` :func:`_game_build_data` made, or ``None`` when ``data`` is not of its shape."""
-    try:
-        fields = dict(data)
-        fields["target"] = Path(data["target"]) if data.get("target") is not None else None
-        fields["paths"] = [Path(p) for p in data.get("paths", [])]
-        fields["problems"] = [
-            Problem(**{k: v for k, v in p.items() if k != "location"}) for p in data.get("problems", [])
-        ]
-        return GameBuild(**fields)
-    except (TypeError, ValueError, KeyError):
-        return None
-
-
-def _build_key(project: Project, game: Game, request: BuildRequest) -> str:
-    """Which build this is: the project, the game and every field of the request that changes the output."""
-    asked = request.output_values()  # the fields that change the output (printer.sheets.plan.request)
-    return hashlib.sha256(repr((str(project.root), game.id, asked)).encode()).hexdigest()
-
-
-def _build_signature(project: Project, game: Game, request: BuildRequest) -> str | None:
-    """The inputs' signature (:func:`printer.sheets.uptodate.signature`) for a build of ``game``."""
-    from printer import __version__
-    from printer.sheets.uptodate import game_inputs, signature
-
-    inputs = game_inputs(project, game)
-    files = [*inputs.files, *request.read_paths("file")]
-    layout_file = request.sheet_layout_file(project, game)
-    if layout_file is not None:
-        files.append(layout_file)
-    folders = [request.cards_dir or inputs.cards, *inputs.templates, *inputs.schemas, inputs.aids, *project.read_also]
-    if request.lang is not None:  # a language's player aids (the translations are in the card folder, walked above)
-        folders.append(project.root / "rules" / game.id)
-    return signature([__version__, _build_key(project, game, request)], files, folders)

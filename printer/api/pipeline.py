@@ -8,7 +8,6 @@ outputs (exports, a preset's files, the budgets) and the :class:`~printer.api.re
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,32 +16,18 @@ from typing import TYPE_CHECKING, Any
 from printer.api.common import WRITTEN_BUT, _strictly
 from printer.api.plan import make_plan
 from printer.api.results import GameBuild
+from printer.api.runtime import Runtime
 from printer.paths import output_path
 from printer.problems import ERROR, Problem, counted, errors
 from printer.project import Game, Project
 
 if TYPE_CHECKING:
     from printer.api.build import Progress
-    from printer.sheets.cache import FaceCache
     from printer.sheets.faces.items import PrintItem
     from printer.sheets.job import SheetJob
     from printer.sheets.options import PrintOptions
-    from printer.sheets.parallel import JobSpec, Workers
     from printer.sheets.plan import BuildPlan, BuildRequest
     from printer.sheets.verify import Verify
-
-
-#: set by the first build in this process (see :func:`_fresh_process`)
-_BUILT_BEFORE: list[bool] = []
-
-
-def _fresh_process() -> bool:
-    """Whether this is the process's first build and WeasyPrint is not imported yet: a command, whose faces are best
-    laid out by a pool started at once (:meth:`~printer.sheets.parallel.Workers.warm`). In a long-lived process
-    (the local server), later builds lay a few faces out themselves, without starting processes."""
-    fresh = not _BUILT_BEFORE and "weasyprint" not in sys.modules
-    _BUILT_BEFORE[:] = [True]
-    return fresh
 
 
 def _build_game(
@@ -50,12 +35,13 @@ def _build_game(
     game: Game,
     request: BuildRequest,
     progress: Progress | None = None,
-    workers: Workers | None = None,
-    cache: FaceCache | None = None,
+    runtime: Runtime | None = None,
     tidy: bool = True,
 ) -> GameBuild:
-    """One game's build, stage by stage: plan, faces, sheets, outputs (see the module docstring)."""
-    plan = make_plan(project, game, request, _warm(workers))
+    """One game's build, stage by stage: plan, faces, sheets, outputs (see the module docstring); ``runtime``'s
+    workers lay the faces out and its cache holds them (default: this process, no cache)."""
+    runtime = runtime if runtime is not None else Runtime()
+    plan = make_plan(project, game, request, runtime.ready)
     outcome = GameBuild(game.id, lang=request.lang, notes=list(plan.notes))
     if plan.failure is not None:
         outcome.problems, outcome.failure = list(plan.problems), plan.failure
@@ -63,20 +49,8 @@ def _build_game(
     faces = _faces(project, plan, outcome)
     if faces is None:
         return outcome
-    found = _sheets(project, plan, faces, outcome, progress, workers, cache, tidy)
+    found = _sheets(project, plan, faces, outcome, progress, runtime, tidy)
     return _outputs(project, plan, faces, found, outcome)
-
-
-def _warm(workers: Workers | None) -> Callable[[JobSpec], None] | None:
-    """What :func:`make_plan` calls once the options are resolved: a command's first build starts its pool then."""
-    if workers is None:
-        return None
-
-    def ready(spec: JobSpec) -> None:
-        if _fresh_process():
-            workers.warm(spec)
-
-    return ready
 
 
 @dataclass(frozen=True)
@@ -152,8 +126,7 @@ def _sheets(
     faces: Faces,
     outcome: GameBuild,
     progress: Progress | None,
-    workers: Workers | None,
-    cache: FaceCache | None,
+    runtime: Runtime,
     tidy: bool,
 ) -> list[Problem]:
     """The card sheets' PDF (:func:`printer.sheets.assemble.build_sheets`), its manifest and changelog, and the
@@ -163,7 +136,7 @@ def _sheets(
     from printer.api.versions import after_sheets, make_manifest
     from printer.sheets import assemble
     from printer.sheets.output.outcome import SheetsOutcome
-    from printer.sheets.parallel import Runtime
+    from printer.sheets.parallel import Workplace
 
     game, request, layout = plan.game, plan.request, plan.layout
     job, items, components, target = faces.job, faces.items, faces.components, faces.target
@@ -177,7 +150,7 @@ def _sheets(
             items,
             layout,
             assemble.SheetsRequest(target, game.name, request.strict, tidy, _verify(request)),
-            Runtime(workers, plan.spec, cache),
+            Workplace(runtime.workers, plan.spec, runtime.cache),
             update,
             checked=checked,
             meanwhile=partial(make_manifest, manifest, project, game, job, items, layout.per_sheet, target),
@@ -198,8 +171,7 @@ def _sheets(
             plan.out_dir,
             plan.extra_roots,
             outcome,
-            workers,
-            cache,
+            runtime,
             plan.locate,
         )
     outcome.stats = {**job.engine.stats, **outcome.stats}
@@ -314,8 +286,7 @@ def _build_components(  # noqa: PLR0913  one game's build state, passed on by th
     out_dir: Path,
     extra: list[Path],
     outcome: GameBuild,
-    workers: Workers | None,
-    cache: FaceCache | None,
+    runtime: Runtime,
     locate: Callable[[Any, str], str | None] | None = None,
 ) -> list[Problem]:
     """``<game>-components.pdf`` (``<game>-ja-components.pdf`` in one language, ``outcome.lang``): the components'
@@ -325,7 +296,9 @@ def _build_components(  # noqa: PLR0913  one game's build state, passed on by th
     job_for, spec_for = _component_jobs(project, game, opts, page, extra, outcome.lang, locate)
     suffix = f"-{outcome.lang}" if outcome.lang else ""
     target = output_path(out_dir, f"{game.id}{suffix}-components.pdf")
-    made, problems = build_components(components, job_for, page, target, game.name, workers, spec_for, cache)
+    made, problems = build_components(
+        components, job_for, page, target, game.name, runtime.workers, spec_for, runtime.cache
+    )
     counts = ", ".join(counted(n, name) for name, n in made.counts.items())
     fronts = sum(1 for s in made.sheets if s.side == "front")
     for name, value in made.stats.items():

@@ -7,7 +7,6 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from printer.api.build import (
     Tidy,
@@ -18,14 +17,10 @@ from printer.api.common import load_project
 from printer.api.results import (
     GameBuild,
 )
-from printer.paths import cache_folder
+from printer.api.runtime import Runtime
 from printer.problems import PrinterError, Problem, counted
 from printer.project import Game, Project
 from printer.sheets.plan import BuildRequest
-
-if TYPE_CHECKING:
-    from printer.sheets.cache import FaceCache
-    from printer.sheets.parallel import Workers
 
 
 def watched_inputs(project: Project, request: BuildRequest) -> list[Path]:
@@ -63,10 +58,10 @@ class _WatchBuilds:
     request: BuildRequest
     on_game: Callable[[GameBuild], None]
     on_error: Callable[[list[Problem]], object] | None
-    cache: FaceCache | None
+    runtime: Runtime
     untidy: set[str] = field(default_factory=set)
 
-    def run(self, workers: Workers, tidy: Tidy, only: Sequence[str] = (), rehearse: bool = False) -> None:
+    def run(self, tidy: Tidy, only: Sequence[str] = (), rehearse: bool = False) -> None:
         """Build the games named in ``only`` (else those of the request); problems go to ``on_error``."""
         self.untidy.difference_update(only)  # a tidy build is tried once: a game gone or broken is not tried every 2 s
         try:
@@ -75,12 +70,12 @@ class _WatchBuilds:
             if only and not names:
                 return
             for game in [project.game(g) for g in names] if names else list(project.games.values()):
-                self._build(project, game, workers, tidy, rehearse)
+                self._build(project, game, tidy, rehearse)
         except PrinterError as exc:
             if self.on_error:
                 self.on_error(exc.problems)
 
-    def _build(self, project: Project, game: Game, workers: Workers, tidy: Tidy, rehearse: bool) -> None:
+    def _build(self, project: Project, game: Game, tidy: Tidy, rehearse: bool) -> None:
         """Build ``game`` in each of its languages (``--lang all``) and note whether it is left untidy."""
         from printer.api.languages import build_languages
 
@@ -88,7 +83,7 @@ class _WatchBuilds:
         left, built = False, False  # a game is untidy while one of its languages' builds is
         for lang in build_languages(project, [game], request.lang)[game.id]:  # --lang all: each language
             each = request if lang == request.lang else replace(request, lang=lang)
-            outcome = build_game(project, game, each, None, workers, self.cache, tidy)
+            outcome = build_game(project, game, each, None, self.runtime, tidy)
             if outcome.untidy:
                 left = True
             built = built or not outcome.up_to_date  # an up-to-date build is as untidy as it was
@@ -104,7 +99,7 @@ class _WatchBuilds:
             self.untidy.discard(game.id)
 
 
-def watch(
+def watch(  # noqa: PLR0913  the callbacks, the timings and the runtime of a watch, each a keyword with a default
     root: Path | str,
     request: BuildRequest,
     on_game: Callable[[GameBuild], None],
@@ -113,6 +108,7 @@ def watch(
     debounce_ms: int = 50,
     tidy_after: float = 2.0,
     on_watch: Callable[[list[Path]], object] | None = None,
+    runtime: Runtime | None = None,
 ) -> None:
     """Build as ``request`` says, then again each time one of its inputs changes, until ``stop`` is set.
 
@@ -134,11 +130,11 @@ def watch(
     ``tidy_after`` seconds, each game that has some is built again with
     them laid out together (its outcome goes to ``on_game`` too, with a
     note that says so). Ctrl-C ends it (``KeyboardInterrupt`` is not caught
-    here). Raises :class:`~printer.problems.PrinterError` when the project
+    here). ``runtime`` holds the pool and the face cache for the whole
+    watch (:class:`~printer.api.runtime.Runtime`; default: a new one).
+    Raises :class:`~printer.problems.PrinterError` when the project
     can no longer be watched (the watching thread ended by itself).
     """
-    from printer.sheets.cache import FaceCache
-    from printer.sheets.parallel import Workers
     from printer.watching import Changes, ChangesLost
 
     root = Path(root).resolve()
@@ -149,25 +145,21 @@ def watch(
     def wanted(path: str) -> bool:
         return not any(Path(path).is_relative_to(i) for i in ignored)
 
-    folder = cache_folder(project.root, project.build_dir, "faces") if request.cache else None
-    cache = FaceCache(folder) if folder is not None else None
-    builds = _WatchBuilds(root, request, on_game, on_error, cache)
+    runtime = runtime if runtime is not None else Runtime()
+    builds = _WatchBuilds(root, request, on_game, on_error, runtime)
     untidy = builds.untidy  # games whose last build left faces to lay out again together
     build_games = builds.run
     try:
-        with Changes(inputs, wanted, debounce_ms) as changes, Workers(request.jobs, request.scheduler, True) as workers:
+        with runtime.open(project, request, rehearse=True), Changes(inputs, wanted, debounce_ms) as changes:
             if on_watch is not None:
                 on_watch(inputs)
             changes.wait_ready()  # set up (0.2 s at most): a file saved as the first build starts is seen
-            build_games(workers, "later", rehearse=True)  # the first save then finds this process ready too
+            build_games("later", rehearse=True)  # the first save then finds this process ready too
             while stop is None or not stop.is_set():
                 if changes.wait(tidy_after if untidy else None, stop):
-                    build_games(workers, "later")
+                    build_games("later")
                 elif untidy and not (stop is not None and stop.is_set()):
-                    build_games(workers, "now", sorted(untidy))
+                    build_games("now", sorted(untidy))
     except ChangesLost as lost:
         problem = Problem(str(root), str(lost), hint="is the project folder still there? start the watch again")
         raise PrinterError(str(lost), [problem]) from None
-    finally:
-        if cache is not None:
-            cache.close()

@@ -88,9 +88,6 @@ def build(
     ([project] or [games.<id>]).
     """
 
-    from printer.process import one_malloc_arena
-
-    one_malloc_arena()  # before the build starts its threads (see printer.process)
     project = project_from(ctx)
     request = request_from(games, cards_dir, only, deck_file, out_dir, params)
     strict = request.strict
@@ -101,12 +98,19 @@ def build(
 
         try:
             on_game, on_error = partial(_print_game, strict=strict), partial(report, strict=strict)
-            api.watch(project.root, request, on_game, on_error, on_watch=watching)
+            api.watch(project.root, request, on_game, on_error, on_watch=watching, runtime=_runtime())
         except KeyboardInterrupt:
             pass
         ctx.exit(EXIT_OK)
-    result = api.build(project, request, progress=_progress_bar, on_game=partial(_print_game, strict=strict))
+    on_game = partial(_print_game, strict=strict)
+    result = api.build(project, request, progress=_progress_bar, on_game=on_game, runtime=_runtime())
     ctx.exit(EXIT_OK if result.ok else EXIT_INVALID)
+
+
+def _runtime() -> api.Runtime:
+    """A command's runtime: its pool started by the first build, one malloc heap for its threads (a lower peak of
+    memory; :func:`printer.process.one_malloc_arena`)."""
+    return api.Runtime(warm_pool=True, one_arena=True)
 
 
 def _progress_bar(label: str, total: int) -> Callable[[int], None]:

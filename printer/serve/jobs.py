@@ -265,7 +265,8 @@ class Jobs:
         project = self.project
 
         def run() -> dict[str, Any]:
-            result = api.build(project, api.BuildRequest(games=(game,), exports=tuple(exports)))
+            request = api.BuildRequest(games=(game,), exports=tuple(exports))
+            result = api.build(project, request, runtime=_runtime())
             outcome = result.games[0]
             out: dict[str, object] = {"problems": [p.as_dict() for p in outcome.problems]}
             if outcome.failure:
@@ -286,7 +287,7 @@ class Jobs:
 
         def run() -> dict[str, Any]:
             request = api.BuildRequest(games=(game,), deck_file=deck)
-            outcome = api.build(project, request).games[0]
+            outcome = api.build(project, request, runtime=_runtime()).games[0]
             out = {"problems": [p.as_dict() for p in outcome.problems]}
             if outcome.failure:
                 return {**out, "status_after": "failed", "error": outcome.failure}
@@ -553,3 +554,9 @@ ROUTES = [
     Route("/file/{path:path}", download),
     Route("/page/{path:path}", page),
 ]
+
+
+def _runtime() -> api.Runtime:
+    """A server's build's runtime: the server's process lays a few faces out itself, and starts a pool only for
+    batches worth sharing out (no pool started at once)."""
+    return api.Runtime(warm_pool=False)

@@ -28,7 +28,7 @@ from printer.sheets.output.cached import CachedFaces, scattered
 from printer.sheets.output.chrome import Chrome
 from printer.sheets.output.imposition import Imposition, impose_faces
 from printer.sheets.output.outcome import SheetsOutcome
-from printer.sheets.parallel import Runtime
+from printer.sheets.parallel import Workplace
 from printer.sheets.verify import Checked as Checked  # the count build_sheets fills (printer.api makes one)
 from printer.sheets.verify import Verify, blank_faces, check_sheets
 from printer.spill import Spill
@@ -55,7 +55,7 @@ def build_sheets(
     items: Sequence[PrintItem],
     layout: SheetLayout,
     request: SheetsRequest,
-    runtime: Runtime | None = None,
+    place: Workplace | None = None,
     progress: Callable[[int], None] | None = None,
     checked: Checked | None = None,
     meanwhile: Callable[[], object] | None = None,
@@ -66,9 +66,9 @@ def build_sheets(
     size plus the bleed (text fitted there), and imposed on the sheets as a
     form XObject (:mod:`printer.sheets.impose`); the marks, guides and labels
     of every sheet are laid out in one document without the faces. Faces are
-    laid out in batches on ``runtime.workers`` when given (they rebuild the job from
-    ``runtime.spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
-    found in ``runtime.cache`` (:mod:`printer.sheets.cache`) are not laid out again,
+    laid out in batches on ``place.workers`` when given (they rebuild the job from
+    ``place.spec``; :mod:`printer.sheets.parallel`), else in this process. Faces
+    found in ``place.cache`` (:mod:`printer.sheets.cache`) are not laid out again,
     and those laid out are stored there; faces found there that edits laid
     out one by one are laid out again together once there are enough of them
     (:func:`printer.sheets.output.cached.scattered`), or, with ``tidy`` false, left for a later build and
@@ -86,7 +86,7 @@ def build_sheets(
     from printer.sheets.parallel import lay_out_faces
 
     target, title, strict, tidy, verify = request.target, request.title, request.strict, request.tidy, request.verify
-    workers, spec, cache = (runtime.workers, runtime.spec, runtime.cache) if runtime is not None else (None, None, None)
+    workers, spec, cache = (place.workers, place.spec, place.cache) if place is not None else (None, None, None)
     cached = CachedFaces(job, cache) if cache is not None else None
     job.faces.use_cache(cache, cached.context() if cached is not None else None)
     sheets = layout_sheets(job.faces, items, layout, with_html=False)

@@ -58,7 +58,7 @@ class JobSpec:
 
 
 @dataclass(frozen=True)
-class Runtime:
+class Workplace:
     """Where a build lays its faces out and keeps them: ``workers`` (a process pool or a Dask cluster; ``None``:
     this process), the ``spec`` they rebuild the job from, and the face ``cache``
     (:class:`printer.sheets.cache.FaceCache`; ``None``: none)."""

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from printer import api
-from printer.api.build import _build_key, _build_signature
+from printer.api.runtime import build_key as _build_key
+from printer.api.runtime import build_signature as _build_signature
 from printer.sheets.plan import EXPORTS, PRESETS, SHEET_OPTIONS, BuildRequest
 
 REPO = Path(__file__).resolve().parents[3]

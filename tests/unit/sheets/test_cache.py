@@ -198,28 +198,23 @@ def test_a_last_pdf_that_cannot_be_updated_is_written_whole(project, monkeypatch
 
 @pytest.mark.slow
 def test_a_watch_save_updates_even_a_grown_pdf_and_leaves_writing_it_whole_for_later(project):
-    from printer.paths import cache_folder
-    from printer.sheets.cache import FaceCache
     from printer.sheets.output.imposition import GROWN
 
     loaded = api.load_project(project)
     request = api.BuildRequest(out_dir=project / "out", jobs=1)
     target = project / "out" / "t.pdf"
     base = target.stat().st_size  # the fixture's cold build, written whole
-    cache = FaceCache(cache_folder(loaded.root, loaded.build_dir, "faces"))
-    try:
+    with api.Runtime().open(loaded, request) as runtime:  # the face cache of the project, as a watch holds it
         for n in range(4):  # one card edited again and again: no faces to lay out together, only growth
             cards = _cards(project)
             cards[3]["text"] = f"Saved {n}."
             _write_cards(project, cards)
             before = target.read_bytes()
-            saved = api.build_game(loaded, loaded.game("t"), request, None, None, cache, "later")
+            saved = api.build_game(loaded, loaded.game("t"), request, None, runtime, "later")
             assert target.read_bytes().startswith(before)  # updated, grown or not
             assert saved.write_whole == (len(before) > GROWN * base)
         assert saved.write_whole and saved.untidy
-        tidied = api.build_game(loaded, loaded.game("t"), request, None, None, cache, "now")
-    finally:
-        cache.close()
+        tidied = api.build_game(loaded, loaded.game("t"), request, None, runtime, "now")
     data = target.read_bytes()
     assert not tidied.up_to_date and tidied.stats["faces laid out"] == 0 and data.count(b"%%EOF") == 1
     assert len(data) < len(before) and not tidied.write_whole

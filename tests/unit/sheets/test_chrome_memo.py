@@ -38,7 +38,7 @@ def _chrome_renders(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
-def _save(project: Path, cache: FaceCache, edit: dict[int, str]) -> api.GameBuild:
+def _save(project: Path, runtime: api.Runtime, edit: dict[int, str]) -> api.GameBuild:
     cards = _cards(project)
     for index, text in edit.items():
         if index >= len(cards):
@@ -48,7 +48,7 @@ def _save(project: Path, cache: FaceCache, edit: dict[int, str]) -> api.GameBuil
     _write_cards(project, cards)
     loaded = api.load_project(project)
     request = api.BuildRequest(out_dir=project / "out", jobs=1)
-    outcome = api.build_game(loaded, loaded.game("t"), request, None, None, cache, "later")
+    outcome = api.build_game(loaded, loaded.game("t"), request, None, runtime, "later")
     assert outcome.ok, [str(p) for p in outcome.problems]
     return outcome
 
@@ -62,28 +62,26 @@ def _text(pdf: Path) -> str:
 def test_a_save_renders_the_chrome_again_only_when_what_it_is_made_from_changed(project, monkeypatch):
     renders = _chrome_renders(monkeypatch)
     loaded = api.load_project(project)
-    cache = FaceCache(cache_folder(loaded.root, loaded.build_dir, "faces"))
-    try:
-        first = _save(project, cache, {3: "Saved once."})
+    request = api.BuildRequest(out_dir=project / "out", jobs=1)
+    with api.Runtime().open(loaded, request) as runtime:  # a watch's: its face cache kept from save to save
+        first = _save(project, runtime, {3: "Saved once."})
         assert len(renders) == 0  # the key the cold build kept in the face cache: not rendered in a new process
-        second = _save(project, cache, {3: "Saved twice."})
+        second = _save(project, runtime, {3: "Saved twice."})
         assert len(renders) == 0 and "Saved twice." in _text(second.target)  # the same sheets: not rendered
         assert second.stats["faces laid out"] == 1 and first.target == second.target
 
-        more = _save(project, cache, {index: f"Added {index}." for index in range(6, 12)})
+        more = _save(project, runtime, {index: f"Added {index}." for index in range(6, 12)})
         assert renders == [4]  # more sheets (two fronts, two backs): rendered again
         assert "Added 11." in _text(more.target)
 
         template = project / "templates" / "t" / "sheet.html.j2"  # the game's own sheet template now
         template.write_text((bundled_root() / "templates" / "sheet.html.j2").read_text(encoding="utf-8"))
-        _save(project, cache, {3: "Saved thrice."})
+        _save(project, runtime, {3: "Saved thrice."})
         assert len(renders) == 2
         stat = template.stat()
         os.utime(template, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))  # the template saved again
-        again = _save(project, cache, {3: "Saved again."})
+        again = _save(project, runtime, {3: "Saved again."})
         assert len(renders) == 3 and "Saved again." in _text(again.target)
-    finally:
-        cache.close()
 
 
 def test_the_chrome_key_is_made_once_per_thing_it_is_made_from(project):
@@ -121,7 +119,7 @@ def test_the_last_pdf_is_hashed_again_only_when_another_hand_changed_it(project,
     from printer.sheets.output import imposition
 
     loaded = api.load_project(project)
-    cache = FaceCache(cache_folder(loaded.root, loaded.build_dir, "faces"))
+    request = api.BuildRequest(out_dir=project / "out", jobs=1)
     target = project / "out" / "t.pdf"
     hashed: list[int] = []
     sha256 = hashlib.sha256
@@ -131,23 +129,23 @@ def test_the_last_pdf_is_hashed_again_only_when_another_hand_changed_it(project,
             hashed.append(len(data))
         return sha256(data, **kwargs)
 
-    try:
-        _save(project, cache, {3: "Saved once."})
+    with api.Runtime().open(loaded, request) as runtime:  # a watch's: its face cache kept from save to save
+        cache = runtime.cache
+        assert cache is not None
+        _save(project, runtime, {3: "Saved once."})
         monkeypatch.setattr(imposition.hashlib, "sha256", counting)
         first = target.read_bytes()
         assert str(target) in cache.written
         assert imposition.previous_output(cache, target, _chrome_key(cache, target)) is not None
         assert hashed == []  # the file this process wrote
-        _save(project, cache, {3: "Saved twice."})
+        _save(project, runtime, {3: "Saved twice."})
         assert target.read_bytes().startswith(first) and hashed == []  # an update, nothing hashed again
         data = bytearray(target.read_bytes())
         data[-40] ^= 1  # another hand changes one byte in place (same size, same file)
         target.write_bytes(bytes(data))
         assert imposition.previous_output(cache, target, _chrome_key(cache, target)) is None and hashed
-        again = _save(project, cache, {3: "Saved thrice."})
+        again = _save(project, runtime, {3: "Saved thrice."})
         assert not target.read_bytes().startswith(bytes(data)) and "Saved thrice." in _text(again.target)
-    finally:
-        cache.close()
 
 
 def _chrome_key(cache: FaceCache, target: Path) -> str:
