@@ -49,6 +49,12 @@ from .common import (
     WRITTEN_BUT as WRITTEN_BUT,
 )
 from .common import (
+    Project as Project,
+)
+from .common import (
+    find_root as find_root,
+)
+from .common import (
     load_cards as load_cards,
 )
 from .common import (
@@ -59,6 +65,9 @@ from .common import (
 )
 from .common import (
     user_word_environment as user_word_environment,
+)
+from .decks import (
+    DeckReport as DeckReport,
 )
 from .decks import (
     available_formats as available_formats,
@@ -81,9 +90,18 @@ from .decks import (
 from .decks import (
     project_formats as project_formats,
 )
+from .importers import GROUP as GROUP
+from .importers import Importer as Importer
+from .importers import ImportResult as ImportResult
+from .importers import importers as importers
 from .imports import export_cards as export_cards
 from .imports import import_cards as import_cards
 from .imports import write_card_files as write_card_files
+from .init import InitResult as InitResult
+from .init import init_project as init_project
+from .names import (
+    ERROR as ERROR,
+)
 from .names import (
     MAX_PLAYERS as MAX_PLAYERS,
 )
@@ -94,10 +112,22 @@ from .names import (
     BuildRequest as BuildRequest,
 )
 from .names import (
+    PrinterError as PrinterError,
+)
+from .names import (
+    Problem as Problem,
+)
+from .names import (
     UsageError as UsageError,
 )
 from .names import (
+    counted as counted,
+)
+from .names import (
     parse_bytes as parse_bytes,
+)
+from .names import (
+    parse_length as parse_length,
 )
 from .plan import deck_items as deck_items
 from .plan import make_plan as make_plan

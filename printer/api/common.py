@@ -6,7 +6,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from printer.problems import ERROR, Location, Problem, UsageError
-from printer.project import Project
+from printer.project import Project as Project
+from printer.project import find_root as find_root
 from printer.project import load_project as _load_project
 
 if TYPE_CHECKING:

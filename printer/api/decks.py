@@ -11,6 +11,7 @@ from printer.api.results import (
     DeckCheck,
     GameListing,
 )
+from printer.decks.report import DeckReport as DeckReport
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.problems import PrinterError, Problem, UsageError, counted, errors
 from printer.process import collector_paused
@@ -62,7 +63,6 @@ def check_decks(
     """
     from printer.decks import check, load_format, read_decklist
     from printer.decks.readers import decklist_files
-    from printer.decks.report import DeckReport
     from printer.decks.resolve import Resolution
 
     limit = (project.limits if project is not None else DEFAULT_LIMITS).decklists_per_check

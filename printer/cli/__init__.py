@@ -13,8 +13,8 @@ from typing import Literal
 
 import click
 
+from printer.api import PrinterError
 from printer.cli.output import ALLOW_LIMIT_HELP, EXIT_CODES, EXIT_INVALID, EXIT_USAGE, READ_ALSO_HELP, report
-from printer.problems import PrinterError
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

@@ -9,11 +9,10 @@ import click
 from printer import api
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, usage_error, user_word_options
-from printer.units import parse_length
 
 
 def _length(value: str | None, what: str, minimum: float, max_mm: float) -> float | None:
-    return None if value is None else parse_length(value, what, "command line", minimum, max_mm)
+    return None if value is None else api.parse_length(value, what, "command line", minimum, max_mm)
 
 
 @click.command()

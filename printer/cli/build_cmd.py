@@ -11,12 +11,11 @@ from typing import Any
 import click
 
 from printer import api
-from printer.api import GameBuild
+from printer.api import GameBuild, counted
 from printer.cli.build_options import lang_option, output_options, request_from, run_options
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
 from printer.cli.sheet_options import print_options
-from printer.problems import counted
 
 
 @click.command()

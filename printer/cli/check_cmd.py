@@ -5,10 +5,10 @@ from __future__ import annotations
 import click
 
 from printer import api
+from printer.api import counted
 from printer.cli.build_options import jobs_option
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report
-from printer.problems import counted
 
 
 @click.command(

@@ -13,21 +13,19 @@ from pathlib import Path
 import click
 from click.shell_completion import CompletionItem
 
+from printer import api
+
 
 def _project_root(ctx: click.Context) -> Path | None:
-    from printer.project import find_root
-
     root = ctx.find_root().params.get("project")
-    return Path(root) if root else find_root()
+    return Path(root) if root else api.find_root()
 
 
 def game_ids(ctx: click.Context, project: bool = True) -> list[str]:
     """The ids of the installed games and (with ``project``) of the games the project's printer.toml declares."""
     from importlib.metadata import entry_points
 
-    from printer.plugins import GROUP
-
-    ids = {point.name for point in entry_points(group=GROUP)}
+    ids = {point.name for point in entry_points(group=api.GROUP)}
     root = _project_root(ctx) if project else None
     if root is not None:
         try:

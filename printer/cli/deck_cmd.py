@@ -12,10 +12,10 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.api import UsageError
 from printer.cli.complete import complete_formats
 from printer.cli.deck_report import print_many, print_one
 from printer.cli.output import project_from, report, user_word_options
-from printer.problems import UsageError
 
 
 @click.group(name="deck")
@@ -25,10 +25,9 @@ def deck_group() -> None:
 
 def _roots(ctx: click.Context) -> list[Path]:
     """Where project formats are looked up: ``--project`` or the project above the current folder."""
-    from printer.project import find_root
 
     root = ctx.find_root().params.get("project")
-    found = Path(root) if root else find_root()
+    found = Path(root) if root else api.find_root()
     return [found] if found else []
 
 

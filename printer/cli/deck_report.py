@@ -8,12 +8,11 @@ from typing import TYPE_CHECKING
 
 import click
 
+from printer.api import counted
 from printer.cli.output import EXIT_INVALID, EXIT_OK, EXIT_USAGE, report, report_lines
-from printer.problems import counted
 
 if TYPE_CHECKING:
-    from printer.api import DeckCheck
-    from printer.decks.report import DeckReport
+    from printer.api import DeckCheck, DeckReport
 
 
 def print_groups(result: DeckReport, strict: bool = False) -> None:

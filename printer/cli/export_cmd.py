@@ -7,10 +7,10 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.api import counted
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, cards_dir_option, project_from, report, user_word_options
 from printer.cli.translations_cmd import export_translations
-from printer.problems import counted
 
 
 @click.group()

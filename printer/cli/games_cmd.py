@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import click
 
+from printer.api import UsageError
 from printer.cli.output import EXIT_OK, project_from
-from printer.problems import UsageError
 
 
 @click.command(name="games", epilog="Exit codes: 0 ok, 2 usage error.")

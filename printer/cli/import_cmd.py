@@ -17,18 +17,17 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from printer import api
+from printer.api import UsageError, counted
 from printer.cli.output import EXIT_CODES, EXIT_INVALID, EXIT_OK, EXIT_USAGE, project_from, report
-from printer.problems import UsageError, counted
 
 if TYPE_CHECKING:
-    from printer.cards.importing import ImportResult
-    from printer.plugins import Importer
+    from printer.api import Importer, ImportResult
 
 
 class _ImportGroup(click.Group):
     """The ``import`` group, whose subcommands (one per registered importer) are made on first use.
 
-    Finding the importers loads every installed game (:func:`printer.plugins.importers`): ``printer --help`` and the
+    Finding the importers loads every installed game (:func:`printer.api.importers`): ``printer --help`` and the
     other commands do without it.
     """
 
@@ -40,11 +39,10 @@ class _ImportGroup(click.Group):
         if not self._loaded:
             self._loaded = True
             from printer.cli.translations_cmd import import_translations
-            from printer.plugins import importers
 
             self._commands.setdefault("translations", import_translations)  # printer's own, not a game's
 
-            for importer in importers().values():
+            for importer in api.importers().values():
                 _command(importer)
         return self._commands
 
@@ -126,7 +124,7 @@ def _import_arguments(
 
 
 def _command(importer: Importer) -> click.Command:
-    """The ``printer import NAME`` subcommand of one registered :class:`printer.plugins.Importer`."""
+    """The ``printer import NAME`` subcommand of one registered :class:`printer.api.Importer`."""
 
     def run(ctx: click.Context, paths: tuple[Path, ...], out: Path, force: bool, dry_run: bool) -> None:
         _write_import(ctx, importer, importer.read(list(paths)), out, force, dry_run)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
+from printer import api
 from printer.cli.complete import complete_games
-from printer.scaffold import copy_game, game_id_for, scaffold
 
 
 @click.command(epilog="Exit codes: 0 written, 2 usage error (DIR already holds a project, unknown GAME).")
@@ -30,16 +30,8 @@ def init(folder: Path, from_game: str | None, game_id: str | None, name: str | N
     printer build, printer deck check decks/sample.txt --format GAME-standard,
     printer rules.
     """
-    if from_game:
-        written = copy_game(folder, from_game)
-        game = from_game
-    else:
-        game = game_id or game_id_for(folder)
-        folder_name = folder.resolve().name
-        written = scaffold(
-            folder, game, name or (folder_name.replace("-", " ").title() if folder_name.islower() else folder_name)
-        )
-    click.echo(f"{len(written)} files written to {folder} (game {game!r})")
+    made = api.init_project(folder, from_game, game_id, name)
+    click.echo(f"{len(made.written)} files written to {folder} (game {made.game!r})")
     click.echo(f"next: cd {folder} && printer validate && printer build")
 
 

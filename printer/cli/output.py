@@ -9,10 +9,10 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from printer.problems import ERROR, Problem, UsageError, counted
+from printer.api import ERROR, Problem, UsageError, counted
 
 if TYPE_CHECKING:
-    from printer.project import Project
+    from printer.api import Project
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: the end of every command's help, unless the command states its own
@@ -22,10 +22,10 @@ EXIT_CODES = "Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error."
 def project_from(ctx: click.Context) -> Project:
     """The project named by ``--project`` or found above the current folder; its warnings (a ``read_also`` folder
     or a limit printer.toml may not set) are printed."""
-    from printer.project import load_project
+    from printer import api
 
     root = ctx.find_root().params.get("project")
-    return loaded(load_project(Path(root) if root else None))
+    return loaded(api.load_project(Path(root) if root else None))
 
 
 def loaded(project: Project) -> Project:

@@ -7,8 +7,8 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.api import counted
 from printer.cli.output import EXIT_INVALID, EXIT_OK, report
-from printer.problems import counted
 
 
 @click.command(epilog="Exit codes: 0 the vendor takes it, 1 a violation found, 2 usage error.")

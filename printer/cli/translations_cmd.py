@@ -11,6 +11,7 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.api import counted
 from printer.cli.complete import complete_games
 from printer.cli.output import (
     EXIT_INVALID,
@@ -21,7 +22,6 @@ from printer.cli.output import (
     report,
     user_word_options,
 )
-from printer.problems import counted
 
 _EXPORT_EPILOG = "Exit codes: 0 written, 1 the cards or translations have errors (nothing written), 2 usage error."
 _IMPORT_EPILOG = "Exit codes: 0 merged, 1 the file has errors (nothing written), 2 usage error."

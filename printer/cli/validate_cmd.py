@@ -7,9 +7,9 @@ from pathlib import Path
 import click
 
 from printer import api
+from printer.api import counted
 from printer.cli.complete import complete_games
 from printer.cli.output import EXIT_INVALID, EXIT_OK, project_from, report, user_word_options
-from printer.problems import counted
 
 
 @click.command(epilog="Exit codes: 0 valid, 1 invalid (with --strict: or any warning), 2 usage error.")
