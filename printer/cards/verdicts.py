@@ -61,18 +61,14 @@ def _tag() -> bytes:
 
 
 class Verdicts:
-    """The card files known to pass their schema (module docstring), for one :class:`SchemaStore`.
+    """The card files known to pass their schema (module docstring), for one :class:`SchemaStore`; ``folder`` is
+    where the list is kept (default: the user's cache folder)."""
 
-    ``folder`` is where the list is kept (default: the user's cache folder); ``None`` keeps verdicts for this
-    object only."""
+    def __init__(self, store: SchemaStore, folder: Path | None = None) -> None:
+        from printer.paths import user_cache_folder
 
-    def __init__(self, store: SchemaStore, folder: Path | None | bool = True) -> None:
         self.store = store
-        if folder is True:
-            from printer.paths import user_cache_folder
-
-            folder = user_cache_folder("verdicts")
-        self.folder = folder if isinstance(folder, Path) else None
+        self.folder = folder or user_cache_folder("verdicts")
         self._known: dict[str, None] | None = None  # read when first asked
         self._added: list[str] = []
         self._base: bytes | None = None
@@ -110,7 +106,7 @@ class Verdicts:
     def save(self) -> None:
         """Write the list with what :meth:`add` gave since it was read (atomically; nothing when nothing was added
         or the folder is refused)."""
-        if not self._added or self.folder is None or self._known is None:
+        if not self._added or self._known is None:
             return
         from printer.fsutil import atomic_write_text
         from printer.paths import private_folder
@@ -125,8 +121,6 @@ class Verdicts:
         self._added.clear()
 
     def _read(self) -> list[str]:
-        if self.folder is None:
-            return []
         from printer.paths import private_folder
 
         if private_folder(self.folder) is None:
