@@ -18,6 +18,19 @@ from printer.decks import check_file, load_format
 from printer.project import load_project
 
 REPO = Path(__file__).resolve().parents[1]
+#: a valid L5R Personality card
+PERSONALITY = {
+    "id": "p1",
+    "title": "Test Samurai",
+    "type": "Personality",
+    "deck": "Dynasty",
+    "clan": "Crab",
+    "cost": 5,
+    "force": 3,
+    "chi": 2,
+    "honor_requirement": 2,
+    "personal_honor": 1,
+}
 MM = 72 / 25.4
 
 

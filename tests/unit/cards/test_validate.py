@@ -3,24 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from helpers import write_json
+from helpers import PERSONALITY, write_json
 
 from printer.cards.catalog import load_cards
 from printer.cli.output import relative
 from printer.project import load_project
-
-PERSONALITY = {
-    "id": "p1",
-    "title": "Test Samurai",
-    "type": "Personality",
-    "deck": "Dynasty",
-    "clan": "Crab",
-    "cost": 5,
-    "force": 3,
-    "chi": 2,
-    "honor_requirement": 2,
-    "personal_honor": 1,
-}
 
 
 def test_bundled_examples_are_valid(run, repo):

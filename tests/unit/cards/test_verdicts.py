@@ -7,25 +7,13 @@ import os
 from pathlib import Path
 
 import pytest
+from helpers import PERSONALITY
 
 from printer.cards.catalog import check_records, schema_store
 from printer.cards.load import load_records
 from printer.cards.schema import SchemaStore
 from printer.cards.verdicts import Verdicts
 from printer.project import load_project
-
-PERSONALITY = {
-    "id": "p1",
-    "title": "Test Samurai",
-    "type": "Personality",
-    "deck": "Dynasty",
-    "clan": "Crab",
-    "cost": 5,
-    "force": 3,
-    "chi": 2,
-    "honor_requirement": 2,
-    "personal_honor": 1,
-}
 
 
 def _write(project: Path, name: str, cards: list[dict[str, object]]) -> Path:
