@@ -190,7 +190,8 @@ def test_a_pool_s_worker_pids_are_the_live_workers_that_reported_at_start(monkey
     pool = ProcessPoolExecutor(1, mp_context=context, initializer=pictures.start_worker, initargs=(pids.queue,))
     try:
         worker = pool.submit(os.getpid).result(timeout=PATIENCE)
-        assert pids() == [worker] and worker != os.getpid()
+        # the id travels on its own queue, and may arrive after the task's result: wait for it
+        assert pids.wait(1, PATIENCE) == [worker] and worker != os.getpid()
     finally:
         pool.shutdown(wait=True)
     assert pids() == []
