@@ -114,6 +114,9 @@ class FaceRegistry:
         #: each card front's key in the face cache, when a face key entry (:class:`FaceKeyEntry`) held it
         self.cache_keys: dict[str, str] = {}
         self._idents: dict[str, str] = {}  # card fronts' face keys -> the name of the entry to keep their key under
+        #: each card's key in the face cache's HTML store (a digest of its data and of what renders it), by card id,
+        #: for the cards whose front this job rendered or read with the face cache in use
+        self.card_keys: dict[str, str] = {}
 
     def fresh(self) -> FaceRegistry:
         """A new registry on the same renderer, options and limit, holding no face (a worker's, for one batch)."""
@@ -243,7 +246,7 @@ class FaceRegistry:
         cache = self._cache
         if cache is None:
             return self.renderer.front(card), None, None, None
-        key = self._card_key(card)
+        key = self.card_keys[card.id] = self._card_key(card)
         entry = None
         if self._context is not None:
             entry = hashlib.sha256(f"{key}\0{self._context}".encode()).hexdigest()
