@@ -146,6 +146,9 @@ class Workers:
         if self.can_warm:
             import multiprocessing
 
+            import printer.sheets.job  # noqa: F401  what a worker loads the job with, imported once, before the fork:
+            # this process imports it for its own build anyway, and each worker would import it again (0.1 s)
+
             before = {child.pid for child in multiprocessing.active_children()}
             self._executor = self._pool(spec)
             self._executor.submit(int)  # a pool starts its processes with its first task

@@ -118,6 +118,24 @@ def test_a_pool_started_early_and_never_used_is_stopped_at_once():
     used.close()
 
 
+def test_a_warmed_pool_s_workers_find_the_job_modules_imported_by_the_build_before_the_fork():
+    """The build imports printer.sheets.job for itself: imported before the pool forks, its workers do not import it
+    each again."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from printer.sheets.options import PrintOptions\n"
+        "from printer.sheets.parallel import JobSpec, Workers\n"
+        "assert 'printer.sheets.job' not in sys.modules\n"
+        f"workers = Workers(2); workers.warm(JobSpec({str(REPO)!r}, 'l5r', PrintOptions(), (), None))\n"
+        "print('printer.sheets.job' in sys.modules); workers.close()\n"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=REPO)
+    assert found.stdout.strip() == "True", found.stderr
+
+
 class _FakeJob:
     """What lay_out_faces reads of a print job: each face's HTML, the text-fit results, the counters."""
 
