@@ -78,7 +78,8 @@ def build_sheets(
     unwritten. With ``verify``, the written sheets are checked against the faces laid out alone
     (:func:`printer.sheets.verify.check_sheets`, counted in ``checked``). ``meanwhile()`` is called once, in this
     process (the build's manifest is made then): before the cards' data is set aside when many faces are to be
-    laid out, else once the PDF is written, so that a watch's one-card save updates the PDF first. Raises
+    laid out, else while workers lay the faces out, else once the PDF is written, so that a watch's one-card save
+    laid out here updates the PDF first. Raises
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
     """
@@ -102,9 +103,14 @@ def build_sheets(
         again = set()
     todo = [k for k in keys if k not in faces or k in again]
     target.parent.mkdir(parents=True, exist_ok=True)
-    if meanwhile is not None and len(todo) >= PACK_CARDS_FROM:  # before the cards' data is set aside
-        meanwhile()
-        meanwhile = None
+    pending = [meanwhile] if meanwhile is not None else []
+
+    def run_meanwhile() -> None:  # once
+        while pending:
+            pending.pop()()
+
+    if len(todo) >= PACK_CARDS_FROM:  # before the cards' data is set aside
+        run_meanwhile()
     if len(todo) >= PACK_CARDS_FROM:  # their HTML is made: their data is not needed while the faces are laid out
         _set_cards_aside(job, items, target.parent)
     chrome: list[Chrome] = []  # the sheets without faces, made while workers lay out
@@ -112,8 +118,10 @@ def build_sheets(
     # atomic_open names its temporary file, so that the next build removes one a killed build left
     spill_dir = tempfile.TemporaryDirectory(prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=target.parent)
 
-    def while_laid_out() -> None:  # the sheets' chrome
+    def while_laid_out(waiting: bool) -> None:  # the sheets' chrome; the manifest too while workers lay out
         chrome.append(sheet_chrome.sheets_chrome(job, sheets, layout, title, cached))
+        if waiting:
+            run_meanwhile()
 
     with spill_dir as spill:
         laid_out, more = lay_out_faces(
@@ -138,8 +146,7 @@ def build_sheets(
                 job, items, sheets, faces, target, verify.dpi, verify.tolerance, verify.severity, checked
             )
             found += [p for p in more if p not in found]
-    if meanwhile is not None:  # few faces were laid out: the PDF is written first (what a watch waits for)
-        meanwhile()
+    run_meanwhile()  # few faces were laid out here: the PDF is written first (what a watch waits for)
     outcome.problems = found
     return outcome
 

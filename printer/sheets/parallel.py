@@ -331,7 +331,7 @@ def lay_out_faces(
     workers: Workers | None = None,
     spec: JobSpec | None = None,
     on_batch: Callable[[int, int], None] | None = None,
-    meanwhile: Callable[[], object] | None = None,
+    meanwhile: Callable[[bool], object] | None = None,
     spill: Path | None = None,
 ) -> tuple[dict[str, tuple[FacePdf, int]], list[Problem]]:
     """Every face of ``keys`` laid out once; returns ``({key: (pdf, page index)}, problems)``.
@@ -345,10 +345,11 @@ def lay_out_faces(
     held a few batches at a time (9,000 faces' HTML waiting was 21 MB).
     ``on_batch(done, total)`` is called as batches finish. The text-fit
     sizes and unfit boxes the workers found are merged into ``job.fitter``.
-    ``meanwhile()`` is called once, in this process: while the workers lay
-    out their batches, or after the faces when they are laid out here (the
-    build lays out the sheets' marks then, so that they are not left for
-    after the last batch). What it raises is raised. With ``spill`` (a
+    ``meanwhile(waiting)`` is called once, in this process: while the workers
+    lay out their batches (``waiting`` true), or after the faces when they
+    are laid out here (false; the build lays out the sheets' marks then, so
+    that they are not left for after the last batch). What it raises is
+    raised. With ``spill`` (a
     folder), each batch's PDF is written there as it comes and the result
     maps each face to that file's ``Path`` instead of the PDF's bytes.
     """
@@ -364,12 +365,12 @@ def lay_out_faces(
             if on_batch:
                 on_batch(done, len(serial))
         if meanwhile:
-            meanwhile()
+            meanwhile(False)
     else:
         feeder = _Feeder(executor, spec, job, cut, title, AHEAD * workers.jobs, spill)
         try:
             if meanwhile:
-                meanwhile()
+                meanwhile(True)
             for done in range(1, len(cut) + 1):
                 parts.append(feeder.result(done - 1))  # its PDF spilled as it finished
                 if on_batch:

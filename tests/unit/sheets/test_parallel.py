@@ -189,6 +189,38 @@ def test_batches_are_handed_to_the_workers_a_few_at_a_time_and_come_back_in_orde
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(f"batch-{i}.pdf" for i in range(1, 21))
 
 
+def test_meanwhile_is_told_whether_workers_are_laying_the_faces_out_while_it_runs(monkeypatch):
+    """The build makes its manifest while workers lay out (``True``); faces laid out here come first (``False``)."""
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from printer.sheets import parallel
+    from printer.sheets.parallel import BatchResult, Workers, lay_out_faces
+
+    release = threading.Event()
+
+    def fake_batch(spec, faces, title=""):
+        release.wait(10)
+        return BatchResult(b"", [k for k, _ in faces])
+
+    monkeypatch.setattr(parallel, "render_batch", fake_batch)
+    monkeypatch.setattr(parallel, "_render", lambda job, keys, title: BatchResult(b"", list(keys)))
+    monkeypatch.setattr(parallel, "batches", lambda keys, *_: [keys[i : i + 2] for i in range(0, len(keys), 2)])
+    keys = [f"k{i}" for i in range(4)]
+    calls = []
+
+    def meanwhile(waiting):
+        calls.append((waiting, release.is_set()))
+        release.set()
+
+    workers = Workers(jobs=2)
+    workers._executor = ThreadPoolExecutor(2)
+    with workers:
+        lay_out_faces(_FakeJob(keys), keys, workers=workers, spec=object(), meanwhile=meanwhile)
+    lay_out_faces(_FakeJob(keys), keys, meanwhile=meanwhile)
+    assert calls == [(True, False), (False, True)]  # the batches still waited on; then after the faces
+
+
 def test_a_failed_batch_is_raised_and_no_more_are_handed_over(monkeypatch):
     from concurrent.futures import ThreadPoolExecutor
 
