@@ -642,3 +642,26 @@ def test_faces_of_many_edits_are_laid_out_again_together(project):
     edited = project / "out" / "t.pdf"
     assert _pages(edited) == _pages(full.target)
     assert edited.stat().st_size <= 1.5 * full.target.stat().st_size
+
+
+def test_the_recent_file_is_read_when_an_entry_is_first_asked_for_and_an_entry_written_before_stays(tmp_path):
+    """An up-to-date build opens the face cache and asks for no entry: it does not read the recent file."""
+    from printer.sheets import cache as face_cache
+
+    first = face_cache.FaceCache(tmp_path)
+    first.put_html("k1", "<p>old</p>", [])
+    first.put_html("k2", "<p>two</p>", [])
+    first.close()
+    reads = []
+    original = face_cache.FaceCache._read_recent
+    opened = face_cache.FaceCache(tmp_path)
+    opened._read_recent = lambda: reads.append(1) or original(opened)  # type: ignore[method-assign]
+    assert reads == []
+    opened.put_html("k1", "<p>new</p>", [])  # written before the recent file is read: not replaced by it
+    assert opened.get_html("k1") == ("<p>new</p>", []) and opened.get_html("k2") == ("<p>two</p>", [])
+    assert reads == [1]
+    opened.close()
+    untouched = face_cache.FaceCache(tmp_path)
+    untouched._read_recent = lambda: reads.append(2) or []  # type: ignore[method-assign]
+    untouched.close()
+    assert reads == [1]
