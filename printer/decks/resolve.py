@@ -33,7 +33,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from printer.cards.model import Card, CardSet
 from printer.decks.deck_errors import AmbiguousCardError, UnknownCardError
@@ -102,7 +102,7 @@ class NameIndex:
     """
 
     def __init__(self, cards: CardSet, names: list[tuple[str, str, str, list[str]]] | None = None):
-        self._memo: dict[tuple[str, str], object] = {}
+        self._memo: dict[tuple[str, str], Any] = {}  # what each kind's find gave for a name
         self._candidates: dict[str, Candidates] = {}
         self.cards = cards
         self.by_key: dict[str, list[Card]] = {}
@@ -137,11 +137,12 @@ class NameIndex:
 
     def _remembered(self, kind: str, name: str, find: Callable[[str], _Found]) -> _Found:
         key = (kind, name)
-        if key not in self._memo:
+        found: _Found | None = self._memo.get(key)
+        if found is None:
             if len(self._memo) >= MEMO_NAMES:
                 self._memo.clear()
-            self._memo[key] = find(name)
-        return cast("_Found", self._memo[key])  # what find gave for this kind
+            found = self._memo[key] = find(name)
+        return found
 
     def lookup(self, name: str) -> list[Card]:
         """The cards ``name`` matches, after fallbacks 1 and 2 of the module docstring."""
@@ -326,7 +327,8 @@ def resolve(deck: Decklist, cards: CardSet, prefer: Callable[[Card], bool] | Non
             if len(preferred) == 1:
                 found = preferred
         if len(found) == 1:
-            resolved.append(ResolvedEntry(entry, found[0], translated=index.named_by_translation(entry.name, found[0])))
+            translated = bool(index.translated) and index.named_by_translation(entry.name, found[0])
+            resolved.append(ResolvedEntry(entry, found[0], translated=translated))
             continue
         where = deck.where(entry.line)
         if not found:
