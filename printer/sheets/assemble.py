@@ -103,15 +103,9 @@ def build_sheets(
         again = set()
     todo = [k for k in keys if k not in faces or k in again]
     target.parent.mkdir(parents=True, exist_ok=True)
-    pending = [meanwhile] if meanwhile is not None else []
-
-    def run_meanwhile() -> None:  # once
-        while pending:
-            pending.pop()()
-
-    if len(todo) >= PACK_CARDS_FROM:  # before the cards' data is set aside
-        run_meanwhile()
+    run_meanwhile = _once(meanwhile)
     if len(todo) >= PACK_CARDS_FROM:  # their HTML is made: their data is not needed while the faces are laid out
+        run_meanwhile()  # before the cards' data is set aside
         _set_cards_aside(job, items, target.parent)
     chrome: list[Chrome] = []  # the sheets without faces, made while workers lay out
     # the batches' PDFs until imposed, beside the output (a system temporary folder may be memory: tmpfs), named as
@@ -149,6 +143,17 @@ def build_sheets(
     run_meanwhile()  # few faces were laid out here: the PDF is written first (what a watch waits for)
     outcome.problems = found
     return outcome
+
+
+def _once(action: Callable[[], object] | None) -> Callable[[], None]:
+    """A call of ``action`` that does it the first time only (``None``: nothing)."""
+    pending = [action] if action is not None else []
+
+    def run() -> None:
+        while pending:
+            pending.pop()()
+
+    return run
 
 
 def _sheets_progress(progress: Callable[[int], None] | None, n_sheets: int) -> Callable[[int, int], None]:
