@@ -82,6 +82,16 @@ def write_cards(path: Path, game: str, cards: list[dict]) -> Path:
     return write_json(path, {"game": game, "cards": list(cards)})
 
 
+def write_game_schema(root: Path, game: str) -> Path:
+    """Write ``schema/<game>/card.schema.json`` in the project ``root``: the shared card schema and nothing more."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"https://printer.invalid/schema/{game}/card.schema.json",
+        "allOf": [{"$ref": "../card.schema.json"}],
+    }
+    return write_json(root / "schema" / game / "card.schema.json", schema)
+
+
 def load_game(game: str, *paths: Path):
     """The :class:`~printer.cards.model.CardSet` of ``game`` read from ``paths`` (the repository's project); asserts no problem."""
     sets, problems = load_cards(load_project(REPO), list(paths))

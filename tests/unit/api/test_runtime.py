@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import write_game_schema
 
 from printer import api
 from printer.sheets.parallel import Workers
@@ -21,13 +22,7 @@ def _project(root: Path) -> Path:
     templates.mkdir(parents=True)
     (templates / "card.html.j2").write_text('<div class="card">{{ card.title }}</div>', encoding="utf-8")
     (templates / "back.html.j2").write_text('<div class="card">BACK</div>', encoding="utf-8")
-    (root / "schema" / "t").mkdir(parents=True)
-    schema = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://printer.invalid/schema/t/card.schema.json",
-        "allOf": [{"$ref": "../card.schema.json"}],
-    }
-    (root / "schema" / "t" / "card.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    write_game_schema(root, "t")
     (root / "cards" / "t").mkdir(parents=True)
     cards = [{"id": f"c{i}", "title": f"Card {i}", "type": "A"} for i in range(3)]
     (root / "cards" / "t" / "cards.json").write_text(json.dumps({"game": "t", "cards": cards}), encoding="utf-8")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pikepdf
 import pytest
+from helpers import write_game_schema
 
 from printer import api
 
@@ -49,13 +50,7 @@ def make_project(root: Path) -> Path:
         '.card { position: absolute; inset: 0; font: 8pt "DejaVu Sans", sans-serif; background: #eee; }',
         encoding="utf-8",
     )
-    (root / "schema" / "t").mkdir(parents=True)
-    schema = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://printer.invalid/schema/t/card.schema.json",
-        "allOf": [{"$ref": "../card.schema.json"}],
-    }
-    (root / "schema" / "t" / "card.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    write_game_schema(root, "t")
     write_cards(root, CARDS)
     return root
 

@@ -4,26 +4,15 @@ from __future__ import annotations
 
 import json
 
+from helpers import PERSONALITY
+
 from printer import api
 from printer.location import Location
 from printer.project import load_project
 
-CARD = {
-    "id": "p1",
-    "title": "Test Samurai",
-    "type": "Personality",
-    "deck": "Dynasty",
-    "clan": "Crab",
-    "cost": 5,
-    "force": 3,
-    "chi": 2,
-    "honor_requirement": 2,
-    "personal_honor": 1,
-}
-
 
 def _bad_file(project):
-    cards = [dict(CARD, id="a"), dict(CARD, id="b"), dict(CARD, id="c", cost="lots")]
+    cards = [dict(PERSONALITY, id="a"), dict(PERSONALITY, id="b"), dict(PERSONALITY, id="c", cost="lots")]
     path = project / "cards" / "l5r" / "crab.json"
     path.write_text(json.dumps({"cards": cards}, indent=2), encoding="utf-8")
     line = next(i for i, text in enumerate(path.read_text().splitlines(), 1) if '"cost": "lots"' in text)

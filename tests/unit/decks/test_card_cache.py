@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import write_cards
+from helpers import PERSONALITY, write_cards
 
 import printer.cards.catalog as catalog
 from printer.decks.card_cache import load_cards_cached
@@ -18,18 +18,6 @@ from printer.decks.resolve import name_index
 from printer.project import load_project
 
 REPO = Path(__file__).resolve().parents[3]
-PERSONALITY = {
-    "id": "p1",
-    "title": "Test Samurai",
-    "type": "Personality",
-    "deck": "Dynasty",
-    "clan": "Crab",
-    "cost": 5,
-    "force": 3,
-    "chi": 2,
-    "honor_requirement": 2,
-    "personal_honor": 1,
-}
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import write_cards
+from helpers import PERSONALITY, write_cards
 
 import printer.cards.translations as translations
 from printer import api
@@ -16,18 +16,6 @@ from printer.project import load_project
 
 REPO = Path(__file__).resolve().parents[3]
 DECKS = REPO / "tests" / "fixtures" / "decks" / "translated"
-PERSONALITY = {
-    "id": "p1",
-    "title": "Test Samurai",
-    "type": "Personality",
-    "deck": "Dynasty",
-    "clan": "Crab",
-    "cost": 5,
-    "force": 3,
-    "chi": 2,
-    "honor_requirement": 2,
-    "personal_honor": 1,
-}
 
 
 def _check(project, deck: Path):

@@ -13,6 +13,7 @@ from pathlib import Path
 import pdfplumber
 import pikepdf
 import pytest
+from helpers import write_game_schema
 from PIL import Image
 
 from printer import api
@@ -36,13 +37,7 @@ def _project(root: Path) -> Path:
     (templates / "back.html.j2").write_text('<div class="card">BACK</div>', encoding="utf-8")
     (templates / "card.css").write_text(CSS, encoding="utf-8")
     (templates / "icons" / "sun.svg").write_text(ICON.format("gold"), encoding="utf-8")
-    (root / "schema" / "t").mkdir(parents=True)
-    schema = {
-        "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://printer.invalid/schema/t/card.schema.json",
-        "allOf": [{"$ref": "../card.schema.json"}],
-    }
-    (root / "schema" / "t" / "card.schema.json").write_text(json.dumps(schema), encoding="utf-8")
+    write_game_schema(root, "t")
     (root / "cards" / "t").mkdir(parents=True)
     Image.new("RGB", (60, 60), "red").save(root / "cards" / "t" / "a.png")
     cards = [{"id": f"c{i}", "title": f"Card {i}", "type": "A", "text": f"Text {i}."} for i in range(6)]
