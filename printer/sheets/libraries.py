@@ -10,6 +10,10 @@ Linux) are the libraries' file names, which the dynamic loader finds by itself (
 the system folders), so :func:`import_weasyprint` imports WeasyPrint with ``find_library`` answering "not found"
 at once, and falls back to the ordinary import when that does not load the libraries.
 
+While it imports, WeasyPrint 70 also imports ``fontTools.subset`` and ``fontTools.varLib.instancer`` (0.15-0.2 s of
+the import), which it uses only to subset a font without HarfBuzz and to set a variable font's axes:
+:func:`import_weasyprint` lets them be imported when first used (:class:`_Later`).
+
 :func:`open_arrays` spares cffi parsing a new C type name for every font subset WeasyPrint writes.
 :func:`lazy_font_files` spares a copy of each whole font file for every document WeasyPrint writes.
 :func:`weasyprint_identity` names the installed WeasyPrint without importing it.
@@ -25,6 +29,8 @@ import io
 import re
 import sys
 import threading
+import types
+from collections.abc import Iterator
 from typing import Any
 
 
@@ -32,28 +38,93 @@ def import_weasyprint() -> None:
     """Import ``weasyprint`` (and its native libraries) once, as quickly as the platform allows.
 
     Only on Linux is ``find_library`` bypassed; elsewhere, and when a library is not found under its file name,
-    WeasyPrint is imported as usual (its own error message then says what is missing). Raises what
-    ``import weasyprint`` raises.
+    WeasyPrint is imported as usual (its own error message then says what is missing). On every platform the
+    fontTools modules of :data:`_LATER` are imported when WeasyPrint first uses them, not while it is imported.
+    Raises what ``import weasyprint`` raises.
     """
-    if "weasyprint.text.ffi" in sys.modules or not sys.platform.startswith("linux"):
-        import weasyprint  # noqa: F401
-
+    if "weasyprint.text.ffi" in sys.modules:
         return
-    import ctypes.util
-
-    original = ctypes.util.find_library
-    ctypes.util.find_library = _not_found
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):  # WeasyPrint prints a help text before it fails
+    with _fonttools_later():
+        if not sys.platform.startswith("linux"):
             import weasyprint  # noqa: F401
-    except (OSError, ImportError):
-        for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
-            del sys.modules[name]
-    else:
-        return
+
+            return
+        import ctypes.util
+
+        original = ctypes.util.find_library
+        ctypes.util.find_library = _not_found
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):  # WeasyPrint prints a help text before it fails
+                import weasyprint  # noqa: F401
+        except (OSError, ImportError):
+            for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
+                del sys.modules[name]
+        else:
+            return
+        finally:
+            ctypes.util.find_library = original
+        import weasyprint  # noqa: F401,F811
+
+
+#: modules WeasyPrint 70 imports at once and uses rarely, each with the names it takes from it by ``from ... import``:
+#: ``fontTools.subset`` subsets a font when HarfBuzz cannot, ``fontTools.varLib.instancer`` (with the 0.12 s of
+#: ``fontTools.varLib``) sets a variable font's axes
+_LATER: dict[str, tuple[str, ...]] = {
+    "fontTools.subset": (),
+    "fontTools.varLib.instancer": ("instantiateVariableFont",),
+}
+
+
+class _Later(types.ModuleType):
+    """Stands for the module of its name while WeasyPrint is imported: the real module is imported when one of its
+    attributes is first asked for, and each function of ``names`` is one that imports it when first called."""
+
+    def __init__(self, name: str, names: tuple[str, ...]) -> None:
+        super().__init__(name)
+        for attribute in names:
+            setattr(self, attribute, _calling_later(name, attribute))
+
+    def __getattr__(self, attribute: str) -> Any:
+        if attribute.startswith("__"):
+            raise AttributeError(attribute)
+        return getattr(_real_module(self), attribute)
+
+
+def _real_module(stand_in: types.ModuleType) -> types.ModuleType:
+    """The module ``stand_in`` stands for, imported now (its stand-in taken out of ``sys.modules`` first)."""
+    if sys.modules.get(stand_in.__name__) is stand_in:
+        del sys.modules[stand_in.__name__]
+    return importlib.import_module(stand_in.__name__)
+
+
+def _calling_later(module: str, name: str) -> Any:
+    """A function that imports ``module`` when it is called and calls its ``name`` with its arguments."""
+
+    def call(*args: Any, **kwargs: Any) -> Any:
+        real = sys.modules.get(module)
+        if real is None or isinstance(real, _Later):
+            if real is not None:
+                del sys.modules[module]
+            real = importlib.import_module(module)
+        return getattr(real, name)(*args, **kwargs)
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+@contextlib.contextmanager
+def _fonttools_later() -> Iterator[None]:
+    """For the time of WeasyPrint's import: each module of :data:`_LATER` not imported yet stands in
+    ``sys.modules`` as a :class:`_Later`; afterwards ``sys.modules`` holds none of them, so the next import of one
+    imports the real module."""
+    stand_ins = {name: _Later(name, names) for name, names in _LATER.items() if name not in sys.modules}
+    sys.modules.update(stand_ins)
+    try:
+        yield
     finally:
-        ctypes.util.find_library = original
-    import weasyprint  # noqa: F401,F811
+        for name, stand_in in stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
 
 
 def _not_found(name: str) -> None:

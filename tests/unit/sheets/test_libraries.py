@@ -109,3 +109,28 @@ def test_a_font_copies_its_whole_file_only_when_it_is_read():
         """
     )
     assert found.splitlines() == ["['_Deferred']", "True", "True", "Lazy fonts"]
+
+
+def test_fonttools_parts_weasyprint_seldom_uses_are_imported_when_first_used():
+    found = run(
+        """
+        import io, sys, types
+        import pdfplumber
+        import printer.sheets.pdf
+        import weasyprint.pdf.fonts as fonts
+        from weasyprint import HTML
+        later = ("fontTools.subset", "fontTools.varLib", "fontTools.varLib.instancer")
+        print([name for name in later if name in sys.modules])  # not imported with WeasyPrint
+        page = '<p style="font-family: DejaVu Sans">Subset by fontTools</p>'
+        fonts.harfbuzz_subset = None  # WeasyPrint's way without HarfBuzz: fontTools subsets the font
+        data = HTML(string=page).write_pdf()
+        print(pdfplumber.open(io.BytesIO(data)).pages[0].extract_text())
+        print(fonts.subset.Options is sys.modules["fontTools.subset"].Options)  # the real module, imported now
+        try:
+            fonts.instantiateVariableFont(None, {})
+        except Exception:
+            pass
+        print(type(sys.modules["fontTools.varLib.instancer"]) is types.ModuleType)  # imported by the first call
+        """
+    )
+    assert found.splitlines() == ["[]", "Subset by fontTools", "True", "True"]
