@@ -218,7 +218,8 @@ def _warm(
     spec: JobSpec | None, parent: int | None = None, rehearse: bool = False, pids: Queue[int] | None = None
 ) -> None:
     """A pool worker's start: its id put on ``pids`` first (:class:`~printer.pools.WorkerPids`), then WeasyPrint
-    imported (:mod:`printer.sheets.pdf`) and ``spec``'s job loaded before its first batch; with ``rehearse``, a face
+    imported (:mod:`printer.sheets.pdf`), ``spec``'s job loaded and its stylesheets parsed (:func:`printer.sheets.pdf.prepare`)
+    before its first batch; with ``rehearse``, a face
     laid out too (:func:`_rehearse`). What fails here is left for that batch to raise, with its own message. With
     ``parent`` (the pid of the process that started the pool), the worker ends itself once that process is gone
     (:func:`_orphaned`)."""
@@ -228,10 +229,11 @@ def _warm(
 
         threading.Thread(target=_orphaned, args=(parent,), name="printer-parent", daemon=True).start()
     try:
-        from printer.sheets import pdf  # noqa: F401
+        from printer.sheets import pdf
 
         if spec is not None:
-            _job_for(spec)
+            job = _job_for(spec)
+            pdf.prepare(job.engine.roots, job.renderer.stylesheets())
     except Exception:  # noqa: BLE001 (the batch loads the job again and reports)
         _JOBS.clear()
         return

@@ -306,6 +306,24 @@ def _warnings(messages: list[tuple[Path | None, str]], where: str) -> list[Probl
     return problems
 
 
+def prepare(roots: list[Path], stylesheet_urls: Sequence[str]) -> None:
+    """Do now what the first document a process lays out would do first: make the lighter user-agent stylesheet
+    (:func:`printer.sheets.useragent.stylesheet`) and parse each stylesheet of ``stylesheet_urls`` as a document
+    linking it would (kept by :mod:`printer.sheets.stylesheets`), read through a fetcher that reads only under
+    ``roots``. A worker does it while the build reads its cards (0.15-0.25 s of the first face it lays out).
+    Raises nothing: what fails is reported by the first document that needs it."""
+    from weasyprint.css import CSS
+    from weasyprint.css.counters import CounterStyle
+
+    with contextlib.suppress(Exception):
+        useragent.stylesheet()
+    fetcher = ProjectFetcher(roots)
+    for url in stylesheet_urls:
+        with contextlib.suppress(Exception):
+            CSS(url=url, url_fetcher=fetcher, media_type="print", font_config=font_config(),
+                counter_style=CounterStyle(), color_profiles={}, page_rules=[], layers=[], _check_mime_type=True)  # fmt: skip
+
+
 def render_documents(
     chunks: Iterable[str],
     roots: list[Path],

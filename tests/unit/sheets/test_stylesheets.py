@@ -95,3 +95,29 @@ def test_a_kept_stylesheet_is_not_given_to_a_document_whose_sandbox_refuses_it(t
     HTML(string=page, url_fetcher=ProjectFetcher([theirs])).render()  # parsed and kept, inside its own project
     with pytest.raises(BlockedFetch):
         HTML(string=page, url_fetcher=ProjectFetcher([mine])).render()
+
+
+def test_a_warming_worker_parses_the_game_s_stylesheets_and_its_first_face_still_reports_their_warnings(styled):
+    """A pool worker parses the game's stylesheets while it starts (printer.sheets.pdf.prepare); the first face it
+    lays out takes them as parsed, and still reports what they hold that WeasyPrint ignores, at its line."""
+    import sys
+
+    css = styled / "templates/l5r/card.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\n.title { colr: red; }\n", encoding="utf-8")
+    line = len(css.read_text(encoding="utf-8").splitlines())
+    code = (
+        "from printer.sheets import parallel, stylesheets\n"
+        "from printer.sheets.options import PrintOptions\n"
+        f"spec = parallel.JobSpec({str(styled)!r}, 'l5r', PrintOptions())\n"
+        "parallel._warm(spec)\n"
+        "print(stylesheets._stats['parsed'], stylesheets._stats['reused'])\n"
+        "result = parallel.render_batch(spec, [('face', '<div class=\"card\"><span class=\"title\">A</span></div>')])\n"
+        "print(stylesheets._stats['parsed'], stylesheets._stats['reused'])\n"
+        "print(sorted({str(p.where) for p in result.problems if 'colr' in p.message}))\n"
+    )
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=styled)
+    assert found.returncode == 0, found.stderr
+    warmed, laid_out, warnings = found.stdout.splitlines()
+    assert warmed == "2 0"  # card-common.css and the game's card.css, before any face
+    assert int(laid_out.split()[1]) >= 2  # the face took both as parsed (its own <style> elements it parses)
+    assert warnings == f"[{str(css) + ':' + str(line) + ':10'!r}]"
