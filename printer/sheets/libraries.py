@@ -14,6 +14,7 @@ While it imports, WeasyPrint 70 also imports ``fontTools.subset`` and ``fontTool
 the import), which it uses only to subset a font without HarfBuzz and to set a variable font's axes:
 :func:`import_weasyprint` lets them be imported when first used (:class:`_Later`).
 
+:func:`parse_c_types` has cffi parse ahead the C types a face's text asks for.
 :func:`open_arrays` spares cffi parsing a new C type name for every font subset WeasyPrint writes.
 :func:`lazy_font_files` spares a copy of each whole font file for every document WeasyPrint writes.
 :func:`weasyprint_identity` names the installed WeasyPrint without importing it.
@@ -166,6 +167,23 @@ def open_arrays() -> None:
     ffi = getattr(fonts, "ffi", None)
     if ffi is not None and not isinstance(ffi, _OpenArrays):
         fonts.ffi = _OpenArrays(ffi)
+
+
+#: the C types WeasyPrint 70 asks cffi for while it lays out, draws and subsets a face's text (measured on an L5R
+#: face), each parsed on its first use in a process: about 14 ms each, the source cffi parses declaring every
+#: type name WeasyPrint's libraries define
+FACE_C_TYPES = ("PangoFcFontMap *", "char[]", "PangoRectangle *", "PangoLogAttr[]", "unsigned int *",
+                "hb_tag_t[100]", "char[4]", "hb_codepoint_t[]")  # fmt: skip
+
+
+def parse_c_types(names: tuple[str, ...] = FACE_C_TYPES) -> None:
+    """Have cffi parse the C types ``names`` of WeasyPrint's libraries now, before the first face needs them
+    (a name WeasyPrint's declarations do not define is skipped). Call after :func:`import_weasyprint`."""
+    from weasyprint.text.ffi import ffi
+
+    for name in names:
+        with contextlib.suppress(Exception):
+            ffi.typeof(name)
 
 
 @functools.cache

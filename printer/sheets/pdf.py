@@ -22,7 +22,7 @@ from urllib.request import url2pathname
 
 from PIL import Image
 
-from printer.sheets.libraries import import_weasyprint, lazy_font_files, open_arrays
+from printer.sheets.libraries import import_weasyprint, lazy_font_files, open_arrays, parse_c_types
 
 import_weasyprint()  # before any other import of WeasyPrint: its libraries loaded without starting programs
 open_arrays()  # font subsets' glyph arrays made without cffi parsing a new type name for each length
@@ -308,15 +308,17 @@ def _warnings(messages: list[tuple[Path | None, str]], where: str) -> list[Probl
 
 def prepare(roots: list[Path], stylesheet_urls: Sequence[str]) -> None:
     """Do now what the first document a process lays out would do first: make the lighter user-agent stylesheet
-    (:func:`printer.sheets.useragent.stylesheet`) and parse each stylesheet of ``stylesheet_urls`` as a document
+    (:func:`printer.sheets.useragent.stylesheet`), have cffi parse the C types a face's text needs
+    (:func:`printer.sheets.libraries.parse_c_types`) and parse each stylesheet of ``stylesheet_urls`` as a document
     linking it would (kept by :mod:`printer.sheets.stylesheets`), read through a fetcher that reads only under
-    ``roots``. A worker does it while the build reads its cards (0.15-0.25 s of the first face it lays out).
+    ``roots``. A worker does it while the build reads its cards (0.3-0.4 s of the first face it lays out).
     Raises nothing: what fails is reported by the first document that needs it."""
     from weasyprint.css import CSS
     from weasyprint.css.counters import CounterStyle
 
     with contextlib.suppress(Exception):
         useragent.stylesheet()
+    parse_c_types()
     fetcher = ProjectFetcher(roots)
     for url in stylesheet_urls:
         with contextlib.suppress(Exception):

@@ -134,3 +134,25 @@ def test_fonttools_parts_weasyprint_seldom_uses_are_imported_when_first_used():
         """
     )
     assert found.splitlines() == ["[]", "Subset by fontTools", "True", "True"]
+
+
+def test_the_c_types_a_face_s_text_needs_are_parsed_ahead():
+    parsed = run(
+        """
+        import pycparser.c_parser
+        import printer.sheets.pdf
+        from printer.sheets.libraries import parse_c_types
+        from weasyprint import HTML
+        parse_c_types()
+        calls = []
+        real = pycparser.c_parser.CParser.parse
+        def counting(self, text, *a, **k):
+            calls.append(text)
+            return real(self, text, *a, **k)
+        pycparser.c_parser.CParser.parse = counting
+        page = '<p style="font-family: DejaVu Sans">Laid out, drawn and subset: <b>bold</b> and 日本語</p>'
+        HTML(string=page).write_pdf()
+        print(len(calls))
+        """
+    )
+    assert parsed == "0"
