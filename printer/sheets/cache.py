@@ -45,7 +45,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urljoin, urlparse
-from urllib.request import url2pathname
+
+from printer.paths import url2pathname
 
 if TYPE_CHECKING:
     from printer.problems import Problem

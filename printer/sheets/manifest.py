@@ -29,10 +29,9 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urljoin, urlparse
-from urllib.request import url2pathname
 
 from printer.fsutil import atomic_write_text
-from printer.paths import bundled_root, regular_file_problem
+from printer.paths import bundled_root, regular_file_problem, url2pathname
 from printer.sheets.cache import _references
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.job import SheetJob

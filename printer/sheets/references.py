@@ -13,23 +13,14 @@ SVG file names in turn is still checked while laying out (:mod:`printer.sheets.p
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlparse
 
-if os.name == "nt":  # what urllib.request.url2pathname is, without importing urllib.request (http, ssl: 60 ms)
-    from nturl2path import url2pathname
-else:
-
-    def url2pathname(url: str) -> str:
-        """The path of a ``file:`` URL's path part, as :func:`urllib.request.url2pathname` gives it here."""
-        return unquote(url)
-
-
 from markupsafe import Markup
 
+from printer.paths import url2pathname
 from printer.problems import Location, Problem
 
 _SRC = re.compile(r"""src\s*=\s*(?:"([^"]*)"|'([^']*)')""", re.IGNORECASE | re.ASCII)

@@ -10,8 +10,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urlparse
-from urllib.request import url2pathname
 
+from printer.paths import url2pathname
 from printer.problems import Problem
 from printer.sheets.cache import FaceCache
 from printer.sheets.fit import Overflow
