@@ -1,3 +1,3 @@
-from printer.cli import main
+from printer.cli import run
 
-main()
+run()

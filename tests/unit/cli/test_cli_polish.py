@@ -31,6 +31,30 @@ def test_version_and_python_m_printer():
     assert done.returncode == 0 and done.stdout.startswith("printer, version ")
 
 
+def test_the_program_keeps_main_s_exit_code_and_exit_handlers_and_ends_with_its_objects_frozen(tmp_path):
+    """printer.cli.run (the console script, python -m printer): the exit code and output are main's, the exit
+    handlers run, and every object alive is frozen on the way out, which spares the interpreter's last walk."""
+    code = (
+        "import atexit, gc, sys\n"
+        "atexit.register(lambda: print('frozen' if gc.get_freeze_count() else 'not frozen'))\n"
+        "from printer.cli import run\n"
+        "sys.argv = ['printer'] + sys.argv[1:]\n"
+        "run()\n"
+    )
+    ok = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True, cwd=tmp_path)
+    assert ok.returncode == 0, ok.stderr
+    assert ok.stdout.startswith("printer, version ") and ok.stdout.splitlines()[-1] == "frozen"
+    usage = subprocess.run([sys.executable, "-c", code, "build", "--no-such-option"], capture_output=True, text=True)
+    assert usage.returncode == 2 and usage.stdout.strip() == "frozen" and "no-such-option" in usage.stderr
+    bad = tmp_path / "bad"
+    (bad / "cards/l5r").mkdir(parents=True)
+    (bad / "printer.toml").write_text('[games.l5r]\ncards = "cards/l5r"\n', encoding="utf-8")
+    (bad / "cards/l5r/c.json").write_text("{", encoding="utf-8")
+    invalid = subprocess.run([sys.executable, "-c", code, "validate"], capture_output=True, text=True, cwd=bad)
+    assert invalid.returncode == 1, invalid.stderr
+    assert "c.json:1:2" in invalid.stdout + invalid.stderr
+
+
 @pytest.mark.parametrize("shell,marker", [("bash", "complete -o"), ("zsh", "compdef"), ("fish", "--command printer")])
 def test_completion_scripts(run, shell, marker):
     result = run("completion", shell)
