@@ -424,7 +424,7 @@ def _kept(part: BatchResult, spill: Path | None, number: int) -> BatchResult:
 class _Feeder:
     """Hands ``cut``'s batches to ``executor``, at most ``ahead`` of them unfinished at a time, and has each one's
     PDF written to ``spill`` (:func:`_kept`) as soon as it finishes, so that finished batches not read yet hold no
-    PDF; :meth:`result` waits for one batch, in order.
+    PDF, and its future let go then; :meth:`result` waits for one batch, in order.
 
     The first batch is handed over from the calling thread (a local pool forks its processes with its first task:
     from this thread, not from ours while the calling one lays out with WeasyPrint), the others from a thread of
@@ -443,6 +443,7 @@ class _Feeder:
         import threading
 
         self._futures: list[Future[BatchResult] | None] = [None] * len(cut)
+        self._results: list[BatchResult | None] = [None] * len(cut)  # a finished batch's, until result() takes it
         self._ready = [threading.Event() for _ in cut]  # finished and its PDF spilled, failed, or never handed over
         self._room = threading.Semaphore(max(1, ahead))
         self._stopped = False
@@ -450,8 +451,12 @@ class _Feeder:
 
         def done(index: int, future: Future[BatchResult]) -> None:
             try:
-                if spill is not None and not future.cancelled() and future.exception() is None:
-                    _kept(future.result(), spill, index + 1)
+                if not future.cancelled() and future.exception() is None:
+                    self._results[index] = _kept(future.result(), spill, index + 1)
+                    # a Dask cluster keeps a task's result in its worker's memory while its future is held
+                    self._futures[index] = None
+                else:  # the build raises it: no more batches are handed over
+                    self._stopped = True
             finally:
                 self._room.release()
                 self._ready[index].set()
@@ -479,7 +484,12 @@ class _Feeder:
         self._thread.start()
 
     def result(self, index: int) -> BatchResult:
+        """Batch ``index``'s result, once (its future is let go when it finishes, so that a Dask worker does not
+        keep every batch's PDF to the end of the build); raises what the batch raised."""
         self._ready[index].wait()
+        part, self._results[index] = self._results[index], None
+        if part is not None:
+            return part
         future = self._futures[index]
         if future is None:
             raise self._failed or RuntimeError("a batch was not handed to the workers")

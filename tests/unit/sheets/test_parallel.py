@@ -283,3 +283,34 @@ def test_batches_merge_into_the_job_under_its_own_face_keys():
     assert [next(k for k in where if k == key) is key for key in keys] == [True, True, True]
     assert where["f2"] == (b"%PDF", 1) and job.fitter.sizes == {("f2", "text"): 7.5}
     assert next(iter(job.fitter.sizes))[0] is keys[1] and next(iter(job.fitter.unfit))[0] is keys[2]
+
+
+def test_a_finished_batch_s_future_is_let_go_before_the_build_ends(tmp_path, monkeypatch):
+    """A Dask cluster keeps a task's result in its worker's memory while the client holds its future: the build
+    holds none once the batch's result is kept, so a catalogue's workers do not keep every batch's PDF."""
+    import gc
+    import weakref
+    from concurrent.futures import ThreadPoolExecutor
+
+    from printer.sheets import parallel
+    from printer.sheets.parallel import BatchResult, Workers, lay_out_faces
+
+    monkeypatch.setattr(
+        parallel, "render_batch", lambda spec, faces, title="": BatchResult(b"%PDF", [k for k, _ in faces])
+    )
+    monkeypatch.setattr(parallel, "batches", lambda keys, *_: [keys[i : i + 2] for i in range(0, len(keys), 2)])
+    futures = []
+    pool = ThreadPoolExecutor(2)
+    submit = pool.submit
+    pool.submit = lambda *a, **k: (futures.append(weakref.ref(f := submit(*a, **k))), f)[1]
+    workers = Workers(jobs=2)
+    workers._executor = pool
+    taken = []
+    keys = [f"k{i}" for i in range(12)]
+    with workers:
+        lay_out_faces(_FakeJob(keys), keys, workers=workers, spec=object(), spill=tmp_path,
+                      on_batch=lambda done, total: (gc.collect(), taken.append(sum(f() is not None for f in futures))))  # fmt: skip
+    assert len(futures) == 6
+    assert all(held <= 4 for held in taken), taken  # at most the batches handed over and not finished yet
+    gc.collect()
+    assert [f() for f in futures] == [None] * 6
