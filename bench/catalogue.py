@@ -189,7 +189,10 @@ def catalogue(
     )  # fmt: skip
     # Dask's worker profiler keeps the call stacks it samples from each task: WeasyPrint's deep layouts made each
     # worker grow by about 8 MiB a batch (10,000 cards: peaks of 327 and 321 MiB; with it off, 160 and 159 MiB, and 13 % less CPU time)
-    os.environ["DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED"] = "False"
+    # (set in this process's Dask configuration: a LocalCluster's nannies hand it to the workers they start)
+    import dask
+
+    dask.config.set({"distributed.worker.profile.enabled": False})
     os.environ["PYTHONPATH"] = ENV["PYTHONPATH"]  # the workers import this checkout's printer: a spawned
     sys.path.insert(0, str(REPO))  # process takes its path from this one's sys.path, not from $PYTHONPATH
     with (
