@@ -218,9 +218,9 @@ def _warm(
     spec: JobSpec | None, parent: int | None = None, rehearse: bool = False, pids: Queue[int] | None = None
 ) -> None:
     """A pool worker's start: its id put on ``pids`` first (:class:`~printer.pools.WorkerPids`), then WeasyPrint
-    imported (:mod:`printer.sheets.pdf`), ``spec``'s job loaded and its stylesheets parsed (:func:`printer.sheets.pdf.prepare`)
-    before its first batch; with ``rehearse``, a face
-    laid out too (:func:`_rehearse`). What fails here is left for that batch to raise, with its own message. With
+    imported (:mod:`printer.sheets.pdf`), ``spec``'s job loaded and what its first face would do first done
+    (:func:`printer.sheets.pdf.prepare`) before its first batch; with ``rehearse``, a face laid out too
+    (:func:`_rehearse`). What fails here is left for that batch to raise, with its own message. With
     ``parent`` (the pid of the process that started the pool), the worker ends itself once that process is gone
     (:func:`_orphaned`)."""
     report_pid(pids)
