@@ -62,19 +62,20 @@ def test_a_failed_quick_import_falls_back_to_the_ordinary_one():
     assert out == "True %PDF"
 
 
+#: code that counts the C declarations cffi has pycparser parse from then on (in ``calls``)
+COUNTING = "calls = []; real = pycparser.c_parser.CParser.parse; pycparser.c_parser.CParser.parse = " + (
+    "lambda self, text, *a, **k: (calls.append(text), real(self, text, *a, **k))[1]"
+)
+
+
 def test_font_subsets_of_new_lengths_parse_no_new_c_types():
     parsed = run(
-        """
+        f"""
         import pycparser.c_parser
         import printer.sheets.pdf
         from weasyprint import HTML
-        calls = []
-        real = pycparser.c_parser.CParser.parse
-        def counting(self, text, *a, **k):
-            calls.append(text)
-            return real(self, text, *a, **k)
-        pycparser.c_parser.CParser.parse = counting
-        page = '<p style="font-family: DejaVu Sans">{}</p>'
+        {COUNTING}
+        page = '<p style="font-family: DejaVu Sans">{{}}</p>'
         HTML(string=page.format("abc")).write_pdf()  # the first subset: the open array type parsed once
         before = len(calls)
         for text in ("abcdef", "abcdefghij", "the quick brown fox"):  # subsets of other lengths
@@ -138,18 +139,13 @@ def test_fonttools_parts_weasyprint_seldom_uses_are_imported_when_first_used():
 
 def test_the_c_types_a_face_s_text_needs_are_parsed_ahead():
     parsed = run(
-        """
+        f"""
         import pycparser.c_parser
         import printer.sheets.pdf
         from printer.sheets.libraries import parse_c_types
         from weasyprint import HTML
         parse_c_types()
-        calls = []
-        real = pycparser.c_parser.CParser.parse
-        def counting(self, text, *a, **k):
-            calls.append(text)
-            return real(self, text, *a, **k)
-        pycparser.c_parser.CParser.parse = counting
+        {COUNTING}
         page = '<p style="font-family: DejaVu Sans">Laid out, drawn and subset: <b>bold</b> and 日本語</p>'
         HTML(string=page).write_pdf()
         print(len(calls))
