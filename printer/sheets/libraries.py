@@ -169,7 +169,7 @@ def open_arrays() -> None:
         fonts.ffi = _OpenArrays(ffi)
 
 
-#: the C types WeasyPrint 70 asks cffi for while it lays out, draws and subsets a face's text (measured on an L5R
+#: the C types WeasyPrint 70 asks cffi for while it lays out, draws and subsets a face's text (measured on a card
 #: face), each parsed on its first use in a process: about 14 ms each, the source cffi parses declaring every
 #: type name WeasyPrint's libraries define
 FACE_C_TYPES = ("PangoFcFontMap *", "char[]", "PangoRectangle *", "PangoLogAttr[]", "unsigned int *",
