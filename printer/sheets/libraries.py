@@ -88,26 +88,21 @@ class _Later(types.ModuleType):
     def __getattr__(self, attribute: str) -> Any:
         if attribute.startswith("__"):
             raise AttributeError(attribute)
-        return getattr(_real_module(self), attribute)
+        return getattr(_real_module(self.__name__), attribute)
 
 
-def _real_module(stand_in: types.ModuleType) -> types.ModuleType:
-    """The module ``stand_in`` stands for, imported now (its stand-in taken out of ``sys.modules`` first)."""
-    if sys.modules.get(stand_in.__name__) is stand_in:
-        del sys.modules[stand_in.__name__]
-    return importlib.import_module(stand_in.__name__)
+def _real_module(name: str) -> types.ModuleType:
+    """The module ``name``, imported now (a :class:`_Later` standing for it taken out of ``sys.modules`` first)."""
+    if isinstance(sys.modules.get(name), _Later):
+        del sys.modules[name]
+    return importlib.import_module(name)
 
 
 def _calling_later(module: str, name: str) -> Any:
     """A function that imports ``module`` when it is called and calls its ``name`` with its arguments."""
 
     def call(*args: Any, **kwargs: Any) -> Any:
-        real = sys.modules.get(module)
-        if real is None or isinstance(real, _Later):
-            if real is not None:
-                del sys.modules[module]
-            real = importlib.import_module(module)
-        return getattr(real, name)(*args, **kwargs)
+        return getattr(_real_module(module), name)(*args, **kwargs)
 
     call.__name__ = call.__qualname__ = name
     return call
