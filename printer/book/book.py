@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import unquote, urlparse
-from urllib.request import url2pathname
 
 from markupsafe import Markup
 
@@ -21,7 +20,7 @@ from printer.book.context import RulesContext
 from printer.book.markdown import Chapter, Heading, render_chapter
 from printer.book.scoped import scoped_css
 from printer.book.source import Edition
-from printer.paths import read_text
+from printer.paths import read_text, url2pathname
 from printer.problems import Problem, errors
 from printer.project import Game, Project
 

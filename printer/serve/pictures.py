@@ -41,9 +41,8 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
-from urllib.request import url2pathname
 
-from printer.paths import check_output_folder, output_folder_problem
+from printer.paths import check_output_folder, output_folder_problem, url2pathname
 from printer.pools import WorkerPids, report_pid
 from printer.project import Game, Project
 

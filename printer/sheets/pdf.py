@@ -18,10 +18,10 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 from urllib.parse import unquote, urljoin, urlparse
-from urllib.request import url2pathname
 
 from PIL import Image
 
+from printer.paths import url2pathname
 from printer.sheets.libraries import import_weasyprint, lazy_font_files, open_arrays, parse_c_types
 
 import_weasyprint()  # before any other import of WeasyPrint: its libraries loaded without starting programs
