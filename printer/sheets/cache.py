@@ -204,6 +204,9 @@ class FaceCache:
         self.hits = 0
         self.misses = 0
         self._blobs: dict[str, bytes] = {}  # one bytes object per batch, so that a build opens each batch PDF once
+        #: each batch's warnings by its blob, found once a process: its faces (hundreds a batch) share them, and a
+        #: batch that gave none has no entry to look up (a lookup in the store for each face, 900 a one-card edit)
+        self._warnings: dict[str, list[Problem]] = {}
         #: the sheets' chrome's key by a digest of what its HTML is made from, found by this process's builds
         #: (:meth:`printer.sheets.output.cached.CachedFaces.chrome_key_of`): a watch renders that HTML once
         self.chrome_keys: dict[str, str] = {}
@@ -312,10 +315,15 @@ class FaceCache:
             return None
         self._blobs[blob] = data
         self.hits += 1
-        try:
-            warnings = self._get("warnings:" + blob) or []
-        except Exception:
-            warnings = []
+        warnings = self._warnings.get(blob)
+        if warnings is None:
+            try:
+                warnings = self._get("warnings:" + blob) or []
+            except Exception:
+                warnings = []
+            self._warnings[blob] = warnings
+        elif warnings:
+            self._used.add("warnings:" + blob)  # kept in the recent file as a lookup would keep it
         return data, index, sizes, unfit, warnings
 
     def put(
@@ -329,6 +337,7 @@ class FaceCache:
         blob = hashlib.sha256(data).hexdigest()
         try:
             self.store.set("blob:" + blob, data)
+            self._warnings[blob] = list(warnings or [])
             if warnings:
                 self._set("warnings:" + blob, list(warnings))
             for key, (index, sizes, unfit) in faces.items():

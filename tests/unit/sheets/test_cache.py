@@ -660,3 +660,27 @@ def test_the_recent_file_is_read_when_an_entry_is_first_asked_for_and_an_entry_w
     untouched._read_recent = lambda: reads.append(2) or []  # type: ignore[method-assign]
     untouched.close()
     assert reads == [1]
+
+
+def test_a_batchs_warnings_are_looked_up_once_a_process_however_many_of_its_faces_are_read(tmp_path):
+    """A batch's faces share its warnings, and a batch that gave none has no entry: each face read asked the store
+    for it again (900 lookups in a one-card edit of 900 cards)."""
+    from printer.problems import Problem
+    from printer.sheets import cache as face_cache
+
+    first = face_cache.FaceCache(tmp_path)
+    quiet, noisy = b"%PDF quiet batch", b"%PDF noisy batch"
+    first.put(quiet, {f"q{i}": (i, {}, {}) for i in range(5)})
+    first.put(noisy, {f"n{i}": (i, {}, {}) for i in range(5)}, [Problem("card.json", "art is low-dpi")])
+    assert [first.get(f"q{i}")[4] for i in range(5)] == [[]] * 5  # type: ignore[index]
+    first.close()
+    opened = face_cache.FaceCache(tmp_path)
+    asked: list[str] = []
+    store_get = opened.store.get
+    opened.store.get = lambda name, *a, **k: asked.append(name) or store_get(name, *a, **k)  # type: ignore[method-assign]
+    assert [opened.get(f"q{i}")[4] for i in range(5)] == [[]] * 5  # type: ignore[index]
+    assert [len(opened.get(f"n{i}")[4]) for i in range(5)] == [1] * 5  # type: ignore[index]
+    assert sum(name.startswith("warnings:") for name in asked) <= 2  # one each, at most (the recent file has some)
+    opened.close()
+    again = face_cache.FaceCache(tmp_path)  # the warnings still reach the recent file and a later process
+    assert again.get("n3")[4][0].message == "art is low-dpi"  # type: ignore[index]
