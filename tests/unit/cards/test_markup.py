@@ -1,6 +1,8 @@
 """Card-text markup: emphasis, breaks, paragraphs, icons, escaping, no HTML injection."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from printer.cards.markup import RenderEnv, escape_text, icons_in, plain_text, to_html
 
@@ -70,3 +72,21 @@ def test_bold_next_to_japanese_punctuation_is_bold_not_asterisks(text, bold):
 def test_asterisks_between_spaces_stay_asterisks():
     assert str(to_html("2 * 3 * 4")) == "<p>2 * 3 * 4</p>"
     assert "<em>" in to_html("an *italic* word")
+
+
+#: characters of every kind card text has: letters (Latin, Japanese, Arabic), spaces, HTML's special characters,
+#: CommonMark punctuation, and each character a markup rule acts on
+_CARD_TEXT = st.text(
+    alphabet=st.sampled_from(list("aZ9 \t\n\r\0.,:;!?#-+~`[]()<>&\"'/*_\\{}|=家臣黄金ع") + ["\u2028", "\u00a0"]),
+    max_size=40,
+)
+
+
+@given(_CARD_TEXT)
+def test_plain_paragraphs_skip_the_parser_and_print_what_the_parser_prints(text):
+    from printer.cards import markup
+
+    env = RenderEnv(icon_url=lambda name: f"icons/{name}.svg")
+    parsed = RenderEnv(icon_url=env.icon_url)
+    assert markup._inline_html(text, env) == markup._CARD_MD.renderInline(text, {"printer": parsed})
+    assert env.unknown_icons == parsed.unknown_icons
