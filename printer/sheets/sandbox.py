@@ -25,6 +25,7 @@ import dataclasses
 import datetime
 import functools
 import operator
+import os
 import types
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path, PurePath
@@ -276,14 +277,21 @@ class ContainedLoader(jinja2.FileSystemLoader):
         self.roots = [Path(r).resolve() for r in [*roots, bundled_root() / "templates"]]
 
     def get_source(self, environment: jinja2.Environment, template: str) -> tuple[str, str, Callable[[], bool]]:
+        pieces = template.split("/")
         for folder in self.searchpath:
-            candidate = Path(folder, *template.split("/"))
-            if candidate.is_file():
+            if os.path.isfile(os.path.join(folder, *pieces)):
+                candidate = Path(folder, *pieces)
                 real = candidate.resolve()
                 if not any(real.is_relative_to(root) for root in self.roots):
                     link = f" (a link to {real})" if real != candidate.absolute() else ""
                     raise SecurityError(f"template {candidate}{link} is outside the project")
                 break
+        else:  # raised as FileSystemLoader raises it, without looking for the file again: a card type's own
+            # template that does not exist (``card-<type>.html.j2``) is asked for at every card
+            jinja2.loaders.split_template_path(template)
+            searched = ", ".join(repr(p) for p in self.searchpath)
+            plural = "path" if len(self.searchpath) == 1 else "paths"
+            raise jinja2.TemplateNotFound(template, f"{template!r} not found in search {plural}: {searched}")
         return super().get_source(environment, template)
 
 

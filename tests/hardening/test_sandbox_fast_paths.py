@@ -98,3 +98,28 @@ def test_a_few_strings_are_weighed_as_the_general_count_weighs_them() -> None:
             assert sizes.text_size(value) == general
     assert sizes.text_size(["a", 1]) == 2 + 1 + 24
     assert sizes.text_size(["a", ["b"]]) == 2 + 1 + 2 + 1
+
+
+def test_a_template_that_is_not_there_is_refused_as_jinja_refuses_it_looking_once(tmp_path, monkeypatch) -> None:
+    """``select_template(["card-personality.html.j2", "card.html.j2"])`` asks for a type's own template at every card;
+    the contained loader answers a missing one as FileSystemLoader does, with one look into each folder, not two."""
+    import os
+
+    from printer.sheets.sandbox import ContainedLoader
+
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "card.html.j2").write_text("card", encoding="utf-8")
+    folders = [str(tmp_path / "a"), str(tmp_path / "b")]
+    contained = jinja2.Environment(loader=ContainedLoader(folders, [tmp_path]))
+    plain = jinja2.Environment(loader=jinja2.FileSystemLoader(folders))
+    for name in ("card-personality.html.j2", "../card.html.j2", "x/../../card.html.j2"):
+        with pytest.raises(jinja2.TemplateNotFound) as ours:
+            contained.get_template(name)
+        with pytest.raises(jinja2.TemplateNotFound) as theirs:
+            plain.get_template(name)
+        assert (ours.value.name, ours.value.message) == (theirs.value.name, theirs.value.message)
+    looked: list[str] = []
+    stat = os.stat
+    monkeypatch.setattr(os, "stat", lambda path, *a, **k: looked.append(os.fspath(path)) or stat(path, *a, **k))
+    assert contained.select_template(["card-personality.html.j2", "card.html.j2"]).render() == "card"
+    assert sum(path.endswith("card-personality.html.j2") for path in looked) == len(folders)
