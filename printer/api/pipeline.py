@@ -159,6 +159,7 @@ def _sheets(
         else SheetsOutcome()
     )
     found, outcome.untidy_faces, outcome.write_whole = written.problems, written.untidy_faces, written.write_whole
+    outcome.named_files = written.named
     if items and not (request.strict and found):
         found += after_sheets(project, game, job, items, layout, target, faces.reprint, outcome, manifest)
     if components and not (request.strict and found):

@@ -69,6 +69,9 @@ class GameBuild:
     write_whole: bool = False
     faces_checked: int = 0
     sheets_checked: int = 0
+    #: the files the printed faces show from anywhere (a card's art, an image a template names), for the
+    #: up-to-date check (:func:`printer.sheets.output.cached.named_files`; found when the build uses the face cache)
+    named_files: list[Path] = field(default_factory=list, repr=False)
 
     @property
     def ok(self) -> bool:

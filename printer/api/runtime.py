@@ -102,7 +102,10 @@ class Runtime:
         when the up-to-date check does not apply (no cache; ``--since``: a reprint depends on more than the files)."""
         if self.cache is None or request.since:
             return None
-        return BuildInputs(build_key(project, game, request), build_signature(project, game, request))
+        from printer.sheets.uptodate import named_before
+
+        key = build_key(project, game, request)
+        return BuildInputs(key, build_signature(project, game, request), named_before(self.cache.store, key))
 
     def recall(self, inputs: BuildInputs | None) -> GameBuild | None:
         """The last build's result when the build of ``inputs`` is up to date (:mod:`printer.sheets.uptodate`: same
@@ -125,16 +128,19 @@ class Runtime:
 
         if self.cache is None or inputs is None or outcome.failure or outcome.target is None:
             return
-        remember(self.cache.store, inputs.key, inputs.digest, _game_build_data(outcome), outcome.paths)
+        data, named = _game_build_data(outcome), outcome.named_files
+        remember(self.cache.store, inputs.key, inputs.digest, data, outcome.paths, named, inputs.named)
 
 
 @dataclass(frozen=True)
 class BuildInputs:
-    """A build's ``key`` (:func:`build_key`) and its inputs' ``digest`` (:func:`build_signature`; ``None``: too many
-    files to tell, it always builds)."""
+    """A build's ``key`` (:func:`build_key`), its inputs' ``digest`` (:func:`build_signature`; ``None``: too many
+    files to tell, it always builds) and the files the last such build named, as they are before this one reads
+    them (:func:`printer.sheets.uptodate.named_before`)."""
 
     key: str
     digest: str | None
+    named: dict[str, list[int] | None] = field(default_factory=dict)
 
 
 def _game_build_data(outcome: GameBuild) -> dict[str, Any]:
@@ -145,6 +151,7 @@ def _game_build_data(outcome: GameBuild) -> dict[str, Any]:
     data["target"] = str(outcome.target) if outcome.target is not None else None
     data["paths"] = [str(p) for p in outcome.paths]
     data["problems"] = [p.as_dict() for p in outcome.problems]
+    data.pop("named_files", None)  # kept apart, with each file's size and time (printer.sheets.uptodate.remember)
     return data
 
 

@@ -24,7 +24,7 @@ from printer.sheets.faces.items import PrintItem
 from printer.sheets.job import SheetJob
 from printer.sheets.layout import SheetLayout
 from printer.sheets.output import chrome as sheet_chrome
-from printer.sheets.output.cached import CachedFaces, scattered
+from printer.sheets.output.cached import CachedFaces, named_files, scattered
 from printer.sheets.output.chrome import Chrome
 from printer.sheets.output.imposition import Imposition, impose_faces
 from printer.sheets.output.outcome import SheetsOutcome
@@ -95,8 +95,8 @@ def build_sheets(
     n_sheets = len(sheets) // per_page
     keys = [face.key for face in distinct_faces(job, items)]
     on_batch = _sheets_progress(progress, n_sheets)
-    outcome = SheetsOutcome()
     faces, problems = cached.found(keys) if cached is not None else ({}, [])
+    outcome = SheetsOutcome(named=named_files(job, items, keys) if cached is not None else [])  # HTML not aside yet
     again = scattered(faces)
     if again and not tidy:
         outcome.untidy_faces = len(again)

@@ -10,6 +10,14 @@ whose outputs are still there unchanged (size and modification time), that
 build's result (its warnings included) is the answer, with no card loaded
 and no page laid out. Anything else, and any doubt, builds; the faces then
 come from the cache by content.
+
+A face may also show files outside those folders: a card's art anywhere in
+the project, an image a template names by its path from the project's
+folder. The build keeps each such file it *named* (:func:`remember`), with
+its size and time as they were before the build read it
+(:func:`named_before`; a file the last build did not name is looked at once
+the build is done), and the build is up to date only while each is as it
+was (:func:`recall`).
 """
 
 from __future__ import annotations
@@ -90,6 +98,26 @@ def signature(request_fields: Iterable[object], files: Iterable[Path], folders: 
     return h.hexdigest()
 
 
+def _stat(path: str) -> list[int] | None:
+    """``[size, modification time in ns]`` of the file ``path``, ``None`` when it is not a readable file's."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return [found.st_size, found.st_mtime_ns]
+
+
+def named_before(store: TextStore, key: str) -> dict[str, list[int] | None]:
+    """The files the last build of ``key`` named (see :func:`remember`), each with its size and time now: taken
+    before a build reads them, so that a file saved while it runs is not taken for the one it printed."""
+    try:
+        entry = store.get("build:" + key)
+        named = json.loads(entry).get("named", {}) if isinstance(entry, str) else {}
+        return {str(path): _stat(str(path)) for path in named} if isinstance(named, dict) else {}
+    except Exception:  # a damaged entry: the build looks at the files afterwards
+        return {}
+
+
 def _outputs(paths: Iterable[Path]) -> dict[str, tuple[int, int]] | None:
     found = {}
     for path in paths:
@@ -105,7 +133,7 @@ def _outputs(paths: Iterable[Path]) -> dict[str, tuple[int, int]] | None:
 
 def recall(store: TextStore, key: str, digest: str | None) -> dict[str, Any] | None:
     """The result (JSON data, as :func:`remember` was given it) stored for ``key`` when its signature is
-    ``digest`` and its outputs are unchanged, else ``None``."""
+    ``digest``, its outputs are unchanged and so is each file it named, else ``None``."""
     if digest is None:
         return None
     try:
@@ -116,15 +144,28 @@ def recall(store: TextStore, key: str, digest: str | None) -> dict[str, Any] | N
         outputs = {path: tuple(found) for path, found in stored["outputs"].items()}
         if stored["digest"] != digest or _outputs(Path(p) for p in outputs) != outputs:
             return None
+        named = stored.get("named", {})
+        if any(_stat(path) != found for path, found in named.items()):  # None: missing then, and still
+            return None
         result = stored["result"]
         return result if isinstance(result, dict) else None
     except Exception:  # a damaged entry: build
         return None
 
 
-def remember(store: TextStore, key: str, digest: str | None, result: dict[str, Any], outputs: Iterable[Path]) -> None:
+def remember(
+    store: TextStore,
+    key: str,
+    digest: str | None,
+    result: dict[str, Any],
+    outputs: Iterable[Path],
+    named: Iterable[Path] = (),
+    before: dict[str, list[int] | None] | None = None,
+) -> None:
     """Store ``result`` (JSON data) for ``key`` under ``digest`` with the size and time of its ``outputs`` (files or
-    folders). Stored as JSON text, never a pickle (see :mod:`printer.sheets.cache`)."""
+    folders) and of each file its faces ``named`` (``None`` for a missing one): as in ``before``
+    (:func:`named_before`, taken before the build) when it is there, else as it is now. Stored as JSON
+    text, never a pickle (see :mod:`printer.sheets.cache`)."""
     if digest is None:
         return
     files: list[Path] = []
@@ -135,6 +176,9 @@ def remember(store: TextStore, key: str, digest: str | None, result: dict[str, A
     if found is None:
         return
     try:
-        store.set("build:" + key, json.dumps({"digest": digest, "outputs": found, "result": result}))
+        before = before or {}
+        files_named = {str(p): before[str(p)] if str(p) in before else _stat(str(p)) for p in named}
+        entry = {"digest": digest, "outputs": found, "result": result, "named": files_named}
+        store.set("build:" + key, json.dumps(entry))
     except Exception:
         pass

@@ -114,6 +114,8 @@ class FaceRegistry:
         #: each card front's key in the face cache, when a face key entry (:class:`FaceKeyEntry`) held it
         self.cache_keys: dict[str, str] = {}
         self._idents: dict[str, str] = {}  # card fronts' face keys -> the name of the entry to keep their key under
+        #: the files a card front's HTML names, by its key in the face cache, when a face key entry held them
+        self.named_by_cache_key: dict[str, tuple[str, ...]] = {}
         #: each card's key in the face cache's HTML store (a digest of its data and of what renders it), by card id,
         #: for the cards whose front this job rendered or read with the face cache in use
         self.card_keys: dict[str, str] = {}
@@ -260,6 +262,7 @@ class FaceRegistry:
                 and all(self._stat(f) == (n, t) for f, n, t in kept.files)
             ):
                 self.renderer.problems.extend(p for p in found[1] if p not in self.renderer.problems)
+                self.named_by_cache_key[kept.face] = tuple(f for f, _, _ in kept.files)
                 return html, digest, entry, kept.face
             if all(map(self._exists, referenced_files(found[0], self._base_url))):
                 self.renderer.problems.extend(p for p in found[1] if p not in self.renderer.problems)

@@ -125,6 +125,28 @@ class CachedFaces:
         return {k: "/F" + self.keys[k][:24] for k in keys}
 
 
+def named_files(job: SheetJob, items: Sequence[Any], keys: Sequence[str]) -> list[Path]:
+    """The files the faces ``keys`` of ``items`` (:class:`~printer.sheets.placed.PrintItem`) show, sorted: each
+    card's art (its own file, not the copy prepared for print) and each local file their HTML names (an icon, an
+    image a template names by its path). A build keeps them for its up-to-date check
+    (:func:`printer.sheets.uptodate.remember`): a card's art may be anywhere in the project, outside the folders
+    that check walks."""
+    from printer.sheets.cache import referenced_files
+
+    base_url = job.engine.base.resolve().as_uri() + "/"
+    found: set[str] = set()  # paths as text: a Path each would cost more than the rest (0.02 s for 900 faces)
+    for item in items:
+        for card in (item.card, item.back_card):
+            art = card.art_path() if card is not None else None
+            if art is not None:
+                found.add(str(art))
+    registry = job.faces
+    for key in keys:  # a card front's from its face key entry when it held them, else read from its HTML
+        kept = registry.named_by_cache_key.get(registry.cache_keys.get(key, ""))
+        found.update(kept if kept is not None else map(str, referenced_files(str(registry.html[key]), base_url)))
+    return [Path(path) for path in sorted(found)]
+
+
 def scattered(faces: LaidOut) -> set[str]:
     """The faces to lay out again so that the PDF does not grow with every edit: each batch carries its own subset
     of every font its faces use (a CJK font's is 0.1-0.4 MB), so a face laid out alone by an edit adds a copy of

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -684,3 +685,51 @@ def test_a_batchs_warnings_are_looked_up_once_a_process_however_many_of_its_face
     opened.close()
     again = face_cache.FaceCache(tmp_path)  # the warnings still reach the recent file and a later process
     assert again.get("n3")[4][0].message == "art is low-dpi"  # type: ignore[index]
+
+
+def _colours_on_first_page(pdf: Path, tmp: Path) -> dict[str, int]:
+    """How many pixels of page 1 (the fronts, 30 dpi) are pure red, blue or green (one channel over 180, the other
+    two under 60)."""
+    subprocess.run(
+        ["pdftoppm", "-r", "30", "-png", "-f", "1", "-l", "1", "-singlefile", str(pdf), str(tmp)], check=True
+    )
+    data = Image.open(tmp.with_suffix(".png")).convert("RGB").tobytes()
+    pixels = [data[i : i + 3] for i in range(0, len(data), 3)]
+    return {
+        name: sum(p[channel] > 180 and sum(p) - p[channel] < 120 for p in pixels)
+        for name, channel in (("red", 0), ("green", 1), ("blue", 2))
+    }
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+def test_an_edit_to_art_or_an_image_outside_the_walked_folders_is_printed_not_found_up_to_date(project, tmp_path):
+    """A card's art may be anywhere in the project, and a template may name an image by its path from the
+    project's folder: neither is in the folders the up-to-date check walks (printer.toml, cards, templates,
+    schemas). The build keeps the files its faces named, and is up to date only while each is unchanged."""
+    (project / "art").mkdir()
+    (project / "shared").mkdir()
+    Image.new("RGB", (60, 60), "red").save(project / "art" / "a.png")
+    Image.new("RGB", (60, 60), "red").save(project / "shared" / "logo.png")
+    cards = _cards(project)
+    cards[4]["art"] = "../../art/a.png"
+    _write_cards(project, cards)
+    card = project / "templates" / "t" / "card.html.j2"
+    logo = '<img src="shared/logo.png" style="position: absolute; right: 5mm; top: 5mm; width: 15mm" alt="">'
+    _touch(card, CARD.replace('<div class="title">', logo + '<div class="title">'))
+    built = _build(project)
+    assert not built.up_to_date and _build(project).up_to_date
+    assert _colours_on_first_page(built.target, tmp_path / "red")["red"] > 0
+    Image.new("RGB", (60, 60), "blue").save(project / "art" / "a.png")
+    after_art = _build(project)
+    assert not after_art.up_to_date and after_art.stats["faces laid out"] == 1
+    seen = _colours_on_first_page(after_art.target, tmp_path / "art")
+    assert seen["blue"] > 0 and seen["red"] > 0  # the art is blue; the six logos are still red
+    Image.new("RGB", (60, 60), (0, 255, 0)).save(project / "shared" / "logo.png")
+    after_logo = _build(project)
+    assert not after_logo.up_to_date and after_logo.stats["faces laid out"] == 6  # the six fronts show the logo
+    seen = _colours_on_first_page(after_logo.target, tmp_path / "logo")
+    assert (seen["red"], seen["blue"] > 0, seen["green"] > 0) == (0, True, True)
+    assert _build(project).up_to_date
+    (project / "art" / "a.png").unlink()  # gone: built (the art's placeholder), then up to date while it stays gone
+    assert not _build(project).up_to_date and _build(project).up_to_date
