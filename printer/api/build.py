@@ -15,7 +15,7 @@ from printer.api.results import (
     PrintCheck,
 )
 from printer.api.runtime import Runtime
-from printer.problems import ERROR
+from printer.problems import ERROR, Problem, RenderError
 from printer.project import Game, Project
 from printer.sheets.plan import BuildRequest
 
@@ -150,7 +150,8 @@ def build_game(
     runtime: Runtime | None = None,
     tidy: Tidy = "due",
 ) -> GameBuild:
-    """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data.
+    """Print one game's cards as ``request`` says (see :func:`build`); never raises for bad card data, a template
+    error or a file a face may not read (the outcome's ``failure`` and ``problems`` say what is wrong).
 
     ``runtime`` holds the workers that lay the faces out and the face cache that holds faces laid out before and
     answers whether the build is up to date (:class:`~printer.api.runtime.Runtime`, open; default: this process,
@@ -168,7 +169,11 @@ def build_game(
         remembered = runtime.recall(inputs)
         if remembered is not None:
             return remembered
-    outcome = _build_game(project, game, request, progress, runtime, tidy != "later")
+    try:
+        outcome = _build_game(project, game, request, progress, runtime, tidy != "later")
+    except RenderError as exc:  # a template error, a blocked or unreadable file: this game's problems, as data
+        problems = exc.problems or [Problem(f"templates/{game.id}", str(exc), code="template")]
+        outcome = GameBuild(game.id, problems=list(problems), failure="not printed", lang=request.lang)
     from printer.cards.positions import with_lines
 
     outcome.problems = with_lines(outcome.problems)  # as validate places them: only files with problems are read

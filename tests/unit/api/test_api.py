@@ -61,3 +61,32 @@ def _first_id(file: Path) -> str:
     data = json.loads(file.read_text(encoding="utf-8"))
     cards = data["cards"] if isinstance(data, dict) and "cards" in data else data
     return (cards[0] if isinstance(cards, list) else cards)["id"]
+
+
+def test_a_template_error_is_a_games_problem_not_an_exception_and_the_other_games_print(tmp_path: Path) -> None:
+    """A library caller gets every problem as data (check-jsonschema's way): a game whose template fails is not
+    printed and says where, and the build goes on with the next game."""
+    import json
+
+    from helpers import write_game_schema
+
+    root = tmp_path / "p"
+    (root / "printer.toml").parent.mkdir(parents=True)
+    toml = "".join(f'[games.{g}]\nname = "{g.upper()}"\ncard_size = "poker"\n' for g in ("a", "b"))
+    (root / "printer.toml").write_text(toml, encoding="utf-8")
+    for game, body in (("a", "<div>{{ card.title }} {{ card.nosuch.x }}</div>"), ("b", "<div>{{ card.title }}</div>")):
+        (root / "templates" / game).mkdir(parents=True)
+        (root / "templates" / game / "card.html.j2").write_text(body, encoding="utf-8")
+        (root / "templates" / game / "back.html.j2").write_text("<div>BACK</div>", encoding="utf-8")
+        write_game_schema(root, game)
+        (root / "cards" / game).mkdir(parents=True)
+        cards = {"game": game, "cards": [{"id": f"{game}1", "title": "One", "type": "A"}]}
+        (root / "cards" / game / "cards.json").write_text(json.dumps(cards), encoding="utf-8")
+    result = api.build(api.load_project(root), api.BuildRequest(out_dir=root / "out", jobs=1))
+    broken, printed = result.games
+    assert not result.ok and (broken.game, broken.failure, broken.target) == ("a", "not printed", None)
+    (problem,) = broken.problems
+    assert problem.severity is Severity.ERROR and str(problem.where).endswith("card.html.j2:1")
+    assert "nosuch" in problem.message and "cards.json" in str(problem.hint)
+    assert printed.ok and printed.target == root / "out" / "b.pdf" and printed.target.is_file()
+    assert not (root / "out" / "a.pdf").exists()
