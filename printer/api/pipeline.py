@@ -304,6 +304,7 @@ def _build_components(  # noqa: PLR0913  one game's build state, passed on by th
     fronts = sum(1 for s in made.sheets if s.side == "front")
     for name, value in made.stats.items():
         outcome.stats[f"components: {name}"] = value
+    outcome.named_files = sorted({*outcome.named_files, *made.named})  # for the up-to-date check
     boards = f", {made.board_pages} of them a board's pages" if made.board_pages else ""
     outcome.exports.append(f"{target}: components {counts} on {counted(fronts, 'sheet')}{boards}")
     outcome.paths.append(target)

@@ -311,6 +311,8 @@ class ComponentSheets:
     board_pages: int = 0
     #: the work done, as :attr:`printer.sheets.engine.documents.Engine.stats` counts it (``faces laid out``, ``faces from cache``)
     stats: dict[str, float] = field(default_factory=dict)
+    #: the files the pieces' faces show (:func:`printer.sheets.output.cached.named_files`), found with a face cache
+    named: list[Path] = field(default_factory=list)
 
 
 def piece_sheets(  # noqa: PLR0913  sheet geometry as the options give it; defaults keep callers short
@@ -524,7 +526,7 @@ def build_components(
     from printer.fsutil import atomic_open
     from printer.sheets.export.faces import page_layout
     from printer.sheets.impose import impose
-    from printer.sheets.output.cached import CachedFaces
+    from printer.sheets.output.cached import CachedFaces, named_files
     from printer.sheets.output.chrome import chrome_pdf
     from printer.sheets.parallel import lay_out_faces
 
@@ -533,6 +535,7 @@ def build_components(
     faces: dict[str, tuple[bytes | Path, int]] = {}
     geometry: dict[str, tuple[tuple[float, float], tuple[float, float]]] = {}
     jobs = []
+    named: list[Path] = []
     opts = None
     for component, items in groups:
         job = job_for(component)
@@ -546,6 +549,7 @@ def build_components(
         cached = CachedFaces(job, cache) if cache is not None else None
         job.faces.use_cache(cache, cached.context() if cached is not None else None)
         found, more = cached.found(own) if cached is not None else ({}, [])
+        named += named_files(job, items, own) if cached is not None else []
         todo = [k for k in own if k not in found]
         spec = spec_for(component) if spec_for else None
         laid_out, more2 = lay_out_faces(job, todo, title, workers, spec)
@@ -577,4 +581,5 @@ def build_components(
             result.stats[name] = result.stats.get(name, 0) + value
     with atomic_open(target) as handle:
         handle.write(data)
+    result.named = sorted(set(named))
     return result, problems

@@ -338,3 +338,26 @@ def test_component_faces_come_from_the_face_cache_the_second_time(tmp_path):
     # 12 fronts (3 coins, 5 chits, 3 hexes, the mat) and one back per size (coin, chit, hex): each laid out once
     assert first.stats["components: faces laid out"] == 15
     assert again.stats["components: faces laid out"] == 0 and again.stats["components: faces from cache"] == 15
+
+
+@pytest.mark.slow
+def test_an_edit_to_a_pieces_art_outside_the_card_folder_builds_again(tmp_path):
+    """A component's piece shows its card's art as a card does: an edit to it, anywhere in the project, is seen by
+    the up-to-date check."""
+    from PIL import Image
+
+    root = make_project(tmp_path / "p")
+    (root / "art").mkdir()
+    Image.new("RGB", (40, 40), "red").save(root / "art" / "hex.png")
+    cards_file = root / "cards" / "t" / "cards.json"
+    data = json.loads(cards_file.read_text(encoding="utf-8"))
+    data["cards"][-2]["art"] = "../../art/hex.png"  # the third hex
+    cards_file.write_text(json.dumps(data), encoding="utf-8")
+    card = root / "templates" / "t" / "card.html.j2"
+    card.write_text(card.read_text(encoding="utf-8").replace("</div></div>", '</div><img src="{{ art_url }}"></div>'))
+    request = api.BuildRequest(out_dir=root / "out", aids=False)
+    first = api.build(api.load_project(root), request).games[0]
+    assert first.ok and api.build(api.load_project(root), request).games[0].up_to_date
+    Image.new("RGB", (40, 40), "blue").save(root / "art" / "hex.png")
+    again = api.build(api.load_project(root), request).games[0]
+    assert not again.up_to_date and again.stats["components: faces laid out"] == 1
