@@ -114,7 +114,8 @@ class FaceRegistry:
         #: each card front's key in the face cache, when a face key entry (:class:`FaceKeyEntry`) held it
         self.cache_keys: dict[str, str] = {}
         self._idents: dict[str, str] = {}  # card fronts' face keys -> the name of the entry to keep their key under
-        #: the files a card front's HTML names, by its key in the face cache, when a face key entry held them
+        #: the files a card front's HTML names, by its key in the face cache (from its face key entry, or found
+        #: when its key was)
         self.named_by_cache_key: dict[str, tuple[str, ...]] = {}
         #: each card's key in the face cache's HTML store (a digest of its data and of what renders it), by card id,
         #: for the cards whose front this job rendered or read with the face cache in use
@@ -146,6 +147,7 @@ class FaceRegistry:
             entry = FaceKeyEntry(html_digest(self.html[key]).hex(), cache_key, tuple((p, *st) for p, st in stats if st))
             self._cache.put_ident(ident, entry)
         self.cache_keys[key] = cache_key
+        self.named_by_cache_key[cache_key] = tuple(sorted(named))
 
     def _stat(self, path: str) -> tuple[int, int] | None:
         """``(size, modification time in ns)`` of the file ``path``, asked once per job; ``None`` when missing."""

@@ -14,6 +14,7 @@ from urllib.parse import unquote, urlparse
 from printer.paths import url2pathname
 from printer.problems import Problem
 from printer.sheets.cache import FaceCache
+from printer.sheets.faces.items import PrintItem
 from printer.sheets.fit import Overflow
 from printer.sheets.job import SheetJob
 from printer.sheets.parallel import FacePdf
@@ -125,8 +126,8 @@ class CachedFaces:
         return {k: "/F" + self.keys[k][:24] for k in keys}
 
 
-def named_files(job: SheetJob, items: Sequence[Any], keys: Sequence[str]) -> list[Path]:
-    """The files the faces ``keys`` of ``items`` (:class:`~printer.sheets.placed.PrintItem`) show, sorted: each
+def named_files(job: SheetJob, items: Sequence[PrintItem], keys: Sequence[str]) -> list[Path]:
+    """The files the faces ``keys`` of ``items`` show, sorted: each
     card's art (its own file, not the copy prepared for print) and each local file their HTML names (an icon, an
     image a template names by its path). A build keeps them for its up-to-date check
     (:func:`printer.sheets.uptodate.remember`): a card's art may be anywhere in the project, outside the folders
@@ -141,7 +142,7 @@ def named_files(job: SheetJob, items: Sequence[Any], keys: Sequence[str]) -> lis
             if art is not None:
                 found.add(str(art))
     registry = job.faces
-    for key in keys:  # a card front's from its face key entry when it held them, else read from its HTML
+    for key in keys:  # a card front's as its key was found (FaceRegistry.named_by_cache_key), else read from its HTML
         kept = registry.named_by_cache_key.get(registry.cache_keys.get(key, ""))
         found.update(kept if kept is not None else map(str, referenced_files(str(registry.html[key]), base_url)))
     return [Path(path) for path in sorted(found)]
