@@ -23,6 +23,7 @@ from printer.project import Game, Project
 
 if TYPE_CHECKING:
     from printer.api.build import Progress
+    from printer.sheets.components import Component
     from printer.sheets.faces.items import PrintItem
     from printer.sheets.job import SheetJob
     from printer.sheets.options import PrintOptions
@@ -311,6 +312,15 @@ def _build_components(  # noqa: PLR0913  one game's build state, passed on by th
     return problems
 
 
+def component_options(opts: PrintOptions, component: Component, page: tuple[float, float]) -> PrintOptions:
+    """The print options of ``component``'s pieces: ``opts`` with the component's trim size as the card size, on
+    ``page`` (width, height in mm: the cards' sheet as laid out, :attr:`printer.sheets.layout.SheetLayout.page`) as
+    given. A component's sheets print with them, and ``printer serve`` shows its pieces with them."""
+    from dataclasses import replace
+
+    return replace(opts, card=component.size, paper=page, orientation="as-given")
+
+
 def _component_jobs(
     project: Project,
     game: Game,
@@ -323,13 +333,11 @@ def _component_jobs(
     """``(job_for, spec_for)``: a component's print job (its card size the component's trim size, its templates
     shown ``component``, its faces in ``lang``) and the :class:`~printer.sheets.parallel.JobSpec` workers rebuild it
     from."""
-    from dataclasses import replace
-
     from printer.sheets import job as sheet_job
     from printer.sheets.parallel import JobSpec
 
     def options(component: Any) -> PrintOptions:
-        return replace(opts, card=component.size, paper=page, orientation="as-given")
+        return component_options(opts, component, page)
 
     def job_for(component: Any) -> sheet_job.SheetJob:
         job = sheet_job.make_job(project, game, options(component), extra, lang=lang)

@@ -27,6 +27,7 @@ import threading
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -139,7 +140,8 @@ class Server:
         if spec is not None:
             root = str(self.workspace.root)
             for _ in range(self.config.workers):
-                task = loop.run_in_executor(self.executor, prepare, root, spec.game, spec.fingerprint, spec.html)
+                warm = partial(prepare, root, spec.game, spec.fingerprint, spec.html, component=spec.component)
+                task = loop.run_in_executor(self.executor, warm)
                 task.add_done_callback(lambda t: t.cancelled() or t.exception())
         seen: dict[str, set[str]] = {}
         for entry in self.workspace.entries_of():
@@ -150,7 +152,8 @@ class Server:
             if spec is not None:  # a few card types of each game: their fonts and styles are loaded once
                 types.add(entry.type)
                 root = str(self.workspace.root)
-                task = loop.run_in_executor(self.urgent, prepare, root, spec.game, spec.fingerprint, spec.html)
+                warm = partial(prepare, root, spec.game, spec.fingerprint, spec.html, component=spec.component)
+                task = loop.run_in_executor(self.urgent, warm)
                 task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     # -- changes --------------------------------------------------------------------------------------------------
@@ -300,15 +303,20 @@ def _page(name: str, title: str) -> Callable[[Request], Awaitable[Response]]:
 
 
 def _games(workspace: Workspace) -> list[dict[str, Any]]:
+    """Each game's id, name and geometry: its card's trim size, bleed and safe area (mm), and each component's trim
+    size by name (``pieces``: an entry's ``piece`` shows at that size)."""
     out = []
     for game in workspace.project.games.values():
+        pieces: dict[str, list[float]] = {}
         try:
-            opts = workspace._game(game.id).job.opts
+            state = workspace._game(game.id)
+            opts = state.job.opts
             size, bleed, safe = list(opts.card), opts.bleed, opts.safe
+            pieces = {c.name: list(c.size) for c in state.components}
         except Exception as exc:  # a game whose templates or options are broken still lists its cards
             log.warning("%s: %s", game.id, exc)
             size, bleed, safe = [63.0, 88.0], 3.0, 3.0
-        out.append({"id": game.id, "name": game.name, "card": size, "bleed": bleed, "safe": safe})
+        out.append({"id": game.id, "name": game.name, "card": size, "bleed": bleed, "safe": safe, "pieces": pieces})
     return out
 
 

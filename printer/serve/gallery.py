@@ -55,6 +55,8 @@ class GalleryEntry:
     error: str | None = None
     problems: list[dict[str, Any]] = field(default_factory=list)
     editable: bool = True
+    #: the component (printer.toml's name) the card is a piece of, shown at that component's trim size; ``None``: a card
+    piece: str | None = None
     #: shown in another language (:mod:`printer.serve.langs`): that language, and the translation's state
     lang: str | None = None
     translation: str | None = None

@@ -28,8 +28,9 @@ from starlette.routing import Route
 from printer.cards.model import Card, CardSet
 from printer.problems import Problem
 from printer.serve.gallery import GalleryEntry, relative_name, search_text
+from printer.serve.game_faces import GameFaces
 from printer.serve.security import json_body
-from printer.serve.workspace import Workspace, _GameState
+from printer.serve.workspace import Workspace
 
 if TYPE_CHECKING:
     from printer.api.translations import GameTranslations
@@ -44,7 +45,7 @@ class Languages:
     def __init__(self, workspace: Workspace):
         self.workspace = workspace
         self._read: dict[_Key, tuple[GameTranslations, list[Problem]]] = {}
-        self._states: dict[tuple[str, str], _GameState] = {}
+        self._states: dict[tuple[str, str], GameFaces] = {}
         self._sources: dict[str, object] = {}  # the game's own state each language's renderer was made beside
 
     def of(self, game_id: str) -> tuple[str, ...]:
@@ -75,12 +76,12 @@ class Languages:
             found = self._read[key] = game_translations(ws.project, game_id, ws.cards, store=ws.store)
         return found[0]
 
-    def _state(self, game_id: str, lang: str) -> _GameState:
+    def _state(self, game_id: str, lang: str) -> GameFaces:
         ws = self.workspace
         source = ws._game(game_id)
         state = self._states.get((game_id, lang))
         if state is None or self._sources.get(game_id) is not source:  # printer.toml or a template changed
-            state = _GameState(ws.project, game_id, ws.dpi, lang)  # each face's root says its language (build --lang)
+            state = GameFaces(ws.project, game_id, ws.dpi, lang)  # each face's root says its language (build --lang)
             self._states = {k: v for k, v in self._states.items() if k[0] != game_id or k[1] == lang}
             self._states[(game_id, lang)] = state
             self._sources[game_id] = source
@@ -101,7 +102,7 @@ class Languages:
         with ws.lock:
             for kept in self._states.values():  # faces whose HTML the workspace let go: render them again if asked
                 kept.html = {k: v for k, v in kept.html.items() if all(f is None or f in ws.html for f in v[:2])}
-            faces: dict[str, tuple[str, str]] = {}
+            faces: dict[str, tuple[str, str, str | None]] = {}
             translated: dict[str, tuple[CardSet, set[str], set[str]]] = {}
             for game_id, cards in ws.cards.items():
                 if game_id not in ws.project.games or lang not in self.of(game_id)[1:]:
@@ -129,7 +130,8 @@ class Languages:
         state = self._state(card.game, lang)
         front, _, _, error = self.workspace._faces(next(iter(in_lang)), in_lang, state)
         if front:
-            self.workspace.lang_faces.setdefault(lang, {})[front] = (card.game, state.fingerprint)
+            piece = state.piece_of(card)
+            self.workspace.lang_faces.setdefault(lang, {})[front] = (card.game, state.fingerprint_of(piece), piece)
         return front, error
 
     def _entry(self, entry: GalleryEntry, lang: str, translated: dict[str, Any], faces: dict[str, Any]) -> GalleryEntry:
@@ -150,9 +152,10 @@ class Languages:
         shown.front, shown.back, shown.error = front, back, error
         if error:
             shown.problems = [*entry.problems, *(self.workspace._problem(p) for p in problems)]
+        piece = state.piece_of(card)
         for key in (front, back):
             if key:
-                faces[key] = (entry.game, state.fingerprint)
+                faces[key] = (entry.game, state.fingerprint_of(piece), piece)
         return shown
 
 
@@ -192,7 +195,7 @@ def card_translation(workspace: Workspace, languages: Languages, uid: str, lang:
         if translation is not None:
             file = relative_name(Path(translation.file), workspace.root)  # a read_also folder: its own path
         front, error = languages.front(card, lang)
-        opts = workspace._game(entry.game).job.opts
+        opts = workspace._game(entry.game).job_of(entry.piece).opts  # a piece: its component's trim size
         size = {"id": entry.game, "card": list(opts.card), "bleed": opts.bleed, "safe": opts.safe}
         return {
             "lang": lang,

@@ -3,7 +3,8 @@
 A face is the HTML the game's template gives for one card front or back
 (:class:`printer.sheets.render.Renderer`); its picture is that HTML laid
 out by WeasyPrint on a page of the card's trim size plus the bleed on every
-side, text fitted as on the sheets (:mod:`printer.sheets.fit`), and turned
+side (a component piece's, a token's or a tile's, at that component's trim size, as it prints:
+:mod:`printer.sheets.components`), text fitted as on the sheets (:mod:`printer.sheets.fit`), and turned
 into a PNG by pypdfium2 (:func:`printer.sheets.export.faces.face_images`,
 the path of ``printer build --export png``).
 
@@ -50,6 +51,7 @@ if TYPE_CHECKING:  # at run time the sheets stage is imported where a face is re
     from multiprocessing.queues import Queue
 
     from printer.sheets.cache import FaceIdentity
+    from printer.sheets.components import Component
     from printer.sheets.job import SheetJob
 
 log = logging.getLogger("printer.serve")
@@ -98,26 +100,43 @@ def picture_path(folder: Path, key: str) -> Path:
     return folder / key[:2] / f"{key}.png"
 
 
-def game_job(project: Project, game: Game, lang: str | None = None) -> SheetJob:
+def game_job(project: Project, game: Game, lang: str | None = None, component: Component | None = None) -> SheetJob:
     """The :class:`~printer.sheets.job.SheetJob` a build of ``game`` renders its faces with
     (:func:`printer.api.pipeline.faces_job`), at the print options of a build without options on the command line
-    (:func:`printer.api.plan.print_options`); ``lang``: its faces in that language, as ``build --lang``. Raises
+    (:func:`printer.api.plan.print_options`); ``lang``: its faces in that language, as ``build --lang``;
+    ``component``: the faces of that component's pieces, at its trim size and with templates shown ``component``,
+    as its sheets print them (:func:`printer.api.pipeline.component_options`). Raises
     :class:`~printer.problems.UsageError` for options printer.toml gives wrong."""
-    from printer.api.pipeline import faces_job
+    from printer.api.pipeline import component_options, faces_job
     from printer.api.plan import print_options
     from printer.sheets.plan import BuildRequest
 
     request = BuildRequest(lang=lang)
-    return faces_job(project, game, request, print_options(project, game, request))
+    opts = print_options(project, game, request)
+    if component is None:
+        return faces_job(project, game, request, opts)
+    from printer.sheets.options import sheet_layout
+
+    page = sheet_layout(opts, project.root).page
+    job = faces_job(project, game, request, component_options(opts, component, page))
+    job.renderer.component = component.view()
+    return job
 
 
-def picture_job(project: Project, game: Game) -> SheetJob:
-    """:func:`game_job` as a render process uses it: each face's PDF, read once by PDFium and thrown away, is written
+def picture_job(project: Project, game: Game, component: str | None = None) -> SheetJob:
+    """:func:`game_job` as a render process uses it (``component``: the name of the component whose pieces it
+    renders, ``None`` for the cards): each face's PDF, read once by PDFium and thrown away, is written
     without deflating its streams (the same pixels; 8 % less time a face, as 0.26 of 0.29 s on the bench's real
-    cards, where the fonts' streams are the most)."""
+    cards, where the fonts' streams are the most). Raises ``KeyError`` for a component printer.toml does not
+    declare (any more)."""
     from dataclasses import replace
 
-    job = game_job(project, game)
+    from printer.sheets.preflight import declared_components
+
+    piece = None
+    if component is not None:
+        piece = {c.name: c for c in declared_components(project, game)}[component]
+    job = game_job(project, game, component=piece)
     job.engine.options = replace(job.engine.options, write={**job.engine.options.write, "uncompressed_pdf": True})
     return job
 
@@ -147,9 +166,9 @@ def face_key(fingerprint: str, html: str, identity: FaceIdentity | None = None, 
 
 # -- rendering (runs in a worker process) ------------------------------------------------------------------------
 
-#: the jobs this render process loaded, by project, game and fingerprint: module-level because a worker is handed
+#: the jobs this render process loaded, by project, game, fingerprint and component: module-level because a worker is handed
 #: only plain values and keeps what it loads for the next pictures
-_JOBS: dict[tuple[str, str, str], SheetJob] = {}
+_JOBS: dict[tuple[str, str, str, str | None], SheetJob] = {}
 
 
 class _TooLong(BaseException):
@@ -217,8 +236,10 @@ def render_faces(
     folder: str,
     dpi: int = SCREEN_DPI,
     seconds: float = 0.0,
+    component: str | None = None,
 ) -> dict[str, str | None]:
-    """Render ``faces`` (``(key, html)``) of one game to ``<folder>/<key[:2]>/<key>.png``.
+    """Render ``faces`` (``(key, html)``) of one game to ``<folder>/<key[:2]>/<key>.png``; ``component``: they
+    are the pieces of that component (:func:`picture_job`).
 
     Runs in a worker process: the project is read there once per
     ``fingerprint``. Returns ``{key: None}`` for each picture written and
@@ -231,17 +252,9 @@ def render_faces(
     from markupsafe import Markup
 
     from printer.fsutil import atomic_write_bytes
-    from printer.project import load_project
     from printer.sheets.export.faces import face_images, page_layout, png_bytes, px_of
 
-    ident = (root, game_id, fingerprint)
-    job = _JOBS.get(ident)
-    if job is None:
-        project = load_project(Path(root))
-        job = picture_job(project, project.games[game_id])
-        for old in [k for k in _JOBS if k[:2] == ident[:2]]:  # a template change made the game's old job useless
-            del _JOBS[old]
-        _JOBS[ident] = job
+    job = _job(root, game_id, fingerprint, component)
     layout = page_layout(job, with_bleed=True)
     px = px_of(layout.page, dpi)
     huge = over_budget(px[0], px[1], f"a face of {layout.page[0]:g} x {layout.page[1]:g} mm at {dpi} dpi")
@@ -273,25 +286,38 @@ def render_faces(
         else:
             for face in faces:
                 if face[0] not in results:
-                    results.update(render_faces(root, game_id, fingerprint, [face], folder, dpi, seconds))
+                    results.update(render_faces(root, game_id, fingerprint, [face], folder, dpi, seconds, component))
     finally:
         for key, _ in faces:
             job.faces.html.pop(key, None)
     return results
 
 
-def prepare(root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCREEN_DPI) -> None:
-    """Read the project and lay out one face in a worker, writing nothing: the next face there is quick."""
-    from markupsafe import Markup
-
+def _job(root: str, game_id: str, fingerprint: str, component: str | None) -> SheetJob:
+    """The render job of ``game_id``'s faces (``component``: that component's pieces) for ``fingerprint``, made
+    once per process; the jobs of the game's older fingerprints are let go (a template change made them useless)."""
     from printer.project import load_project
-    from printer.sheets.export.faces import face_images, page_layout, px_of
 
-    ident = (root, game_id, fingerprint)
+    ident = (root, game_id, fingerprint, component)
     job = _JOBS.get(ident)
     if job is None:
         project = load_project(Path(root))
-        job = _JOBS[ident] = picture_job(project, project.games[game_id])
+        job = picture_job(project, project.games[game_id], component)
+        for old in [k for k in _JOBS if k[:2] == ident[:2] and k[3] == component]:
+            del _JOBS[old]
+        _JOBS[ident] = job
+    return job
+
+
+def prepare(
+    root: str, game_id: str, fingerprint: str, html: str, dpi: int = SCREEN_DPI, component: str | None = None
+) -> None:
+    """Read the project and lay out one face in a worker, writing nothing: the next face there is quick."""
+    from markupsafe import Markup
+
+    from printer.sheets.export.faces import face_images, page_layout, px_of
+
+    job = _job(root, game_id, fingerprint, component)
     layout = page_layout(job, with_bleed=True)
     px = px_of(layout.page, dpi)
     if over_budget(px[0], px[1], "a face") is not None:  # its faces are refused: nothing to warm up
@@ -317,11 +343,13 @@ URGENT, WANTED, AHEAD = 0, 1, 2
 
 @dataclass(frozen=True)
 class FaceSpec:
-    """What a worker needs to render one face: its game, the game's fingerprint and the HTML."""
+    """What a worker needs to render one face: its game, the fingerprint of its faces (:func:`game_fingerprint`), the
+    HTML, and the name of the component it is a piece of (``None``: a card)."""
 
     game: str
     fingerprint: str
     html: str
+    component: str | None = None
 
 
 class RenderFailed(Exception):
@@ -438,7 +466,11 @@ class FaceRenderer:
                 if self._queued.get(other) != item[0]:
                     continue
                 other_spec = self.lookup(other)
-                if other_spec is None or (other_spec.game, other_spec.fingerprint) != (spec.game, spec.fingerprint):
+                if other_spec is None or (other_spec.game, other_spec.fingerprint, other_spec.component) != (
+                    spec.game,
+                    spec.fingerprint,
+                    spec.component,
+                ):
                     kept.append(item)
                     continue
                 del self._queued[other]
@@ -466,6 +498,7 @@ class FaceRenderer:
             str(self.folder),
             self.dpi,
             self.project.limits.face_render_seconds,
+            spec.component,
         )
 
         def done(task: asyncio.Future[dict[str, str | None]]) -> None:

@@ -40,7 +40,7 @@ from printer.cards.sheet_edit import WRITABLE
 from printer.limits import over
 from printer.paths import cache_folder, is_inside
 from printer.problems import Location, PrinterError, Problem, merge_repeats
-from printer.project import Project, load_project
+from printer.project import load_project
 from printer.serve.gallery import (
     GalleryChanges,
     GalleryEntry,
@@ -49,34 +49,11 @@ from printer.serve.gallery import (
     row_place,
     search_text,
 )
+from printer.serve.game_faces import FacePlace, GameFaces
 from printer.serve.held import HeldFaces
-from printer.serve.pictures import SCREEN_DPI, FaceSpec, face_key, game_fingerprint, game_job
-from printer.sheets.cache import FaceIdentity
+from printer.serve.pictures import SCREEN_DPI, FaceSpec, face_key
 from printer.sheets.faces.items import PrintItem, item_for_card
 from printer.sheets.uptodate import game_inputs
-
-
-class _GameState:
-    """One game's renderer, its fingerprint and the HTML memo."""
-
-    def __init__(self, project: Project, game_id: str, dpi: int, lang: str | None = None):
-        self.job = game_job(project, project.games[game_id], lang)
-        self.renderer = self.job.renderer
-        #: the files' content digests the faces are named by (kept for the game: each file read once per change)
-        self.identity = FaceIdentity()
-        self.base_url = self.job.engine.base.resolve().as_uri() + "/"
-        self.fingerprint = game_fingerprint(self.job, dpi, self.identity)
-        #: the faces of each card rendered: (front key, back key, problems, error), by the card's data
-        self.html: dict[str, tuple[str | None, str | None, list[Problem], str | None]] = {}
-        from printer.sheets.preflight import declared_components
-
-        #: printer.toml's components of the game: a card one holds renders with ``component`` set, as it prints
-        self.components = declared_components(project, project.games[game_id])
-
-    def component_of(self, card: Card) -> dict[str, Any] | None:
-        """What templates see as ``component`` for ``card`` (``None``: a card of the card sheets)."""
-        found = next((c for c in self.components if c.holds(card.data)), None)
-        return found.view() if found is not None else None
 
 
 class Workspace:
@@ -95,9 +72,9 @@ class Workspace:
         self.refreshes = 0  # refreshes so far: what was read from the card folders (translations too) may differ
         self.entries: dict[str, GalleryEntry] = {}
         self.problems: list[Problem] = []
-        self.faces: dict[str, tuple[str, str]] = {}  # picture key -> (game, fingerprint) of the current cards
-        self.drafts: OrderedDict[str, tuple[str, str]] = OrderedDict()  # the same, of the editor's recent drafts
-        self.lang_faces: dict[str, dict[str, tuple[str, str]]] = {}  # the same, of the cards in a language, by language
+        self.faces: dict[str, FacePlace] = {}  # picture key -> what it is rendered with, of the current cards
+        self.drafts: OrderedDict[str, FacePlace] = OrderedDict()  # the same, of the editor's recent drafts
+        self.lang_faces: dict[str, dict[str, FacePlace]] = {}  # the same, of the cards in a language, by language
         self.html = HeldFaces()  # the HTML of every picture key above, out of memory (its folder: _load_project)
         self._shown_chars = 0  # characters of HTML of the faces shown (limits.face_html_total_chars)
         self.data: dict[str, dict[str, Any]] = {}  # uid -> the record's data as read
@@ -117,15 +94,15 @@ class Workspace:
         self.store = schema_store(self.project)
         self.memo: ValidationMemo = {}
         self.files: FileCache = {}
-        self.games: dict[str, _GameState] = {}
+        self.games: dict[str, GameFaces] = {}
         self._entry_memo: dict[tuple[object, ...], tuple[GalleryEntry, list[Problem]]] = {}
         #: each game's :meth:`_game_problems` by its number of cards to print, until a file other than cards changes
         self._game_memo: dict[str, tuple[int, list[Problem]]] = {}
 
-    def _game(self, game_id: str) -> _GameState:
+    def _game(self, game_id: str) -> GameFaces:
         state = self.games.get(game_id)
         if state is None:
-            state = self.games[game_id] = _GameState(self.project, game_id, self.dpi)
+            state = self.games[game_id] = GameFaces(self.project, game_id, self.dpi)
         return state
 
     def targets(self) -> list[Path]:
@@ -190,38 +167,39 @@ class Workspace:
                         continue
                     if record.data.get("back_card"):
                         continue  # its back is another card: left to refresh
-                    state = self._game(game.id)
+                    state, card = self._game(game.id), Card(game.id, record.data, record)
                     try:
-                        html = self._face_html(state, item_for_card(Card(game.id, record.data, record)), [])
+                        html = self._face_html(state, item_for_card(card), [])
                     except PrinterError:
                         continue
-                    keys += self._hold_drafts(game.id, html)
+                    keys += self._hold_drafts(game.id, html, state.piece_of(card))
         return keys
 
     @staticmethod
-    def _face_html(state: _GameState, item: PrintItem, problems: list[Problem]) -> tuple[str, str]:
+    def _face_html(state: GameFaces, item: PrintItem, problems: list[Problem]) -> tuple[str, str]:
         """The HTML of ``item``'s front and back as a build renders them: by the faces stage of the game's print job
-        (:meth:`~printer.sheets.faces.registry.FaceRegistry.front_html`, ``back_html``), a card a component holds
-        with ``component`` set. The renderer's warnings meanwhile go to ``problems``, a template error's too;
+        (:meth:`~printer.sheets.faces.registry.FaceRegistry.front_html`, ``back_html``), a component's piece by
+        its component's job. The renderer's warnings meanwhile go to ``problems``, a template error's too;
         raises :class:`PrinterError` for a template error."""
-        renderer = state.renderer
+        job = state.job_of(state.piece_of(item.card) if item.card is not None else None)
+        renderer = job.renderer
         before = len(renderer.problems)
-        renderer.component = state.component_of(item.card) if item.card is not None else None
         try:
-            return str(state.job.faces.front_html(item)), str(state.job.faces.back_html(item))
+            return str(job.faces.front_html(item)), str(job.faces.back_html(item))
         finally:
-            renderer.component = None
             problems += renderer.problems[before:]
             del renderer.problems[before:]
 
-    def _hold_drafts(self, game_id: str, faces: tuple[str, str]) -> list[str]:
-        """Hold a draft's ``faces`` (HTML: front, back) as drafts of ``game_id``; their picture keys."""
+    def _hold_drafts(self, game_id: str, faces: tuple[str, str], piece: str | None = None) -> list[str]:
+        """Hold a draft's ``faces`` (HTML: front, back) as drafts of ``game_id`` (``piece``: of that component's
+        pieces); their picture keys."""
         state = self._game(game_id)
+        fingerprint = state.fingerprint_of(piece)
         keys = []
         for html in faces:
-            key = face_key(state.fingerprint, html, state.identity, state.base_url)
+            key = face_key(fingerprint, html, state.identity, state.base_url)
             self.html.put(key, html)
-            self.drafts[key] = (game_id, state.fingerprint)
+            self.drafts[key] = (game_id, fingerprint, piece)
             self.drafts.move_to_end(key)
             keys.append(key)
         while len(self.drafts) > self.project.limits.drafts:
@@ -379,7 +357,7 @@ class Workspace:
         for entry in entries.values():
             for key in (entry.front, entry.back):
                 if key and key not in self.faces:
-                    self.faces[key] = (entry.game, self._game(entry.game).fingerprint)
+                    self.faces[key] = (entry.game, self._game(entry.game).fingerprint_of(entry.piece), entry.piece)
         if self.html.keep([*self.faces, *self.drafts, *(k for f in self.lang_faces.values() for k in f)]):
             for state in self.games.values():
                 state.html = {k: v for k, v in state.html.items() if all(f is None or f in self.html for f in v[:2])}
@@ -455,6 +433,7 @@ class Workspace:
             errors = [p for p in own if p.is_error]
             entry.error = errors[0].message if errors else "not a valid card"
         elif game_id in self.project.games:
+            entry.piece = self._game(game_id).piece_of(card)
             entry.front, entry.back, found, entry.error = self._faces(card, sets.get(game_id))
             problems += found
             render_problems += found
@@ -469,7 +448,7 @@ class Workspace:
         return over("face_html_total_chars", self._shown_chars + size, limit, where, what)
 
     def _faces(
-        self, card: Card, cards: CardSet | None, state: _GameState | None = None
+        self, card: Card, cards: CardSet | None, state: GameFaces | None = None
     ) -> tuple[str | None, str | None, list[Problem], str | None]:
         """``(front key, back key, problems, error)`` of ``card`` (its HTML held in :attr:`html`), from the game's
         memo when its data is unchanged; ``state``: the game's renderer in another language (default: the game's)."""
@@ -496,8 +475,9 @@ class Workspace:
         if size and self._shown_chars + size > self.project.limits.face_html_total_chars:
             problem = self._over_total(card.where, size)  # not held, nor remembered: it may fit next time
             return None, None, [*problems, problem], problem.message
+        fingerprint = state.fingerprint_of(state.piece_of(card))
         keys = [
-            None if html is None else face_key(state.fingerprint, html, state.identity, state.base_url)
+            None if html is None else face_key(fingerprint, html, state.identity, state.base_url)
             for html in (front, back)
         ]
         for key, html in zip(keys, (front, back)):
@@ -525,7 +505,7 @@ class Workspace:
         if found is None:
             found = next((f[key] for f in list(self.lang_faces.values()) if key in f), None)
         html = self.html.get(key) if found is not None else None
-        return None if found is None or html is None else FaceSpec(found[0], found[1], html)
+        return None if found is None or html is None else FaceSpec(found[0], found[1], html, found[2])
 
     def following(self, key: str, n: int) -> list[str]:
         """The front picture keys of the ``n`` cards after the one whose front is ``key``, in gallery order."""
@@ -590,6 +570,8 @@ class Workspace:
                     result["error"] = problems[-1].message
                 else:
                     problems += rendered
-                    result["front"], result["back"] = self._hold_drafts(game_id, html)
+                    piece = self._game(game_id).piece_of(card)
+                    result["front"], result["back"] = self._hold_drafts(game_id, html, piece)
+                    result["piece"] = piece
             result["problems"] = [self._problem(p) for p in problems]
             return result

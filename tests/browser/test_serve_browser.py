@@ -63,6 +63,27 @@ def test_the_gallery_shows_every_example_card(page, served, screenshots):
     assert abs(width - 63 / 25.4 * 96) < 2
 
 
+def test_a_component_piece_shows_at_its_components_trim_size(page, served, screenshots):
+    """The example's Imperial Favor is a 36 mm round token (printer.toml's components): its tile and the print-size
+    viewer show it square, at 36 mm plus the bleed, as l5r-components.pdf prints it; a card beside it stays 63 x 88."""
+    page.goto(served.url)
+    page.fill("#f-text", "imperial favor")
+    tile = page.locator(f'{TILES}[data-uid="l5r/imperial-favor"]')
+    tile.scroll_into_view_if_needed()
+    wait_for(lambda: _loaded(page, "l5r/imperial-favor"), timeout=120)
+    box = tile.locator(".face-box").first.bounding_box()
+    assert box is not None and abs(box["width"] - box["height"]) < 2
+    natural = tile.locator("img").first.evaluate("img => [img.naturalWidth, img.naturalHeight]")
+    assert natural[0] == natural[1] and abs(natural[0] - 42 / 25.4 * 150) <= 1  # 36 mm + 2 x 3 mm bleed at 150 dpi
+    page.screenshot(path=str(screenshots / "piece-tile.png"))
+    tile.locator(".face-box").first.click()
+    page.wait_for_selector("#viewer[open]")
+    size = page.eval_on_selector("#print", "n => [n.getBoundingClientRect().width, n.getBoundingClientRect().height]")
+    assert abs(size[0] - 42 / 25.4 * 96) < 2 and abs(size[1] - size[0]) < 2
+    assert "36 × 36 mm" in page.inner_text("#viewer-title")
+    page.screenshot(path=str(screenshots / "piece-print-size.png"))
+
+
 def test_an_outside_edit_changes_that_cards_picture_and_no_other(page, served):
     page.goto(served.url)
     page.wait_for_selector(TILES)

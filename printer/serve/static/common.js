@@ -45,10 +45,15 @@ const printer = (() => {
     for (const game of list) games.set(game.id, game);
   }
 
-  function geometry(box, gameId) {
+  // The trim size (mm) of a face of ``game``: its card's, or a component piece's (``piece``: the component's name).
+  function trimSize(game, piece) {
+    return (piece && game.pieces && game.pieces[piece]) || game.card;
+  }
+
+  function geometry(box, gameId, piece = null) {
     const game = games.get(gameId);
     if (!game) return;
-    const [w, h] = game.card;
+    const [w, h] = trimSize(game, piece);
     const b = game.bleed;
     box.style.setProperty("--ar", `${w} / ${h}`);
     box.style.setProperty("--bleed-x", `${(-100 * b) / w}%`);
@@ -130,9 +135,10 @@ const printer = (() => {
   // A face picture cropped at the trim, or the error that keeps the card from having one. ``lazy``: loaded when
   // near the view (the gallery); otherwise at once.
   // ``ahead``: the server may render the next cards of the gallery along with this one.
-  function faceBox(gameId, key, error, alt, lazy = false, ahead = false) {
+  // ``piece``: the face is a component piece's, cropped at that component's trim size.
+  function faceBox(gameId, key, error, alt, lazy = false, ahead = false, piece = null) {
     const box = el("div", { class: "face-box" });
-    geometry(box, gameId);
+    geometry(box, gameId, piece);
     box.lazy = lazy;
     box.ahead = ahead;
     setFace(box, key, error, alt);
@@ -248,5 +254,5 @@ const printer = (() => {
     };
   }
 
-  return { lang, loader, getJSON, post, el, setGames, games, geometry, faceBox, watch, setFace, problemItem, showProblems, connect, debounce };
+  return { lang, loader, getJSON, post, el, setGames, games, trimSize, geometry, faceBox, watch, setFace, problemItem, showProblems, connect, debounce };
 })();

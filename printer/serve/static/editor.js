@@ -227,6 +227,7 @@
     }
     for (const [id, key] of [["pv-front", result.front], ["pv-back", result.back]]) {
       const box = document.getElementById(id);
+      if (key) printer.geometry(box, card.game, result.piece); // a draft that became a component's piece, or a card again
       const shown = box.querySelector("img")?.dataset.key;
       box.querySelector(".stale-note")?.remove();
       if (key || !shown) {
@@ -306,7 +307,7 @@
       return;
     }
     printer.setGames(card.games);
-    for (const id of ["pv-front", "pv-back"]) printer.geometry(document.getElementById(id), card.game);
+    for (const id of ["pv-front", "pv-back"]) printer.geometry(document.getElementById(id), card.game, card.entry?.piece);
     if (params.get("copy")) {
       const copy = JSON.parse(sessionStorage.getItem("printer-copy") || "null");
       if (copy) card.data = copy;

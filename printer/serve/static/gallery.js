@@ -23,12 +23,12 @@
 
   function tile(entry) {
     const faces = el("div", { class: "faces" });
-    const front = printer.faceBox(entry.game, entry.front, entry.error, `${entry.title} (front)`, true, true);
+    const front = printer.faceBox(entry.game, entry.front, entry.error, `${entry.title} (front)`, true, true, entry.piece);
     front.dataset.side = "front";
     front.addEventListener("click", () => entry.front && openViewer(entry.uid, "front"));
     faces.append(front);
     if (filters.backs.checked) {
-      const back = printer.faceBox(entry.game, entry.back, entry.error, `${entry.title} (back)`, true, true);
+      const back = printer.faceBox(entry.game, entry.back, entry.error, `${entry.title} (back)`, true, true, entry.piece);
       back.dataset.side = "back";
       back.addEventListener("click", () => entry.back && openViewer(entry.uid, "back"));
       faces.append(back);
@@ -191,7 +191,7 @@
     const entry = entries.get(viewing);
     if (!entry) return;
     const game = printer.games.get(entry.game);
-    const [w, h] = game.card;
+    const [w, h] = printer.trimSize(game, entry.piece);
     const b = game.bleed;
     const s = game.safe;
     const bleed = guides.bleed.checked;

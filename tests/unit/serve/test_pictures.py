@@ -59,7 +59,7 @@ def test_urgent_faces_use_their_own_process_and_gallery_faces_are_batched(tmp_pa
     calls: list[tuple[str, list[str]]] = []
     release = threading.Event()
 
-    def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0):
+    def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0, component=None):
         lane = threading.current_thread().name.split("_")[0]
         calls.append((lane, [k for k, _ in batch]))
         if lane == "gallery":
@@ -130,7 +130,7 @@ def test_the_gallerys_processes_are_stopped_while_a_saved_card_renders(tmp_path,
     gallery_busy = threading.Event()
     release = threading.Event()
 
-    def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0):
+    def fake_render(root, game, fingerprint, batch, folder, dpi, seconds=0.0, component=None):
         lane = threading.current_thread().name.split("_")[0]
         if lane == "urgent":
             during.append(_settled_state(child.pid, stopped=not during))
@@ -304,3 +304,63 @@ def test_a_picture_has_the_pixels_of_the_png_export_though_its_pdf_is_not_deflat
         with Image.open(pictures.picture_path(folder, key)) as picture:
             assert picture.size == image.size
             assert ImageChops.difference(picture.convert("RGB"), image.convert("RGB")).getbbox() is None
+
+
+PIECES = """
+[games.l5r.components.imperial-favor]
+kind = "token"
+shape = "round"
+size = "36x36mm"
+when = { type = "Imperial Favor" }
+"""
+
+
+@pytest.mark.slow
+def test_a_component_piece_shows_at_its_components_trim_size_as_its_sheets_print_it(project):
+    """A card printer.toml makes a component's piece (here a 36 mm round token) is shown as the components' sheets
+    print it: its HTML rendered by the component's job (templates see ``component``), its picture laid out at the
+    component's trim size plus the bleed; the other cards stay at the card size."""
+    from PIL import Image
+
+    from printer.api.pipeline import component_options, faces_job
+    from printer.api.plan import print_options
+    from printer.serve.app import _games
+    from printer.serve.workspace import Workspace
+    from printer.sheets.faces.items import item_for_card
+    from printer.sheets.options import sheet_layout
+    from printer.sheets.plan import BuildRequest
+    from printer.sheets.preflight import declared_components
+
+    with (project / "printer.toml").open("a", encoding="utf-8") as toml:
+        toml.write(PIECES)
+    workspace = Workspace(project)
+    favor = next(e for e in workspace.entries.values() if e.type == "Imperial Favor")
+    card = next(e for e in workspace.entries.values() if e.front and e.type not in ("Imperial Favor", ""))
+    assert (favor.piece, card.piece) == ("imperial-favor", None)
+    piece, face = workspace.face(favor.front), workspace.face(card.front)
+    assert (piece.component, face.component) == ("imperial-favor", None)
+    assert piece.fingerprint != face.fingerprint  # another trim size: another picture name for the same HTML
+
+    # the piece's HTML is the components' sheets' (the build's component job)
+    game = workspace.project.games["l5r"]
+    request = BuildRequest()
+    opts = print_options(workspace.project, game, request)
+    (component,) = declared_components(workspace.project, game)
+    job = faces_job(
+        workspace.project, game, request, component_options(opts, component, sheet_layout(opts, project).page)
+    )
+    job.renderer.component = component.view()
+    found = next(c for cs in workspace.cards.values() for c in cs if c.get("type") == "Imperial Favor")
+    assert piece.html == str(job.faces.front_html(item_for_card(found)))
+
+    folder = pictures.cache_dir(workspace.project)
+    for key, spec in ((favor.front, piece), (card.front, face)):
+        args = (str(workspace.root), spec.game, spec.fingerprint, [(key, spec.html)], str(folder))
+        assert pictures.render_faces(*args, component=spec.component) == {key: None}
+    px = round((36 + 2 * opts.bleed) / 25.4 * pictures.SCREEN_DPI)
+    with Image.open(pictures.picture_path(folder, favor.front)) as token:
+        assert abs(token.size[0] - px) <= 1 and abs(token.size[1] - px) <= 1
+    with Image.open(pictures.picture_path(folder, card.front)) as front:
+        assert abs(front.size[0] - round((63 + 2 * opts.bleed) / 25.4 * pictures.SCREEN_DPI)) <= 1
+    (listed,) = _games(workspace)
+    assert listed["pieces"] == {"imperial-favor": [36.0, 36.0]} and listed["card"] == [63.0, 88.0]
