@@ -166,8 +166,8 @@ def face_key(fingerprint: str, html: str, identity: FaceIdentity | None = None, 
 
 # -- rendering (runs in a worker process) ------------------------------------------------------------------------
 
-#: the jobs this render process loaded, by project, game, fingerprint and component: module-level because a worker is handed
-#: only plain values and keeps what it loads for the next pictures
+#: the jobs this render process loaded, by project, game, fingerprint and component: module-level because a worker
+#: is handed only plain values and keeps what it loads for the next pictures
 _JOBS: dict[tuple[str, str, str, str | None], SheetJob] = {}
 
 

@@ -133,6 +133,7 @@ def build_sheets(
         job.engine.stats["faces from cache"] += len(keys) - len(todo)
         job.engine.stats["faces laid out"] += len(todo)
         names = cached.names(keys) if cached is not None else None
+        outcome.named = sorted({*outcome.named, *map(Path, chrome[0].named)})  # an image the sheet template shows
         step = Imposition(job, sheets, layout, faces, chrome[0], names, target, cache, not again, tidy, strict)
         found = impose_faces(step, problems, outcome)
         if verify is not None and not (strict and found):

@@ -209,7 +209,7 @@ class FaceCache:
         self._warnings: dict[str, list[Problem]] = {}
         #: the sheets' chrome's key by a digest of what its HTML is made from, found by this process's builds
         #: (:meth:`printer.sheets.output.cached.CachedFaces.chrome_key_of`): a watch renders that HTML once
-        self.chrome_keys: dict[str, str] = {}
+        self.chrome_keys: dict[str, tuple[str, list[tuple[str, int | None, int | None]]]] = {}
         #: the PDFs this process's builds wrote: target -> (file number, size, times), digest, SHA-256 state
         #: (:func:`printer.sheets.output.imposition.previous_output` hashes again only a file it did not write)
         self.written: dict[str, tuple[tuple[int, int, int, int], str, Any]] = {}

@@ -5,6 +5,8 @@ found there to lay out again together (:func:`scattered`)."""
 from __future__ import annotations
 
 import hashlib
+import json
+import os
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +15,7 @@ from urllib.parse import unquote, urlparse
 
 from printer.paths import url2pathname
 from printer.problems import Problem
-from printer.sheets.cache import FaceCache
+from printer.sheets.cache import FaceCache, referenced_files
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.fit import Overflow
 from printer.sheets.job import SheetJob
@@ -45,7 +47,8 @@ class CachedFaces:
 
     def _context(self) -> tuple[str, str]:
         """``(context, base URL)`` of the job's faces in the cache, found once (the stylesheets read, the files they
-        name hashed)."""
+        name hashed; the sheet template each face's page is laid out in, and the files it names, hashed too: its
+        styles and anything it shows outside the sheet label are part of every face)."""
         if self._found_context is None:
             self._found_context = self._make_context()
         return self._found_context
@@ -62,28 +65,38 @@ class CachedFaces:
         parts: tuple[Any, ...] = (__version__, weasyprint_identity(), face_layout.page, face_layout.slots()[0])
         parts += (job.opts.card, job.opts.bleed, job.opts.safe, job.engine.extra_css)
         parts += (repr(job.engine.render_options), repr(job.engine.write_options))
-        return self.cache.context(parts, sheets, base_url), base_url
+        context = self.cache.context(parts, sheets, base_url)
+        template = job.renderer.find_file("sheet.html.j2")
+        try:
+            text = template.read_text(encoding="utf-8", errors="replace") if template is not None else ""
+        except OSError:
+            text = "\0unreadable"  # the build reports it when it renders the sheets
+        return self.cache.key(f"{template}\0{text}", context, base_url), base_url
 
-    def chrome_key_of(self, made_of: object, html: Callable[[], str]) -> str:
-        """The cache key of the sheets' HTML without faces that ``html()`` gives, in this job's context, without
+    def chrome_key_of(self, made_of: object, html: Callable[[], str]) -> tuple[str, list[str]]:
+        """``(key, files)``: the cache key of the sheets' HTML without faces that ``html()`` gives, in this job's
+        context, and the local files that HTML names (an image a sheet template shows, the stylesheets), without
         calling it when a build had it for the same ``made_of`` (everything that HTML is rendered from, with a
-        ``repr`` that says all of it): a watch's save renders no sheet template for the 200 sheets of 900 cards
-        (0.06-0.1 s of each save's 0.3 s), nor does a command's one-card edit (the key kept in the face cache, a
-        ``text:`` entry, for the next process)."""
+        ``repr`` that says all of it) and each of those files has the size and time it had then: a watch's save
+        renders no sheet template for the 200 sheets of 900 cards (0.06-0.1 s of each save's 0.3 s), nor does a
+        command's one-card edit (the key kept in the face cache, a ``text:`` entry, for the next process). A file
+        the HTML names is not part of ``made_of``: one that changed (or went) makes the key again from the HTML, so
+        that its new content prints."""
         context, base_url = self._context()
         memo = hashlib.sha256(repr((context, base_url, made_of)).encode()).hexdigest()
-        known = self.cache.chrome_keys.get(memo) or self.cache.get_text(memo)
-        if known is None:
-            known = self.cache.key(html(), context, base_url)
-            self.cache.put_text(memo, known)
+        known = self.cache.chrome_keys.get(memo) or _chrome_entry(self.cache.get_text(memo))
+        if known is None or any(_stat(path) != (size, time) for path, size, time in known[1]):
+            text = html()
+            files = sorted({str(path) for path in referenced_files(text, base_url)})
+            stats = [(path, *_stat(path)) for path in files]  # taken before the key reads the files
+            known = (self.cache.key(text, context, base_url), stats)
+            self.cache.put_text(memo, json.dumps({"key": known[0], "files": stats}))
         self.cache.chrome_keys[memo] = known
-        return known
+        return known[0], [path for path, _, _ in known[1]]
 
     def found(self, keys: Sequence[str]) -> tuple[LaidOut, list[Problem]]:
         """The faces of ``keys`` found in the cache, with their text-fit sizes put back into the job's fitter, and
         the warnings stored with them."""
-        from printer.sheets.cache import referenced_files
-
         context, base_url = self._context()
         faces = self.job.faces
         html, known = faces.html, faces.cache_keys
@@ -126,14 +139,36 @@ class CachedFaces:
         return {k: "/F" + self.keys[k][:24] for k in keys}
 
 
+#: a file the sheets' chrome names, with its size and time (``None``, ``None`` when missing)
+NamedStat = tuple[str, int | None, int | None]
+
+
+def _stat(path: str) -> tuple[int | None, int | None]:
+    """``(size, modification time in ns)`` of the file ``path``; ``(None, None)`` when it cannot be read."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None, None
+    return found.st_size, found.st_mtime_ns
+
+
+def _chrome_entry(text: str | None) -> tuple[str, list[NamedStat]] | None:
+    """The chrome's key and named files from their ``text:`` entry (:meth:`CachedFaces.chrome_key_of`); ``None`` for
+    no entry, or one written otherwise (a damaged one, or a bare key: its files unknown)."""
+    try:
+        entry = json.loads(text or "null")
+        files = [(str(path), size, time) for path, size, time in entry["files"]]
+        return str(entry["key"]), files
+    except (ValueError, TypeError, KeyError):  # TypeError: no entry (None), or a bare key (a string)
+        return None
+
+
 def named_files(job: SheetJob, items: Sequence[PrintItem], keys: Sequence[str]) -> list[Path]:
     """The files the faces ``keys`` of ``items`` show, sorted: each
     card's art (its own file, not the copy prepared for print) and each local file their HTML names (an icon, an
     image a template names by its path). A build keeps them for its up-to-date check
     (:func:`printer.sheets.uptodate.remember`): a card's art may be anywhere in the project, outside the folders
     that check walks."""
-    from printer.sheets.cache import referenced_files
-
     base_url = job.engine.base.resolve().as_uri() + "/"
     found: set[str] = set()  # paths as text: a Path each would cost more than the rest (0.02 s for 900 faces)
     for item in items:

@@ -20,11 +20,14 @@ CHROME_PER_CHUNK = 64
 
 class Chrome(NamedTuple):
     """The sheets without their faces: a PDF per document of :data:`CHROME_PER_CHUNK` sheets, their key in the face
-    cache (``None`` without a cache) and the problems laying them out found."""
+    cache (``None`` without a cache), the problems laying them out found and the local files their HTML names
+    (found with a face cache: :meth:`~printer.sheets.output.cached.CachedFaces.chrome_key_of`; a build keeps them
+    for its up-to-date check)."""
 
     pdfs: list[bytes]
     key: str | None
     problems: list[Problem]
+    named: tuple[str, ...] = ()
 
 
 def sheets_chrome(
@@ -42,25 +45,28 @@ def sheets_chrome(
             made.extend(job.renderer.document(part, layout, marks=False, title=title, css=css) for part in parts)
         return made
 
-    key = None
+    key: str | None = None
+    named: tuple[str, ...] = ()
     if cached is not None:
-        key = cached.chrome_key_of(_made_of(job, chrome, layout, title), lambda: "".join(htmls()))
+        key, files = cached.chrome_key_of(_made_of(job, chrome, layout, title), lambda: "".join(htmls()))
+        named = tuple(files)
     if cached is not None and key:
         found = [cached.cache.get_blob(f"{key}:{i}") for i in range(len(parts))]
         if all(data is not None for data in found):
-            return Chrome([data for data in found if data is not None], key, [])
+            return Chrome([data for data in found if data is not None], key, [], named)
     pdfs, problems = chrome_pdf(job, htmls(), title or "build")
     if cached is not None and key and not problems:
         for i, data in enumerate(pdfs):
             cached.cache.put_blob(f"{key}:{i}", data)
-    return Chrome(pdfs, key, problems)
+    return Chrome(pdfs, key, problems, named)
 
 
 def _made_of(job: SheetJob, chrome: list[Sheet], layout: SheetLayout, title: str) -> tuple[object, ...]:
     """What the HTML of the sheets without faces ``chrome`` is rendered from (:meth:`Renderer.document`
     with ``sheet.html.j2``): the sheets (marks, guides, numbers, captions), the page, the title, the CSS added, the
-    language's words, the game's settings, and the sheet template found (its place, size and time: the
-    template has no other file in it), by printer's version."""
+    language's words, the game's settings, and the sheet template found (its place, size and time; the game's
+    template folders are in :meth:`~printer.sheets.faces.registry.FaceRegistry.signature`), by printer's version.
+    The files its HTML names are checked apart (:meth:`~printer.sheets.output.cached.CachedFaces.chrome_key_of`)."""
     from printer import __version__
 
     template = job.renderer.find_file("sheet.html.j2")

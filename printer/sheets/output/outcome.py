@@ -14,8 +14,9 @@ class SheetsOutcome:
     (``tidy`` false: a watch's save) left for a tidy one. ``untidy_faces``: faces edits laid out one by one, to be
     laid out again together (:func:`printer.sheets.output.cached.scattered`); ``write_whole``: the PDF, updated edit
     after edit, has grown past :data:`printer.sheets.output.imposition.GROWN` and is to be written whole again.
-    ``named``: the files the faces show (each card's art, what their HTML names: :func:`named_files`), for the
-    up-to-date check (found with the face cache only, which that check needs)."""
+    ``named``: the files the faces show (each card's art, what their HTML names: :func:`named_files`) and those
+    the sheets' own HTML names (an image the sheet template shows), for the up-to-date check (found with the face
+    cache only, which that check needs)."""
 
     problems: list[Problem] = field(default_factory=list)
     untidy_faces: int = 0

@@ -733,3 +733,43 @@ def test_an_edit_to_art_or_an_image_outside_the_walked_folders_is_printed_not_fo
     assert _build(project).up_to_date
     (project / "art" / "a.png").unlink()  # gone: built (the art's placeholder), then up to date while it stays gone
     assert not _build(project).up_to_date and _build(project).up_to_date
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+def test_an_image_the_sheet_template_shows_is_printed_anew_when_it_changes(project, tmp_path):
+    """A game's own sheet template may show an image on every sheet (a logo by the sheet label), named by its path
+    from the project's folder, outside the folders the up-to-date check walks. The sheets' chrome (laid out without
+    the faces, kept in the face cache by what its HTML is made from) is laid out again when that image changes,
+    and the build is up to date only while it is unchanged. Each face's page is laid out in the sheet template
+    too: a change to it lays the faces out again, and what it shows outside the label shows on every face."""
+    from printer.paths import bundled_root
+
+    (project / "shared").mkdir()
+    Image.new("RGB", (60, 60), (0, 255, 0)).save(project / "shared" / "logo.png")  # green: card 4's art is red
+    logo = '<img src="shared/logo.png" style="position: absolute; left: 5mm; top: 2mm; width: 30mm; height: 8mm">'
+    bundled = (bundled_root() / "templates" / "sheet.html.j2").read_text(encoding="utf-8")
+    assert bundled.count("{% if label %}") == 1
+    sheet = project / "templates" / "t" / "sheet.html.j2"
+    _touch(sheet, bundled.replace("{% if label %}", "{% if label %}" + logo))  # on the sheets only
+    built = _build(project)
+    assert built.stats["faces laid out"] == 7  # another sheet template: every face's page is laid out again
+    one_logo = _colours_on_first_page(built.target, tmp_path / "green")["green"]
+    assert one_logo > 100 and _build(project).up_to_date
+    Image.new("RGB", (60, 60), "blue").save(project / "shared" / "logo.png")
+    after = _build(project)
+    assert not after.up_to_date  # the faces are laid out again too (the files the template names are in their key)
+    seen = _colours_on_first_page(after.target, tmp_path / "blue")
+    assert seen["green"] == 0 and abs(seen["blue"] - one_logo) <= 2  # the faces do not show it
+    assert _build(project).up_to_date
+    cards = _cards(project)
+    cards[0]["text"] = "Changed."  # a real build with the logo unchanged: the chrome comes from the cache
+    _write_cards(project, cards)
+    edited = _build(project)
+    assert (
+        not edited.up_to_date and abs(_colours_on_first_page(edited.target, tmp_path / "edit")["blue"] - one_logo) <= 2
+    )
+    _touch(sheet, bundled.replace("{% if label %}", logo + "{% if label %}"))  # on every page: the faces' too
+    everywhere = _build(project)
+    assert everywhere.stats["faces laid out"] == 7
+    assert _colours_on_first_page(everywhere.target, tmp_path / "faces")["blue"] > 5 * one_logo  # 6 fronts, 1 sheet
