@@ -254,7 +254,10 @@ def render_faces(
     from printer.fsutil import atomic_write_bytes
     from printer.sheets.export.faces import face_images, page_layout, png_bytes, px_of
 
-    job = _job(root, game_id, fingerprint, component)
+    try:
+        job = _job(root, game_id, fingerprint, component)
+    except KeyError:  # printer.toml changed since the face was asked for: the page asks again for the new one
+        return {key: f"printer.toml has no game {game_id!r} or component {component!r} any more" for key, _ in faces}
     layout = page_layout(job, with_bleed=True)
     px = px_of(layout.page, dpi)
     huge = over_budget(px[0], px[1], f"a face of {layout.page[0]:g} x {layout.page[1]:g} mm at {dpi} dpi")

@@ -364,3 +364,16 @@ def test_a_component_piece_shows_at_its_components_trim_size_as_its_sheets_print
         assert abs(front.size[0] - round((63 + 2 * opts.bleed) / 25.4 * pictures.SCREEN_DPI)) <= 1
     (listed,) = _games(workspace)
     assert listed["pieces"] == {"imperial-favor": [36.0, 36.0]} and listed["card"] == [63.0, 88.0]
+
+
+def test_a_piece_of_a_component_printer_toml_no_longer_declares_gets_an_error_not_a_crash(project):
+    """A face asked for before printer.toml dropped its component: the render process answers with an error for it."""
+    from printer.serve.workspace import Workspace
+
+    workspace = Workspace(project)
+    spec = workspace.face(next(e.front for e in workspace.entries.values() if e.front))
+    folder = str(pictures.cache_dir(workspace.project))
+    found = pictures.render_faces(
+        str(project), spec.game, spec.fingerprint, [("k", spec.html)], folder, component="gone"
+    )
+    assert list(found) == ["k"] and "component 'gone'" in str(found["k"])
