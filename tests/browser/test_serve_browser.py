@@ -82,6 +82,17 @@ def test_a_component_piece_shows_at_its_components_trim_size(page, served, scree
     assert abs(size[0] - 42 / 25.4 * 96) < 2 and abs(size[1] - size[0]) < 2
     assert "36 × 36 mm" in page.inner_text("#viewer-title")
     page.screenshot(path=str(screenshots / "piece-print-size.png"))
+    page.goto(f"{served.url}edit?uid=l5r/imperial-favor")  # the editor's preview: square too, before and after a check
+    page.wait_for_selector("#f-title")
+    wait_for(lambda: page.eval_on_selector("#pv-front img", "i => i.complete && i.naturalWidth > 0"), timeout=60)
+    shown = page.get_attribute("#pv-front img", "data-key")
+    page.fill("#f-text", "The one and only.")  # the token shows its text, not its title
+    wait_for(lambda: page.get_attribute("#pv-front img", "data-key") not in (None, shown), timeout=60)
+    loaded = "i => i.complete && i.naturalWidth > 0 && !i.classList.contains('loading')"
+    wait_for(lambda: page.eval_on_selector("#pv-front img", loaded), timeout=60)
+    box = page.locator("#pv-front").bounding_box()
+    assert box is not None and abs(box["width"] - box["height"]) < 2
+    page.screenshot(path=str(screenshots / "piece-editor.png"))
 
 
 def test_an_outside_edit_changes_that_cards_picture_and_no_other(page, served):
