@@ -22,11 +22,13 @@ from urllib.parse import unquote, urljoin, urlparse
 from PIL import Image
 
 from printer.paths import url2pathname
+from printer.sheets.fontsubsets import reuse_subsets
 from printer.sheets.libraries import import_weasyprint, lazy_font_files, open_arrays, parse_c_types
 
 import_weasyprint()  # before any other import of WeasyPrint: its libraries loaded without starting programs
 open_arrays()  # font subsets' glyph arrays made without cffi parsing a new type name for each length
 lazy_font_files()  # a font's whole file read only when WeasyPrint needs it, not for every document
+reuse_subsets()  # a font's subset made once a process while the next documents need no other glyph
 
 from weasyprint import HTML, Document  # noqa: E402
 from weasyprint.text.fonts import FontConfiguration  # noqa: E402

@@ -1,0 +1,91 @@
+"""A font's subset is made once a process and reused by the next documents that need no other glyph
+(:mod:`printer.sheets.fontsubsets`); the pages are the same as with a subset of each document's own glyphs."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from pathlib import Path
+
+import pikepdf
+import pytest
+from PIL import Image, ImageChops
+
+from printer import api
+from printer.sheets import fontsubsets
+from printer.sheets.pdf import pdf_bytes, render_one
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _pdf(text: str, tmp_path: Path) -> bytes:
+    html = f"<p style=\"font: 20pt 'DejaVu Sans'\">{text}</p>"
+    document, _ = render_one(html, [tmp_path], tmp_path)
+    return pdf_bytes([document])[0]
+
+
+def _font_programs(data: bytes) -> list[bytes]:
+    """The embedded font files of a PDF (its TrueType and OpenType programs), in object order."""
+    found = []
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        for obj in pdf.objects:
+            if isinstance(obj, pikepdf.Dictionary) and obj.get("/Type") == "/FontDescriptor":
+                for name in ("/FontFile2", "/FontFile3"):
+                    if name in obj:
+                        found.append(obj[name].read_bytes())
+    return found
+
+
+def test_a_document_needing_no_other_glyph_gets_the_kept_subset_and_another_one_grows_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(fontsubsets, "_kept", type(fontsubsets._kept)())
+    first = _font_programs(_pdf("Abc", tmp_path))
+    again = _font_programs(_pdf("cbA", tmp_path))  # the same glyphs: the same subset, not made again
+    assert len(first) == 1 and again == first
+    more = _font_programs(_pdf("Abcd", tmp_path))  # one more glyph: a subset of them all, kept from now on
+    assert more != first and len(more[0]) > len(first[0])
+    assert _font_programs(_pdf("dA", tmp_path)) == more
+    (kept,) = fontsubsets._kept.values()
+    assert len(kept[0]) == 4  # A, b, c and d
+    monkeypatch.setattr(fontsubsets, "MOST_GLYPHS", 6)
+    own = _font_programs(_pdf("Abcdefgh", tmp_path))  # past the bound: a subset of its own glyphs, not kept
+    assert own != more and fontsubsets._kept[next(iter(fontsubsets._kept))] == kept
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not installed")
+def test_the_pages_are_the_same_as_with_each_documents_own_subsets(tmp_path, monkeypatch):
+    """The example L5R cards, set in Noto CJK whose digits and ligatures have glyph ids near 63,000: built in this
+    process with subsets reused, and again with each document's own (``MOST_GLYPHS`` 0): the same pixels, the same
+    text."""
+    root = tmp_path / "p"
+    root.mkdir()
+    shutil.copy(REPO / "printer.toml", root / "printer.toml")
+    shutil.copytree(REPO / "cards" / "l5r", root / "cards" / "l5r", ignore=shutil.ignore_patterns("ja"))
+    import weasyprint.pdf.fonts as fonts
+
+    project = api.load_project(root)
+    outputs, made = [], []
+    subset = fonts.Font._harfbuzz_subset
+    monkeypatch.setattr(fonts.Font, "_harfbuzz_subset", lambda self, *a: made.append(self.family) or subset(self, *a))
+    for name, most in (("reused", fontsubsets.MOST_GLYPHS), ("own", 0)):
+        monkeypatch.setattr(fontsubsets, "_kept", type(fontsubsets._kept)())
+        monkeypatch.setattr(fontsubsets, "MOST_GLYPHS", most)
+        request = api.BuildRequest(games=["l5r"], out_dir=root / name, jobs=1, cache=False)
+        result = api.build(project, request)
+        assert result.ok, [str(p) for p in result.games[0].problems]
+        outputs.append(result.games[0].target)
+        made.append(name)
+    reused, own = made.index("reused"), len(made) - made.index("reused") - 2
+    assert 0 < reused < own, (reused, own)  # fewer subsets made when they are reused
+    texts = [subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, check=True).stdout for pdf in outputs]
+    assert texts[0] == texts[1] and b"Tetsuya" in texts[0]
+    for index in range(1, 4):  # a sheet of fronts, its backs, the next fronts
+        pictures = []
+        for pdf in outputs:
+            stem = tmp_path / f"{pdf.parent.name}-{index}"
+            page = ["-f", str(index), "-l", str(index)]
+            subprocess.run(["pdftoppm", "-r", "60", *page, "-png", "-singlefile", str(pdf), str(stem)], check=True)
+            pictures.append(Image.open(stem.with_suffix(".png")).convert("RGB"))
+        assert pictures[0].size == pictures[1].size
+        assert ImageChops.difference(pictures[0], pictures[1]).getbbox() is None, f"page {index} differs"
