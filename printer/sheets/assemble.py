@@ -18,13 +18,13 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from printer.cards.model import pack_cards
-from printer.problems import WARNING
+from printer.problems import WARNING, Problem
 from printer.sheets.compose import layout_sheets
 from printer.sheets.faces.items import PrintItem
 from printer.sheets.job import SheetJob
 from printer.sheets.layout import SheetLayout
 from printer.sheets.output import chrome as sheet_chrome
-from printer.sheets.output.cached import CachedFaces, named_files, scattered
+from printer.sheets.output.cached import CachedFaces, LaidOut, named_files, scattered
 from printer.sheets.output.chrome import Chrome
 from printer.sheets.output.imposition import Imposition, impose_faces
 from printer.sheets.output.outcome import SheetsOutcome
@@ -126,10 +126,7 @@ def build_sheets(
             cached.store(laid_out, more)
         faces.update(laid_out)
         del laid_out  # held in faces now: not a second table of every face while imposing
-        started = time.perf_counter()
-        blank = blank_faces(job, items, keys, faces, verify.severity if verify is not None else WARNING)
-        problems += [p for p in blank if p not in problems]
-        job.engine.stats["blank check seconds"] += time.perf_counter() - started
+        _check_blank(job, items, keys, faces, verify, problems)
         job.engine.stats["faces from cache"] += len(keys) - len(todo)
         job.engine.stats["faces laid out"] += len(todo)
         names = cached.names(keys) if cached is not None else None
@@ -144,6 +141,22 @@ def build_sheets(
     run_meanwhile()  # few faces were laid out here: the PDF is written first (what a watch waits for)
     outcome.problems = found
     return outcome
+
+
+def _check_blank(
+    job: SheetJob,
+    items: Sequence[PrintItem],
+    keys: list[str],
+    faces: LaidOut,
+    verify: Verify | None,
+    problems: list[Problem],
+) -> None:
+    """Add to ``problems`` each face of ``keys`` that prints blank (:func:`printer.sheets.verify.blank_faces`; an
+    error with ``verify``'s severity), the time it took counted in the job's stats."""
+    started = time.perf_counter()
+    blank = blank_faces(job, items, keys, faces, verify.severity if verify is not None else WARNING)
+    problems += [p for p in blank if p not in problems]
+    job.engine.stats["blank check seconds"] += time.perf_counter() - started
 
 
 def _once(action: Callable[[], object] | None) -> Callable[[], None]:
