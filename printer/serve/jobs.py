@@ -131,6 +131,7 @@ def check_deck(workspace: Workspace, text: str, name: str, format_id: str) -> di
         for row in body["cards"]:
             entry = workspace.entries.get(f"{report.format.game}/{row['card']['id']}") if row["card"] else None
             row["front"] = entry.front if entry else None
+            row["piece"] = entry.piece if entry else None  # a component's piece: cropped at its own trim size
             row["uid"] = entry.uid if entry else None
     return cast("dict[str, Any]", _located(body, str(path), shown))
 

@@ -93,6 +93,16 @@ def test_a_component_piece_shows_at_its_components_trim_size(page, served, scree
     box = page.locator("#pv-front").bounding_box()
     assert box is not None and abs(box["width"] - box["height"]) < 2
     page.screenshot(path=str(screenshots / "piece-editor.png"))
+    page.goto(f"{served.url}decks")  # a decklist naming it: its row's picture is square too, a card's beside it not
+    page.wait_for_selector("#format option", state="attached")
+    page.select_option("#format", "l5r-ivory-extended")
+    page.fill("#deck-text", "1 The Imperial Favor\n1 Ishigaki Tetsuya\n")
+    page.click("#check")
+    page.wait_for_selector("#verdict")
+    boxes = [page.locator("#deck-result .face-box").nth(i).bounding_box() for i in range(2)]
+    ratios = sorted(round(b["height"] / b["width"], 2) for b in boxes if b)
+    assert ratios == [1.0, round(88 / 63, 2)]
+    page.screenshot(path=str(screenshots / "piece-deck.png"), full_page=True)
 
 
 def test_an_outside_edit_changes_that_cards_picture_and_no_other(page, served):

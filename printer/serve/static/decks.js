@@ -58,7 +58,7 @@
         "div",
         { class: "deck-cards" },
         report.cards.map((row) =>
-          el("figure", {}, printer.faceBox(report.game, row.front, row.card ? "not shown" : "not in the card data", "", true), el("figcaption", {}, el("span", { class: "n", text: `${row.count}× ` }), row.name)),
+          el("figure", {}, printer.faceBox(report.game, row.front, row.card ? "not shown" : "not in the card data", "", true, false, row.piece), el("figcaption", {}, el("span", { class: "n", text: `${row.count}× ` }), row.name)),
         ),
       ),
     );

@@ -248,3 +248,16 @@ def test_every_example_game_has_a_form_and_saves_its_cards_unchanged(examples):
         }
         assert client.post("/api/card/save", json=body).status_code == 200
         assert (root / entry["file"]).read_bytes() == before, game  # saving an unchanged card changes nothing
+
+
+def test_a_decklist_row_of_a_components_piece_says_which_component(examples):
+    """The Decks page crops a row's picture at its card's trim size: a piece's row names its component."""
+    client, _ = examples
+    text = "1 The Imperial Favor\n1 Ishigaki Tetsuya\n"
+    answer = client.post("/api/deck/check", json={"text": text, "name": "d.txt", "format": "l5r-ivory-extended"})
+    assert answer.status_code == 200, answer.text
+    rows = {row["name"]: row for row in answer.json()["cards"]}
+    favor = next(row for name, row in rows.items() if "Imperial Favor" in name)
+    assert favor["piece"] == "imperial-favor" and favor["front"]
+    others = [row for row in rows.values() if row is not favor and row.get("card")]
+    assert others and all(row["piece"] is None and row["front"] for row in others)
