@@ -152,11 +152,12 @@ def rule_placement(ctx: Context) -> list[Violation]:
             continue  # placed where it belongs
         card = p.card
         kind = f"{card.get('deck', '?')} {card.type}" if card.get("deck") else card.type
+        kind = f"{'an' if kind[:1].upper() in 'AEIO' else 'a'} {kind}"  # an Imperial Favor, a Fate Strategy
         if p.section is None:
             found.append(
                 Violation(
                     "no-section",
-                    f"{card.name!r} is a {kind}: {ctx.format.name} has no place for it",
+                    f"{card.name!r} is {kind}: {ctx.format.name} has no place for it",
                     (p.line,),
                     (card.name,),
                     p.count,
@@ -169,7 +170,7 @@ def rule_placement(ctx: Context) -> list[Violation]:
             found.append(
                 Violation(
                     "wrong-section",
-                    f"{card.name!r} is a {kind}, listed under '{header}': it belongs in the {p.section.name} section",
+                    f"{card.name!r} is {kind}, listed under '{header}': it belongs in the {p.section.name} section",
                     (p.line,),
                     (card.name,),
                     p.count,

@@ -314,3 +314,14 @@ def test_card_clans(data, clans):
         card_clans(Card("l5r", {"id": "s", "title": "S", "type": "Sensei", **data}, Record({}, Path("s.json"), "$")))
         == clans
     )
+
+
+def test_a_card_with_no_section_is_named_with_its_article(cards, ivory, tmp_path):
+    """'... is an Imperial Favor' (a type starting with a vowel), '... is a Fate Strategy' otherwise."""
+    favor = Card("l5r", {"id": "f", "title": "The Favor", "type": "Imperial Favor"}, Record({}, Path("f.json"), "$"))
+    with_favor = CardSet("l5r")
+    for card in [*cards, favor]:
+        with_favor.add(card)
+    deck, problems = read_decklist(write_deck(tmp_path, "1 The Favor\n"))
+    message = next(v.message for v in check(deck, with_favor, ivory, problems).violations if v.rule == "no-section")
+    assert message.startswith("'The Favor' is an Imperial Favor: ")
