@@ -53,6 +53,10 @@ class GameFaces:
         (``None``: the cards')."""
         return self.fingerprint if piece is None else self._piece(piece)[1]
 
+    def place(self, piece: str | None) -> FacePlace:
+        """What a face of component ``piece``'s pieces (``None``: of the cards) is rendered with."""
+        return self.game_id, self.fingerprint_of(piece), piece
+
     def _piece(self, name: str) -> tuple[SheetJob, str]:
         kept = self._pieces.get(name)
         if kept is None:

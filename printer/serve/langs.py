@@ -28,7 +28,7 @@ from starlette.routing import Route
 from printer.cards.model import Card, CardSet
 from printer.problems import Problem
 from printer.serve.gallery import GalleryEntry, relative_name, search_text
-from printer.serve.game_faces import GameFaces
+from printer.serve.game_faces import FacePlace, GameFaces
 from printer.serve.security import json_body
 from printer.serve.workspace import Workspace
 
@@ -102,7 +102,7 @@ class Languages:
         with ws.lock:
             for kept in self._states.values():  # faces whose HTML the workspace let go: render them again if asked
                 kept.html = {k: v for k, v in kept.html.items() if all(f is None or f in ws.html for f in v[:2])}
-            faces: dict[str, tuple[str, str, str | None]] = {}
+            faces: dict[str, FacePlace] = {}
             translated: dict[str, tuple[CardSet, set[str], set[str]]] = {}
             for game_id, cards in ws.cards.items():
                 if game_id not in ws.project.games or lang not in self.of(game_id)[1:]:
@@ -130,8 +130,7 @@ class Languages:
         state = self._state(card.game, lang)
         front, _, _, error = self.workspace._faces(next(iter(in_lang)), in_lang, state)
         if front:
-            piece = state.piece_of(card)
-            self.workspace.lang_faces.setdefault(lang, {})[front] = (card.game, state.fingerprint_of(piece), piece)
+            self.workspace.lang_faces.setdefault(lang, {})[front] = state.place(state.piece_of(card))
         return front, error
 
     def _entry(self, entry: GalleryEntry, lang: str, translated: dict[str, Any], faces: dict[str, Any]) -> GalleryEntry:
@@ -152,10 +151,10 @@ class Languages:
         shown.front, shown.back, shown.error = front, back, error
         if error:
             shown.problems = [*entry.problems, *(self.workspace._problem(p) for p in problems)]
-        piece = state.piece_of(card)
+        place = state.place(state.piece_of(card))
         for key in (front, back):
             if key:
-                faces[key] = (entry.game, state.fingerprint_of(piece), piece)
+                faces[key] = place
         return shown
 
 

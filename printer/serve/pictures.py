@@ -117,8 +117,7 @@ def game_job(project: Project, game: Game, lang: str | None = None, component: C
         return faces_job(project, game, request, opts)
     from printer.sheets.options import sheet_layout
 
-    page = sheet_layout(opts, project.root).page
-    job = faces_job(project, game, request, component_options(opts, component, page))
+    job = faces_job(project, game, request, component_options(opts, component, sheet_layout(opts, project.root).page))
     job.renderer.component = component.view()
     return job
 
@@ -354,6 +353,11 @@ class FaceSpec:
     html: str
     component: str | None = None
 
+    @property
+    def job(self) -> tuple[str, str, str | None]:
+        """What the render job of this face is made from: faces of the same ``job`` can share a batch."""
+        return self.game, self.fingerprint, self.component
+
 
 class RenderFailed(Exception):
     """A face could not be rendered; the message says why."""
@@ -469,11 +473,7 @@ class FaceRenderer:
                 if self._queued.get(other) != item[0]:
                     continue
                 other_spec = self.lookup(other)
-                if other_spec is None or (other_spec.game, other_spec.fingerprint, other_spec.component) != (
-                    spec.game,
-                    spec.fingerprint,
-                    spec.component,
-                ):
+                if other_spec is None or other_spec.job != spec.job:
                     kept.append(item)
                     continue
                 del self._queued[other]

@@ -194,12 +194,12 @@ class Workspace:
         """Hold a draft's ``faces`` (HTML: front, back) as drafts of ``game_id`` (``piece``: of that component's
         pieces); their picture keys."""
         state = self._game(game_id)
-        fingerprint = state.fingerprint_of(piece)
+        place = state.place(piece)
         keys = []
         for html in faces:
-            key = face_key(fingerprint, html, state.identity, state.base_url)
+            key = face_key(place[1], html, state.identity, state.base_url)
             self.html.put(key, html)
-            self.drafts[key] = (game_id, fingerprint, piece)
+            self.drafts[key] = place
             self.drafts.move_to_end(key)
             keys.append(key)
         while len(self.drafts) > self.project.limits.drafts:
@@ -357,7 +357,7 @@ class Workspace:
         for entry in entries.values():
             for key in (entry.front, entry.back):
                 if key and key not in self.faces:
-                    self.faces[key] = (entry.game, self._game(entry.game).fingerprint_of(entry.piece), entry.piece)
+                    self.faces[key] = self._game(entry.game).place(entry.piece)
         if self.html.keep([*self.faces, *self.drafts, *(k for f in self.lang_faces.values() for k in f)]):
             for state in self.games.values():
                 state.html = {k: v for k, v in state.html.items() if all(f is None or f in self.html for f in v[:2])}

@@ -5,8 +5,8 @@ font holding the glyphs the document uses, at their own glyph ids (the ids its p
 large font whose used glyphs include a high id, this is the most expensive step of a small document: the Noto CJK
 fonts draw Latin digits and ``fi`` from glyph ids near 63,000, and each subset of such a font, for a card set in
 it, took 47-63 ms (measured on WeasyPrint 70 with HarfBuzz's subsetter), for a document of one card face
-about half of its PDF's time. A watch's save, a one-card edit and each picture ``printer serve`` renders is such a
-document.
+about half of its PDF's time. A watch's save and each picture ``printer serve`` renders is such a document, made
+by a process that has drawn faces before.
 
 :func:`reuse_subsets` keeps, per font and process, the last subset made and the glyphs it holds. A document whose
 glyphs of that font are all among them gets that subset as it is; another gets a subset of its glyphs and the kept
