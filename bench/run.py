@@ -292,7 +292,7 @@ def validate_figures(work: Path, folder: Path, n: int) -> list[Figure]:
                ref_value=plain.seconds, target="< 0.5 s",
                note="printer validate, first run: every card's template rendered to HTML"),
         Figure(f"validate {n:,} cards, templates rendered, again", again.seconds, target="< 0.5 s",
-               note="printer validate, nothing changed: only cards not seen rendering clean are rendered"),
+               note="printer validate, nothing changed: only cards and backs not seen rendering clean are rendered"),
     ]  # fmt: skip
     tool = shutil.which("check-jsonschema", path=str(Path(sys.executable).parent)) or shutil.which("check-jsonschema")
     if tool:

@@ -29,19 +29,21 @@ import re
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.common.utils import escapeHtml, isMdAsciiPunct, isPunctChar, isWhiteSpace
-from markdown_it.renderer import RendererProtocol
-from markdown_it.rules_core import StateCore
-from markdown_it.rules_inline import StateInline
-from markdown_it.rules_inline import emphasis as _emphasis
-from markdown_it.rules_inline.state_inline import Scanned
-from markdown_it.token import Token
-from markdown_it.utils import EnvType, OptionsDict
 from markupsafe import Markup, escape
 
 from printer.problems import WARNING, Location, Problem, did_you_mean
+
+if TYPE_CHECKING:  # markdown-it-py is imported when text is first parsed: a run that parses none never loads it
+    from markdown_it import MarkdownIt
+    from markdown_it.renderer import RendererProtocol
+    from markdown_it.rules_core import StateCore
+    from markdown_it.rules_inline import StateInline
+    from markdown_it.rules_inline.state_inline import Scanned
+    from markdown_it.token import Token
+    from markdown_it.utils import EnvType, OptionsDict
 
 ICON = re.compile(r"\{([a-z0-9][a-z0-9-]*)(?::([^{}\s]{1,4}))?\}")
 
@@ -115,6 +117,9 @@ def _scan_cjk(state: StateInline, start: int, can_split_word: bool) -> Scanned:
     counts as a space would (the relaxation proposed by the markdown-cjk-friendly specification,
     https://github.com/tats-u/markdown-cjk-friendly); text without CJK characters parses as in CommonMark.
     """
+    from markdown_it.common.utils import isMdAsciiPunct, isPunctChar, isWhiteSpace
+    from markdown_it.rules_inline.state_inline import Scanned
+
     src, end = state.src, state.posMax
     marker = src[start]
     pos = start
@@ -134,6 +139,8 @@ def _scan_cjk(state: StateInline, start: int, can_split_word: bool) -> Scanned:
 
 
 def _cjk_emphasis_rule(state: StateInline, silent: bool) -> bool:
+    from markdown_it.rules_inline import emphasis as _emphasis
+
     if state.src[state.pos] != "*":
         return _emphasis.tokenize(state, silent)
     # markdown-it-py's emphasis rule asks the state for the scan: this state (one parse's) answers with ours
@@ -154,13 +161,15 @@ def cjk_emphasis_plugin(md: MarkdownIt) -> None:
 
 def card_markdown() -> MarkdownIt:
     """The parser for card text: emphasis, escapes, line breaks, icons; no HTML."""
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("zero", {"breaks": True, "html": False})
     md.enable(["emphasis", "escape", "newline", "text"])
     md.use(icon_plugin).use(cjk_emphasis_plugin)
     return md
 
 
-_CARD_MD = card_markdown()
+_card_md = cache(card_markdown)  # the one parser of card text, made when first needed
 _PARAGRAPHS = re.compile(r"\n[ \t]*\n+")
 #: a character that some rule of :func:`card_markdown` acts on (emphasis, escapes, icons, line breaks) or that its
 #: input normalisation changes (``\r``, NUL); a paragraph without any is its own text, escaped
@@ -179,8 +188,8 @@ def _inline_html(paragraph: str, env: RenderEnv) -> str:
     """One paragraph's HTML. Plain text (half the paragraphs of a real 3,535-card catalogue) is escaped as markdown-it-py
     escapes a text token, without a parse (about 0.1 ms each); the rest is parsed."""
     if _MARKUP_CHARS.search(paragraph) is None:
-        return escapeHtml(paragraph)
-    html: str = _CARD_MD.renderInline(paragraph, {"printer": env})
+        return paragraph.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+    html: str = _card_md().renderInline(paragraph, {"printer": env})
     return html
 
 
@@ -220,7 +229,7 @@ def direction_plugin(md: MarkdownIt) -> None:
 def icons_in(text: str) -> list[IconUse]:
     """Every icon the text uses, in order (escaped braces are not icons)."""
     found = []
-    for token in _CARD_MD.parseInline(text, {}):
+    for token in _card_md().parseInline(text, {}):
         for child in token.children or []:
             if child.type == "icon":
                 found.append(IconUse(child.meta["name"], child.meta["label"]))
@@ -230,7 +239,7 @@ def icons_in(text: str) -> list[IconUse]:
 def plain_text(text: str) -> str:
     """The text without markup: icons as ``{name}``, emphasis dropped (for lengths and search)."""
     out = []
-    for token in _CARD_MD.parseInline(text.replace("\r\n", "\n"), {}):
+    for token in _card_md().parseInline(text.replace("\r\n", "\n"), {}):
         for child in token.children or []:
             if child.type == "text":
                 out.append(child.content)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import os
 from collections.abc import Iterable
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,12 +51,11 @@ def _tag() -> bytes:
             digest.update((package / name).read_bytes())
         except OSError:
             digest.update(b"unreadable")
-    try:
-        import jsonschema_rs
-
-        found = os.stat(jsonschema_rs.__file__ or "")
-        digest.update(f"{jsonschema_rs.__file__}\0{found.st_size}\0{found.st_mtime_ns}".encode())
-    except (ImportError, OSError, TypeError):
+    try:  # found, not imported: a run whose files all have their verdict never loads it
+        origin = find_spec("jsonschema_rs").origin  # type: ignore[union-attr]  # None: caught below
+        found = os.stat(origin or "")
+        digest.update(f"{origin}\0{found.st_size}\0{found.st_mtime_ns}".encode())
+    except (ImportError, AttributeError, OSError, TypeError, ValueError):
         digest.update(b"no jsonschema-rs")
     return digest.digest()
 

@@ -28,12 +28,13 @@ import io
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageCms, ImageOps
-
-from printer.cards.art import open_image
 from printer.fsutil import atomic_write_bytes
 from printer.sheets.layout import MM_PER_IN
+
+if TYPE_CHECKING:  # Pillow is imported when art is first prepared: a run that prepares none never loads it
+    from PIL import Image, ImageCms
 
 MIN_DPI = 300
 #: how far under MIN_DPI art may print before it is a warning: 5 %, so that art made for a nearby size (299 dpi,
@@ -87,6 +88,10 @@ class ArtCache:
             return self._done[key]
         digest = hashlib.sha1(repr(key).encode()).hexdigest()[:20]
         existing = [p for p in (self.folder / f"{digest}.jpg", self.folder / f"{digest}.png") if p.is_file()]
+        from PIL import Image
+
+        from printer.cards.art import open_image
+
         with open_image(source) as image:
             size = image.size
             if existing:
@@ -101,6 +106,8 @@ class ArtCache:
         return result
 
     def _make(self, image: Image.Image, box_mm: tuple[float, float], fit: str, digest: str) -> PreparedArt:
+        from PIL import Image, ImageOps
+
         image = ImageOps.exif_transpose(image)
         source_px = image.size
         bw, bh = box_mm
@@ -157,6 +164,8 @@ def needed_px(box_mm: tuple[float, float], dpi: int = MIN_DPI) -> tuple[int, int
 
 def to_cmyk(image: Image.Image, profile: Path) -> Image.Image:
     """``image`` (sRGB) converted to CMYK through the ICC ``profile`` (relative colorimetric)."""
+    from PIL import ImageCms
+
     transform = _transforms.get(str(profile))
     if transform is None:
         transform = ImageCms.buildTransform(
@@ -174,6 +183,8 @@ def to_cmyk(image: Image.Image, profile: Path) -> Image.Image:
 
 def profile_colour_space(profile: Path) -> str:
     """The colour space an ICC profile converts to: ``CMYK``, ``RGB``, ``GRAY``...; raises ``OSError`` if unreadable."""
+    from PIL import ImageCms
+
     try:
         return ImageCms.getOpenProfile(str(profile)).profile.xcolor_space.strip()
     except ImageCms.PyCMSError as exc:

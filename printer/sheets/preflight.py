@@ -12,24 +12,29 @@ image's header, for the box the template asks for) are reported as
 
 A card whose front rendered without a problem is remembered in
 ``build/.cache/preflight/<game>.json`` (:class:`CleanCards`), by a SHA-256 of
-its data, its place, its art file's size and time, and the game's templates
-(every file on its template path, by size and time), settings and printer's
-version: the next ``printer validate`` renders only the cards whose key it
-has not seen clean. A card with a problem is never remembered, so its
-problem is reported on every run.
+its data (its pickled bytes, quicker to make than sorted JSON), its place,
+its art file's size and time, and the game's templates (every file on its
+template path, by size and time), settings and printer's version: the next
+``printer validate`` renders only the cards whose key it has not seen clean.
+A back that rendered without a problem is remembered too, by its name, its
+component and the same templates; when every card and back of a game was seen
+clean, nothing is rendered and no template is loaded. A card or back with a
+problem is never remembered, so its problem is reported on every run.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import pickle
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from printer.cards.model import CardSet
-from printer.problems import Location, PrinterError, Problem, merge_repeats
+from printer.problems import PrinterError, Problem, merge_repeats
 from printer.project import Game, Project
+from printer.sheets.backs import back_name
 
 if TYPE_CHECKING:
     from printer.cards.model import Card
@@ -45,61 +50,86 @@ def preflight(
     The same template error met by many cards is reported once, with the number of other cards it hits. A problem
     at a place ``known`` already reports (art that validation found missing) is not repeated. With ``jobs`` over 1,
     a run of :data:`FORK_FROM` cards or more to render is shared with ``jobs - 1`` forked processes
-    (:class:`_Shared`); the problems are the same, in the same order.
+    (:class:`_Shared`); the problems are the same, in the same order. A game whose cards and backs were all seen
+    clean (:class:`CleanCards`) is not rendered: its templates are not even loaded.
     """
     reported = {p.where for p in known}
-    from printer.cards.catalog import art_roots
-    from printer.cards.translations import languages
-    from printer.sheets.render import Renderer, project_view
-
     problems: list[Problem] = []
     for game_id, card_set in sets.items():
-        renderer = Renderer(project.games[game_id], art_roots(project, paths), base=project.root)
-        renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
-        renderer.project = project_view(project.settings)
-        renderer.source_lang = languages(project, game_id)[0]  # templates see lang as a build without --lang gives it
-        _art_box(project, renderer)
-        noted: list[Problem] = []  # the template errors met, in order (merge_repeats counts the repeats)
-        backs: dict[tuple[str, str], dict[str, Any] | None] = {}  # (back, component) -> what templates see as component
-
-        def note(exc: PrinterError, what: str | Location, noted: list[Problem] = noted) -> None:
-            noted.extend(exc.problems or [Problem(what, str(exc), code="template")])
-
-        clean = CleanCards(project, project.games[game_id], paths)
-        declared = declared_components(project, project.games[game_id])
+        game = project.games[game_id]
+        clean = CleanCards(project, game, paths)
+        declared = declared_components(project, game)
         cards = list(card_set)
         # a card a component of printer.toml holds renders as build renders it: with ``component`` set
         components = [next((c for c in declared if c.holds(card.data)), None) for card in cards]
         keys = [clean.key(card) for card in cards]
-        todo = [index for index, key in enumerate(keys) if key not in clean.known]
-        shared = _Shared(renderer, cards, components, todo, jobs)
-        try:
-            for index, card in enumerate(cards):
-                component = components[index]
-                renderer.component = component.view() if component is not None else None
-                if keys[index] in clean.known or shared.clean(index):
-                    clean.add(keys[index])
-                else:
-                    try:
-                        if _rendered_clean(renderer, card):
-                            clean.add(keys[index])
-                    except PrinterError as exc:
-                        note(exc, card.where)
-                    shared.rendered(index)
-                backs.setdefault((renderer.back_name(card), component.name if component else ""), renderer.component)
-        finally:
-            shared.close()
-        clean.save()
-        for (back, _), view in backs.items():
-            renderer.component = view
-            try:
-                renderer.back(back)
-            except PrinterError as exc:
-                note(exc, f"back {back!r}")
-        renderer.component = None
-        problems += merge_repeats(noted)
-        problems += [p for p in renderer.problems if p not in problems]
+        backs: dict[tuple[str, str], dict[str, Any] | None] = {}  # (back, component) -> what templates see as component
+        for card, component in zip(cards, components, strict=True):
+            pair = (back_name(game.settings, card), component.name if component else "")
+            backs.setdefault(pair, component.view() if component is not None else None)
+        back_keys = {pair: clean.back_key(pair[0], view) for pair, view in backs.items()}
+        if clean.known.issuperset(keys) and clean.known.issuperset(back_keys.values()):
+            continue
+        problems += _render_game(project, game, paths, _Game(clean, cards, components, keys, back_keys, backs), jobs)
     return [p for p in problems if p.where not in reported]
+
+
+class _Game(NamedTuple):
+    """What :func:`preflight` found of one game before rendering: its cards, their components and keys, the backs
+    in use ((back, component name) -> key, and -> what templates see as ``component``)."""
+
+    clean: CleanCards
+    cards: list[Card]
+    components: list[Component | None]
+    keys: list[str]
+    back_keys: dict[tuple[str, str], str]
+    backs: dict[tuple[str, str], dict[str, Any] | None]
+
+
+def _render_game(project: Project, game: Game, paths: list[Path], found: _Game, jobs: int) -> list[Problem]:
+    """Render the cards and backs of ``game`` not seen clean; the problems found (:func:`preflight`)."""
+    from printer.cards.catalog import art_roots
+    from printer.cards.translations import languages
+    from printer.sheets.render import Renderer, project_view
+
+    renderer = Renderer(game, art_roots(project, paths), base=project.root)
+    renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
+    renderer.project = project_view(project.settings)
+    renderer.source_lang = languages(project, game.id)[0]  # templates see lang as a build without --lang gives it
+    _art_box(project, renderer)
+    noted: list[Problem] = []  # the template errors met, in order (merge_repeats counts the repeats)
+    clean, cards, components, keys = found.clean, found.cards, found.components, found.keys
+    todo = [index for index, key in enumerate(keys) if key not in clean.known]
+    shared = _Shared(renderer, cards, components, todo, jobs)
+    try:
+        for index, card in enumerate(cards):
+            component = components[index]
+            renderer.component = component.view() if component is not None else None
+            if keys[index] in clean.known or shared.clean(index):
+                clean.add(keys[index])
+                continue
+            try:
+                if _rendered_clean(renderer, card):
+                    clean.add(keys[index])
+            except PrinterError as exc:
+                noted.extend(exc.problems or [Problem(card.where, str(exc), code="template")])
+            shared.rendered(index)
+    finally:
+        shared.close()
+    for pair, view in found.backs.items():
+        renderer.component = view
+        before, calls = len(renderer.problems), renderer.unknown_icon_calls
+        try:
+            renderer.back(pair[0])
+        except PrinterError as exc:
+            noted.extend(exc.problems or [Problem(f"back {pair[0]!r}", str(exc), code="template")])
+            continue
+        if len(renderer.problems) == before and renderer.unknown_icon_calls == calls:
+            clean.add(found.back_keys[pair])
+    renderer.component = None
+    clean.save()
+    problems = merge_repeats(noted)
+    return problems + [p for p in renderer.problems if p not in problems]
 
 
 #: the fewest cards to render that are shared with forked processes (a fork and its answer cost a few milliseconds,
@@ -246,8 +276,17 @@ class CleanCards:
                 stat = (found.st_size, found.st_mtime_ns)
             except OSError:
                 stat = "missing"
-        data = json.dumps(card.data, sort_keys=True, ensure_ascii=False, default=str)
-        return hashlib.sha256(f"{self.templates}\0{card.where}\0{stat}\0{data}".encode()).hexdigest()
+        digest = hashlib.sha256(f"{self.templates}\0{card.where}\0{stat}\0".encode())
+        try:  # equal bytes are equal data; equal data in other bytes (a key order) only renders the card again
+            digest.update(pickle.dumps(card.data, protocol=5))
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError):
+            digest.update(json.dumps(card.data, sort_keys=True, ensure_ascii=False, default=str).encode())
+        return digest.hexdigest()
+
+    def back_key(self, back: str, component: dict[str, Any] | None) -> str:
+        """The key of the back ``back`` rendered with ``component`` (what templates see as ``component``)."""
+        view = json.dumps(component, sort_keys=True, default=str)
+        return hashlib.sha256(f"{self.templates}\0back\0{back}\0{view}".encode()).hexdigest()
 
     def add(self, key: str) -> None:
         self.seen.append(key)

@@ -79,6 +79,7 @@ from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.paths import contained, is_inside
 from printer.problems import WARNING, Location, PrinterError, Problem, RenderError
 from printer.project import Game
+from printer.sheets.backs import back_name
 from printer.sheets.face_art import FaceArt
 from printer.sheets.images import ArtCache
 from printer.sheets.sandbox import (
@@ -448,23 +449,8 @@ class Renderer(FaceArt, SheetDocuments):
         return self._in_lang(self._checked(html, template, where))
 
     def back_name(self, card: Card | None) -> str:
-        """The back a card prints with: its ``back`` field, else the game's mapping, else ``default``.
-
-        The mapping is ``printer.toml``'s ``[games.<id>]`` keys ``back_field``
-        (the card field that decides) and the table ``backs`` (field value to
-        back name).
-        """
-        if card is None:
-            return "placeholder"
-        if card.get("back"):
-            back: str = card["back"]
-            return back
-        field_name = self.game.settings.get("back_field")
-        backs = self.game.settings.get("backs", {})
-        if field_name and card.get(field_name) in backs:
-            mapped: str = backs[card[field_name]]
-            return mapped
-        return "default"
+        """The back a card prints with (:func:`printer.sheets.backs.back_name`)."""
+        return back_name(self.game.settings, card)
 
 
 #: what ``icon_url`` gives for an icon there is none of: a grey circled question mark (SVG, 12 x 12 px: 3.2 mm unless the template sizes it)

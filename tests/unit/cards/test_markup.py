@@ -88,5 +88,5 @@ def test_plain_paragraphs_skip_the_parser_and_print_what_the_parser_prints(text)
 
     env = RenderEnv(icon_url=lambda name: f"icons/{name}.svg")
     parsed = RenderEnv(icon_url=env.icon_url)
-    assert markup._inline_html(text, env) == markup._CARD_MD.renderInline(text, {"printer": parsed})
+    assert markup._inline_html(text, env) == markup._card_md().renderInline(text, {"printer": parsed})
     assert env.unknown_icons == parsed.unknown_icons

@@ -104,3 +104,56 @@ def test_a_damaged_memory_is_ignored(tmp_path, run, monkeypatch):
         rendered.clear()
         assert run("--project", root, "validate").code == 0
         assert len(rendered) == 6
+
+
+def _backs(monkeypatch):
+    """The backs validate renders (by name)."""
+    from printer.sheets.render import Renderer
+
+    rendered: list[str] = []
+    original = Renderer.back
+
+    def back(self, name, *args, **kwargs):
+        rendered.append(name)
+        return original(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(Renderer, "back", back)
+    return rendered
+
+
+def test_backs_that_rendered_clean_are_not_rendered_again_and_a_back_edit_renders_them(tmp_path, run, monkeypatch):
+    root = _project(tmp_path, run)
+    backs = _backs(monkeypatch)
+    assert run("--project", root, "validate").code == 0
+    assert backs, "the backs in use are rendered on the first run"
+    backs.clear()
+    assert run("--project", root, "validate").code == 0
+    assert backs == []
+    template = root / "templates/p/back.html.j2"
+    template.write_text(template.read_text() + "{{ card.nothing_here.at_all }}", encoding="utf-8")
+    for _ in range(2):  # a back with an error is never remembered: reported on every run
+        result = run("--project", root, "validate")
+        assert result.code == 1 and "back.html.j2" in result.err
+
+
+def test_unchanged_cards_are_validated_without_loading_a_template(tmp_path):
+    import subprocess
+    import sys
+
+    root = tmp_path / "p"
+    subprocess.run([sys.executable, "-m", "printer", "init", str(root)], check=True, capture_output=True)
+    probe = (
+        "import sys; from printer.cli import run\n"
+        "try: run()\n"
+        "except SystemExit as exit: code = exit.code\n"
+        "print('loaded:', sorted(m for m in ('jinja2', 'markdown_it', 'PIL', 'printer.sheets.render') if m in sys.modules))\n"
+        "sys.exit(code)\n"
+    )
+    # the cards' folder (the whole project also checks its player aids, which are made from the rules' Markdown)
+    args = [sys.executable, "-c", probe, "--project", str(root), "validate", str(root / "cards" / "p")]
+    first = subprocess.run(args, capture_output=True, text=True)
+    assert first.returncode == 0, first.stderr
+    assert "'jinja2'" in first.stdout  # the first run renders every card
+    again = subprocess.run(args, capture_output=True, text=True)
+    assert again.returncode == 0, again.stderr
+    assert "loaded: []" in again.stdout and "6 valid cards" in again.stdout
