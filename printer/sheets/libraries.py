@@ -54,8 +54,12 @@ def import_weasyprint() -> None:
 
         original = ctypes.util.find_library
         ctypes.util.find_library = _not_found
+        # WeasyPrint prints a help text before it fails: hidden, but only from the main thread (sys.stdout is the
+        # process's: a thread that swapped it and put back what it found could undo another thread's swap made
+        # meanwhile, such as a test's output capture)
+        quiet = threading.current_thread() is threading.main_thread()
         try:
-            with contextlib.redirect_stdout(io.StringIO()):  # WeasyPrint prints a help text before it fails
+            with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
                 import weasyprint  # noqa: F401
         except (OSError, ImportError):
             for name in [m for m in sys.modules if m == "weasyprint" or m.startswith("weasyprint.")]:
