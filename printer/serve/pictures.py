@@ -33,19 +33,19 @@ import logging
 import os
 import re
 import signal
-import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
-from types import FrameType
 from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlparse
 
 from printer.paths import check_output_folder, output_folder_problem, url2pathname
 from printer.pools import WorkerPids, report_pid
 from printer.project import Game, Project
+from printer.serve.time_limit import Clock, time_limit
+from printer.serve.time_limit import TooLong as _TooLong
 
 if TYPE_CHECKING:  # at run time the sheets stage is imported where a face is rendered, not with the server
     from multiprocessing.queues import Queue
@@ -170,54 +170,6 @@ def face_key(fingerprint: str, html: str, identity: FaceIdentity | None = None, 
 _JOBS: dict[tuple[str, str, str, str | None], SheetJob] = {}
 
 
-class _TooLong(BaseException):
-    """The time limit of a render ran out (a ``BaseException``: WeasyPrint's own ``except Exception`` lets it by)."""
-
-
-@dataclass
-class Clock:
-    """What :func:`time_limit` yields: whether it can interrupt the block (``bounded``) and whether its time ran
-    out (``over``: a block that goes on after an interruption was dropped should not write its results)."""
-
-    bounded: bool
-    over: bool = False
-
-
-@contextlib.contextmanager
-def time_limit(seconds: float) -> Iterator[Clock]:
-    """Interrupt the block with :class:`_TooLong` after ``seconds`` (a ``SIGALRM`` timer); yields a :class:`Clock`.
-
-    Only the main thread of a process on a system with ``setitimer`` (Linux, macOS) can be interrupted: the
-    render processes of ``printer serve`` are. Elsewhere (a thread, for tests) the block runs unbounded.
-    """
-    if seconds <= 0 or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
-        yield Clock(False)
-        return
-
-    armed, clock = [True], Clock(True)
-
-    def stop(signum: int, frame: FrameType | None) -> None:
-        if armed[0]:
-            clock.over = True
-            raise _TooLong()
-
-    previous = signal.signal(signal.SIGALRM, stop)
-    # The timer fires again every tenth of a second (or sooner) after the limit: raised inside a garbage collector
-    # callback or a ``__del__``, the exception is only printed, and the block would run on unbounded. Should every
-    # raise be dropped so (a library's gc callback runs Python code at each collection: hypothesis installs one),
-    # the block still ends as too long.
-    signal.setitimer(signal.ITIMER_REAL, seconds, min(seconds, 0.1))
-    try:
-        yield clock
-        # every raise landed in a garbage collector callback and was dropped: over the limit all the same
-        if clock.over:
-            raise _TooLong()
-    finally:
-        armed[0] = False  # first, and without a call (no signal handler runs before it): no second raise from here on
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
 def too_long(seconds: float) -> str:
     """The error of a face whose picture took over ``seconds`` (``limits.face_render_seconds``)."""
     return (
@@ -333,8 +285,12 @@ def prepare(
 
 
 def warm_up() -> None:
-    """Import WeasyPrint in a worker before the first face is asked for."""
+    """Import WeasyPrint in a worker before the first face is asked for; its font subsets take Latin text's glyphs
+    (:func:`printer.sheets.fontsubsets.pad_subsets`: its PDFs are only rasterised)."""
     import printer.sheets.export.faces  # noqa: F401
+    from printer.sheets.fontsubsets import pad_subsets
+
+    pad_subsets()
 
 
 # -- the queue ----------------------------------------------------------------------------------------------------

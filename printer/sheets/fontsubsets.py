@@ -14,6 +14,10 @@ ones together, which is kept instead, until a font's kept subset would hold over
 in CJK scripts: every card has other characters), when a document gets a subset of its own glyphs, as before.
 Glyph ids are kept in every subset, so a glyph draws the same from any subset holding it: the pages are the same,
 and a document's font may hold a few glyphs it does not draw.
+
+A process whose PDFs are only turned into pictures (``printer serve``'s render processes) also calls
+:func:`pad_subsets`: a font's new subset then takes the glyphs of Latin text (:data:`PADDING`) too, so that the
+next face, whose title has a letter none before had, still finds every glyph in the kept subset.
 """
 
 from __future__ import annotations
@@ -28,8 +32,18 @@ MOST_BYTES = 4_000_000
 #: the most fonts whose subsets are kept per process (the least recently used goes first)
 MOST_FONTS = 24
 
+#: the text whose glyphs a padded subset takes (:func:`pad_subsets`): printable ASCII, Latin-1, the common
+#: typographic marks (quotes, dashes, ellipsis, bullet, minus) and the f-ligatures, in words
+PADDING = (
+    "".join(map(chr, [*range(0x20, 0x7F), *range(0xA0, 0x100)]))
+    + "\u2018\u2019\u201c\u201d\u2013\u2014\u2026\u2022\u2212 fi fl ff ffi ffl ft fb fh fj fk"
+)
+
 #: font -> (the glyph ids its kept subset holds, the subset's bytes)
 _kept: OrderedDict[tuple[Any, ...], tuple[frozenset[int], bytes]] = OrderedDict()
+#: the characters a new subset takes the glyphs of (:func:`pad_subsets`), and the glyph ids they map to, per font
+_padding = {"characters": ""}
+_padded: dict[tuple[Any, ...], frozenset[int]] = {}
 
 
 def reuse_subsets() -> None:
@@ -58,6 +72,8 @@ def reuse_subsets() -> None:
             self.file_content = kept[1]
             return
         wanted = glyphs | kept[0] if kept is not None else glyphs
+        if _padding["characters"]:
+            wanted |= _padded.get(key) or _padded.setdefault(key, _shaped_glyphs(self.hb_face, _padding["characters"]))
         if len(wanted) > MOST_GLYPHS:
             subset(self, to_unicode, hinting)
             return
@@ -88,3 +104,89 @@ def _identity(font: Any, hinting: Any) -> tuple[Any, ...] | None:
         harfbuzz.hb_blob_destroy(blob)
     # the face's pointer (a cdata pointer hashes and compares by its address; no new C type parsed for a cast)
     return (font.hb_face, length, font.glyph_count, font.index, font.family, bool(hinting), bool(font.missing))
+
+
+def pad_subsets(characters: str = PADDING) -> None:
+    """In this process, a font's new subset also takes the glyphs its character map gives ``characters`` (``""``:
+    none, as :func:`reuse_subsets` alone does). For a process whose PDFs are thrown away once rasterised: each of
+    its documents' fonts then holds a few hundred glyphs more than the document draws."""
+    _padding["characters"] = characters
+    _padded.clear()
+
+
+#: HarfBuzz's names on the platforms WeasyPrint runs on (as ``weasyprint.text.ffi`` looks for it)
+HARFBUZZ = ("libharfbuzz-0", "harfbuzz", "harfbuzz-0.0", "libharfbuzz.so.0", "libharfbuzz.0.dylib", "libharfbuzz-0.dll")
+_harfbuzz: list[Any] = []  # [(ffi, library)] once opened, [None] when it could not be
+
+
+def _shaped_glyphs(face: Any, text: str) -> frozenset[int]:
+    """The glyph ids of the HarfBuzz face ``face`` (a pointer of WeasyPrint's) that ``text`` is drawn with, shaped
+    with HarfBuzz's default features as Latin text (the ligatures and the forms a font's ``locl`` gives Latin, as
+    WeasyPrint's shaping picks them), and each character's own glyph; none when HarfBuzz cannot be called."""
+    if not _harfbuzz:
+        _harfbuzz.append(_open_harfbuzz())
+    if _harfbuzz[0] is None:
+        return frozenset()
+    ffi, hb = _harfbuzz[0]
+    from weasyprint.text.ffi import ffi as weasyprint_ffi
+
+    font = hb.hb_font_create(ffi.cast("hb_face_t *", int(weasyprint_ffi.cast("uintptr_t", face))))
+    buffer = hb.hb_buffer_create()
+    try:
+        glyph = ffi.new("hb_codepoint_t *")
+        found = {glyph[0] for char in text if hb.hb_font_get_nominal_glyph(font, ord(char), glyph)}
+        data = text.encode()
+        hb.hb_buffer_add_utf8(buffer, data, len(data), 0, len(data))
+        hb.hb_buffer_set_direction(buffer, 4)  # HB_DIRECTION_LTR
+        hb.hb_buffer_set_script(buffer, hb.hb_script_from_string(b"Latn", 4))
+        hb.hb_buffer_set_language(buffer, hb.hb_language_from_string(b"en", 2))
+        hb.hb_shape(font, buffer, ffi.NULL, 0)
+        count = ffi.new("unsigned int *")
+        infos = hb.hb_buffer_get_glyph_infos(buffer, count)
+        found.update(infos[i].codepoint for i in range(count[0]))
+        found.discard(0)  # .notdef: no glyph for that character
+        return frozenset(found)
+    finally:
+        hb.hb_buffer_destroy(buffer)
+        hb.hb_font_destroy(font)
+
+
+def _open_harfbuzz() -> tuple[Any, Any] | None:
+    """A cffi interface of our own to the HarfBuzz calls :func:`_shaped_glyphs` makes (WeasyPrint's declares none
+    of them); ``None`` when HarfBuzz is not found."""
+    from cffi import FFI
+
+    ffi = FFI()
+    ffi.cdef(
+        """
+        typedef struct _hb_face_t hb_face_t;
+        typedef struct _hb_font_t hb_font_t;
+        typedef struct _hb_buffer_t hb_buffer_t;
+        typedef const struct _hb_language_t *hb_language_t;
+        typedef uint32_t hb_codepoint_t;
+        typedef uint32_t hb_script_t;
+        typedef int hb_bool_t;
+        typedef struct { uint32_t codepoint; uint32_t mask; uint32_t cluster; uint32_t var1; uint32_t var2; }
+            hb_glyph_info_t;
+        hb_font_t * hb_font_create (hb_face_t *face);
+        void hb_font_destroy (hb_font_t *font);
+        hb_bool_t hb_font_get_nominal_glyph (hb_font_t *font, hb_codepoint_t unicode, hb_codepoint_t *glyph);
+        hb_buffer_t * hb_buffer_create (void);
+        void hb_buffer_destroy (hb_buffer_t *buffer);
+        void hb_buffer_add_utf8 (hb_buffer_t *buffer, const char *text, int text_length, unsigned int item_offset,
+                                 int item_length);
+        void hb_buffer_set_direction (hb_buffer_t *buffer, int direction);
+        hb_script_t hb_script_from_string (const char *str, int len);
+        void hb_buffer_set_script (hb_buffer_t *buffer, hb_script_t script);
+        hb_language_t hb_language_from_string (const char *str, int len);
+        void hb_buffer_set_language (hb_buffer_t *buffer, hb_language_t language);
+        void hb_shape (hb_font_t *font, hb_buffer_t *buffer, const void *features, unsigned int num_features);
+        hb_glyph_info_t * hb_buffer_get_glyph_infos (hb_buffer_t *buffer, unsigned int *length);
+        """
+    )
+    for name in HARFBUZZ:
+        try:
+            return ffi, ffi.dlopen(name)
+        except OSError:
+            continue
+    return None

@@ -89,3 +89,71 @@ def test_the_pages_are_the_same_as_with_each_documents_own_subsets(tmp_path, mon
             pictures.append(Image.open(stem.with_suffix(".png")).convert("RGB"))
         assert pictures[0].size == pictures[1].size
         assert ImageChops.difference(pictures[0], pictures[1]).getbbox() is None, f"page {index} differs"
+
+
+def _padded(monkeypatch) -> None:
+    """This test's process pads new subsets (as printer serve's render processes do), from no kept subset."""
+    monkeypatch.setattr(fontsubsets, "_kept", type(fontsubsets._kept)())
+    monkeypatch.setattr(fontsubsets, "_padded", {})
+    monkeypatch.setattr(fontsubsets, "_padding", {"characters": fontsubsets.PADDING})
+
+
+@pytest.mark.parametrize("family", ["DejaVu Sans", "Noto Sans CJK JP"])
+def test_a_padded_subset_holds_latin_text_so_a_face_with_other_letters_needs_no_new_subset(family, tmp_path, monkeypatch):  # fmt: skip
+    _padded(monkeypatch)
+    made: list[str] = []
+    import weasyprint.pdf.fonts as fonts
+
+    subset = fonts.Font._harfbuzz_subset
+    monkeypatch.setattr(fonts.Font, "_harfbuzz_subset", lambda self, *a: made.append(self.family) or subset(self, *a))
+
+    def pdf(text: str) -> bytes:
+        # English text: Noto CJK draws its digits from the glyphs its ``locl`` feature gives Latin, not its cmap's
+        document, _ = render_one(f"<p lang=en style=\"font: 20pt '{family}'\">{text}</p>", [tmp_path], tmp_path)
+        return pdf_bytes([document])[0]
+
+    first = _font_programs(pdf("Abc"))
+    assert made == [family]
+    (kept,) = fontsubsets._kept.values()
+    assert len(kept[0]) > 150  # printable ASCII, Latin-1, the marks, their ligatures and forms
+    for text in ("Kyuden Hida (7)", "Zoë’s “fine” office - 1,250 ffi", "Ébène ‘ñ’ … #42 @ 100%"):
+        assert _font_programs(pdf(text)) == first, text
+    assert made == [family]  # no other subset made
+
+
+def test_without_padding_a_new_letter_makes_a_new_subset(tmp_path, monkeypatch):
+    monkeypatch.setattr(fontsubsets, "_kept", type(fontsubsets._kept)())
+    monkeypatch.setattr(fontsubsets, "_padding", {"characters": ""})
+    assert _font_programs(_pdf("Abc", tmp_path)) != _font_programs(_pdf("Kyuden", tmp_path))
+
+
+@pytest.mark.slow
+def test_a_face_picture_is_the_same_with_padded_subsets(tmp_path, monkeypatch):
+    """printer serve's picture of each example L5R card: the same pixels from padded subsets as from each document's
+    own."""
+    from printer.api.common import load_cards
+    from printer.serve.pictures import picture_job
+    from printer.sheets.export.faces import face_images, page_layout, px_of
+
+    project = api.load_project(REPO)
+    game = project.games["l5r"]
+    sets, _ = load_cards(project, [game.cards])
+    cards = [card for card in sets["l5r"] if "/ja/" not in str(card.where)][:6]
+    pictures: dict[str, list[bytes]] = {}
+    for name in ("padded", "own"):
+        if name == "padded":
+            _padded(monkeypatch)
+        else:
+            monkeypatch.setattr(fontsubsets, "_kept", type(fontsubsets._kept)())
+            monkeypatch.setattr(fontsubsets, "_padding", {"characters": ""})
+            monkeypatch.setattr(fontsubsets, "MOST_GLYPHS", 0)
+        job = picture_job(project, game)
+        layout = page_layout(job, with_bleed=True)
+        for number, card in enumerate(cards):
+            job.faces.html[f"face{number}"] = job.renderer.front(card)
+        pictures[name] = []
+        for number in range(len(cards)):  # one document a face, as the pictures of saved cards are made
+            for _, image in face_images(job, [f"face{number}"], layout, px_of(layout.page, 100)):
+                pictures[name].append(image.tobytes())
+    assert len(pictures["padded"]) == len(cards)
+    assert pictures["padded"] == pictures["own"]
