@@ -45,24 +45,25 @@ def test_no_render_checks_the_data_only(tmp_path, run):
     assert run("--project", root, "validate", "--no-render").code == 0
 
 
-def _fronts(monkeypatch):
-    """The cards whose front validate renders (by their place)."""
+def _rendered(monkeypatch, method: str = "front"):
+    """What validate renders through ``Renderer.<method>``: the cards' places (``front``) or the backs' names
+    (``back``), in order."""
     from printer.sheets.render import Renderer
 
     rendered: list[str] = []
-    original = Renderer.front
+    original = getattr(Renderer, method)
 
-    def front(self, card, *args, **kwargs):
-        rendered.append(card.where)
-        return original(self, card, *args, **kwargs)
+    def spy(self, what, *args, **kwargs):
+        rendered.append(what.where if method == "front" else what)
+        return original(self, what, *args, **kwargs)
 
-    monkeypatch.setattr(Renderer, "front", front)
+    monkeypatch.setattr(Renderer, method, spy)
     return rendered
 
 
 def test_cards_that_rendered_clean_are_not_rendered_again(tmp_path, run, monkeypatch):
     root = _project(tmp_path, run)
-    rendered = _fronts(monkeypatch)
+    rendered = _rendered(monkeypatch)
     assert run("--project", root, "validate").code == 0
     assert len(rendered) == 6
     rendered.clear()
@@ -76,7 +77,7 @@ def test_cards_that_rendered_clean_are_not_rendered_again(tmp_path, run, monkeyp
 
 def test_a_template_edit_renders_every_card_again(tmp_path, run, monkeypatch):
     root = _project(tmp_path, run)
-    rendered = _fronts(monkeypatch)
+    rendered = _rendered(monkeypatch)
     run("--project", root, "validate")
     rendered.clear()
     template = root / "templates/p/card.html.j2"
@@ -98,7 +99,7 @@ def test_a_damaged_memory_is_ignored(tmp_path, run, monkeypatch):
     root = _project(tmp_path, run)
     assert run("--project", root, "validate").code == 0
     (memory,) = (root / "build" / ".cache" / "preflight").glob("*.json")
-    rendered = _fronts(monkeypatch)
+    rendered = _rendered(monkeypatch)
     for damage in ("", "{", '{"templates": 1, "clean": 5}', "[1, 2]"):
         memory.write_text(damage, encoding="utf-8")
         rendered.clear()
@@ -106,24 +107,9 @@ def test_a_damaged_memory_is_ignored(tmp_path, run, monkeypatch):
         assert len(rendered) == 6
 
 
-def _backs(monkeypatch):
-    """The backs validate renders (by name)."""
-    from printer.sheets.render import Renderer
-
-    rendered: list[str] = []
-    original = Renderer.back
-
-    def back(self, name, *args, **kwargs):
-        rendered.append(name)
-        return original(self, name, *args, **kwargs)
-
-    monkeypatch.setattr(Renderer, "back", back)
-    return rendered
-
-
 def test_backs_that_rendered_clean_are_not_rendered_again_and_a_back_edit_renders_them(tmp_path, run, monkeypatch):
     root = _project(tmp_path, run)
-    backs = _backs(monkeypatch)
+    backs = _rendered(monkeypatch, "back")
     assert run("--project", root, "validate").code == 0
     assert backs, "the backs in use are rendered on the first run"
     backs.clear()
