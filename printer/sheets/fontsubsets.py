@@ -73,7 +73,9 @@ def reuse_subsets() -> None:
             return
         wanted = glyphs | kept[0] if kept is not None else glyphs
         if _padding["characters"]:
-            wanted |= _padded.get(key) or _padded.setdefault(key, _shaped_glyphs(self.hb_face, _padding["characters"]))
+            if key not in _padded:
+                _padded[key] = _shaped_glyphs(self.hb_face, _padding["characters"])
+            wanted |= _padded[key]
         if len(wanted) > MOST_GLYPHS:
             subset(self, to_unicode, hinting)
             return
@@ -83,7 +85,7 @@ def reuse_subsets() -> None:
             _kept[key] = (frozenset(wanted), content)
             _kept.move_to_end(key)
             while len(_kept) > MOST_FONTS:
-                _kept.popitem(last=False)
+                _padded.pop(_kept.popitem(last=False)[0], None)
 
     reused._printer_reuse = True  # type: ignore[attr-defined]  # a mark on a function object
     font.subset = reused
@@ -107,9 +109,9 @@ def _identity(font: Any, hinting: Any) -> tuple[Any, ...] | None:
 
 
 def pad_subsets(characters: str = PADDING) -> None:
-    """In this process, a font's new subset also takes the glyphs its character map gives ``characters`` (``""``:
-    none, as :func:`reuse_subsets` alone does). For a process whose PDFs are thrown away once rasterised: each of
-    its documents' fonts then holds a few hundred glyphs more than the document draws."""
+    """In this process, a font's new subset also takes the glyphs ``characters`` are drawn with (:func:`_shaped_glyphs`;
+    ``""``: none, as :func:`reuse_subsets` alone does). For a process whose PDFs are thrown away once rasterised:
+    each of its documents' fonts then holds a few hundred glyphs more than the document draws."""
     _padding["characters"] = characters
     _padded.clear()
 

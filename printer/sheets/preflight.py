@@ -28,6 +28,7 @@ import hashlib
 import json
 import pickle
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -63,27 +64,28 @@ def preflight(
         # a card a component of printer.toml holds renders as build renders it: with ``component`` set
         components = [next((c for c in declared if c.holds(card.data)), None) for card in cards]
         keys = [clean.key(card) for card in cards]
-        backs: dict[tuple[str, str], dict[str, Any] | None] = {}  # (back, component) -> what templates see as component
+        in_use: dict[tuple[str, str], Component | None] = {}  # (back, component name) -> its component
         for card, component in zip(cards, components, strict=True):
-            pair = (back_name(game.settings, card), component.name if component else "")
-            backs.setdefault(pair, component.view() if component is not None else None)
-        back_keys = {pair: clean.back_key(pair[0], view) for pair, view in backs.items()}
-        if clean.known.issuperset(keys) and clean.known.issuperset(back_keys.values()):
+            in_use.setdefault((back_name(game.settings, card), component.name if component else ""), component)
+        backs: dict[str, tuple[str, dict[str, Any] | None]] = {}  # key -> back, what templates see as component
+        for (back, _), component in in_use.items():
+            view = component.view() if component is not None else None
+            backs[clean.back_key(back, view)] = (back, view)
+        if clean.known.issuperset(keys) and clean.known.issuperset(backs):
             continue
-        problems += _render_game(project, game, paths, _Game(clean, cards, components, keys, back_keys, backs), jobs)
+        problems += _render_game(project, game, paths, _Game(clean, cards, components, keys, backs), jobs)
     return [p for p in problems if p.where not in reported]
 
 
 class _Game(NamedTuple):
     """What :func:`preflight` found of one game before rendering: its cards, their components and keys, the backs
-    in use ((back, component name) -> key, and -> what templates see as ``component``)."""
+    in use (key -> the back's name and what templates see as ``component``)."""
 
     clean: CleanCards
     cards: list[Card]
     components: list[Component | None]
     keys: list[str]
-    back_keys: dict[tuple[str, str], str]
-    backs: dict[tuple[str, str], dict[str, Any] | None]
+    backs: dict[str, tuple[str, dict[str, Any] | None]]
 
 
 def _render_game(project: Project, game: Game, paths: list[Path], found: _Game, jobs: int) -> list[Problem]:
@@ -116,16 +118,13 @@ def _render_game(project: Project, game: Game, paths: list[Path], found: _Game, 
             shared.rendered(index)
     finally:
         shared.close()
-    for pair, view in found.backs.items():
+    for key, (back, view) in found.backs.items():
         renderer.component = view
-        before, calls = len(renderer.problems), renderer.unknown_icon_calls
         try:
-            renderer.back(pair[0])
+            if _added_nothing(renderer, partial(renderer.back, back)):
+                clean.add(key)
         except PrinterError as exc:
-            noted.extend(exc.problems or [Problem(f"back {pair[0]!r}", str(exc), code="template")])
-            continue
-        if len(renderer.problems) == before and renderer.unknown_icon_calls == calls:
-            clean.add(found.back_keys[pair])
+            noted.extend(exc.problems or [Problem(f"back {back!r}", str(exc), code="template")])
     renderer.component = None
     clean.save()
     problems = merge_repeats(noted)
@@ -140,10 +139,20 @@ FORK_FROM = 200
 def _rendered_clean(renderer: Renderer, card: Card) -> bool:
     """Render ``card``'s front (and its back when it is its own back); whether that added no problem: no new
     problem, no unknown icon and no low-dpi art met again. Raises :class:`PrinterError` for a template error."""
+
+    def draw() -> None:
+        renderer.front(card)
+        if renderer.double_sided(card):  # its back is itself again
+            renderer.front(card, side="back")
+
+    return _added_nothing(renderer, draw)
+
+
+def _added_nothing(renderer: Renderer, draw: Callable[[], object]) -> bool:
+    """Call ``draw`` (a render by ``renderer``); whether it added no problem to the renderer and met no unknown
+    icon. Raises what ``draw`` raises."""
     before, calls = len(renderer.problems), renderer.unknown_icon_calls
-    renderer.front(card)
-    if renderer.double_sided(card):  # its back is itself again
-        renderer.front(card, side="back")
+    draw()
     return len(renderer.problems) == before and renderer.unknown_icon_calls == calls
 
 
