@@ -36,7 +36,7 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherRespons
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
-from printer.sheets import marginboxes, stylesheets, svgforms, useragent  # noqa: E402
+from printer.sheets import htmlparse, marginboxes, stylesheets, svgforms, useragent  # noqa: E402
 
 if TYPE_CHECKING:
     from weasyprint.document import Page
@@ -239,6 +239,7 @@ def _stylesheet_being_read() -> Path | None:
 stylesheets.install(_stylesheet_being_read)  # each stylesheet parsed once per process, not once per document
 svgforms.install()  # each SVG image (and SVG background at one place) drawn once per PDF, painted where it is used
 marginboxes.install()  # a page whose stylesheets style no margin box gets none without making sixteen empty ones
+htmlparse.install()  # tinyhtml5 finds the expressions it reads text runs with again instead of making each anew
 
 _FONTS: FontConfiguration | None = None
 
