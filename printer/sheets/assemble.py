@@ -33,6 +33,10 @@ from printer.sheets.verify import Checked as Checked  # the count build_sheets f
 from printer.sheets.verify import Verify, blank_faces, check_sheets
 from printer.spill import Spill
 
+#: a build that leaves faces untidy (a watch's save) and lays out at most this many faces pads their fonts' new
+#: subsets (:func:`printer.sheets.fontsubsets.padded`): the tidy build lays them out again, and the next save finds
+#: the glyphs it adds (a new subset of a Noto CJK font took 20-50 ms)
+PADDED_UP_TO = 8
 #: a build that lays out this many faces or more packs its cards' data meanwhile (:func:`pack_cards`: a few
 #: microseconds a card, against 10-30 milliseconds a face laid out)
 PACK_CARDS_FROM = 64
@@ -73,7 +77,8 @@ def build_sheets(
     out one by one are laid out again together once there are enough of them
     (:func:`printer.sheets.output.cached.scattered`), or, with ``tidy`` false, left for a later build and
     counted in the outcome's ``untidy_faces`` (the same for a PDF to write
-    whole, its ``write_whole``: :func:`printer.sheets.output.imposition.impose_faces`). With ``strict``, any warning (text that does not
+    whole, its ``write_whole``: :func:`printer.sheets.output.imposition.impose_faces`); with ``tidy`` false, up to
+    :data:`PADDED_UP_TO` faces laid out have their fonts' subsets padded. With ``strict``, any warning (text that does not
     fit, missing art, a face that prints blank: :func:`printer.sheets.verify.blank_faces`) leaves ``target``
     unwritten. With ``verify``, the written sheets are checked against the faces laid out alone
     (:func:`printer.sheets.verify.check_sheets`, counted in ``checked``). ``meanwhile()`` is called once, in this
@@ -120,6 +125,7 @@ def build_sheets(
     with spill_dir as spill:
         laid_out, more = lay_out_faces(
             job, todo, title, workers, spec, on_batch, meanwhile=while_laid_out, spill=Path(spill),
+            padded=not tidy and len(todo) <= PADDED_UP_TO,
         )  # fmt: skip
         problems += [p for p in more if p not in problems]
         if cached is not None and laid_out:

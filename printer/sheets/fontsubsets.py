@@ -17,12 +17,16 @@ and a document's font may hold a few glyphs it does not draw.
 
 A process whose PDFs are only turned into pictures (``printer serve``'s render processes) also calls
 :func:`pad_subsets`: a font's new subset then takes the glyphs of Latin text (:data:`PADDING`) too, so that the
-next face, whose title has a letter none before had, still finds every glyph in the kept subset.
+next face, whose title has a letter none before had, still finds every glyph in the kept subset. A watch's save
+lays its few faces out :func:`padded` too (:func:`printer.sheets.assemble.build_sheets`): the save's PDF is
+replaced by the tidy build's a few seconds later, and a worker's next save finds the glyphs its edit added.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 #: the most glyphs a kept subset grows to (Latin text, digits and symbols of a game's cards stay under it)
@@ -41,8 +45,9 @@ PADDING = (
 
 #: font -> (the glyph ids its kept subset holds, the subset's bytes)
 _kept: OrderedDict[tuple[Any, ...], tuple[frozenset[int], bytes]] = OrderedDict()
-#: the characters a new subset takes the glyphs of (:func:`pad_subsets`), and the glyph ids they map to, per font
-_padding = {"characters": ""}
+#: the characters a new subset takes the glyphs of (:func:`pad_subsets`), those whose glyphs ``_padded`` holds, and
+#: the glyph ids they map to, per font
+_padding = {"characters": "", "shaped": ""}
 _padded: dict[tuple[Any, ...], frozenset[int]] = {}
 
 
@@ -113,7 +118,23 @@ def pad_subsets(characters: str = PADDING) -> None:
     ``""``: none, as :func:`reuse_subsets` alone does). For a process whose PDFs are thrown away once rasterised:
     each of its documents' fonts then holds a few hundred glyphs more than the document draws."""
     _padding["characters"] = characters
-    _padded.clear()
+    if characters and characters != _padding.get("shaped"):
+        _padded.clear()
+        _padding["shaped"] = characters
+
+
+@contextmanager
+def padded(pad: bool = True) -> Iterator[None]:
+    """Inside, with ``pad``, this process pads new subsets as after :func:`pad_subsets` (with the characters set
+    before, else :data:`PADDING`); afterwards it pads as it did before. For the few faces of a watch's save, whose
+    PDF the tidy build replaces: the next save's new letters are then found in the kept subsets."""
+    before = _padding["characters"]
+    if pad:
+        pad_subsets(before or PADDING)
+    try:
+        yield
+    finally:
+        pad_subsets(before)
 
 
 #: HarfBuzz's names on the platforms WeasyPrint runs on (as ``weasyprint.text.ffi`` looks for it)

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from printer.pools import WorkerPids, report_pid
 from printer.problems import Problem
+from printer.sheets import fontsubsets
 from printer.sheets.options import PrintOptions
 
 if TYPE_CHECKING:
@@ -278,12 +279,14 @@ def _make_job(spec: JobSpec) -> SheetJob:
     return make_job(project, game, spec.opts, [Path(r) for r in spec.extra_roots], cmyk_profile=profile)
 
 
-def render_batch(spec: JobSpec, faces: Sequence[tuple[str, str]], title: str = "") -> BatchResult:
-    """Lay out ``faces`` (``(key, html)`` pairs) one per page at trim size plus bleed; runs in a worker."""
+def render_batch(spec: JobSpec, faces: Sequence[tuple[str, str]], title: str = "", padded: bool = False) -> BatchResult:
+    """Lay out ``faces`` (``(key, html)`` pairs) one per page at trim size plus bleed, their fonts' new subsets
+    padded with ``padded`` (:func:`printer.sheets.fontsubsets.padded`); runs in a worker."""
     job = _job_for(spec).fresh()
     for key, html in faces:
         job.faces.put(key, html)
-    return _render(job, [key for key, _ in faces], title)
+    with fontsubsets.padded(padded):
+        return _render(job, [key for key, _ in faces], title)
 
 
 def _render(job: SheetJob, keys: Sequence[str], title: str) -> BatchResult:
@@ -326,7 +329,7 @@ def batches(keys: Sequence[str], jobs: int, per_batch: int, most: int = MAX_BATC
     return [list(keys[i : i + size]) for i in range(0, len(keys), size)]
 
 
-def lay_out_faces(
+def lay_out_faces(  # noqa: PLR0913  the faces, where they are laid out, and each keyword saying how
     job: SheetJob,
     keys: Sequence[str],
     title: str = "",
@@ -335,6 +338,7 @@ def lay_out_faces(
     on_batch: Callable[[int, int], None] | None = None,
     meanwhile: Callable[[bool], object] | None = None,
     spill: Path | None = None,
+    padded: bool = False,
 ) -> tuple[dict[str, tuple[FacePdf, int]], list[Problem]]:
     """Every face of ``keys`` laid out once; returns ``({key: (pdf, page index)}, problems)``.
 
@@ -353,7 +357,8 @@ def lay_out_faces(
     that they are not left for after the last batch). What it raises is
     raised. With ``spill`` (a
     folder), each batch's PDF is written there as it comes and the result
-    maps each face to that file's ``Path`` instead of the PDF's bytes.
+    maps each face to that file's ``Path`` instead of the PDF's bytes. With ``padded``, the fonts' new subsets
+    are padded (:func:`printer.sheets.fontsubsets.padded`).
     """
     from printer.sheets.export.faces import FACES_PER_CHUNK
 
@@ -363,13 +368,14 @@ def lay_out_faces(
     if executor is None or spec is None or workers is None:  # spec is set whenever cut has batches
         serial = batches(keys, 1, FACES_PER_CHUNK)  # one batch, or several past MAX_BATCH faces
         for done, batch in enumerate(serial, 1):
-            parts.append(_kept(_render(job, batch, title), spill, done))
+            with fontsubsets.padded(padded):
+                parts.append(_kept(_render(job, batch, title), spill, done))
             if on_batch:
                 on_batch(done, len(serial))
         if meanwhile:
             meanwhile(False)
     else:
-        feeder = _Feeder(executor, spec, job, cut, title, AHEAD * workers.jobs, spill)
+        feeder = _Feeder(executor, spec, job, cut, title, AHEAD * workers.jobs, spill, padded)
         try:
             if meanwhile:
                 meanwhile(True)
@@ -423,7 +429,8 @@ def _kept(part: BatchResult, spill: Path | None, number: int) -> BatchResult:
 
 class _Feeder:
     """Hands ``cut``'s batches to ``executor``, at most ``ahead`` of them unfinished at a time, and has each one's
-    PDF written to ``spill`` (:func:`_kept`) as soon as it finishes, so that finished batches not read yet hold no
+    PDF written to ``spill`` (:func:`_kept`) as soon as it finishes (laid out with its fonts' subsets padded with
+    ``padded``), so that finished batches not read yet hold no
     PDF, and its future let go then; :meth:`result` waits for one batch, in order.
 
     The first batch is handed over from the calling thread (a local pool forks its processes with its first task:
@@ -439,6 +446,7 @@ class _Feeder:
         title: str,
         ahead: int,
         spill: Path | None,
+        padded: bool = False,
     ) -> None:
         import threading
 
@@ -462,7 +470,8 @@ class _Feeder:
                 self._ready[index].set()
 
         def submit(index: int) -> None:
-            future = executor.submit(render_batch, spec, [(k, str(job.faces.html[k])) for k in cut[index]], title)
+            faces = [(k, str(job.faces.html[k])) for k in cut[index]]
+            future = executor.submit(render_batch, spec, faces, title, padded)
             self._futures[index] = future
             future.add_done_callback(partial(done, index))
 

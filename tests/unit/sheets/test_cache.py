@@ -217,6 +217,30 @@ def test_a_watch_save_updates_even_a_grown_pdf_and_leaves_writing_it_whole_for_l
 
 
 @pytest.mark.slow
+def test_a_watch_saves_face_gets_padded_font_subsets_and_a_commands_edit_does_not(project, monkeypatch):
+    """A watch's save lays its face out with its fonts' new subsets padded with Latin text (the next save's new
+    letters are then in the kept subset); a build from the command line pads nothing. Both in this process
+    (``jobs=1``)."""
+    from printer.sheets import fontsubsets
+
+    loaded = api.load_project(project)
+    request = api.BuildRequest(out_dir=project / "out", jobs=1)
+    kept: dict[str, list[int]] = {}
+    with api.Runtime().open(loaded, request) as runtime:
+        for n, tidy in enumerate(["due", "later"]):  # a command's build, then a watch's save
+            monkeypatch.setattr(fontsubsets, "_kept", type(fontsubsets._kept)())
+            cards = _cards(project)
+            cards[3]["text"] = f"Saved {n}."
+            _write_cards(project, cards)
+            built = api.build_game(loaded, loaded.game("t"), request, None, runtime, tidy)  # type: ignore[arg-type]
+            assert built.stats["faces laid out"] == 1 and built.ok
+            kept[tidy] = [len(glyphs) for glyphs, _ in fontsubsets._kept.values()]
+    assert kept["due"] and max(kept["due"]) < 40  # the face's own glyphs
+    assert min(kept["later"]) > 150  # printable ASCII, Latin-1 and the marks too
+    assert fontsubsets._padding["characters"] == ""  # padded only while the save's face was laid out
+
+
+@pytest.mark.slow
 def test_an_icon_edit_lays_out_the_faces_that_show_it(project):
     _touch(project / "templates" / "t" / "icons" / "sun.svg", ICON.format("orange"))
     assert _build(project).stats["faces laid out"] == 2

@@ -157,3 +157,21 @@ def test_a_face_picture_is_the_same_with_padded_subsets(tmp_path, monkeypatch):
                 pictures[name].append(image.tobytes())
     assert len(pictures["padded"]) == len(cards)
     assert pictures["padded"] == pictures["own"]
+
+
+def test_padding_for_a_while_leaves_the_process_padding_as_it_did(monkeypatch):
+    monkeypatch.setattr(fontsubsets, "_padding", {"characters": "", "shaped": ""})
+    monkeypatch.setattr(fontsubsets, "_padded", {("a font",): frozenset({1})})
+    with fontsubsets.padded():  # a watch's save, in a process that pads nothing
+        assert fontsubsets._padding["characters"] == fontsubsets.PADDING
+    assert fontsubsets._padding["characters"] == ""
+    assert fontsubsets._padded == {}  # glyphs shaped from other characters are not taken for these
+    fontsubsets._padded[("a font",)] = frozenset({2})
+    with fontsubsets.padded(False):
+        assert fontsubsets._padding["characters"] == ""
+    with fontsubsets.padded():  # the same characters again: their glyphs are kept
+        assert fontsubsets._padded == {("a font",): frozenset({2})}
+    fontsubsets.pad_subsets("Abc")  # a process that pads its own way (printer serve's render processes)
+    with fontsubsets.padded():
+        assert fontsubsets._padding["characters"] == "Abc"
+    assert fontsubsets._padding["characters"] == "Abc"
