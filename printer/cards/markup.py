@@ -186,11 +186,96 @@ def to_html(text: str, env: RenderEnv | None = None) -> Markup:
 
 def _inline_html(paragraph: str, env: RenderEnv) -> str:
     """One paragraph's HTML. Plain text (half the paragraphs of a real 3,535-card catalogue) is escaped as markdown-it-py
-    escapes a text token, without a parse (about 0.1 ms each); the rest is parsed."""
+    escapes a text token, without a parse (about 0.1 ms each); so is text whose only markup is line breaks, icons
+    and emphasis that can be read one way only (:func:`_plain_markup_html`: nearly all the rest); the others are
+    parsed."""
     if _MARKUP_CHARS.search(paragraph) is None:
-        return paragraph.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+        return _escaped(paragraph)
+    found = _plain_markup_html(paragraph, env)
+    if found is not None:
+        return found
     html: str = _card_md().renderInline(paragraph, {"printer": env})
     return html
+
+
+def _escaped(text: str) -> str:
+    """``text`` escaped as markdown-it-py escapes a text token."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+#: markup :func:`_plain_markup_html` leaves to the parser: escapes, ``_`` emphasis, and the characters the parser's
+#: input normalisation changes
+_PARSED_ONLY = re.compile(r"[_\\\r\0]")
+_STARS = re.compile(r"\*+")
+#: a line break as the parser makes it: the spaces before it dropped, and the spaces and tabs after it
+_BREAK = re.compile(r" *\n[ \t]*")
+#: what the flanking rules see beside a ``*`` run, for the characters :func:`_plain_markup_html` reads: white space
+#: (the paragraph's ends too), ASCII punctuation, ASCII letters and digits; any other character sends the paragraph
+#: to the parser
+_SPACE, _PUNCT, _WORD = " ", ".", "a"
+_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+
+
+def _beside(paragraph: str, index: int) -> str | None:
+    """What the flanking rules see at ``index`` of ``paragraph`` (:data:`_SPACE` past either end); ``None`` for a
+    character other than ASCII and the space, tab and line break."""
+    if index < 0 or index >= len(paragraph) or paragraph[index] in " \n\t":
+        return _SPACE
+    char = paragraph[index]
+    if char.isascii() and char.isalnum():
+        return _WORD
+    return _PUNCT if char in _ASCII_PUNCTUATION else None
+
+
+def _plain_markup_html(paragraph: str, env: RenderEnv) -> str | None:
+    """The HTML :func:`card_markdown` gives ``paragraph``, made without the parser, when its only markup is line
+    breaks, icons and ``*``/``**`` emphasis whose pairs can be read one way only; ``None`` (and nothing done)
+    otherwise.
+
+    The ``*`` runs must alternate: an opener, then a closer of the same length (one or two), and so on, with an
+    ASCII character, a space, a tab or a line break (or the paragraph's end) on each side of each run, and no
+    ``*`` in an icon's label. An opener must be left-flanking and a closer right-flanking (CommonMark 0.31,
+    section 6.2; for these characters :func:`_scan_cjk` says the same): each closer then closes the opener just
+    before it, as the parser pairs them (the nearest opener before it that is not paired yet, not in its own run;
+    the rule of 3 never applies to runs of one or two), so ``**Open:**`` is ``<strong>`` and ``*(text)*.`` is
+    ``<em>``. Text is escaped as the parser escapes a text token; a line break is ``<br>`` with the spaces before
+    it and the spaces and tabs after it dropped, as the parser's ``newline`` rule does; an icon is
+    :func:`icon_html`."""
+    if _PARSED_ONLY.search(paragraph):
+        return None
+    icons = list(ICON.finditer(paragraph))
+    runs = list(_STARS.finditer(paragraph))
+    if len(runs) % 2 or any("*" in icon.group(0) for icon in icons):
+        return None
+    for number, run in enumerate(runs):
+        start, stop = run.span()
+        before, after = _beside(paragraph, start - 1), _beside(paragraph, stop)
+        if before is None or after is None or stop - start > 2:
+            return None
+        if number % 2 == 0:  # an opener: left-flanking
+            if after == _SPACE or (after == _PUNCT and before == _WORD):
+                return None
+        elif stop - start != runs[number - 1].end() - runs[number - 1].start():
+            return None  # a closer of another length than its opener
+        elif before == _SPACE or (before == _PUNCT and after == _WORD):
+            return None  # a closer: right-flanking
+    parts: list[str] = []
+    at = 0
+    marks = sorted(
+        [(run.start(), run.end(), number) for number, run in enumerate(runs)]
+        + [(i.start(), i.end(), -1) for i in icons]
+    )
+    for start, stop, number in marks:
+        parts.append(_BREAK.sub("<br>\n", _escaped(paragraph[at:start])))
+        if number < 0:
+            name, label = ICON.match(paragraph, start).groups()  # type: ignore[union-attr]  # found there above
+            parts.append(icon_html(name, label, env))
+        else:
+            tag = "strong" if stop - start == 2 else "em"
+            parts.append(f"<{tag}>" if number % 2 == 0 else f"</{tag}>")
+        at = stop
+    parts.append(_BREAK.sub("<br>\n", _escaped(paragraph[at:])))
+    return "".join(parts)
 
 
 def text_direction(text: str) -> str | None:

@@ -90,3 +90,35 @@ def test_plain_paragraphs_skip_the_parser_and_print_what_the_parser_prints(text)
     parsed = RenderEnv(icon_url=env.icon_url)
     assert markup._inline_html(text, env) == markup._card_md().renderInline(text, {"printer": parsed})
     assert env.unknown_icons == parsed.unknown_icons
+
+
+#: card text made of what the parser-free path reads (emphasis runs, icons, line breaks, spaces) and what sends a
+#: paragraph to the parser after all (``_``, ``\\``, a run of three, an icon's label with a ``*``)
+_EMPHASIS_TEXT = st.lists(
+    st.sampled_from(
+        ["*", "**", "***", "Open:", "a", "(b)", " ", "  ", "\n", " \n ", "\t", "{gold}", "{gold:3}", "{gold:*}",
+         "{nope}", "{Bad}", "家臣", "「", "、", "é", "&", "<", '"', "'", ".", ",", ")", "(", "!", "_", "\\*", "\u00a0",
+         "\u3000", "\x0b"]
+    ),
+    max_size=14,
+).map("".join)  # fmt: skip
+
+
+@given(_EMPHASIS_TEXT)
+def test_emphasis_icons_and_breaks_without_the_parser_print_what_the_parser_prints(text):
+    from printer.cards import markup
+
+    env = RenderEnv(icon_url=lambda name: f"icons/{name}.svg" if name == "gold" else None)
+    parsed = RenderEnv(icon_url=env.icon_url)
+    assert markup._inline_html(text, env) == markup._card_md().renderInline(text, {"printer": parsed})
+    assert env.unknown_icons == parsed.unknown_icons
+
+
+def test_the_usual_card_text_skips_the_parser(monkeypatch):
+    from printer.cards import markup
+
+    monkeypatch.setattr(markup, "_card_md", lambda: pytest.fail("parsed"))
+    text = "**Limited, {gold:3}:** Draw a card.  \n  *(Then discard one.)*\n**Battle:** Bow a target."
+    html = to_html(text, RenderEnv(icon_url=lambda name: f"icons/{name}.svg"))
+    assert html.count("<strong>") == 2 and html.count("<em>") == 1 and html.count("<br>\n") == 2
+    assert "icon-label" in html
