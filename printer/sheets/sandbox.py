@@ -37,6 +37,7 @@ from jinja2 import nodes
 from jinja2.compiler import CodeGenerator
 from jinja2.exceptions import SecurityError
 from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
 
 from printer.problems import Location, Problem
 from printer.sheets import bytecode, sizes
@@ -64,6 +65,8 @@ RENDER_SECONDS = 20.0
 _KEEPS_VALUE = frozenset({"default", "d", "length", "count", "int", "float", "abs", "round"})
 #: the methods of a plain dict that only read it (``card.get('cost')``): they give values already there
 _DICT_READS = frozenset({"get", "keys", "values", "items"})
+#: the attributes a plain dict has: its class's (an instance of ``dict`` holds no attribute of its own)
+_DICT_ATTRIBUTES = frozenset(dir(dict))
 
 
 def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars: int) -> str:
@@ -208,6 +211,20 @@ class TemplateSandbox(SandboxedEnvironment):
             bytecode_cache=COMPILED,
         )
 
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        """``obj.attribute`` in a template, as Jinja2's sandbox finds it; for a plain dict (a card's data), found
+        without the sandbox's checks: a dict has no attribute but its class's, so a name that is not one of those
+        is a key (the value, or undefined), and its read methods (``card.get``) are safe."""
+        if type(obj) is dict:
+            if attribute in _DICT_READS:
+                return getattr(obj, attribute)
+            if attribute not in _DICT_ATTRIBUTES:
+                try:
+                    return obj[attribute]
+                except KeyError:
+                    return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
     def call(self, __context: Context, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N807 (Jinja2's own signature)
         """Calls from templates, with the string methods that could allocate gigabytes bounded, and the result
         checked (:mod:`printer.sheets.sizes`)."""
@@ -296,6 +313,8 @@ class ContainedLoader(jinja2.FileSystemLoader):
 
 
 _PLAIN = (str, int, float, bool, type(None))
+#: the plain types a value is known by from its type alone (a subclass takes the longer way, to the same result)
+_EXACTLY_PLAIN = frozenset({*_PLAIN, Markup})
 
 
 class TemplateHelper:
@@ -325,6 +344,13 @@ def template_data(value: Any) -> Any:
     pass. Anything else raises :class:`TypeError`: a template must never get
     an object with I/O methods (``Path.read_text``, ``open``...).
     """
+    kind = type(value)
+    if kind in _EXACTLY_PLAIN:
+        return value
+    if kind is dict:  # a card's data, read from JSON: most of it plain already, taken as it is without a call
+        return {str(k): v if type(v) in _EXACTLY_PLAIN else template_data(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _EXACTLY_PLAIN else template_data(v) for v in value]
     if isinstance(value, _PLAIN) or isinstance(value, TemplateHelper):
         return value
     if isinstance(value, Mapping):

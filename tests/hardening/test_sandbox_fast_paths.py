@@ -3,6 +3,7 @@ would have refused (the bombs themselves are in test_resource_limits.py)."""
 
 from __future__ import annotations
 
+import jinja2
 import jinja2.filters
 import pytest
 
@@ -123,3 +124,26 @@ def test_a_template_that_is_not_there_is_refused_as_jinja_refuses_it_looking_onc
     monkeypatch.setattr(os, "stat", lambda path, *a, **k: looked.append(os.fspath(path)) or stat(path, *a, **k))
     assert contained.select_template(["card-personality.html.j2", "card.html.j2"]).render() == "card"
     assert sum(path.endswith("card-personality.html.j2") for path in looked) == len(folders)
+
+
+@pytest.mark.parametrize(
+    "expression",
+    ["d.title", "d.missing is undefined", "d.get('title')", "d.items()|list|length", "d.keys", "d.update",
+     "d.pop", "d.__class__", "d.copy", "d['items']", "d.values()|list|first", "n.title", "s.upper()"],
+)  # fmt: skip
+def test_a_plain_dicts_attributes_are_what_jinjas_sandbox_gives(expression: str) -> None:
+    """``card.title`` and ``card.get`` on a plain dict, found without the sandbox's checks, are what the sandbox
+    gives; every other attribute of a dict (``update``, ``__class__``) is left to the sandbox."""
+    from jinja2.sandbox import SandboxedEnvironment
+
+    source = "{{ " + expression + " }}"
+    values = {"d": {"title": "Hida", "items": "a key named as a method"}, "n": {"title": "x"}, "s": "abc"}
+
+    def rendered(env: SandboxedEnvironment) -> str:
+        try:
+            return env.from_string(source).render(**values)
+        except Exception as exc:  # noqa: BLE001 (the same refusal from both is what is compared)
+            return f"{type(exc).__name__}: {exc}"
+
+    ours = TemplateSandbox(undefined=jinja2.Undefined)
+    assert rendered(ours) == rendered(SandboxedEnvironment(autoescape=True))
