@@ -79,7 +79,8 @@ GLOBALS: dict[str, str] = {
 FILTERS: dict[str, str] = {
     "markup": "`{{ card.ability|markup }}`: any field's text through card-text markup, as `text` is (problems "
     "reported at the field).",
-    "spaceless": "`{% filter spaceless %}...{% endfilter %}`: removes white space between tags.",
+    "spaceless": "`{% filter spaceless %}...{% endfilter %}`: removes the white space between two tags when one of "
+    "them is a block-level tag (`div`, `p`, `header`, `li`...).",
 }
 
 #: CSS custom properties set on every face
