@@ -160,7 +160,7 @@ def test_batches_are_handed_to_the_workers_a_few_at_a_time_and_come_back_in_orde
 
     running, most, lock = [0], [0], threading.Lock()
 
-    def fake_batch(spec, faces, title=""):
+    def fake_batch(spec, faces, title="", padded=False):
         with lock:
             running[0] += 1
             most[0] = max(most[0], running[0])
@@ -199,7 +199,7 @@ def test_meanwhile_is_told_whether_workers_are_laying_the_faces_out_while_it_run
 
     release = threading.Event()
 
-    def fake_batch(spec, faces, title=""):
+    def fake_batch(spec, faces, title="", padded=False):
         release.wait(10)
         return BatchResult(b"", [k for k, _ in faces])
 
@@ -229,7 +229,7 @@ def test_a_failed_batch_is_raised_and_no_more_are_handed_over(monkeypatch):
 
     seen = []
 
-    def fake_batch(spec, faces, title=""):
+    def fake_batch(spec, faces, title="", padded=False):
         seen.append(faces[0][0])
         raise RuntimeError("template failed")
 
@@ -296,7 +296,9 @@ def test_a_finished_batch_s_future_is_let_go_before_the_build_ends(tmp_path, mon
     from printer.sheets.parallel import BatchResult, Workers, lay_out_faces
 
     monkeypatch.setattr(
-        parallel, "render_batch", lambda spec, faces, title="": BatchResult(b"%PDF", [k for k, _ in faces])
+        parallel,
+        "render_batch",
+        lambda spec, faces, title="", padded=False: BatchResult(b"%PDF", [k for k, _ in faces]),
     )
     monkeypatch.setattr(parallel, "batches", lambda keys, *_: [keys[i : i + 2] for i in range(0, len(keys), 2)])
     futures = []
