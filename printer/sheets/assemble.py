@@ -10,6 +10,7 @@ places the faces on the sheets as form XObjects.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 import time
@@ -29,6 +30,7 @@ from printer.sheets.output.chrome import Chrome
 from printer.sheets.output.imposition import Imposition, impose_faces
 from printer.sheets.output.outcome import SheetsOutcome
 from printer.sheets.parallel import Workplace
+from printer.sheets.placed import Sheet
 from printer.sheets.verify import Checked as Checked  # the count build_sheets fills (printer.api makes one)
 from printer.sheets.verify import Verify, blank_faces, check_sheets
 from printer.spill import Spill
@@ -88,19 +90,16 @@ def build_sheets(
     :class:`~printer.problems.RenderError` when a template fails or a
     resource is blocked.
     """
-    from printer.sheets.export.faces import distinct_faces
     from printer.sheets.parallel import lay_out_faces
 
     target, title, strict, tidy, verify = request.target, request.title, request.strict, request.tidy, request.verify
     workers, spec, cache = (place.workers, place.spec, place.cache) if place is not None else (None, None, None)
     cached = CachedFaces(job, cache) if cache is not None else None
     job.faces.use_cache(cache, cached.context() if cached is not None else None)
-    sheets = layout_sheets(job.faces, items, layout, with_html=False)
+    sheets, keys, faces, problems = _faces_found(job, items, layout, cached)
     per_page = 1 if layout.fold or job.opts.duplex == "none" else 2
     n_sheets = len(sheets) // per_page
-    keys = [face.key for face in distinct_faces(job, items)]
     on_batch = _sheets_progress(progress, n_sheets)
-    faces, problems = cached.found(keys) if cached is not None else ({}, [])
     outcome = SheetsOutcome(named=named_files(job, items, keys) if cached is not None else [])  # HTML not aside yet
     again = scattered(faces)
     if again and not tidy:
@@ -147,6 +146,21 @@ def build_sheets(
     run_meanwhile()  # few faces were laid out here: the PDF is written first (what a watch waits for)
     outcome.problems = found
     return outcome
+
+
+def _faces_found(
+    job: SheetJob, items: Sequence[PrintItem], layout: SheetLayout, cached: CachedFaces | None
+) -> tuple[list[Sheet], list[str], LaidOut, list[Problem]]:
+    """The sheets of ``items`` (their faces' HTML rendered), the distinct faces' keys, and the faces the face cache
+    holds with their warnings. The entries rendering the faces makes in the cache (each card front's HTML and key)
+    are written together at the end (:meth:`~printer.sheets.cache.FaceCache.deferred`)."""
+    from printer.sheets.export.faces import distinct_faces
+
+    with cached.cache.deferred() if cached is not None else contextlib.nullcontext():
+        sheets = layout_sheets(job.faces, items, layout, with_html=False)
+        keys = [face.key for face in distinct_faces(job, items)]
+        faces, problems = cached.found(keys) if cached is not None else ({}, [])
+    return sheets, keys, faces, problems
 
 
 def _check_blank(
