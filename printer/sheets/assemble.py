@@ -36,8 +36,9 @@ from printer.sheets.verify import Verify, blank_faces, check_sheets
 from printer.spill import Spill
 
 #: a build that leaves faces untidy (a watch's save) and lays out at most this many faces pads their fonts' new
-#: subsets (:func:`printer.sheets.fontsubsets.padded`): the tidy build lays them out again, and the next save finds
-#: the glyphs it adds (a new subset of a Noto CJK font took 20-50 ms)
+#: subsets (:func:`printer.sheets.fontsubsets.padded`): the next save finds the glyphs it adds in them (a new subset
+#: of a Noto CJK font took 20-50 ms), and its faces are laid out again together once edits have left enough of them
+#: (:func:`printer.sheets.output.cached.scattered`)
 PADDED_UP_TO = 8
 #: a build that lays out this many faces or more packs its cards' data meanwhile (:func:`pack_cards`: a few
 #: microseconds a card, against 10-30 milliseconds a face laid out)

@@ -219,24 +219,25 @@ def test_a_watch_save_updates_even_a_grown_pdf_and_leaves_writing_it_whole_for_l
 @pytest.mark.slow
 def test_a_watch_saves_face_gets_padded_font_subsets_and_a_commands_edit_does_not(project, monkeypatch):
     """A watch's save lays its face out with its fonts' new subsets padded with Latin text (the next save's new
-    letters are then in the kept subset); a build from the command line pads nothing. Both in this process
-    (``jobs=1``)."""
+    letters are then in the kept subset); a build from the command line, even in the same process after it, gets
+    no padded subset. Both in this process (``jobs=1``)."""
     from printer.sheets import fontsubsets
 
     loaded = api.load_project(project)
     request = api.BuildRequest(out_dir=project / "out", jobs=1)
-    kept: dict[str, list[int]] = {}
+    monkeypatch.setattr(fontsubsets, "_kept", type(fontsubsets._kept)())
     with api.Runtime().open(loaded, request) as runtime:
-        for n, tidy in enumerate(["due", "later"]):  # a command's build, then a watch's save
-            monkeypatch.setattr(fontsubsets, "_kept", type(fontsubsets._kept)())
+        for n, tidy in enumerate(["later", "due"]):  # a watch's save, then a command's build
             cards = _cards(project)
             cards[3]["text"] = f"Saved {n}."
             _write_cards(project, cards)
             built = api.build_game(loaded, loaded.game("t"), request, None, runtime, tidy)  # type: ignore[arg-type]
             assert built.stats["faces laid out"] == 1 and built.ok
-            kept[tidy] = [len(glyphs) for glyphs, _ in fontsubsets._kept.values()]
-    assert kept["due"] and max(kept["due"]) < 40  # the face's own glyphs
-    assert min(kept["later"]) > 150  # printable ASCII, Latin-1 and the marks too
+    kept = {padding != "": [] for *_, padding in fontsubsets._kept}
+    for (*_, padding), (glyphs, _) in fontsubsets._kept.items():
+        kept[padding != ""].append(len(glyphs))
+    assert min(kept[True]) > 150  # printable ASCII, Latin-1 and the marks too
+    assert kept[False] and max(kept[False]) < 40  # the command's face: its own glyphs, not the padded subset's
     assert fontsubsets._padding["characters"] == ""  # padded only while the save's face was laid out
 
 
@@ -797,3 +798,21 @@ def test_an_image_the_sheet_template_shows_is_printed_anew_when_it_changes(proje
     everywhere = _build(project)
     assert everywhere.stats["faces laid out"] == 7
     assert _colours_on_first_page(everywhere.target, tmp_path / "faces")["blue"] > 5 * one_logo  # 6 fronts, 1 sheet
+
+
+def test_deferred_entries_are_read_back_at_once_and_written_a_few_at_a_time(tmp_path, monkeypatch):
+    from printer.sheets import cache as cache_module
+    from printer.sheets.cache import FaceCache
+
+    monkeypatch.setattr(cache_module, "DEFERRED_MOST", 3)
+    cache = FaceCache(tmp_path / "cache")
+    with cache.deferred():
+        for n in range(7):
+            cache.put_text(f"t{n}", f"text {n}")
+        assert cache.get_text("t6") == "text 6"  # this process's copy
+        assert len(cache.store) == 6  # two transactions of three; the last one waits for the end
+    assert len(cache.store) == 7
+    again = FaceCache(tmp_path / "cache")  # another process's view: the store
+    assert [again.get_text(f"t{n}") for n in range(7)] == [f"text {n}" for n in range(7)]
+    cache.close()
+    again.close()
