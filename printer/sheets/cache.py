@@ -55,6 +55,8 @@ if TYPE_CHECKING:
 
 #: bytes the face cache may hold before the least recently used entries go
 SIZE_LIMIT = 2 * 1024**3
+#: entries :meth:`FaceCache.deferred` holds before it writes them (a card front's HTML entry is about 1.5 kB)
+DEFERRED_MOST = 500
 #: entries a process keeps a copy of (faces, warnings, HTML: small; the batch PDFs are kept apart, once each)
 MEMORY_ENTRIES = 50_000
 #: the file of the last build's small entries, in the cache's folder, and the largest one read (bytes)
@@ -277,6 +279,9 @@ class FaceCache:
         text = json.dumps(_encode(name, value), ensure_ascii=False)
         if self._deferred is not None:
             self._deferred.append((name, text))
+            if len(self._deferred) >= DEFERRED_MOST:  # written now: a large build's faces are not all held
+                self._write(self._deferred)
+                self._deferred = []
         else:
             self.store.set(name, text)
         self._used.add(name)
@@ -287,8 +292,8 @@ class FaceCache:
     @contextlib.contextmanager
     def deferred(self) -> Iterator[None]:
         """Inside, the entries set are kept in this process (read back from its copies) and written to the store
-        together as it ends, in one transaction: the HTML and keys of a build's card fronts, one entry each, took
-        0.048 s for 900 written one by one and 0.018 s together. A failure to write them is ignored, as any
+        together, in one transaction, as it ends or :data:`DEFERRED_MOST` at a time: the HTML and keys of a build's
+        card fronts, one entry each, took 0.048 s for 900 written one by one and 0.018 s together. A failure to write them is ignored, as any
         failure to store is: the next build lays those faces out again."""
         if self._deferred is not None:  # inside another: written when that one ends
             yield
