@@ -20,7 +20,7 @@ A process whose PDFs are only turned into pictures (``printer serve``'s render p
 next face, whose title has a letter none before had, still finds every glyph in the kept subset. A watch's save
 lays its few faces out :func:`padded` too (:func:`printer.sheets.assemble.build_sheets`), so that a worker's next
 save finds the glyphs its edit adds. A padded subset is kept apart from the others and serves padded documents
-only: a build's batches are never given one (padding made one L5R face's PDF 0.48 MB instead of 0.27 MB: its bold
+only: a build's batches are never given one (padding made a real card face's PDF 0.48 MB instead of 0.27 MB: its bold
 Noto CJK subset, which drew no glyph near id 63,000, took the padding's Latin digits from there; a save's faces
 carry it until a later build lays the edits' faces out again together, :func:`printer.sheets.output.cached.scattered`).
 """
