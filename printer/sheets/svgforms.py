@@ -295,7 +295,16 @@ def _draw_form(image: Any, stream: Any, width: float, height: float) -> Any:
         return None
     if resources["Pattern"] or resources["Shading"] or any(v is None for v in resources["XObject"].values()):
         return None  # gradients, patterns and raster images are placed from the page's matrix
+    if not resources["XObject"] and not any(_sets_font(item) for item in form.stream):
+        del resources["Font"]  # no text: WeasyPrint would list every font of the PDF here
     return form
+
+
+def _sets_font(item: Any) -> bool:
+    """Whether a content stream's ``item`` (an operation as pydyf keeps it) sets a font (``Tf``)."""
+    return isinstance(item, (bytes, str)) and (
+        item.endswith(b" Tf") if isinstance(item, bytes) else item.endswith(" Tf")
+    )
 
 
 def stats() -> dict[str, int]:

@@ -139,3 +139,31 @@ def test_an_svg_naming_another_file_is_drawn_by_weasyprint(tmp_path):
     )
     assert type(image).__name__ == "ReusedSVGImage"
     assert svgforms.reuse_key(image) is None
+
+
+def test_a_form_lists_fonts_only_when_its_drawing_sets_text(tmp_path):
+    """A form of shapes holds no font (WeasyPrint would list every font of the PDF there); a form of an SVG with
+    text keeps them, and its text prints."""
+    import io
+
+    (tmp_path / "shape.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10"/></svg>',
+        encoding="utf-8",
+    )
+    (tmp_path / "word.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 60 20" width="60" height="20">'
+        '<text x="2" y="15" font-family="DejaVu Sans" font-size="12">Kyuden</text></svg>',
+        encoding="utf-8",
+    )
+    face = '<p>card</p><img src="shape.svg" style="width: 5mm"><img src="word.svg" style="width: 30mm">'
+    documents, problems = render_documents([face + face], [tmp_path], tmp_path)
+    assert not problems
+    data = pdf_bytes(documents)[0]
+    with pikepdf.open(io.BytesIO(data)) as pdf:
+        forms = [x for x in pdf.pages[0].Resources.XObject.values() if x.get("/Subtype") == "/Form"]
+        fonts = sorted("/Font" in form.Resources for form in forms)
+    assert fonts == [False, True]  # the shape's form, the word's form
+    import pdfplumber
+
+    with pdfplumber.open(io.BytesIO(data)) as pdf:
+        assert "Kyuden" in (pdf.pages[0].extract_text() or "")
