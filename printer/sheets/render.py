@@ -151,6 +151,10 @@ class Renderer(FaceArt, SheetDocuments):
         self.env.filters["spaceless"] = spaceless
         self.env.globals["icon_url"] = self._template_icon_url
         self._icons: dict[str, str | None] = {}
+        #: the template each list of names gave (:meth:`_template`), by the list: a card type's own template that
+        #: does not exist is not looked for again at each card of that type (a renderer lives for one build, one
+        #: validate, or a served game until one of its templates changes)
+        self._chosen: dict[tuple[str, ...], str] = {}
         #: how many times rendering met a problem reported once for many cards (an icon ``icon_url`` finds none of,
         #: low-dpi art): :mod:`printer.sheets.preflight` remembers no card that did
         self.unknown_icon_calls = 0
@@ -297,7 +301,7 @@ class Renderer(FaceArt, SheetDocuments):
 
     def _template(self, names: list[str]) -> jinja2.Template:
         try:
-            return self.env.select_template(names)
+            return self._select(names)
         except jinja2.TemplateSyntaxError as exc:
             raise RenderError(
                 str(exc),
@@ -320,6 +324,22 @@ class Renderer(FaceArt, SheetDocuments):
             found = next((d / n for n in names for d in self.game.template_dirs if (d / n).is_file()), None)
             problem = template_problem(exc, str(found) if found else names[-1])
             raise RenderError(problem.message, [problem]) from None
+
+    def _select(self, names: list[str]) -> jinja2.Template:
+        """The first template of ``names`` there is, as ``select_template`` finds it; the one found for the same
+        names before is asked for by its own name (Jinja2 still reloads it when its file changed), and looked for
+        again from the first name when it is gone."""
+        key = tuple(names)
+        chosen = self._chosen.get(key)
+        if chosen is not None:
+            try:
+                return self.env.get_template(chosen)
+            except jinja2.TemplateNotFound:
+                del self._chosen[key]
+        template = self.env.select_template(names)
+        if template.name is not None:
+            self._chosen[key] = template.name
+        return template
 
     def _render(
         self, template: jinja2.Template, where: str | Location, max_chars: int | None = None, **context: Any
