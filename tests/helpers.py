@@ -10,6 +10,7 @@ like a test's own. Lengths on a PDF page are PDF points (1/72 in):
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 from printer.cards.catalog import load_cards
@@ -80,6 +81,14 @@ def write_json(path: Path, data, raw: str | None = None) -> Path:
 def write_cards(path: Path, game: str, cards: list[dict]) -> Path:
     """Write ``cards`` as one card file of ``game`` (``{"game", "cards"}``) to ``path``."""
     return write_json(path, {"game": game, "cards": list(cards)})
+
+
+def touch(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` as an editor saves it, with a modification time later than the last one even on a
+    coarse clock."""
+    path.write_text(text, encoding="utf-8")
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))
 
 
 def write_game_schema(root: Path, game: str) -> Path:

@@ -259,20 +259,17 @@ def _plain_markup_html(paragraph: str, env: RenderEnv) -> str | None:
             return None  # a closer of another length than its opener
         elif before == _SPACE or (before == _PUNCT and after == _WORD):
             return None  # a closer: right-flanking
+    openers = {run.start() for run in runs[::2]}
     parts: list[str] = []
     at = 0
-    marks = sorted(
-        [(run.start(), run.end(), number) for number, run in enumerate(runs)]
-        + [(i.start(), i.end(), -1) for i in icons]
-    )
-    for start, stop, number in marks:
+    for mark in sorted([*runs, *icons], key=lambda found: found.start()):  # runs and icons never overlap
+        start, stop = mark.span()
         parts.append(_BREAK.sub("<br>\n", _escaped(paragraph[at:start])))
-        if number < 0:
-            name, label = ICON.match(paragraph, start).groups()  # type: ignore[union-attr]  # found there above
-            parts.append(icon_html(name, label, env))
+        if mark.re is ICON:
+            parts.append(icon_html(mark.group(1), mark.group(2), env))
         else:
             tag = "strong" if stop - start == 2 else "em"
-            parts.append(f"<{tag}>" if number % 2 == 0 else f"</{tag}>")
+            parts.append(f"<{tag}>" if start in openers else f"</{tag}>")
         at = stop
     parts.append(_BREAK.sub("<br>\n", _escaped(paragraph[at:])))
     return "".join(parts)

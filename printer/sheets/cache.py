@@ -293,8 +293,8 @@ class FaceCache:
     def deferred(self) -> Iterator[None]:
         """Inside, the entries set are kept in this process (read back from its copies) and written to the store
         together, in one transaction, as it ends or :data:`DEFERRED_MOST` at a time: the HTML and keys of a build's
-        card fronts, one entry each, took 0.048 s for 900 written one by one and 0.018 s together. A failure to write them is ignored, as any
-        failure to store is: the next build lays those faces out again."""
+        card fronts, one entry each, took 0.048 s for 900 written one by one and 0.018 s together. A failure to
+        write them is ignored, as any failure to store is: the next build lays those faces out again."""
         if self._deferred is not None:  # inside another: written when that one ends
             yield
             return

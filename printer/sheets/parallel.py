@@ -428,10 +428,10 @@ def _kept(part: BatchResult, spill: Path | None, number: int) -> BatchResult:
 
 
 class _Feeder:
-    """Hands ``cut``'s batches to ``executor``, at most ``ahead`` of them unfinished at a time, and has each one's
-    PDF written to ``spill`` (:func:`_kept`) as soon as it finishes (laid out with its fonts' subsets padded with
-    ``padded``), so that finished batches not read yet hold no
-    PDF, and its future let go then; :meth:`result` waits for one batch, in order.
+    """Hands ``cut``'s batches to ``executor`` (laid out with their fonts' subsets padded with ``padded``), at most
+    ``ahead`` of them unfinished at a time, and has each one's PDF written to ``spill`` (:func:`_kept`) as soon as
+    it finishes, so that finished batches not read yet hold no PDF, and its future let go then; :meth:`result`
+    waits for one batch, in order.
 
     The first batch is handed over from the calling thread (a local pool forks its processes with its first task:
     from this thread, not from ours while the calling one lays out with WeasyPrint), the others from a thread of

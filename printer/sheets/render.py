@@ -151,7 +151,7 @@ class Renderer(FaceArt, SheetDocuments):
         self.env.filters["spaceless"] = spaceless
         self.env.globals["icon_url"] = self._template_icon_url
         self._icons: dict[str, str | None] = {}
-        #: the template each list of names gave (:meth:`_template`), by the list: a card type's own template that
+        #: the template each list of names gave (:meth:`_select`), by the list: a card type's own template that
         #: does not exist is not looked for again at each card of that type (a renderer lives for one build, one
         #: validate, or a served game until one of its templates changes)
         self._chosen: dict[tuple[str, ...], str] = {}

@@ -14,7 +14,7 @@ from pathlib import Path
 import pdfplumber
 import pikepdf
 import pytest
-from helpers import write_game_schema
+from helpers import touch, write_game_schema
 from PIL import Image
 
 from printer import api
@@ -63,12 +63,6 @@ def _build(root: Path, out: str = "out", **request) -> api.GameBuild:
     outcome = result.games[0]
     assert result.ok, [str(p) for p in outcome.problems]
     return outcome
-
-
-def _touch(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))  # a new time even on a coarse clock
 
 
 @pytest.fixture
@@ -243,7 +237,7 @@ def test_a_watch_saves_face_gets_padded_font_subsets_and_a_commands_edit_does_no
 
 @pytest.mark.slow
 def test_an_icon_edit_lays_out_the_faces_that_show_it(project):
-    _touch(project / "templates" / "t" / "icons" / "sun.svg", ICON.format("orange"))
+    touch(project / "templates" / "t" / "icons" / "sun.svg", ICON.format("orange"))
     assert _build(project).stats["faces laid out"] == 2
 
 
@@ -255,13 +249,13 @@ def test_an_art_edit_lays_out_the_face_that_shows_it(project):
 
 @pytest.mark.slow
 def test_a_stylesheet_edit_lays_out_every_face(project):
-    _touch(project / "templates" / "t" / "card.css", CSS + ".title { color: #333; }\n")
+    touch(project / "templates" / "t" / "card.css", CSS + ".title { color: #333; }\n")
     assert _build(project).stats["faces laid out"] == 7
 
 
 @pytest.mark.slow
 def test_a_back_template_edit_lays_out_the_back_only(project):
-    _touch(project / "templates" / "t" / "back.html.j2", '<div class="card">NEW BACK</div>')
+    touch(project / "templates" / "t" / "back.html.j2", '<div class="card">NEW BACK</div>')
     assert _build(project).stats["faces laid out"] == 1
 
 
@@ -741,7 +735,7 @@ def test_an_edit_to_art_or_an_image_outside_the_walked_folders_is_printed_not_fo
     _write_cards(project, cards)
     card = project / "templates" / "t" / "card.html.j2"
     logo = '<img src="shared/logo.png" style="position: absolute; right: 5mm; top: 5mm; width: 15mm" alt="">'
-    _touch(card, CARD.replace('<div class="title">', logo + '<div class="title">'))
+    touch(card, CARD.replace('<div class="title">', logo + '<div class="title">'))
     built = _build(project)
     assert not built.up_to_date and _build(project).up_to_date
     assert _colours_on_first_page(built.target, tmp_path / "red")["red"] > 0
@@ -776,7 +770,7 @@ def test_an_image_the_sheet_template_shows_is_printed_anew_when_it_changes(proje
     bundled = (bundled_root() / "templates" / "sheet.html.j2").read_text(encoding="utf-8")
     assert bundled.count("{% if label %}") == 1
     sheet = project / "templates" / "t" / "sheet.html.j2"
-    _touch(sheet, bundled.replace("{% if label %}", "{% if label %}" + logo))  # on the sheets only
+    touch(sheet, bundled.replace("{% if label %}", "{% if label %}" + logo))  # on the sheets only
     built = _build(project)
     assert built.stats["faces laid out"] == 7  # another sheet template: every face's page is laid out again
     one_logo = _colours_on_first_page(built.target, tmp_path / "green")["green"]
@@ -794,7 +788,7 @@ def test_an_image_the_sheet_template_shows_is_printed_anew_when_it_changes(proje
     assert (
         not edited.up_to_date and abs(_colours_on_first_page(edited.target, tmp_path / "edit")["blue"] - one_logo) <= 2
     )
-    _touch(sheet, bundled.replace("{% if label %}", logo + "{% if label %}"))  # on every page: the faces' too
+    touch(sheet, bundled.replace("{% if label %}", logo + "{% if label %}"))  # on every page: the faces' too
     everywhere = _build(project)
     assert everywhere.stats["faces laid out"] == 7
     assert _colours_on_first_page(everywhere.target, tmp_path / "faces")["blue"] > 5 * one_logo  # 6 fronts, 1 sheet

@@ -3,21 +3,11 @@ its own name, still reloaded when its file changes, and looked for again when it
 
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
-
-from helpers import write_game_schema
+from helpers import touch, write_cards, write_game_schema
 
 from printer import api
 from printer.api.common import load_cards
 from printer.sheets.render import Renderer
-
-
-def _touch(path: Path, text: str) -> None:
-    path.write_text(text, encoding="utf-8")
-    stat = path.stat()
-    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns + 10_000_000))  # a new time even on a coarse clock
 
 
 def test_a_card_types_template_is_chosen_once_reloaded_when_edited_and_found_again_when_gone(tmp_path, monkeypatch):
@@ -27,9 +17,8 @@ def test_a_card_types_template_is_chosen_once_reloaded_when_edited_and_found_aga
     (templates / "card.html.j2").write_text('<div class="card">plain {{ card.title }}</div>', encoding="utf-8")
     (templates / "card-hero.html.j2").write_text('<div class="card">hero {{ card.title }}</div>', encoding="utf-8")
     write_game_schema(tmp_path, "t")
-    (tmp_path / "cards" / "t").mkdir(parents=True)
     cards = [{"id": "a", "title": "Ann", "type": "Hero"}, {"id": "b", "title": "Bo", "type": "Hero"}]
-    (tmp_path / "cards" / "t" / "cards.json").write_text(json.dumps({"game": "t", "cards": cards}), encoding="utf-8")
+    write_cards(tmp_path / "cards" / "t" / "cards.json", "t", cards)
     project = api.load_project(tmp_path)
     sets, problems = load_cards(project, [project.game("t").cards])
     assert not problems
@@ -42,7 +31,7 @@ def test_a_card_types_template_is_chosen_once_reloaded_when_edited_and_found_aga
     assert "hero Ann" in renderer.front(ann) and "hero Bo" in renderer.front(bo)
     assert looked == [["card-hero.html.j2", "card.html.j2"]]  # once for both cards
 
-    _touch(templates / "card-hero.html.j2", '<div class="card">HERO {{ card.title }}</div>')
+    touch(templates / "card-hero.html.j2", '<div class="card">HERO {{ card.title }}</div>')
     assert "HERO Ann" in renderer.front(ann)  # the chosen template's file changed: reloaded
     (templates / "card-hero.html.j2").unlink()
     assert "plain Bo" in renderer.front(bo)  # gone: the names looked for again
