@@ -11,11 +11,12 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from helpers import touch
 
 from printer import api
 from printer.paths import bundled_root, cache_folder
 from printer.sheets.cache import FaceCache
-from tests.unit.sheets.test_cache import CSS, ICON, _build, _cards, _pages, _project, _touch, _write_cards
+from tests.unit.sheets.test_cache import CSS, ICON, _build, _cards, _pages, _project, _write_cards
 
 LOGO = '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10"><rect width="10" height="10" fill="{}"/></svg>'
 
@@ -83,7 +84,7 @@ def _pixels_equal(a: Path, b: Path, folder: Path) -> None:
 
 @pytest.mark.slow
 def test_a_changed_file_a_template_names_lays_out_every_face_naming_it(project):
-    _touch(project / "assets" / "logo.svg", LOGO.format("navy"))  # outside the template folders
+    touch(project / "assets" / "logo.svg", LOGO.format("navy"))  # outside the template folders
     _edit(project, 0, "Edited too.")  # (the build's up-to-date check does not look outside its inputs' folders)
     changed = _build(project)
     assert changed.stats["faces laid out"] == 6  # every front names it; the back does not
@@ -115,12 +116,12 @@ def test_templates_stylesheets_icons_and_options_are_not_hidden_by_kept_keys(pro
     templates = project / "templates" / "t"
     request: dict[str, object] = {}
     if change == "icon":
-        _touch(templates / "icons" / "sun.svg", ICON.format("orange"))
+        touch(templates / "icons" / "sun.svg", ICON.format("orange"))
     elif change == "stylesheet":
-        _touch(templates / "card.css", CSS + ".title { color: #333; }\n")
+        touch(templates / "card.css", CSS + ".title { color: #333; }\n")
     elif change == "template":
         card = (templates / "card.html.j2").read_text(encoding="utf-8")
-        _touch(templates / "card.html.j2", card.replace('class="title"', 'class="title" data-x="1"'))
+        touch(templates / "card.html.j2", card.replace('class="title"', 'class="title" data-x="1"'))
     else:
         request["options"] = {"bleed": 2.0}
     changed = _build(project, **request)
