@@ -5,8 +5,9 @@
 (the batches handed to workers, their PDFs read back and written to disk) each got a C heap of their own from
 glibc, and what one thread freed could not serve another's next allocation. :func:`objects_frozen` keeps the
 objects alive out of the collections a build makes while it lays out its sheets' marks
-(:func:`printer.sheets.output.chrome.chrome_pdf`); :func:`collector_paused` turns the collector off while many
-decklists are checked (:func:`printer.api.check_decks`).
+(:func:`printer.sheets.output.chrome.chrome_pdf`); :func:`collector_for_layout` does the same while a batch of faces
+is laid out, and collects the youngest generation less often; :func:`collector_paused` turns the collector off while
+many decklists are checked (:func:`printer.api.check_decks`).
 
 Both act on state of the whole process (glibc's heaps, :func:`gc.freeze`), so they are functions of this module
 and the count of builds inside :func:`objects_frozen` is kept here, shared by the threads of the process: it is the
@@ -20,6 +21,7 @@ import gc
 import sys
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 #: glibc's mallopt(3) parameters
 M_MMAP_THRESHOLD, M_ARENA_MAX = -3, -8
@@ -74,6 +76,39 @@ def objects_frozen() -> Iterator[None]:
             _freezing[0] -= 1
             if _freezing[0] == 0 and _freezing[1]:
                 gc.unfreeze()
+
+
+#: while a batch of faces is laid out, the youngest generation is collected once this many more objects were made
+#: than freed (Python's default: 700)
+LAYOUT_YOUNG = 5000
+_layout: list[Any] = [0, None]  # batches inside collector_for_layout(), and the thresholds before the first
+
+
+@contextlib.contextmanager
+def collector_for_layout() -> Iterator[None]:
+    """Python's garbage collector set for laying out many faces: the objects alive frozen (:func:`objects_frozen`)
+    and the youngest generation collected every :data:`LAYOUT_YOUNG` allocations, as long as a batch is inside (the
+    first in sets it, the last out puts the thresholds back).
+
+    A face's layout makes many short-lived objects, and each collection of the oldest generation walks every object
+    alive: the project, the cards, the fonts and the job, besides the chunk being laid out. In a cold ``printer
+    build --jobs 1`` of 900 real cards with :mod:`printer.sheets.layoutcontexts` in place, the collector took 1.29 s
+    with Python's defaults, 0.70 s with the objects alive frozen, and 0.43 s with a threshold of 5,000 as well,
+    for a peak 2 MB higher; thresholds of 20,000 and 50,000 saved no more time and cost more memory.
+    """
+    with objects_frozen():
+        with _FREEZING:
+            if _layout[0] == 0:
+                _layout[1] = gc.get_threshold()
+                gc.set_threshold(LAYOUT_YOUNG, *_layout[1][1:])
+            _layout[0] += 1
+        try:
+            yield
+        finally:
+            with _FREEZING:
+                _layout[0] -= 1
+                if _layout[0] == 0:
+                    gc.set_threshold(*_layout[1])
 
 
 @contextlib.contextmanager

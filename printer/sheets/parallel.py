@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 
 from printer.pools import WorkerPids, report_pid
 from printer.problems import Problem
+from printer.process import collector_for_layout
 from printer.sheets import fontsubsets
 from printer.sheets.options import PrintOptions
 
@@ -299,7 +300,9 @@ def _render(job: SheetJob, keys: Sequence[str], title: str) -> BatchResult:
     layout = page_layout(job, with_bleed=True)
     sheets = single_sheets(job, keys, layout)
     chunks = [sheets[i : i + FACES_PER_CHUNK] for i in range(0, len(sheets), FACES_PER_CHUNK)]
-    data, problems = job.fitter.pdf(chunks, layout, title, label=False, fit_problems=False)
+    # a chunk or more: the collector set for it (a watch's one-face save would pay a full collection for nothing)
+    with collector_for_layout() if len(keys) >= FACES_PER_CHUNK else contextlib.nullcontext():
+        data, problems = job.fitter.pdf(chunks, layout, title, label=False, fit_problems=False)
     return BatchResult(
         data,
         keys,

@@ -36,7 +36,7 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherRespons
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
-from printer.sheets import htmlparse, marginboxes, stylesheets, svgforms, useragent  # noqa: E402
+from printer.sheets import htmlparse, layoutcontexts, marginboxes, stylesheets, svgforms, useragent  # noqa: E402
 
 if TYPE_CHECKING:
     from weasyprint.document import Page
@@ -240,6 +240,7 @@ stylesheets.install(_stylesheet_being_read)  # each stylesheet parsed once per p
 svgforms.install()  # each SVG image (and SVG background at one place) drawn once per PDF, painted where it is used
 marginboxes.install()  # a page whose stylesheets style no margin box gets none without making sixteen empty ones
 htmlparse.install()  # tinyhtml5 finds the expressions it reads text runs with again instead of making each anew
+layoutcontexts.install()  # a chunk's layout freed as its last page is painted, not left to the garbage collector
 
 _FONTS: FontConfiguration | None = None
 
@@ -413,11 +414,19 @@ class _Restart(Exception):
 
 
 class _Chunk:
-    """``count`` pages that ``make()`` lays out (a WeasyPrint document), kept only until they are painted."""
+    """``count`` pages that ``make()`` lays out (a WeasyPrint document), kept only until they are painted; then the
+    layout contexts made while laying them out (``contexts``, :mod:`printer.sheets.layoutcontexts`) are released."""
 
-    def __init__(self, make: Callable[[], Document], count: int, document: Document | None = None) -> None:
+    def __init__(
+        self,
+        make: Callable[[], Document],
+        count: int,
+        document: Document | None = None,
+        contexts: list[Any] | None = None,
+    ) -> None:
         self.make = make
         self.count = count
+        self.contexts: list[Any] = contexts if contexts is not None else []
         self.pages: list[Page] | None = list(document.pages) if document is not None else None
         self.fetchers: list[object] = [getattr(document, "url_fetcher", None)] if document is not None else []
         self.painted = 0
@@ -428,7 +437,8 @@ class _Chunk:
         if self.pages is None:
             if self.released:
                 raise _Restart("a page was asked for again after its chunk was painted")
-            document = self.make()
+            with layoutcontexts.recorded(self.contexts):
+                document = self.make()
             self.fetchers.append(getattr(document, "url_fetcher", None))
             pages = list(document.pages)
             if len(pages) != self.count or (self.blind and any(p.links or p.anchors for p in pages)):
@@ -440,6 +450,7 @@ class _Chunk:
         self.painted += 1
         if self.painted >= self.count:
             self.pages, self.released = None, True
+            layoutcontexts.release(self.contexts)
 
 
 _META = ("width", "height", "bleed", "bookmarks", "links", "anchors", "forms")
@@ -505,8 +516,9 @@ def stream_pdf(
     """
     if not parts:
         raise RenderError("nothing to print", [Problem(where or "build", "nothing to print", code="empty")])
-    first = parts[0][1]()
-    chunks = [_Chunk(parts[0][1], parts[0][0], first)] + [_Chunk(make, count) for count, make in parts[1:]]
+    with layoutcontexts.recorded([]) as contexts:
+        first = parts[0][1]()
+    chunks = [_Chunk(parts[0][1], parts[0][0], first, contexts)] + [_Chunk(make, count) for count, make in parts[1:]]
     shell = first.copy([])  # the first document's metadata, fonts and colour profiles, none of its pages
     del first
     pages = [LazyPage(chunk, i) for chunk in chunks for i in range(chunk.count)]
