@@ -36,7 +36,15 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherRespons
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
-from printer.sheets import htmlparse, layoutcontexts, marginboxes, stylesheets, svgforms, useragent  # noqa: E402
+from printer.sheets import (  # noqa: E402
+    htmlparse,
+    layoutcontexts,
+    marginboxes,
+    percentages,
+    stylesheets,
+    svgforms,
+    useragent,
+)
 
 if TYPE_CHECKING:
     from weasyprint.document import Page
@@ -241,6 +249,7 @@ svgforms.install()  # each SVG image (and SVG background at one place) drawn onc
 marginboxes.install()  # a page whose stylesheets style no margin box gets none without making sixteen empty ones
 htmlparse.install()  # tinyhtml5 finds the expressions it reads text runs with again instead of making each anew
 layoutcontexts.install()  # a chunk's layout freed as its last page is painted, not left to the garbage collector
+percentages.install()  # a box's used margins, paddings and sizes worked out once for the same values and block
 
 _FONTS: FontConfiguration | None = None
 
