@@ -29,8 +29,10 @@ import html
 import re
 from typing import Any
 
-#: what, in a document or a stylesheet, may need the rules the lighter stylesheet leaves out (or hides text)
-_NEEDS_FULL = re.compile(r"footnote|note\(|list-item|@import|<base\b", re.IGNORECASE)
+#: what, in a document or a stylesheet, may need the rules the lighter stylesheet leaves out (or hides text); looked
+#: for in the text lower-cased (CSS keywords and HTML tag names are ASCII case-insensitive), which is three times
+#: as fast as a case-insensitive search
+_NEEDS_FULL = re.compile(r"footnote|note\(|list-item|@import|<base\b")
 _LIST_ITEMS = re.compile(r"<li[\s/>]", re.IGNORECASE)
 _CSS_ESCAPE = re.compile(r"\\([0-9a-fA-F]{1,6})[ \t\n\r\f]?|\\(.)", re.DOTALL)
 #: the encodings a stylesheet may declare and still be read here as written (ASCII-compatible)
@@ -52,8 +54,9 @@ def _decoded(text: str) -> str:
 
 
 def _needs_full(text: str, list_items: bool) -> bool:
-    for form in (text, _decoded(text)):
-        if _NEEDS_FULL.search(form) is not None or (list_items and "inherit" in form.lower()):
+    for form in dict.fromkeys((text, _decoded(text))):  # once when nothing is escaped
+        lowered = form.lower()
+        if _NEEDS_FULL.search(lowered) is not None or (list_items and "inherit" in lowered):
             return True
     return False
 
@@ -68,7 +71,8 @@ def suits(document: str, options: dict[str, Any] | None = None) -> bool:
     if options and options.get("stylesheets"):
         return False
     list_items = has_list_items(document)
-    return not (_needs_full(document, list_items) or _needs_full(_unescaped(document), list_items))
+    unescaped = _unescaped(document)  # the document itself when it has no character reference
+    return not (_needs_full(document, list_items) or (unescaped != document and _needs_full(unescaped, list_items)))
 
 
 def has_list_items(document: str) -> bool:
