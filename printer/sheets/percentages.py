@@ -91,7 +91,7 @@ def _remembering(
 
     def remembering(box: Any, containing_block: Any) -> None:
         values = read(box.style)
-        if "collapse" in values[len(sets) :] or not all(type(value) in plain for value in values):
+        if "collapse" in values[len(sets) :] or not plain.issuperset(map(type, values)):
             _stats["left"] += 1
             current(box, containing_block)
             return
