@@ -9,7 +9,7 @@ import pytest
 from helpers import REPO
 
 from printer import api
-from printer.sheets.parallel import BatchResult, _merged, batches
+from printer.sheets.parallel import BatchResult, _merged, batches, dealt, text_weight
 
 
 def _build(tmp_path: Path, name: str, **request) -> Path:
@@ -82,6 +82,20 @@ def test_faces_are_cut_into_one_batch_per_worker():
     assert [len(b) for b in batches(keys, 3, 10)] == [34, 34, 32]
     assert batches([], 2, 48) == []
     assert [len(b) for b in batches([f"f{i}" for i in range(1000)], 2, 48, most=480)] == [334, 334, 332]
+
+
+def test_faces_with_much_text_are_dealt_out_evenly_between_the_batches():
+    """A card set whose long-text cards come first (its first expansions): each batch gets half of them, keeps its
+    size and has its faces in the order they came."""
+    keys = [f"f{i:03}" for i in range(100)]
+    text = {key: 600 if i < 20 else 100 for i, key in enumerate(keys)}
+    cut = dealt(batches(keys, 2, 48), text.__getitem__)
+    assert [len(b) for b in cut] == [50, 50]
+    assert sorted(k for b in cut for k in b) == keys  # each face once
+    assert [sum(text[k] > 100 for k in b) for b in cut] == [10, 10]
+    assert all(b == sorted(b) for b in cut)
+    assert dealt([keys], text.__getitem__) == [keys]  # one batch: as it was
+    assert text_weight('<div class="text-box" data-fit="text"><p>Ten <b>words</b></p></div>') == len("Ten words")
 
 
 @pytest.mark.slow
