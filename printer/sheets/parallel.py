@@ -401,7 +401,7 @@ def lay_out_faces(  # noqa: PLR0913  the faces, where they are laid out, and eac
 
     cut = batches(keys, workers.jobs, FACES_PER_CHUNK) if workers is not None and spec is not None else []
     executor = workers.executor() if workers is not None and (len(cut) > 1 or (cut and workers.started)) else None
-    if executor is not None and 1 < len(cut) <= workers.jobs:  # one batch a worker: the pool cannot even them out
+    if executor is not None and workers is not None and 1 < len(cut) <= workers.jobs:  # one batch a worker: even them
         cut = dealt(cut, lambda key: text_weight(job.faces.html[key]))
     parts: list[BatchResult] = []
     if executor is None or spec is None or workers is None:  # spec is set whenever cut has batches
