@@ -36,6 +36,7 @@ from weasyprint.urls import FatalURLFetchingError, URLFetcher, URLFetcherRespons
 
 from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
+from printer.process import chunk_painted  # noqa: E402
 from printer.sheets import (  # noqa: E402
     htmlparse,
     layoutcontexts,
@@ -460,6 +461,7 @@ class _Chunk:
         if self.painted >= self.count:
             self.pages, self.released = None, True
             layoutcontexts.release(self.contexts)
+            chunk_painted()  # what the chunk left in reference cycles, collected while a batch turns collections off
 
 
 _META = ("width", "height", "bleed", "bookmarks", "links", "anchors", "forms")

@@ -103,10 +103,41 @@ def test_the_collector_is_set_for_layout_and_put_back_after():
     before = gc.get_threshold()
     assert gc.get_freeze_count() == 0
     with process.collector_for_layout():
-        assert gc.get_threshold() == (process.LAYOUT_YOUNG, *before[1:])
+        assert gc.get_threshold()[0] == 0  # no collection made by allocations
         assert gc.get_freeze_count() > 0  # what was alive before the batch is not walked again
         with process.collector_for_layout():  # a second batch on another thread
-            assert gc.get_threshold()[0] == process.LAYOUT_YOUNG
-        assert gc.get_threshold()[0] == process.LAYOUT_YOUNG  # the first is still laying out
+            assert gc.get_threshold()[0] == 0
+        assert gc.get_threshold()[0] == 0  # the first is still laying out
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
+
+
+class Cycle:
+    def __init__(self, alive: list) -> None:
+        self.me = self
+        alive.append(weakref.ref(self))
+
+
+def test_a_painted_chunk_s_cycles_are_collected_while_a_batch_is_laid_out():
+    refs: list = []
+    with process.collector_for_layout():
+        Cycle(refs)
+        assert refs[0]() is not None  # no collection made by allocations
+        process.chunk_painted()
+        assert refs[0]() is None
+    Cycle(refs)
+    gc.disable()
+    try:
+        process.chunk_painted()  # outside a batch: nothing collected
+        assert refs[1]() is not None
+    finally:
+        gc.enable()
+        gc.collect()
+
+
+@pytest.mark.slow
+def test_a_batch_s_chunks_are_collected_as_they_are_painted(monkeypatch):
+    painted: list[int] = []
+    monkeypatch.setattr("printer.sheets.pdf.chunk_painted", lambda: painted.append(1))
+    stream_pdf(parts_recording([])[:3], "test")
+    assert len(painted) == 3
