@@ -101,6 +101,20 @@ def write_game_schema(root: Path, game: str) -> Path:
     return write_json(root / "schema" / game / "card.schema.json", schema)
 
 
+def write_project(root: Path, game: str, templates: dict[str, str], cards: list[dict]) -> Path:
+    """Write a one-game project in ``root``: printer.toml (``game`` of poker-size cards), ``templates`` (file name
+    -> source) in ``templates/<game>/``, the schema stub (:func:`write_game_schema`) and ``cards`` as
+    ``cards/<game>/cards.json``. Returns ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
+    toml = f'[games.{game}]\nname = "{game.upper()}"\ncard_size = "poker"\n'
+    (root / "printer.toml").write_text(toml, encoding="utf-8")
+    for name, source in templates.items():
+        write_json(root / "templates" / game / name, None, raw=source)
+    write_game_schema(root, game)
+    write_cards(root / "cards" / game / "cards.json", game, cards)
+    return root
+
+
 def load_game(game: str, *paths: Path):
     """The :class:`~printer.cards.model.CardSet` of ``game`` read from ``paths`` (the repository's project); asserts no problem."""
     sets, problems = load_cards(load_project(REPO), list(paths))

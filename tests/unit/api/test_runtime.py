@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import ast
-import json
 from pathlib import Path
 
 import pytest
-from helpers import write_game_schema
+from helpers import write_project
 
 from printer import api
 from printer.sheets.parallel import Workers
@@ -16,17 +15,12 @@ API = Path(api.__file__).parent
 
 
 def _project(root: Path) -> Path:
-    root.mkdir(parents=True)
-    (root / "printer.toml").write_text('[games.t]\nname = "T"\ncard_size = "poker"\n', encoding="utf-8")
-    templates = root / "templates" / "t"
-    templates.mkdir(parents=True)
-    (templates / "card.html.j2").write_text('<div class="card">{{ card.title }}</div>', encoding="utf-8")
-    (templates / "back.html.j2").write_text('<div class="card">BACK</div>', encoding="utf-8")
-    write_game_schema(root, "t")
-    (root / "cards" / "t").mkdir(parents=True)
+    sources = {
+        "card.html.j2": '<div class="card">{{ card.title }}</div>',
+        "back.html.j2": '<div class="card">BACK</div>',
+    }
     cards = [{"id": f"c{i}", "title": f"Card {i}", "type": "A"} for i in range(3)]
-    (root / "cards" / "t" / "cards.json").write_text(json.dumps({"game": "t", "cards": cards}), encoding="utf-8")
-    return root
+    return write_project(root, "t", sources, cards)
 
 
 def _seen(outcome: api.GameBuild) -> tuple:

@@ -3,7 +3,7 @@ its own name, still reloaded when its file changes, and looked for again when it
 
 from __future__ import annotations
 
-from helpers import touch, write_cards, write_game_schema
+from helpers import touch, write_project
 
 from printer import api
 from printer.api.common import load_cards
@@ -11,14 +11,13 @@ from printer.sheets.render import Renderer
 
 
 def test_a_card_types_template_is_chosen_once_reloaded_when_edited_and_found_again_when_gone(tmp_path, monkeypatch):
-    (tmp_path / "printer.toml").write_text('[games.t]\nname = "T"\ncard_size = "poker"\n', encoding="utf-8")
-    templates = tmp_path / "templates" / "t"
-    templates.mkdir(parents=True)
-    (templates / "card.html.j2").write_text('<div class="card">plain {{ card.title }}</div>', encoding="utf-8")
-    (templates / "card-hero.html.j2").write_text('<div class="card">hero {{ card.title }}</div>', encoding="utf-8")
-    write_game_schema(tmp_path, "t")
+    sources = {
+        "card.html.j2": '<div class="card">plain {{ card.title }}</div>',
+        "card-hero.html.j2": '<div class="card">hero {{ card.title }}</div>',
+    }
     cards = [{"id": "a", "title": "Ann", "type": "Hero"}, {"id": "b", "title": "Bo", "type": "Hero"}]
-    write_cards(tmp_path / "cards" / "t" / "cards.json", "t", cards)
+    write_project(tmp_path, "t", sources, cards)
+    templates = tmp_path / "templates" / "t"
     project = api.load_project(tmp_path)
     sets, problems = load_cards(project, [project.game("t").cards])
     assert not problems
