@@ -155,9 +155,12 @@ def _faces_found(
     """The sheets of ``items`` (their faces' HTML rendered), the distinct faces' keys, and the faces the face cache
     holds with their warnings. The entries rendering the faces makes in the cache (each card front's HTML and key)
     are written together at the end (:meth:`~printer.sheets.cache.FaceCache.deferred`)."""
+    from printer.sheets import sandbox
+    from printer.sheets.cputime import row
     from printer.sheets.export.faces import distinct_faces
 
-    with cached.cache.deferred() if cached is not None else contextlib.nullcontext():
+    deferred = cached.cache.deferred() if cached is not None else contextlib.nullcontext()
+    with deferred, row(sandbox.RENDER_SECONDS):  # every face's render watched by one timer
         sheets = layout_sheets(job.faces, items, layout, with_html=False)
         keys = [face.key for face in distinct_faces(job, items)]
         faces, problems = cached.found(keys) if cached is not None else ({}, [])

@@ -36,6 +36,7 @@ from printer.cards.model import CardSet
 from printer.problems import PrinterError, Problem, merge_repeats
 from printer.project import Game, Project
 from printer.sheets.backs import back_name
+from printer.sheets.cputime import row
 
 if TYPE_CHECKING:
     from printer.cards.model import Card
@@ -92,6 +93,7 @@ def _render_game(project: Project, game: Game, paths: list[Path], found: _Game, 
     """Render the cards and backs of ``game`` not seen clean; the problems found (:func:`preflight`)."""
     from printer.cards.catalog import art_roots
     from printer.cards.translations import languages
+    from printer.sheets import sandbox
     from printer.sheets.render import Renderer, project_view
 
     renderer = Renderer(game, art_roots(project, paths), base=project.root)
@@ -99,25 +101,23 @@ def _render_game(project: Project, game: Game, paths: list[Path], found: _Game, 
     renderer.project = project_view(project.settings)
     renderer.source_lang = languages(project, game.id)[0]  # templates see lang as a build without --lang gives it
     _art_box(project, renderer)
+    # the templates are read once for this run: Jinja2 would otherwise look at each file's time before every card
+    renderer.env.auto_reload = False
     noted: list[Problem] = []  # the template errors met, in order (merge_repeats counts the repeats)
-    clean, cards, components, keys = found.clean, found.cards, found.components, found.keys
+    clean, keys = found.clean, found.keys
     todo = [index for index, key in enumerate(keys) if key not in clean.known]
-    shared = _Shared(renderer, cards, components, todo, jobs)
-    try:
-        for index, card in enumerate(cards):
-            component = components[index]
-            renderer.component = component.view() if component is not None else None
-            if keys[index] in clean.known or shared.clean(index):
-                clean.add(keys[index])
-                continue
-            try:
-                if _rendered_clean(renderer, card):
+    shared = _Shared(renderer, found.cards, found.components, todo, jobs)
+    with row(sandbox.RENDER_SECONDS):
+        try:
+            for index, card in enumerate(found.cards):
+                if keys[index] in clean.known or shared.clean(index):
                     clean.add(keys[index])
-            except PrinterError as exc:
-                noted.extend(exc.problems or [Problem(card.where, str(exc), code="template")])
-            shared.rendered(index)
-    finally:
-        shared.close()
+                    continue
+                if _noted_render(renderer, card, found.components[index], noted):
+                    clean.add(keys[index])
+                shared.rendered(index)
+        finally:
+            shared.close()
     for key, (back, view) in found.backs.items():
         renderer.component = view
         try:
@@ -134,6 +134,17 @@ def _render_game(project: Project, game: Game, paths: list[Path], found: _Game, 
 #: the fewest cards to render that are shared with forked processes (a fork and its answer cost a few milliseconds,
 #: a card's render about one)
 FORK_FROM = 200
+
+
+def _noted_render(renderer: Renderer, card: Card, component: Component | None, noted: list[Problem]) -> bool:
+    """Render ``card`` (:func:`_rendered_clean`) as a piece of ``component``; whether it was clean. A template
+    error goes to ``noted``."""
+    renderer.component = component.view() if component is not None else None
+    try:
+        return _rendered_clean(renderer, card)
+    except PrinterError as exc:
+        noted.extend(exc.problems or [Problem(card.where, str(exc), code="template")])
+        return False
 
 
 def _rendered_clean(renderer: Renderer, card: Card) -> bool:
@@ -205,14 +216,17 @@ class _Shared:
         """In a forked process: the cards of ``part`` that were not clean."""
         renderer = self.renderer
         suspects: list[int] = []
-        for index in part:
-            component = self.components[index]
-            renderer.component = component.view() if component is not None else None
-            try:
-                if not _rendered_clean(renderer, self.cards[index]):
+        from printer.sheets import sandbox
+
+        with row(sandbox.RENDER_SECONDS):  # this process's own timer: a forked process has none of its parent's
+            for index in part:
+                component = self.components[index]
+                renderer.component = component.view() if component is not None else None
+                try:
+                    if not _rendered_clean(renderer, self.cards[index]):
+                        suspects.append(index)
+                except Exception:  # noqa: BLE001 (rendered again in the parent, which reports it)
                     suspects.append(index)
-            except Exception:  # noqa: BLE001 (rendered again in the parent, which reports it)
-                suspects.append(index)
         return suspects
 
 

@@ -67,6 +67,7 @@ import inspect
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -262,12 +263,15 @@ class Renderer(FaceArt, SheetDocuments):
 
     # -- text --------------------------------------------------------------
 
-    def markup(self, text: str, where: str | Location) -> Markup:
-        """Card text to HTML; unknown icons become warnings located at ``where``."""
+    def markup(self, text: str, where: str | Location | Callable[[], str | Location]) -> Markup:
+        """Card text to HTML; unknown icons become warnings located at ``where`` (or where ``where()`` gives,
+        asked only then)."""
         env = RenderEnv(icon_url=self.icon_url)
         html = to_html(text, env)
-        for name in dict.fromkeys(env.unknown_icons):
-            self.problems.append(unknown_icon(where, name, self.icon_names()))
+        if env.unknown_icons:
+            place = where() if callable(where) else where
+            for name in dict.fromkeys(env.unknown_icons):
+                self.problems.append(unknown_icon(place, name, self.icon_names()))
         return html
 
     def _markup_filter(self, text: object, field: str | None = None) -> Markup:
@@ -377,8 +381,8 @@ class Renderer(FaceArt, SheetDocuments):
         context = {
             "card": data,
             "name": card.name,
-            "text": self.markup(card.get("text", ""), self.field_where(card, "text")),
-            "flavor": self.markup(card.get("flavor", ""), self.field_where(card, "flavor")),
+            "text": self.markup(card.get("text", ""), partial(self.field_where, card, "text")),
+            "flavor": self.markup(card.get("flavor", ""), partial(self.field_where, card, "flavor")),
             "art_url": _LazyArt(lambda: art_for(w + 2 * self.bleed, h + 2 * self.bleed))
             if self.card_size
             else self._art_url(card),
@@ -395,7 +399,8 @@ class Renderer(FaceArt, SheetDocuments):
         template = self._template(names)
         outer, self._card = self._card, card
         try:
-            return self._in_lang(self._checked(self._render(template, card.where, **context), template, card.where))
+            where = card.where
+            return self._in_lang(self._checked(self._render(template, where, **context), template, where))
         finally:
             self._card = outer
 

@@ -40,7 +40,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from printer.problems import Location, Problem
-from printer.sheets import bytecode, sizes
+from printer.sheets import bytecode, cputime, sizes
 from printer.sheets.sizes import RenderLimit
 
 if TYPE_CHECKING:
@@ -72,43 +72,38 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 def render_limited(template: jinja2.Template, context: dict[str, Any], max_chars: int) -> str:
     """``template`` rendered with ``context``, stopped with :class:`RenderLimit` past ``max_chars`` of output
     or :data:`RENDER_SECONDS` of this process's CPU time (measured as the output is produced, and by a profiling
-    interval timer in the main thread, so a loop that prints nothing is stopped too).
+    interval timer in the main thread, so a loop that prints nothing is stopped too: :mod:`printer.sheets.cputime`,
+    one timer for a whole :func:`~printer.sheets.cputime.row` of renders).
 
     CPU time, not wall time: on a busy machine, or at the lowest priority (``nice -n 19``), a render waits for
     the processor far longer than it runs (the sheets of a 50,000-card build, 64 a template, were stopped after
     20 s of waiting), while a template that loops still spends its CPU and is stopped. A caller's own wall-clock
     timer (``SIGALRM``: ``printer serve``'s per-face limit) is left alone and fires as it would; a caller's
     profiling timer is set aside and goes on afterwards with the time it had left."""
-    import signal
-    import threading
     import time
 
-    def expired(signum: int, frame: types.FrameType | None) -> None:
-        raise RenderLimit(f"the template ran for more than {RENDER_SECONDS:g} s and was stopped")
-
-    timer = threading.current_thread() is threading.main_thread() and hasattr(signal, "setitimer")
-    previous = signal.signal(signal.SIGPROF, expired) if timer else None
-    outer = signal.setitimer(signal.ITIMER_PROF, RENDER_SECONDS) if timer else (0.0, 0.0)
+    seconds = RENDER_SECONDS
+    started = time.process_time()
+    watching = cputime.watch(started, seconds, _ran_too_long)
     try:
         parts: list[str] = []
         size = 0
-        started = time.process_time()
         for chunk in template.generate(**context):
             size += len(chunk)
             if size > max_chars:
                 raise RenderLimit(
                     f"the template produced more than {max_chars:,} characters for one face (limits.face_html_chars)"
                 )
-            if time.process_time() - started > RENDER_SECONDS:
-                raise RenderLimit(f"the template ran for more than {RENDER_SECONDS:g} s and was stopped")
+            if time.process_time() - started > seconds:
+                raise _ran_too_long(seconds)
             parts.append(chunk)
         return "".join(parts)
     finally:
-        if timer:
-            left = signal.setitimer(signal.ITIMER_PROF, 0)[0]
-            signal.signal(signal.SIGPROF, previous)
-            if outer[0] > 0:  # the caller's profiling timer, less what this render spent
-                signal.setitimer(signal.ITIMER_PROF, max(0.001, outer[0] - (RENDER_SECONDS - left)), outer[1])
+        cputime.unwatch(watching)
+
+
+def _ran_too_long(seconds: float) -> RenderLimit:
+    return RenderLimit(f"the template ran for more than {seconds:g} s and was stopped")
 
 
 class _BoundedCode(CodeGenerator):
