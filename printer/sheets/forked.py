@@ -1,8 +1,8 @@
 """Work split over forked processes that start from this process's state (:func:`in_forks`).
 
 ``printer validate`` renders thousands of card templates to HTML (:mod:`printer.sheets.preflight`); a forked
-process inherits the project and the loaded cards as they are, so that nothing is pickled on the way in and only
-a small answer comes back. Forking needs the ``fork`` start method (Linux,
+process inherits the loaded cards, the compiled templates and the renderer as they are, so that nothing is
+pickled on the way in and only a small answer comes back. Forking needs the ``fork`` start method (Linux,
 and the BSDs); elsewhere :func:`can_fork` is false and the caller does the work itself.
 
 A process forked from a program that runs threads may inherit a lock another thread held: callers fork only

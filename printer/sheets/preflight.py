@@ -91,20 +91,31 @@ class _Game(NamedTuple):
 
 def _render_game(project: Project, game: Game, paths: list[Path], found: _Game, jobs: int) -> list[Problem]:
     """Render the cards and backs of ``game`` not seen clean; the problems found (:func:`preflight`)."""
+    from printer.cards.catalog import art_roots
+    from printer.cards.translations import languages
+    from printer.sheets import sandbox
+    from printer.sheets.render import Renderer, project_view
+
+    renderer = Renderer(game, art_roots(project, paths), base=project.root)
+    renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
+    renderer.project = project_view(project.settings)
+    renderer.source_lang = languages(project, game.id)[0]  # templates see lang as a build without --lang gives it
+    _art_box(project, renderer)
+    # the templates are read once for this run: Jinja2 would otherwise look at each file's time before every card
+    renderer.env.auto_reload = False
+    noted: list[Problem] = []  # the template errors met, in order (merge_repeats counts the repeats)
     clean, keys = found.clean, found.keys
     todo = [index for index, key in enumerate(keys) if key not in clean.known]
-    # the forks start first, each making its own renderer: Jinja2's import and the templates' loading are then done
-    # side by side, not before the forks
-    shared = _Shared(partial(_renderer, project, game, paths), found.cards, found.components, todo, jobs)
-    renderer = _renderer(project, game, paths)
-    noted: list[Problem] = []  # the template errors met, in order (merge_repeats counts the repeats)
-    with row(_render_seconds()):
+    shared = _Shared(renderer, found.cards, found.components, todo, jobs)
+    with row(sandbox.RENDER_SECONDS):
         try:
             for index, card in enumerate(found.cards):
                 if keys[index] in clean.known or shared.clean(index):
                     clean.add(keys[index])
-                elif _noted_render(renderer, card, found.components[index], noted):
+                    continue
+                if _noted_render(renderer, card, found.components[index], noted):
                     clean.add(keys[index])
+                shared.rendered(index)
         finally:
             shared.close()
     for key, (back, view) in found.backs.items():
@@ -123,29 +134,6 @@ def _render_game(project: Project, game: Game, paths: list[Path], found: _Game, 
 #: the fewest cards to render that are shared with forked processes (a fork and its answer cost a few milliseconds,
 #: a card's render about one)
 FORK_FROM = 200
-
-
-def _renderer(project: Project, game: Game, paths: list[Path]) -> Renderer:
-    """The renderer of ``game``'s faces, as build makes it (the project's limits, settings, source language and art
-    box), which reads each template once (Jinja2 would otherwise look at each file's time before every card)."""
-    from printer.cards.catalog import art_roots
-    from printer.cards.translations import languages
-    from printer.sheets.render import Renderer, project_view
-
-    renderer = Renderer(game, art_roots(project, paths), base=project.root)
-    renderer.max_chars = project.limits.face_html_chars  # the project's limit, as build has it
-    renderer.project = project_view(project.settings)
-    renderer.source_lang = languages(project, game.id)[0]  # templates see lang as a build without --lang gives it
-    _art_box(project, renderer)
-    renderer.env.auto_reload = False
-    return renderer
-
-
-def _render_seconds() -> float:
-    """The CPU time one template render may take (:data:`printer.sheets.sandbox.RENDER_SECONDS`)."""
-    from printer.sheets import sandbox
-
-    return sandbox.RENDER_SECONDS
 
 
 def _noted_render(renderer: Renderer, card: Card, component: Component | None, noted: list[Problem]) -> bool:
@@ -182,30 +170,32 @@ def _added_nothing(renderer: Renderer, draw: Callable[[], object]) -> bool:
 class _Shared:
     """The cards of one game to render, shared with forked processes (:func:`printer.sheets.forked.in_forks`).
 
-    This process renders the first part of ``todo`` (indices into ``cards``) as it would alone. Each other part
-    goes to a process forked as this is made, before any template is loaded: it makes its own renderer
-    (``make_renderer``), renders its cards and answers which of them were not clean (a problem, an unknown icon,
-    low-dpi art, an error). This process then renders again, in order, only those: a clean card adds nothing to
-    what a renderer reports, so the problems and their order are those of one process rendering every card. A
-    part whose process failed is rendered here whole."""
+    This process renders the first part of ``todo`` (indices into ``cards``) as it would alone. Once it has
+    rendered the first card (the templates are compiled then, and the forks inherit them), each other part goes
+    to a forked process, which renders its cards from a copy of the renderer and answers which of them were not
+    clean (a problem, an unknown icon, low-dpi art, an error). This process then renders again, in order, only
+    those: a clean card adds nothing to what a renderer reports, so the problems and their order are those of
+    one process rendering every card. A part whose process failed is rendered here whole."""
 
     def __init__(
-        self,
-        make_renderer: Callable[[], Renderer],
-        cards: list[Card],
-        components: list[Component | None],
-        todo: list[int],
-        jobs: int,
+        self, renderer: Renderer, cards: list[Card], components: list[Component | None], todo: list[int], jobs: int
     ) -> None:
-        from printer.sheets.forked import can_fork, chunks, in_forks
+        from printer.sheets.forked import can_fork, chunks
 
-        self.make_renderer, self.cards, self.components = make_renderer, cards, components
+        self.renderer, self.cards, self.components = renderer, cards, components
         self.parts = chunks(todo, jobs) if jobs > 1 and len(todo) >= FORK_FROM and can_fork() else []
-        self.forked: dict[int, int] = {}  # card index -> its part's number
-        for number, part in enumerate(self.parts[1:], 1):
-            self.forked.update(dict.fromkeys(part, number))
+        self.forked: dict[int, int] = {}  # card index -> its part's number, once the forks run
         self.suspects: set[int] | None = None  # the forked cards to render here, once the forks answered
-        self.wait = in_forks(self._probe, self.parts[1:]) if self.parts else None
+        self.wait: Callable[[], list[list[int] | None]] | None = None
+
+    def rendered(self, index: int) -> None:
+        """This process has rendered card ``index``: after the first, start the forks."""
+        if self.parts and self.wait is None:
+            from printer.sheets.forked import in_forks
+
+            for number, part in enumerate(self.parts[1:], 1):
+                self.forked.update(dict.fromkeys(part, number))
+            self.wait = in_forks(self._probe, self.parts[1:])
 
     def clean(self, index: int) -> bool:
         """Whether card ``index`` was rendered clean by a forked process (waiting for their answers)."""
@@ -224,9 +214,11 @@ class _Shared:
 
     def _probe(self, part: list[int]) -> list[int]:
         """In a forked process: the cards of ``part`` that were not clean."""
-        renderer = self.make_renderer()
+        renderer = self.renderer
         suspects: list[int] = []
-        with row(_render_seconds()):  # this process's own timer: a forked process has none of its parent's
+        from printer.sheets import sandbox
+
+        with row(sandbox.RENDER_SECONDS):  # this process's own timer: a forked process has none of its parent's
             for index in part:
                 component = self.components[index]
                 renderer.component = component.view() if component is not None else None
