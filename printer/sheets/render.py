@@ -64,7 +64,6 @@ every game; the README section "Writing templates for print" has it with example
 from __future__ import annotations
 
 import inspect
-import re
 from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
@@ -91,6 +90,7 @@ from printer.sheets.sandbox import (
     template_problem,
 )
 from printer.sheets.sheet_documents import SheetDocuments
+from printer.sheets.spaceless import spaceless
 
 
 def build_date() -> str:
@@ -519,51 +519,6 @@ class _LazyArt(TemplateHelper):
 
     def __html__(self) -> str:
         return str(escape(str(self)))
-
-
-_BLOCK_TAGS = r"(?:div|p|header|footer|section|article|aside|main|nav|figure|figcaption|ol|ul|li|dl|dt|dd|table|thead|tbody|tfoot|tr|td|th|h[1-6]|hr|blockquote)"
-#: a block-level tag's start (``<div``, ``</p``)
-_BLOCK_TAG = re.compile(rf"</?{_BLOCK_TAGS}\b", re.IGNORECASE)
-#: white space between a ``>`` and a ``<``
-_GAP = re.compile(r">(\s+)(?=<)")
-
-
-def spaceless(html: object) -> Markup:
-    """The template filter ``spaceless``: ``{% filter spaceless %}...{% endfilter %}``.
-
-    Drops the white space between two tags when one of them is a
-    block-level tag (``div``, ``p``, ``header``, ``footer``, ``li``...):
-    the layout drops such white space anyway, but WeasyPrint pays for every
-    text node it holds (8 % of the time of a text-heavy card front). Space between
-    inline tags (``</strong> <em>``) stays. Use it only where those tags are
-    blocks: where CSS makes a ``p`` or ``div`` inline, the space beside it
-    would be lost.
-
-    The white space dropped is a whole run between a ``>`` and a ``<``: the next tag is a block-level one, or the
-    ``>`` ends one (a block-level tag's start between the ``>`` before it and this one). Each such run is found
-    by itself, not by trying a pattern at every character (a fifth of a card front's render, before).
-    """
-    text = str(html)
-    parts: list[str] = []
-    at = 0
-    for gap in _GAP.finditer(text):
-        start, end = gap.span(1)
-        if _BLOCK_TAG.match(text, end) or _ends_block_tag(text, start - 1):
-            parts.append(text[at:start])
-            at = end
-    parts.append(text[at:])
-    return Markup("".join(parts))
-
-
-def _ends_block_tag(text: str, close: int) -> bool:
-    """Whether the ``>`` at ``close`` ends a block-level tag: a ``<`` that starts one lies between the ``>`` before
-    it (or the text's start) and it."""
-    opening = text.find("<", text.rfind(">", 0, close) + 1, close)
-    while opening >= 0:
-        if _BLOCK_TAG.match(text, opening):
-            return True
-        opening = text.find("<", opening + 1, close)
-    return False
 
 
 def _slug(text: str) -> str:

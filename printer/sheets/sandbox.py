@@ -40,7 +40,7 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from printer.problems import Location, Problem
-from printer.sheets import bytecode, cputime, sizes
+from printer.sheets import bytecode, cputime, sizes, spaceless
 from printer.sheets.sizes import RenderLimit
 
 if TYPE_CHECKING:
@@ -206,6 +206,15 @@ class TemplateSandbox(SandboxedEnvironment):
             bytecode_cache=COMPILED,
         )
 
+    def _parse(self, source: str, name: str | None, filename: str | None) -> nodes.Template:
+        """The template's tree, without the white space its ``{% filter spaceless %}`` blocks would drop from
+        their own text at every render (:func:`printer.sheets.spaceless.drop_static_gaps`), when ``spaceless`` is
+        printer's filter."""
+        tree = super()._parse(source, name, filename)
+        if self.filters.get("spaceless") is spaceless.spaceless:
+            spaceless.drop_static_gaps(tree)
+        return tree
+
     def getattr(self, obj: Any, attribute: str) -> Any:
         """``obj.attribute`` in a template, as Jinja2's sandbox finds it; for a plain dict (a card's data), found
         without the sandbox's checks: a dict has no attribute but its class's, so a name that is not one of those
@@ -270,7 +279,9 @@ _OPTIONS = "autoescape trim_blocks lstrip_blocks StrictUndefined"
 #: the compiled templates, shared by every environment :meth:`TemplateSandbox.for_templates` makes (they have the
 #: same options): a build watching for saves, ``printer serve`` and the jobs of one build compile a template once,
 #: and a command finds it compiled by an earlier one (:mod:`printer.sheets.bytecode`)
-COMPILED = bytecode.Compiled(functools.partial(bytecode.user_folder, _OPTIONS, (__file__, str(sizes.__file__))))
+COMPILED = bytecode.Compiled(
+    functools.partial(bytecode.user_folder, _OPTIONS, (__file__, str(sizes.__file__), str(spaceless.__file__)))
+)
 
 
 class ContainedLoader(jinja2.FileSystemLoader):
