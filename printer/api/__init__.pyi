@@ -100,9 +100,6 @@ from .imports import write_card_files as write_card_files
 from .init import InitResult as InitResult
 from .init import init_project as init_project
 from .names import (
-    ERROR as ERROR,
-)
-from .names import (
     MAX_PLAYERS as MAX_PLAYERS,
 )
 from .names import (
@@ -110,18 +107,6 @@ from .names import (
 )
 from .names import (
     BuildRequest as BuildRequest,
-)
-from .names import (
-    PrinterError as PrinterError,
-)
-from .names import (
-    Problem as Problem,
-)
-from .names import (
-    UsageError as UsageError,
-)
-from .names import (
-    counted as counted,
 )
 from .names import (
     parse_bytes as parse_bytes,
@@ -132,6 +117,21 @@ from .names import (
 from .plan import deck_items as deck_items
 from .plan import make_plan as make_plan
 from .preflight import preflight as preflight
+from .problems import (
+    ERROR as ERROR,
+)
+from .problems import (
+    PrinterError as PrinterError,
+)
+from .problems import (
+    Problem as Problem,
+)
+from .problems import (
+    UsageError as UsageError,
+)
+from .problems import (
+    counted as counted,
+)
 from .results import (
     AlignResult as AlignResult,
 )

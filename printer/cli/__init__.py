@@ -10,7 +10,6 @@ import signal
 import sys
 import threading
 from types import FrameType
-from typing import Literal
 
 import click
 
@@ -18,7 +17,17 @@ from printer.api import PrinterError
 from printer.cli.output import ALLOW_LIMIT_HELP, EXIT_CODES, EXIT_INVALID, EXIT_USAGE, READ_ALSO_HELP, report
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class _Commands(click.Group):
+    """printer's group of commands, each made from its module when it is asked for (:data:`COMMAND_MODULES`)."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMAND_MODULES)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return _command(cmd_name)
+
+
+@click.group(cls=_Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--project",
     type=click.Path(file_okay=False),
@@ -54,74 +63,50 @@ def cli(ctx: click.Context, project: str | None, read_also: tuple[str, ...], all
         user_word(ctx, read_also, allow_limit)
 
 
-def _register() -> None:
-    from printer.cli import (
-        align_cmd,
-        book_cmd,
-        box_cmd,
-        build_cmd,
-        changes_cmd,
-        check_cmd,
-        clean_cmd,
-        deck_cmd,
-        export_cmd,
-        games_cmd,
-        import_cmd,
-        init_cmd,
-        preflight_cmd,
-        serve_cmd,
-        validate_cmd,
-    )
-
-    for module in (
-        init_cmd,
-        validate_cmd,
-        build_cmd,
-        changes_cmd,
-        check_cmd,
-        clean_cmd,
-        align_cmd,
-        box_cmd,
-        import_cmd,
-        deck_cmd,
-        book_cmd,
-        export_cmd,
-        games_cmd,
-        preflight_cmd,
-        serve_cmd,
-    ):
-        for command in module.COMMANDS:
-            cli.add_command(command)
+#: each command's module in printer.cli, by the command's name: a module is imported when its command runs, or its
+#: help is shown, not at every start (importing every one of them took 7 ms of each command's start)
+COMMAND_MODULES = {
+    "align": "align_cmd",
+    "box": "box_cmd",
+    "build": "build_cmd",
+    "changes": "changes_cmd",
+    "check-print": "check_cmd",
+    "clean": "clean_cmd",
+    "completion": "completion_cmd",
+    "deck": "deck_cmd",
+    "export": "export_cmd",
+    "games": "games_cmd",
+    "import": "import_cmd",
+    "init": "init_cmd",
+    "preflight": "preflight_cmd",
+    "rules": "book_cmd",
+    "serve": "serve_cmd",
+    "validate": "validate_cmd",
+}
 
 
-_register()
-
-
-def _epilogs(group: click.Group) -> None:
+def _epilogs(command: click.Command) -> None:
     """Every command's help ends with its exit codes (a command may state its own)."""
-    if getattr(group, "lazy_commands", False):  # its subcommands are made on first use, with their epilog
-        return
-    for command in group.commands.values():
-        if isinstance(command, click.Group):
-            _epilogs(command)
-        elif not command.epilog:
-            command.epilog = EXIT_CODES
+    if isinstance(command, click.Group):
+        if getattr(command, "lazy_commands", False):  # its subcommands are made on first use, with their epilog
+            return
+        for each in command.commands.values():
+            _epilogs(each)
+    elif not command.epilog:
+        command.epilog = EXIT_CODES
 
 
-@cli.command(epilog="Exit codes: 0 printed, 2 usage error (a SHELL other than bash, zsh or fish).")
-@click.argument("shell", type=click.Choice(["bash", "zsh", "fish"]))
-def completion(shell: Literal["bash", "zsh", "fish"]) -> None:
-    """Print the shell completion script for SHELL (click's shell completion).
+def _command(name: str) -> click.Command | None:
+    """The command ``name``, its module imported (:data:`COMMAND_MODULES`); ``None`` for no such command."""
+    import importlib
 
-    bash: eval "$(printer completion bash)" in ~/.bashrc; zsh: the same in
-    ~/.zshrc; fish: printer completion fish > ~/.config/fish/completions/printer.fish.
-    """
-    from click.shell_completion import get_completion_class
-
-    click.echo(get_completion_class(shell)(cli, {}, "printer", "_PRINTER_COMPLETE").source())
-
-
-_epilogs(cli)
+    module = COMMAND_MODULES.get(name)
+    if module is None:
+        return None
+    found = next((c for c in importlib.import_module(f"printer.cli.{module}").COMMANDS if c.name == name), None)
+    if found is not None:
+        _epilogs(found)
+    return found
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:

@@ -12,7 +12,9 @@ from printer.cli import cli
 
 
 def _commands(group: click.Group, prefix: tuple[str, ...] = ()):
-    for name, command in group.commands.items():
+    context = click.Context(group)
+    for name in group.list_commands(context):
+        command = group.get_command(context, name)
         if isinstance(command, click.Group):
             yield from _commands(command, prefix + (name,))
         else:
@@ -87,7 +89,7 @@ def test_align_out_is_a_folder_like_every_other_out(tmp_path, run):
     for path in _commands(cli):
         command = cli
         for name in path:
-            command = command.commands[name]
+            command = command.get_command(click.Context(command), name)
         for option in command.params:
             if "--out" in getattr(option, "opts", []):
                 outs[" ".join(path)] = option.metavar
