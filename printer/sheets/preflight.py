@@ -214,10 +214,10 @@ class _Shared:
 
     def _probe(self, part: list[int]) -> list[int]:
         """In a forked process: the cards of ``part`` that were not clean."""
-        renderer = self.renderer
-        suspects: list[int] = []
         from printer.sheets import sandbox
 
+        renderer = self.renderer
+        suspects: list[int] = []
         with row(sandbox.RENDER_SECONDS):  # this process's own timer: a forked process has none of its parent's
             for index in part:
                 component = self.components[index]
