@@ -22,10 +22,13 @@ of the same record takes it from there. A style gets no record, and so none of t
 
 Declarations are compared by value (a shorthand's lists item by item), and by identity where WeasyPrint's parsed
 values compare by identity (tinycss2's tokens: the stylesheets kept by :mod:`printer.sheets.stylesheets` keep
-theirs); a key holds what it compares, so that no identity is reused while it is kept. A value whose working out
+theirs), each value through the identity of one canonical form kept for it; their weights are compared only where
+a logical property is declared, the one place WeasyPrint reads a weight once the cascade is done (to choose
+between a logical property and its physical one). A value whose working out
 logged a warning is not recorded, so each document logs it as before; a value layout writes into a style (the
 root's ``overflow`` given to the viewport, a page's counters) is not recorded either: only what ``__missing__``
-works out is. At most :data:`KEPT` records are kept, then all are dropped and made anew.
+works out is. At most :data:`KEPT` records and :data:`COMPARED` values are kept, then all are dropped and made
+anew.
 
 In the cold build above, 498,752 values came from 691 records and 56,757 were worked out; the build took 0.93x
 the time with ``--jobs 1`` and 0.95x with the default jobs (medians of 8 runs in turns), and its process's peak
@@ -42,10 +45,11 @@ from typing import Any
 
 #: the WeasyPrint version whose ``StyleFor.set_computed_styles`` and ``ComputedStyle.__missing__`` this follows
 WEASYPRINT = "70.0"
-#: the most records kept at once (a cold build of 900 real cards makes 695; the example games' ten card sets
-#: in one process, 11,599)
+#: the most records kept at once (a cold build of 900 real cards makes 691; the example games' ten card sets
+#: in one process, 11,562)
 KEPT = 5_000
-#: the most cascaded values kept with their comparable form at once
+#: the most cascaded values kept with the identity of their canonical form at once (more, by one style's, until
+#: the next style is given its record)
 COMPARED = 20_000
 #: pseudo-elements whose styles are never recorded: WeasyPrint copies the values worked out so far of these
 NOT_RECORDED = frozenset({"first-line", "first-letter"})
@@ -53,14 +57,16 @@ NOT_RECORDED = frozenset({"first-line", "first-letter"})
 SPECIFIED = frozenset({"position", "float", "display"})
 
 _NONE = object()
+#: the logical properties WeasyPrint 70 weighs against their physical ones (``PHYSICAL_FUNCTIONS``), set by install
+_logical: frozenset[str] = frozenset()
 _ROOT = ("root",)
 _LIST = ("list",)
 _stats = {"records": 0, "found": 0, "worked out": 0}
 
 
 class _Same:
-    """A value that does not compare by value (a list), compared by identity; holds it, so that its identity is
-    not reused while the key is kept."""
+    """A value that does not compare by value (neither hashable nor a tuple or a list), compared by identity; holds
+    it, so that its identity is not reused while it is kept."""
 
     __slots__ = ("value",)
 
@@ -91,18 +97,25 @@ def _identity(value: Any) -> Any:
     return value
 
 
-def _declared(cascaded: dict[str, tuple[Any, Any]]) -> tuple[tuple[str, Any, Any], ...]:
-    """A style's cascaded declarations (property -> ``(value, weight)``) as ``(property, value, weight)``, each
-    value made comparable (:func:`_identity`; found again by its identity when it was seen before)."""
-    items = []
+def _declared(cascaded: dict[str, tuple[Any, Any]], weights: bool) -> tuple[Any, ...]:
+    """A style's cascaded declarations (property -> ``(value, weight)``) as one flat tuple of each property and the
+    identity of its value's canonical form (:func:`_identity`, kept in :data:`_canonical`; found again by the
+    value's own identity once seen), with each weight when ``weights``."""
+    items: list[Any] = []
     for name, (value, weight) in cascaded.items():
         known = _comparable.get(id(value))
         if known is None or known[0] is not value:
-            if len(_comparable) >= COMPARED:
-                _comparable.clear()  # the keys hold what they compare: no identity in them is reused
-            known = _comparable[id(value)] = (value, _identity(value))
-        items.append((name, known[1], weight))
+            form = _identity(value)
+            known = _comparable[id(value)] = (value, id(_canonical.setdefault(form, form)))
+        items += (name, known[1], _identity(weight)) if weights else (name, known[1])
     return tuple(items)
+
+
+def _forget() -> None:
+    """Drop every record and every canonical form (together: the records' keys hold the forms' identities)."""
+    _records.clear()
+    _comparable.clear()
+    _canonical.clear()
 
 
 class Record:
@@ -117,8 +130,10 @@ class Record:
 
 
 _records: dict[tuple[Any, ...], Record | None] = {}
-#: id of a cascaded value -> (the value, the value made comparable by :func:`_identity`), for the values seen
-_comparable: dict[int, tuple[Any, Any]] = {}
+#: the canonical form of each value seen (:func:`_identity`): a key names a value by its form's identity
+_canonical: dict[Any, Any] = {}
+#: id of a cascaded value seen -> (the value, the identity of its canonical form)
+_comparable: dict[int, tuple[Any, int]] = {}
 
 
 class _Warnings(logging.Filter):
@@ -137,6 +152,7 @@ def install() -> bool:
     is in place: False, and nothing changed, on a WeasyPrint other than :data:`WEASYPRINT`."""
     import weasyprint
     import weasyprint.css as css
+    from weasyprint.css.computed_values import PHYSICAL_FUNCTIONS
     from weasyprint.css.units import VIEWPORT_UNITS
     from weasyprint.logger import LOGGER
 
@@ -146,6 +162,12 @@ def install() -> bool:
     set_computed = css.StyleFor.__dict__.get("set_computed_styles")
     if weasyprint.__version__ != WEASYPRINT or missing is None or set_computed is None:
         return False
+    global _logical
+    _logical = frozenset(
+        logical(block="ttb", inline=inline).replace("-", "_")
+        for logical in PHYSICAL_FUNCTIONS.values()
+        for inline in ("ltr", "rtl")
+    )
     units = "|".join(sorted(VIEWPORT_UNITS, key=len, reverse=True))
     viewport = re.compile(rf"(?<![A-Za-z])(?:{units})\b")
     LOGGER.addFilter(_Warnings())
@@ -197,16 +219,15 @@ def _record_for(computed: Any, viewport: re.Pattern[str]) -> Record | None:
     above = _ROOT if parent is None else parent.__dict__.get("_printer_record")
     if above is None:
         return None
-    key = (above, computed.pseudo_type, computed.base_url, computed.font_config, _declared(computed.cascaded))
-    try:
-        record = _records.get(key, _NONE)
-    except TypeError:  # a weight that does not hash
-        key = (*key[:-1], tuple((name, value, _identity(weight)) for name, value, weight in key[-1]))
-        record = _records.get(key, _NONE)
-    if record is _NONE:
-        record = None if viewport.search(repr(key[-1])) else Record()
-        if len(_records) >= KEPT:
-            _records.clear()
-        _records[key] = record
-        _stats["records"] += 1
-    return record  # type: ignore[return-value]
+    if len(_records) >= KEPT or len(_comparable) >= COMPARED:
+        _forget()
+    cascaded = computed.cascaded
+    weights = not _logical.isdisjoint(cascaded)  # a weight decides between a logical and a physical property
+    key = (above, computed.pseudo_type, computed.base_url, computed.font_config, _declared(cascaded, weights))
+    record = _records.get(key, _NONE)
+    if record is not _NONE:
+        return record  # type: ignore[return-value]
+    made = None if viewport.search(repr([value for value, _ in cascaded.values()])) else Record()
+    _records[key] = made
+    _stats["records"] += 1
+    return made

@@ -1,7 +1,8 @@
 """Computed values are shared through records by styles alike in any document of a process
 (printer.sheets.computedstyles): documents laid out one after another, some of whose values come from records made
 by the documents before, give the same PDF bytes as WeasyPrint working every value out, including where a record
-must not be used (viewport units on pages of another size, inherited sizes that differ, ::first-line)."""
+must not be used (viewport units on pages of another size, inherited sizes that differ, ::first-line, the same
+declarations of a logical and a physical property weighed differently)."""
 
 from __future__ import annotations
 
@@ -22,11 +23,14 @@ DOCUMENT = """<html lang="{lang}"><style>@page {{ size: {page}; margin: 0 }}</st
 .plain p::before {{ content: "> "; color: #a00 }} .plain li {{ margin-left: 1em }}
 .wide {{ width: 50vw; height: 20vh; border: 1px solid }} .wide span {{ display: inline-block; width: calc(10vw + 2mm) }}
 .gap {{ padding: var(--gap) }} .gap b {{ margin-left: var(--gap) }}
-.lines p::first-line {{ font-size: 1.5em; color: #060 }}</style><style>.gap {{ --gap: {gap} }}</style>
+.lines p::first-line {{ font-size: 1.5em; color: #060 }}
+.p1 {{ margin-left: 2mm !important }} .p1 {{ margin-inline-start: 6mm }} .p2 {{ margin-left: 2mm }}
+.p2 {{ margin-inline-start: 6mm !important }}</style><style>.gap {{ --gap: {gap} }}</style>
 <div class="plain"><p>Card <em>one</em> text</p><ul><li>a point</li></ul></div>
 <div class="plain lines" style="font-size: {size}"><p>Its text, inherited at the size of its box, over lines
 that wrap, with <em>words</em></p></div>
-<div class="wide"><span>wide</span> text</div><div class="gap"><b>gap</b></div>"""
+<div class="wide"><span>wide</span> text</div><div class="gap"><b>gap</b></div>
+<div class="p1">the physical margin weighs more</div><div class="p2">the logical one does</div>"""
 
 #: documents that differ in what a record must not carry over: page size (viewport units), a custom property in
 #: viewport units or not, an inline font size its children inherit, the language
@@ -39,8 +43,7 @@ VARIANTS = [
 @pytest.fixture(autouse=True)
 def no_records():
     """Each test starts with no record (those of earlier tests would serve its documents)."""
-    computedstyles._records.clear()
-    computedstyles._comparable.clear()
+    computedstyles._forget()
 
 
 def worked_out(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,10 +100,13 @@ def test_a_style_in_viewport_units_and_what_is_below_it_get_no_record(monkeypatc
     assert records["span", None, None] is None  # below it
 
 
-def test_with_few_records_kept_they_are_dropped_and_the_pages_are_the_same(monkeypatch):
+def test_with_few_records_and_values_kept_they_are_dropped_and_the_pages_are_the_same(monkeypatch):
     monkeypatch.setattr(computedstyles, "KEPT", 5)
+    monkeypatch.setattr(computedstyles, "COMPARED", 40)
     shared = pdfs(VARIANTS[:3])
     assert len(computedstyles._records) <= 5
+    assert len(computedstyles._comparable) <= 40
+    assert len(computedstyles._canonical) <= 40
     worked_out(monkeypatch)
     assert pdfs(VARIANTS[:3]) == shared
 
