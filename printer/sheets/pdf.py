@@ -38,6 +38,7 @@ from printer.fsutil import atomic_open  # noqa: E402
 from printer.problems import WARNING, Problem, RenderError  # noqa: E402
 from printer.process import chunk_painted  # noqa: E402
 from printer.sheets import (  # noqa: E402
+    backgrounds,
     computedstyles,
     htmlparse,
     layoutcontexts,
@@ -252,6 +253,7 @@ marginboxes.install()  # a page whose stylesheets style no margin box gets none 
 htmlparse.install()  # tinyhtml5 finds the expressions it reads text runs with again instead of making each anew
 layoutcontexts.install()  # a chunk's layout freed as its last page is painted, not left to the garbage collector
 computedstyles.install()  # each computed value worked out once for styles alike in any document of the process
+backgrounds.install()  # a box with no background, border image or rounded corner decided once per style
 percentages.install()  # a box's used margins, paddings and sizes worked out once for the same values and block
 
 _FONTS: FontConfiguration | None = None
