@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from typing import Any
 
 #: the WeasyPrint version whose ``StyleFor.set_computed_styles`` and ``ComputedStyle.__missing__`` this follows
@@ -62,6 +63,7 @@ _logical: frozenset[str] = frozenset()
 _ROOT = ("root",)
 _LIST = ("list",)
 _stats = {"records": 0, "found": 0, "worked out": 0}
+_lock = threading.Lock()  # the records are shared by the threads of a process: a key is made and kept under it
 
 
 class _Same:
@@ -219,15 +221,16 @@ def _record_for(computed: Any, viewport: re.Pattern[str]) -> Record | None:
     above = _ROOT if parent is None else parent.__dict__.get("_printer_record")
     if above is None:
         return None
-    if len(_records) >= KEPT or len(_comparable) >= COMPARED:
-        _forget()
     cascaded = computed.cascaded
     weights = not _logical.isdisjoint(cascaded)  # a weight decides between a logical and a physical property
-    key = (above, computed.pseudo_type, computed.base_url, computed.font_config, _declared(cascaded, weights))
-    record = _records.get(key, _NONE)
-    if record is not _NONE:
-        return record  # type: ignore[return-value]
-    made = None if viewport.search(repr([value for value, _ in cascaded.values()])) else Record()
-    _records[key] = made
-    _stats["records"] += 1
-    return made
+    with _lock:  # no other thread drops the forms whose identities the key holds until it is kept
+        if len(_records) >= KEPT or len(_comparable) >= COMPARED:
+            _forget()
+        key = (above, computed.pseudo_type, computed.base_url, computed.font_config, _declared(cascaded, weights))
+        record = _records.get(key, _NONE)
+        if record is not _NONE:
+            return record  # type: ignore[return-value]
+        made = None if viewport.search(repr([value for value, _ in cascaded.values()])) else Record()
+        _records[key] = made
+        _stats["records"] += 1
+        return made
