@@ -1,7 +1,9 @@
 """What every face page shares, worked out and drawn once: an SVG background at one place and size painted from one
 transparency group (printer.sheets.svgforms), and no empty margin boxes made for a page whose stylesheets style
-none (printer.sheets.marginboxes). The pages look the same with and without them: a batch of faces, the five
-example games and 100 imported L5R cards, compared at 100 dpi with no tolerance (not one pixel differs)."""
+none (printer.sheets.marginboxes); with them, computed values shared by styles alike across documents
+(printer.sheets.computedstyles) and plain boxes told apart once per style (printer.sheets.backgrounds). The pages
+look the same with and without them: a batch of faces, the five example games and 100 imported L5R cards, compared
+at 100 dpi with no tolerance (not one pixel differs)."""
 
 from __future__ import annotations
 
@@ -48,14 +50,22 @@ def batch_pdf(folder: Path, extra: str = "") -> bytes:
 
 
 def without_adapters(monkeypatch: pytest.MonkeyPatch) -> None:
-    """WeasyPrint's own background drawing and margin boxes back in place for the rest of the test."""
+    """WeasyPrint's own background drawing, margin boxes, computed values and walk of the backgrounds back in place
+    for the rest of the test."""
+    import weasyprint.css
     import weasyprint.draw
     import weasyprint.layout
+    import weasyprint.layout.background
 
     draw = weasyprint.draw.draw_background_image
     monkeypatch.setattr(weasyprint.draw, "draw_background_image", draw._printer_original)
     boxes = weasyprint.layout.make_margin_boxes
     monkeypatch.setattr(weasyprint.layout, "make_margin_boxes", boxes._printer_original)
+    style, style_for = weasyprint.css.ComputedStyle, weasyprint.css.StyleFor
+    monkeypatch.setattr(style, "__missing__", style.__missing__._printer_original)
+    monkeypatch.setattr(style_for, "set_computed_styles", style_for.set_computed_styles._printer_original)
+    walk = weasyprint.layout.background.layout_box_backgrounds
+    monkeypatch.setattr(weasyprint.layout.background, "layout_box_backgrounds", walk._printer_original)
 
 
 def pixels(pdf: bytes, folder: Path) -> list[Image.Image]:
