@@ -8,27 +8,29 @@ so the same values were worked out in each: a cold ``printer build --jobs 1`` of
 computed styles (24,200 of them its 1,210 pages') and worked 637,942 values out, a tenth of its time.
 
 A computed value depends on the style's cascaded declarations and pseudo-element, the document's base URL and
-font configuration, its parent's computed values (through them the root's), and, for viewport units, the size of
-the document's first page. :func:`install` gives each new computed style a :class:`Record`, shared by the styles
-of any document of the process with the same declarations and pseudo-element under a parent with the same record
-(the root's: with the same declarations, base URL and font configuration). A value a style works out goes into
-its record, with its specified value for ``position``, ``float`` and ``display``, which later values read; a style
-of the same record takes it from there. A style gets no record, and so none of the styles below it does, when:
+font configuration, its parent's computed values (through them the root's), for viewport units the size of the
+document's first page, and for units such as ``ex`` and ``ch`` the font's metrics. :func:`install` gives each new
+computed style a :class:`Record`, shared by the styles of any document of the process with the same declarations
+and pseudo-element under a parent with the same record (the root's: with the same declarations, base URL and font
+configuration). A value a style works out goes into its record, with its specified value for ``position``,
+``float`` and ``display``, which later values read; a style of the same record takes it from there. A style gets
+no record, and so none of the styles below it does, when:
 
 - it is a ``::first-line`` or ``::first-letter`` style (WeasyPrint copies the values of these worked out so far,
   so which are worked out must not change);
-- a declaration of it names a viewport unit (WeasyPrint's ``VIEWPORT_UNITS``; a custom property written in them
-  is inherited by the styles below, and turned into lengths there).
+- a declaration of it names a viewport unit (WeasyPrint's ``VIEWPORT_UNITS``), or a font-relative unit other than
+  ``em`` and ``rem``, which reads the font's metrics (a font a watched project changes keeps the same font
+  configuration); a custom property written in them is inherited by the styles below, and turned into lengths
+  there.
 
 Declarations are compared by value (a shorthand's lists item by item), and by identity where WeasyPrint's parsed
 values compare by identity (tinycss2's tokens: the stylesheets kept by :mod:`printer.sheets.stylesheets` keep
 theirs), each value through the identity of one canonical form kept for it; their weights are compared only where
 a logical property is declared, the one place WeasyPrint reads a weight once the cascade is done (to choose
-between a logical property and its physical one). A value whose working out
-logged a warning is not recorded, so each document logs it as before; a value layout writes into a style (the
-root's ``overflow`` given to the viewport, a page's counters) is not recorded either: only what ``__missing__``
-works out is. At most :data:`KEPT` records and :data:`COMPARED` values are kept, then all are dropped and made
-anew.
+between a logical property and its physical one). A value whose working out logged a warning is not recorded,
+so each document logs it as before; a value layout writes into a style (the root's ``overflow`` given to the
+viewport, a page's counters) is not recorded either: only what ``__missing__`` works out is. At most :data:`KEPT`
+records and :data:`COMPARED` values are kept, then all are dropped and made anew.
 
 In the cold build above, 498,752 values came from 691 records and 56,757 were worked out; the build took 0.93x
 the time with ``--jobs 1`` and 0.95x with the default jobs (medians of 8 runs in turns), and its process's peak
@@ -54,6 +56,9 @@ KEPT = 5_000
 COMPARED = 20_000
 #: pseudo-elements whose styles are never recorded: WeasyPrint copies the values worked out so far of these
 NOT_RECORDED = frozenset({"first-line", "first-letter"})
+#: the font-relative units that depend on the font size alone (the others read the font's metrics: ``ex``,
+#: ``ch``, ``cap``, ``ic``, ``lh`` and their root forms)
+SIZE_UNITS = frozenset({"em", "rem"})
 #: the properties whose specified value WeasyPrint keeps beside the computed one (``ComputedStyle.specified``)
 SPECIFIED = frozenset({"position", "float", "display"})
 
@@ -155,7 +160,7 @@ def install() -> bool:
     import weasyprint
     import weasyprint.css as css
     from weasyprint.css.computed_values import PHYSICAL_FUNCTIONS
-    from weasyprint.css.units import VIEWPORT_UNITS
+    from weasyprint.css.units import FONT_UNITS, VIEWPORT_UNITS
     from weasyprint.logger import LOGGER
 
     missing = css.ComputedStyle.__dict__.get("__missing__")
@@ -170,7 +175,7 @@ def install() -> bool:
         for logical in PHYSICAL_FUNCTIONS.values()
         for inline in ("ltr", "rtl")
     )
-    units = "|".join(sorted(VIEWPORT_UNITS, key=len, reverse=True))
+    units = "|".join(sorted(VIEWPORT_UNITS | (FONT_UNITS - SIZE_UNITS), key=len, reverse=True))
     viewport = re.compile(rf"(?<![A-Za-z])(?:{units})\b")
     LOGGER.addFilter(_Warnings())
 

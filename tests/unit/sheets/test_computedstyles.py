@@ -22,14 +22,14 @@ DOCUMENT = """<html lang="{lang}"><style>@page {{ size: {page}; margin: 0 }}</st
 .plain p {{ margin: 0.5em 0; font-size: 1.2em; line-height: 1.3 }} .plain em {{ font-size: 0.8rem }}
 .plain p::before {{ content: "> "; color: #a00 }} .plain li {{ margin-left: 1em }}
 .wide {{ width: 50vw; height: 20vh; border: 1px solid }} .wide span {{ display: inline-block; width: calc(10vw + 2mm) }}
-.gap {{ padding: var(--gap) }} .gap b {{ margin-left: var(--gap) }}
+.gap {{ padding: var(--gap) }} .gap b {{ margin-left: var(--gap) }} .x {{ width: 10ex }}
 .lines p::first-line {{ font-size: 1.5em; color: #060 }}
 .p1 {{ margin-left: 2mm !important }} .p1 {{ margin-inline-start: 6mm }} .p2 {{ margin-left: 2mm }}
 .p2 {{ margin-inline-start: 6mm !important }}</style><style>.gap {{ --gap: {gap} }}</style>
 <div class="plain"><p>Card <em>one</em> text</p><ul><li>a point</li></ul></div>
 <div class="plain lines" style="font-size: {size}"><p>Its text, inherited at the size of its box, over lines
 that wrap, with <em>words</em></p></div>
-<div class="wide"><span>wide</span> text</div><div class="gap"><b>gap</b></div>
+<div class="wide"><span>wide</span> text</div><div class="gap"><b>gap</b></div><div class="x">ex</div>
 <div class="p1">the physical margin weighs more</div><div class="p2">the logical one does</div>"""
 
 #: documents that differ in what a record must not carry over: page size (viewport units), a custom property in
@@ -98,6 +98,7 @@ def test_a_style_in_viewport_units_and_what_is_below_it_get_no_record(monkeypatc
     assert records["p", None, "first-line"] is None  # WeasyPrint copies the values worked out so far
     assert records["div", "wide", None] is None  # 50vw: the size of this document's page
     assert records["span", None, None] is None  # below it
+    assert records["div", "x", None] is None  # 10ex: the font's metrics
 
 
 def test_with_few_records_and_values_kept_they_are_dropped_and_the_pages_are_the_same(monkeypatch):
