@@ -36,16 +36,7 @@ def spaceless(html: object) -> Markup:
     ``>`` ends one (a block-level tag's start between the ``>`` before it and this one). Each such run is found
     by itself, not by trying a pattern at every character (a fifth of a card front's render, before).
     """
-    text = str(html)
-    parts: list[str] = []
-    at = 0
-    for gap in _GAP.finditer(text):
-        start, end = gap.span(1)
-        if _BLOCK_TAG.match(text, end) or _ends_block_tag(text, start - 1):
-            parts.append(text[at:start])
-            at = end
-    parts.append(text[at:])
-    return Markup("".join(parts))
+    return Markup(_gaps_dropped(str(html), whole=False))
 
 
 def _ends_block_tag(text: str, close: int) -> bool:
@@ -65,12 +56,18 @@ def static_gaps_dropped(text: str) -> str:
     within ``text`` (the next tag's name and the character after it; or the block-level tag's start the ``>``
     before the run ends). The other runs are left for the filter, which decides them on the whole output as
     before."""
+    return _gaps_dropped(text, whole=True)
+
+
+def _gaps_dropped(text: str, whole: bool) -> str:
+    """``text`` without each white space run between a ``>`` and a ``<`` whose next tag is a block-level one (with
+    ``whole``: only when that tag's name and the character after it lie within ``text``) or whose ``>`` ends one."""
     parts: list[str] = []
     at = 0
     for gap in _GAP.finditer(text):
         start, end = gap.span(1)
         block = _BLOCK_TAG.match(text, end)
-        if (block is not None and block.end() < len(text)) or _ends_block_tag(text, start - 1):
+        if (block is not None and (not whole or block.end() < len(text))) or _ends_block_tag(text, start - 1):
             parts.append(text[at:start])
             at = end
     parts.append(text[at:])
