@@ -86,9 +86,6 @@ class _Same:
     def __hash__(self) -> int:
         return id(self.value)
 
-    def __repr__(self) -> str:
-        return repr(self.value)
-
 
 def _identity(value: Any) -> Any:
     """``value`` (a cascaded value or weight, or part of one) made to compare: itself when it hashes, a tuple's or
@@ -176,7 +173,7 @@ def install() -> bool:
         for inline in ("ltr", "rtl")
     )
     units = "|".join(sorted(VIEWPORT_UNITS | (FONT_UNITS - SIZE_UNITS), key=len, reverse=True))
-    viewport = re.compile(rf"(?<![A-Za-z])(?:{units})\b")
+    per_document = re.compile(rf"(?<![A-Za-z])(?:{units})\b")  # a unit whose length depends on the document
     LOGGER.addFilter(_Warnings())
 
     def set_computed_styles(self: Any, element: Any, parent: Any, root: Any = None, pseudo_type: Any = None,
@@ -184,7 +181,7 @@ def install() -> bool:
         set_computed(self, element, parent, root, pseudo_type, base_url, target_collector)
         computed = self._computed_styles.get((element, pseudo_type))
         if computed is not None:
-            computed._printer_record = _record_for(computed, viewport)
+            computed._printer_record = _record_for(computed, per_document)
 
     def computed_value(self: Any, key: str) -> Any:
         record = self.__dict__.get("_printer_record")
@@ -217,9 +214,9 @@ def install() -> bool:
     return True
 
 
-def _record_for(computed: Any, viewport: re.Pattern[str]) -> Record | None:
+def _record_for(computed: Any, per_document: re.Pattern[str]) -> Record | None:
     """The record ``computed`` (a fresh ``ComputedStyle``) shares with the styles alike, made when it is the first;
-    ``None`` when it may not have one."""
+    ``None`` when it may not have one (``per_document`` finds the units whose lengths a document decides)."""
     if computed.pseudo_type in NOT_RECORDED:
         return None
     parent = computed.parent_style
@@ -235,7 +232,7 @@ def _record_for(computed: Any, viewport: re.Pattern[str]) -> Record | None:
         record = _records.get(key, _NONE)
         if record is not _NONE:
             return record  # type: ignore[return-value]
-        made = None if viewport.search(repr([value for value, _ in cascaded.values()])) else Record()
+        made = None if per_document.search(repr([value for value, _ in cascaded.values()])) else Record()
         _records[key] = made
         _stats["records"] += 1
         return made
