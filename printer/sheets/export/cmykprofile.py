@@ -16,7 +16,9 @@ the total ink the profile is built for). :func:`built_profile` makes the
 profile once and keeps it in the user's cache folder
 (``$XDG_CACHE_HOME/printer/icc``, else ``~/.cache/printer/icc``), named by the
 digest of the data file and the parameters, written atomically; a later build
-reads it from there. ``colprof`` runs with a time limit
+reads it from there. One process builds a profile at a time: another that needs it meanwhile (a second build,
+a test process beside it) waits on a lock file beside the profile and reads what the first one kept, instead of
+running ``colprof`` again. ``colprof`` runs with a time limit
 (:data:`BUILD_TIMEOUT`); a missing program or data file is a
 :class:`ProfileUnavailable` holding a located problem that names the Debian
 package to install.
@@ -24,6 +26,7 @@ package to install.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import shutil
@@ -31,7 +34,7 @@ import subprocess
 import tempfile
 import time
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -172,6 +175,33 @@ def built_profile(
     target = folder / f"{stem}-tac{recipe.max_ink:g}-{_key(recipe, data, quality)}.icc"
     if target.is_file() and _usable(target):
         return BuiltProfile(target, recipe)
+    with _building(target):
+        if target.is_file() and _usable(target):  # built by another process while this one waited
+            return BuiltProfile(target, recipe)
+        return _build(recipe, data, quality, target, timeout, where)
+
+
+@contextlib.contextmanager
+def _building(target: Path) -> Iterator[None]:
+    """Held while ``target`` is built: an exclusive lock on ``<target>.lock``, which a process waits for while
+    another builds it (released by the system if that process dies). Where no lock can be taken (no ``fcntl``, a
+    folder that cannot be written), nothing is waited for and the build goes on."""
+    try:
+        import fcntl
+
+        target.parent.mkdir(parents=True, exist_ok=True)
+        lock = open(target.with_name(target.name + ".lock"), "a+b")  # noqa: SIM115 (closed below)
+    except (ImportError, OSError):
+        yield
+        return
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
+def _build(recipe: Recipe, data: bytes, quality: str, target: Path, timeout: float, where: str) -> BuiltProfile:
+    """``recipe``'s profile built by ``colprof`` from ``data`` and written to ``target`` (see :func:`built_profile`)."""
+    folder = target.parent
     command = colprof()
     if command is None:
         raise _unavailable(

@@ -10,6 +10,8 @@ from __future__ import annotations
 import io
 import re
 import shutil
+import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pikepdf
@@ -66,7 +68,8 @@ def test_a_profile_is_built_once_and_kept_by_the_datas_digest_and_the_parameters
     profile = ImageCms.getOpenProfile(str(first.path))
     assert profile.profile.xcolor_space.strip() == "CMYK"
     assert ImageCms.getProfileDescription(profile).strip() == recipe.description
-    assert [p.name for p in tmp_path.iterdir()] == [first.path.name]  # no temporary file left
+    kept = sorted(p.name for p in tmp_path.iterdir())
+    assert kept == [first.path.name, first.path.name + ".lock"]  # the profile and its lock: no temporary file left
     first.path.write_bytes(b"not a profile")  # a damaged cache file is built again
     assert built_profile(recipe, quality="l", folder=tmp_path).seconds is not None
     data = (DATA / recipe.data).read_bytes()
@@ -91,6 +94,27 @@ def test_missing_argyll_or_data_is_a_located_hint_naming_the_debian_package(tmp_
             built_profile(recipe, folder=tmp_path)
         assert "ArgyllCMS (colprof) is not installed" in no_argyll.value.problem.message
         assert "apt-get install argyll" in (no_argyll.value.problem.hint or "")
+
+
+@pytest.mark.skipif(not SWOP.is_file(), reason="needs Ghostscript's CMYK profile")
+def test_processes_that_need_a_profile_at_once_build_it_once(tmp_path, monkeypatch):
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "FOGRA39L.ti3").write_text("CTI3\n", encoding="utf-8")
+    runs = tmp_path / "runs"
+    fake = tmp_path / "colprof"  # writes a real CMYK profile where -O says, a second after it starts
+    fake.write_text(
+        f"#!{sys.executable}\nimport shutil, sys, time\nopen({str(runs)!r}, 'a').write('run\\n')\ntime.sleep(1)\n"
+        f"shutil.copy({str(SWOP)!r}, sys.argv[sys.argv.index('-O') + 1])\n",
+        encoding="utf-8",
+    )
+    fake.chmod(0o755)
+    monkeypatch.setattr(cmykprofile, "colprof", lambda: str(fake))
+    recipe, folder = recipes()["mbprint"], tmp_path / "cache"
+    with ThreadPoolExecutor(3) as pool:  # each thread opens the lock file anew, as a process would
+        data = (tmp_path / "data",)
+        built = list(pool.map(lambda _: built_profile(recipe, folder=folder, data_folders=data), range(3)))
+    assert runs.read_text(encoding="utf-8") == "run\n"  # colprof ran once
+    assert len({b.path for b in built}) == 1 and sorted(b.seconds is None for b in built) == [False, True, True]
 
 
 def test_colprof_has_a_time_limit(tmp_path, monkeypatch):
