@@ -23,8 +23,10 @@ no record, and so none of the styles below it does, when:
   configuration); a custom property written in them is inherited by the styles below, and turned into lengths
   there.
 
-Declarations are compared by value (a shorthand's lists item by item), and by identity where WeasyPrint's parsed
-values compare by identity (tinycss2's tokens: the stylesheets kept by :mod:`printer.sheets.stylesheets` keep
+Declarations are compared by value (a shorthand's lists item by item; values Python holds equal, such as ``1``
+and ``1.0`` or ``0`` and ``-0.0`` in two stylesheets, are one, and the second style gets the first's computed
+value: the same length, which pydyf writes alike in the PDF), and by identity where WeasyPrint's parsed values
+compare by identity (tinycss2's tokens: the stylesheets kept by :mod:`printer.sheets.stylesheets` keep
 theirs), each value through the identity of one canonical form kept for it; their weights are compared only where
 a logical property is declared, the one place WeasyPrint reads a weight once the cascade is done (to choose
 between a logical property and its physical one). A value whose working out logged a warning is not recorded,

@@ -17,8 +17,11 @@ when each is a plain length or percentage, a keyword, a number or ``auto`` (not 
 depend on other properties), look up what WeasyPrint set last time for the same values and containing block, and
 set that; the first time, they let WeasyPrint work it out and keep what it set. A collapsing table's borders,
 resolved by the table first, are left to WeasyPrint. What is kept is plain numbers and keywords, at most
-:data:`KEPT` sets of them (then dropped and kept anew). The pages are the same byte for byte. Any WeasyPrint other
-than :data:`WEASYPRINT` is left alone.
+:data:`KEPT` sets of them (then dropped and kept anew). The pages are the same byte for byte. Values are looked up
+as Python compares them, so a zero written with a minus sign (``margin: -0.0mm``) finds what
+a plain zero set, and the box gets ``0.0`` where WeasyPrint would keep ``-0.0``. The lengths are equal, and
+pydyf, which writes WeasyPrint's PDFs, writes both as ``0``. Telling the two apart would cost every lookup a pass
+over its values. Any WeasyPrint other than :data:`WEASYPRINT` is left alone.
 """
 
 from __future__ import annotations

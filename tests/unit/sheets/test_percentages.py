@@ -85,8 +85,10 @@ def fresh(kind, style):
 
 
 def used(box, names):
-    """The used values, as text: 0% of an unknown height is NaN, which is not equal to itself."""
-    return repr({name: getattr(box, name) for name in names})
+    """The used values, as text (0% of an unknown height is NaN, which is not equal to itself), a zero's sign left
+    out: a negative zero finds what a plain zero set (printer.sheets.percentages)."""
+    values = {name: getattr(box, name) for name in names}
+    return repr({name: 0.0 if isinstance(value, float) and value == 0 else value for name, value in values.items()})
 
 
 @settings(max_examples=200, deadline=None)
@@ -106,6 +108,24 @@ def test_the_same_attributes_as_weasyprint_sets_the_first_time_and_from_memory(c
         remembering(first, block)
         remembering(again, block)
         assert used(first, names) == used(again, names) == used(expected, names)
+
+
+def test_a_negative_zero_finds_what_a_plain_zero_set():
+    """The one difference from WeasyPrint the module's notes name: values are looked up as Python compares them."""
+    import weasyprint.layout.percent as percent
+    from weasyprint.css.properties import Dimension
+    from weasyprint.formatting_structure import boxes
+
+    style = {name: Dimension(0.0, "px") for name in TAKES}
+    style.update({f"border_{side}_width": 0 for side in ("top", "right", "bottom", "left")})
+    style.update(box_sizing="content-box", border_collapse="separate")
+    block = (123.25, 456.5)  # a containing block no other test uses
+    plain, signed = fresh(boxes.BlockBox, style), fresh(boxes.BlockBox, {**style, "margin_top": Dimension(-0.0, "px")})
+    percent.resolve_percentages(plain, block)
+    percent.resolve_percentages(signed, block)
+    assert repr(signed.margin_top) == "0.0"  # WeasyPrint's own: -0.0
+    percent.resolve_percentages._printer_original(signed, block)
+    assert repr(signed.margin_top) == "-0.0" and signed.margin_top == plain.margin_top
 
 
 def test_calc_values_and_collapsing_borders_are_left_to_weasyprint(monkeypatch):
