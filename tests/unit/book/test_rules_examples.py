@@ -21,6 +21,9 @@ def test_example_game_reference_prints_without_problems(game, repo, run, tmp_pat
         assert len(pdf.pages) >= 4
         contents = pdf.pages[1].extract_text()
         assert "Contents" in contents and "Reference" in contents
+        # a hyphenated line ends in "-": Noto Serif CJK's U+2010 is a wide raised dash, set apart from the word
+        hyphens = [c for page in pdf.pages for c in page.chars if c["text"] in "-\u2010" and "Serif" in c["fontname"]]
+        assert hyphens and not [c for c in hyphens if c["text"] == "\u2010" and "CJK" in c["fontname"]]
 
 
 def _outline(folder: Path) -> tuple[list[int], list[str]]:
