@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import tomllib
 from pathlib import Path
 
 import pdfplumber
@@ -46,6 +47,12 @@ def test_each_game_has_a_japanese_edition_with_the_english_ones_sections_and_blo
     assert sorted(p.name for p in (japanese / "aids").glob("*.md")) == sorted(
         p.name for p in (english / "aids").glob("*.md")
     )
+    # the same aids in the same numbers: a translation changes words, not what a player gets
+    copies = [
+        tomllib.loads((edition / "rules.toml").read_text("utf-8")).get("aid_copies", 1)
+        for edition in (english, japanese)
+    ]
+    assert copies[0] == copies[1]
 
 
 @pytest.mark.slow
