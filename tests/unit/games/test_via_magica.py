@@ -58,6 +58,16 @@ def test_the_examples_cover_every_card_kind(examples):
     assert any(c.get("effect", {}).get("card_text") and c.get("text") for c in portals)
 
 
+def test_the_examples_print_the_stones_the_summary_card_puts_in_the_bag(examples):
+    """A game is played from the printout: the bag holds 23 Animus stones (Via Magica rulebook, Japanese edition,
+    components), the summary card counts them by spirit, and every spirit a portal asks for can be drawn."""
+    cards = list(examples)
+    stones = {c["animus"]: c.get("stones", 1) for c in cards if c.type == "Animus"}
+    (summary,) = [c for c in cards if c.type == "Summary"]
+    assert stones == summary["bag"] and sum(stones.values()) == 23
+    assert {spirit for c in cards if c.type == "Portal" for spirit in c["animus"]} <= set(stones)
+
+
 def test_a_portal_is_valid(tmp_path):
     cards, problems = validate(tmp_path, "via-magica", PORTAL)
     assert problems == [] and cards[0].copies == 2
@@ -320,12 +330,12 @@ def test_effect_bands_take_the_colour_of_their_kind(built):
 def test_animus_stones_print_as_round_tokens(built):
     """printer.toml declares the Animus stones round 25 mm tokens: each stone once (its stones field), a circle cut."""
     with pdfplumber.open(built.parent / "via-magica-components.pdf") as pdf:
-        page = pdf.pages[0]
-        circles = [c for c in page.curves if abs(c["width"] - 25 * MM) < 0.3 and c.get("stroke")]
-        fills = card_boxes(page, 25, 25, tolerance_pt=0.3)
+        fronts = pdf.pages[::2]
+        circles = [c for page in fronts for c in page.curves if abs(c["width"] - 25 * MM) < 0.3 and c.get("stroke")]
+        fills = [box for page in fronts for box in card_boxes(page, 25, 25, tolerance_pt=0.3)]
         with pdfplumber.open(built) as cards:
             assert all("Air" not in (p.extract_text() or "") for p in cards.pages)
-    assert len(circles) == len(fills) == 10  # 6 Air, 2 Fire, 2 Wildcard tokens, each cut along a 25 mm circle
+    assert len(circles) == len(fills) == 23  # the summary card's bag, each token cut along a 25 mm circle
 
 
 @pytest.mark.slow
