@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 import pdfplumber
+import pypdfium2
 import pytest
 from pypdf import PdfReader
 
@@ -354,6 +355,19 @@ def test_aids_print_on_card_sheets(rules_project, run):
     with pdfplumber.open(rules_project / "sheets" / "l5r.pdf") as pdf:
         assert "Test aid" in pdf.pages[0].extract_text()
         assert "Aid back" in pdf.pages[1].extract_text()
+        words = pdf.pages[0].extract_words()
+        (word,) = [w for w, after in zip(words, words[1:]) if (w["text"], after["text"]) == ("Test", "aid")]
+    # like a card, the aid's background runs 3 mm into the bleed: below its slot (the last face, nothing under it) the
+    # accent colour 1.5 mm past the trim, white past the bleed (A4, poker cards 3 x 3, centred)
+    column, row = int((word["x0"] / MM - 10.5) // 63), int((word["top"] / MM - 16.5) // 88)
+    x, bottom = 10.5 + (column + 0.5) * 63, 16.5 + (row + 1) * 88
+    document = pypdfium2.PdfDocument(str(rules_project / "sheets" / "l5r.pdf"))
+    try:
+        image = document[0].render(scale=100 / 72).to_pil().convert("RGB")
+    finally:
+        document.close()
+    inside, outside = (image.getpixel((round(x / 25.4 * 100), round((bottom + d) / 25.4 * 100))) for d in (1.5, 4.5))
+    assert min(inside) < 200 and min(outside) > 235, (inside, outside)
 
 
 def test_bad_blocks_are_reported_with_location_and_hint(tmp_path, run, rules_project):
