@@ -55,6 +55,19 @@ def test_each_game_has_a_japanese_edition_with_the_english_ones_sections_and_blo
     assert copies[0] == copies[1]
 
 
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("edition", ["", "ja"])
+def test_an_icon_legend_says_what_each_icon_means_in_its_editions_language(game, edition, repo):
+    """An edition that prints an icon legend names every icon of the game in its rules.toml [icons]: the fallback,
+    the SVG's own comment, is a note in English for the designer, written in card-text markup."""
+    folder = repo / "rules" / game / edition
+    if not any("```printer icon-legend" in chapter.read_text("utf-8") for chapter in folder.glob("*.md")):
+        pytest.skip("no icon legend")
+    icons = {svg.stem for svg in (repo / "templates" / game / "icons").glob("*.svg")}
+    meanings = tomllib.loads((folder / "rules.toml").read_text("utf-8")).get("icons", {})
+    assert icons - set(meanings) == set()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", GAMES)
 def test_japanese_edition_prints_with_kinsoku_and_no_markup_left(game, repo, run, tmp_path):
