@@ -44,7 +44,7 @@ def test_init_from_an_example_game(tmp_path, run):
     assert made.code == 0, made.err
     checked = run("--project", tmp_path / "mine", "validate")
     assert checked.code == 0, checked.err
-    assert "via-magica: 19" in checked.out
+    assert "via-magica: 23" in checked.out
 
 
 def test_init_from_an_unknown_game_names_the_closest(tmp_path, run):
