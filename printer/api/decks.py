@@ -51,7 +51,7 @@ def check_decks(
     ``*.txt`` and ``*.json`` file under it, and every file with a suffix a
     game registers (:func:`printer.decks.readers.decklist_files`; at most the project's
     ``limits.decklists_per_check``). ``format_ref`` is a format id or file; without it each JSON deck's own
-    ``format`` is used. ``card_dirs`` are the card files to resolve names
+    ``format`` is used, else the project's own format when it has exactly one (as ``printer init`` makes). ``card_dirs`` are the card files to resolve names
     against (default: the format's game's card folder). With no
     ``project`` (outside any project) formats are printer's bundled ones and
     cards are validated against the game's bundled schema. Cards are loaded
@@ -79,11 +79,18 @@ def check_decks(
             formats[str(ref)] = load_format(ref, roots)
         return formats[str(ref)]
 
+    only: list[str | None] = []  # the project's one format of its own, found when a decklist names none
+
     def one(deck: Path) -> DeckCheck:
         decklist, read_problems = read_decklist(deck)
         ref = format_ref or decklist.format
         if not ref and errors(read_problems):  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
             raise UsageError(f"{deck}: the decklist cannot be read", errors(read_problems))
+        if not ref:
+            if not only:
+                own = _own_formats(project)
+                only.append(own[0] if len(own) == 1 else None)
+            ref = only[0]
         if not ref:
             raise usage_error("no format given", f"pass --format FORMAT ({', '.join(project_formats(project))})")
         fmt = format_named(ref)
@@ -134,19 +141,26 @@ def list_games(project: Project | None = None) -> list[GameListing]:
 def project_formats(project: Project | None) -> list[str]:
     """The ids of the formats ``--format`` accepts for ``project``'s games (sorted; every format printer knows when
     ``project`` is ``None`` or has none of its own): what a hint lists, not every bundled game's."""
+    from printer.decks import available_formats
+
+    return _own_formats(project) or sorted(available_formats([project.root] if project is not None else []))
+
+
+def _own_formats(project: Project | None) -> list[str]:
+    """The ids of the formats for ``project``'s games, its own and printer's bundled ones (sorted; none without a
+    project)."""
     from printer.decks import available_formats, load_format
 
-    found = available_formats([project.root] if project is not None else [])
     if project is None:
-        return sorted(found)
+        return []
     own = []
-    for format_id, file in found.items():
+    for format_id, file in available_formats([project.root]).items():
         try:
             if load_format(file).game in project.games:
                 own.append(format_id)
         except PrinterError:
             continue
-    return sorted(own) or sorted(found)
+    return sorted(own)
 
 
 def _bare_project(game_id: str) -> Project:

@@ -38,7 +38,8 @@ def _roots(ctx: click.Context) -> list[Path]:
     "format_ref",
     metavar="FORMAT",
     shell_complete=complete_formats,
-    help="Format id ('printer deck formats' lists them) or format file; default: the JSON deck's 'format'.",
+    help="Format id ('printer deck formats' lists them) or format file; default: the JSON deck's 'format', else the "
+    "project's format when its games have one only.",
 )
 @click.option(
     "--cards",

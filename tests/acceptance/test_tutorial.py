@@ -61,7 +61,7 @@ def test_the_tutorial_works(tmp_path, run):
     project = tmp_path / "starfall"
     said = dict(outputs)
     assert "8 valid cards (starfall: 8)" in [out.strip() for cmd, out in outputs if cmd == "printer validate"][-1]
-    assert "verdict: legal" in said["printer deck check decks/sample.txt --format starfall-standard"]
+    assert "verdict: legal" in said["printer deck check decks/sample.txt"]
     assert "starfall: 24 faces on 4 sheets print as they look alone" in said["printer check-print"]
     text = " ".join(page.extract_text() for page in PdfReader(project / "build/starfall.pdf").pages)
     assert "Kepler Haven" in text and "Rust Moon" in text

@@ -27,6 +27,9 @@ def test_init_makes_a_project_that_works_out_of_the_box(tmp_path, run):
     deck = run("--project", root, "deck", "check", root / "decks/sample.txt", "--format", "starfall-standard")
     assert deck.code == 0, deck.err
     assert "verdict: legal" in deck.out
+    # the project's one format is the default: a newcomer's first deck check needs no --format
+    alone = run("--project", root, "deck", "check", root / "decks/sample.txt")
+    assert alone.code == 0 and alone.out == deck.out, alone.err
 
     rules = run("--project", root, "rules")
     assert rules.code == 0, rules.err
