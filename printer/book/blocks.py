@@ -332,11 +332,17 @@ def block_card_index(ctx: RulesContext, block: Block) -> Markup:
                     "unknown-field",
                 )
             )
+    known_types = sorted({c.type for c in ctx.cards})
+    for name in ctx.type_names:
+        if ctx.cards and name not in known_types and ctx.edition:
+            where = f"{ctx.edition.folder / 'rules.toml'}::$.types.{name}"
+            message, hint = f"no {ctx.game.id} card has the type {name!r}", did_you_mean(name, known_types)
+            ctx.problems.append(Problem(where, message, hint, WARNING, "unknown-type"))
     title_key: Callable[[Card], tuple[str, str]] = lambda c: (normalize_name(c.name), c.id)
     group: Callable[[Card], object] | None
     if sort == "type":
         cards.sort(key=lambda c: (normalize_name(c.type), *title_key(c)))
-        group = lambda c: c.type
+        group = lambda c: ctx.type_names.get(c.type, c.type)
     elif sort == "set":
         cards.sort(key=lambda c: (normalize_name(str(c.get("set") or "")), _number_key(c.get("number")), *title_key(c)))
         group = lambda c: c.get("set") or "–"
@@ -356,7 +362,7 @@ def block_card_index(ctx: RulesContext, block: Block) -> Markup:
             {
                 "id": card.id,
                 "name": card.name,
-                "type": card.type,
+                "type": ctx.type_names.get(card.type, card.type),
                 "unique": card.get("unique") is True,
                 "set": _value(card.get("set")),
                 "number": _value(card.get("number")),

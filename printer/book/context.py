@@ -137,6 +137,8 @@ class RulesContext:
         game_labels = dict(support.labels.get(key, {})) if support else {}
         self.labels = {**LABELS[key], **game_labels, **((edition.settings.get("labels") or {}) if edition else {})}
         self.md = rules_markdown(lang, self.labels, project.limits.markdown_nesting)
+        #: the name each card type prints under in this edition (``types`` in rules.toml), else the type itself
+        self.type_names: dict[str, str] = dict((edition.settings.get("types") or {}) if edition else {})
         self.env = TemplateSandbox.for_templates(game.template_dirs, roots)
         self._cards: CardSet | None = None
         self._fit_job: SheetJob | None = None

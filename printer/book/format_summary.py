@@ -101,7 +101,8 @@ def _summary(ctx: RulesContext, fmt: Format, checks: Mapping[str, Callable[..., 
     labels = ctx.labels
     summary = FormatSummary(fmt.id, fmt.name, _SOURCE_NOTE.sub("", fmt.description or ""))
     for section in fmt.sections:
-        types = ", ".join(section.types) if section.types else (section.deck or "")
+        names = [ctx.type_names.get(t, t) for t in section.types or ()]
+        types = ", ".join(names) if names else (section.deck or "")
         summary.sections.append({"name": section.name, "size": section.bounds(), "types": types})
     if fmt.copy_limit:
         summary.limits.append(labels["copies"].format(n=fmt.copy_limit))

@@ -49,6 +49,7 @@ SETTINGS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "glossary": (dict, "terms and their definitions (markup), for the glossary block"),
     "icons": (dict, "icon name -> what it means, for the icon legend"),
     "labels": (dict, "words the book prints, per language (e.g. { example = 'Example' })"),
+    "types": (dict, "the name each card type prints under in this edition, e.g. { Personality = '家臣' }"),
 }
 
 _TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
@@ -222,7 +223,7 @@ def read_settings(path: Path) -> tuple[JSONObject, list[Problem]]:
                 )
             )
             continue
-        if isinstance(value, dict):  # glossary, icons, labels, aid_font_size
+        if isinstance(value, dict):  # glossary, icons, labels, types, aid_font_size
             bad = [k for k, v in value.items() if not isinstance(v, str)]
             if bad:
                 problems.append(Problem(at(key, bad[0]), f"{key} values should be text", meaning, code="schema"))

@@ -311,6 +311,29 @@ def test_glossary_and_format_summary(en):
 
 
 @pytest.mark.slow
+def test_an_edition_prints_card_types_in_its_own_words(rules_project, tmp_path, run):
+    """``types`` in rules.toml: the card index's groups and the format summary's sections print the edition's name
+    of each type; a name no card has is a warning with the closest type."""
+    root = tmp_path / "p"
+    shutil.copytree(rules_project, root, ignore=shutil.ignore_patterns("build", "sheets"))
+    toml = root / "rules" / "l5r" / "rules.toml"
+    toml.write_text(toml.read_text("utf-8") + '\n[types]\nPersonality = "家臣"\nHoldng = "資産"\n', encoding="utf-8")
+    result = run("--project", root, "rules", "l5r", "--edition", "main", "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    assert re.search(
+        r"rules\.toml::\$\.types\.Holdng: warning: no l5r card has the type 'Holdng' \(hint: did you mean 'Holding'",
+        result.err,
+    )
+    with pdfplumber.open(tmp_path / "out" / "l5r-rules.pdf") as pdf:
+        text = "\n".join(p.extract_text() or "" for p in pdf.pages)
+    index = text[text.rindex("Index of cards") :]
+    assert index.index("Holding") < index.index("Alpha Mine") < index.index("家臣") < index.index("Test Hiro")
+    assert "Personality" not in index[: index.index("Format summary")]
+    summary = index[index.index("Format summary") :]
+    assert re.search(r"Dynasty at least 40 家臣, Holding, Event", summary)  # the section's types
+
+
+@pytest.mark.slow
 def test_footnote_at_the_foot_of_its_page(en):
     page = next(p for p in en.pages if "The footnote body." in (p.extract_text() or ""))
     note = next(w for w in words(page) if w["text"] == "footnote" and w["size"] < 8)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import tomllib
 from pathlib import Path
@@ -52,6 +53,11 @@ def test_each_game_has_a_japanese_edition_with_the_english_ones_sections_and_blo
         p.name for p in (english / "aids").glob("*.md")
     )
     # the same aids in the same numbers: a translation changes words, not what a player gets
+    # the Japanese edition names every card type in Japanese (card index groups, format summaries)
+    types = {
+        c["type"] for f in (repo / "cards" / game).glob("*.json") for c in json.loads(f.read_text("utf-8"))["cards"]
+    }
+    assert types <= set(tomllib.loads((japanese / "rules.toml").read_text("utf-8")).get("types", {}))
     copies = [
         tomllib.loads((edition / "rules.toml").read_text("utf-8")).get("aid_copies", 1)
         for edition in (english, japanese)
