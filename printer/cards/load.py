@@ -189,6 +189,8 @@ def _read_json(path: Path, hook: _DuplicateKeys) -> tuple[object | None, list[Pr
             Problem(f"{where}::$", "the file holds null, not a JSON object or array", code="schema")
         ]
     bad = _bad_numbers(data) if hook.suspect else []  # the walk costs as much as parsing: only when needed
+    if _SURROGATE_ESCAPE.search(text):  # a \uD800-\uDFFF escape: a pair is one character, a lone half none
+        bad += lone_surrogates(data)
     if bad:
         return None, problems + [
             Problem(f"{where}::{path}", message, hint, code="json-number") for path, message, hint in bad
@@ -229,6 +231,41 @@ def _bad_numbers(data: object, path: str = "$", limit: int = 20) -> list[tuple[s
                 )
             )
     return found
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def lone_surrogates(data: object, path: str = "$", limit: int = 20) -> list[tuple[str, str, str]]:
+    """Strings (keys too) holding half of a UTF-16 surrogate pair, as ``(JSON path, message, hint)``; at most
+    ``limit``. JSON's ``\\uD83D\\uDE00`` is one character (an emoji), while a lone ``\\uD800`` is no character
+    at all (RFC 8259, section 8.2): it cannot be written as UTF-8, so no PDF, spreadsheet or page could hold it."""
+    found: list[tuple[str, str, str]] = []
+    stack = [(path, data)]
+    while stack and len(found) < limit:
+        here, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                if _LONE_SURROGATE.search(key):
+                    found.append(_surrogate(here, key))
+                else:
+                    stack.append((here + json_key(key), item))
+        elif isinstance(value, list):
+            stack += [(f"{here}[{i}]", v) for i, v in reversed(list(enumerate(value)))]
+        elif isinstance(value, str) and _LONE_SURROGATE.search(value):
+            found.append(_surrogate(here, value))
+    return found
+
+
+def _surrogate(path: str, text: str) -> tuple[str, str, str]:
+    half = _LONE_SURROGATE.search(text)
+    code = ord(half.group(0)) if half else 0
+    return (
+        path,
+        f"\\u{code:04X} is half of a surrogate pair, not a character",
+        "write the character itself, or both halves of its \\u escape (\\uD83D\\uDE00 for an emoji)",
+    )
 
 
 _MESSAGES = {  # Python's messages that end in "at", the position being given apart

@@ -48,6 +48,7 @@ import html
 import ipaddress
 import json
 import math
+import re
 import secrets
 from http.cookies import SimpleCookie
 from typing import Any
@@ -276,7 +277,7 @@ async def json_body(request: Request, limit: int) -> dict[str, Any]:
 
     Raises :class:`HTTPException` 413 past the limit (announced by ``Content-Length`` or found while reading)
     and 400 for a body that is not a JSON object, is nested too deeply to read, or holds a number that is not finite
-    (its JSON path in the message: :class:`NotFinite`).
+    or a string with half of a surrogate pair (its JSON path in the message: :class:`NotFinite`, :class:`NotText`).
     """
     size = int(request.headers.get("content-length") or 0)
     too_big = f"the request is over {limit:,} bytes (limits.request_bytes)"
@@ -291,7 +292,8 @@ async def json_body(request: Request, limit: int) -> dict[str, Any]:
     try:
         data = loads_finite(b"".join(chunks) or b"{}")
     except ValueError as exc:
-        raise HTTPException(400, str(exc) if isinstance(exc, NotFinite) else "the request is not JSON") from None
+        said = isinstance(exc, (NotFinite, NotText))
+        raise HTTPException(400, str(exc) if said else "the request is not JSON") from None
     except RecursionError:  # [[[[... nested past what Python's JSON reader can follow
         raise HTTPException(400, "the request's JSON is nested too deeply") from None
     if not isinstance(data, dict):
@@ -305,13 +307,23 @@ class NotFinite(ValueError):
     one's JSON path (``request::$.data.cost``)."""
 
 
+class NotText(ValueError):
+    """A JSON text with a string holding half of a UTF-16 surrogate pair (a lone ``\\uD800``): no character, so
+    no card file, PDF or page could hold it. The message names the first one's JSON path."""
+
+
+#: a JSON ``\\u`` escape of half of a surrogate pair (a pair is one character: only then are the strings walked)
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+
+
 class _Odd:
     def __init__(self, text: str):
         self.text = text
 
 
 def loads_finite(raw: bytes | str) -> object:
-    """``json.loads(raw)``, raising :class:`NotFinite` (a ``ValueError``) for a number that is not finite."""
+    """``json.loads(raw)``, raising :class:`NotFinite` (a ``ValueError``) for a number that is not finite and
+    :class:`NotText` for a string with half of a surrogate pair."""
     found: list[str] = []
 
     def odd(text: str) -> _Odd:
@@ -326,6 +338,11 @@ def loads_finite(raw: bytes | str) -> object:
     if found:
         where, text = _not_finite(data) or ("$", found[0])
         raise NotFinite(f"request::{where}: {text} is not a JSON number: numbers must be finite (no NaN, no Infinity)")
+    if _SURROGATE_ESCAPE.search(raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")):
+        from printer.cards.load import lone_surrogates
+
+        for where, message, _ in lone_surrogates(data, limit=1):
+            raise NotText(f"request::{where}: {message}")
     return data
 
 

@@ -365,8 +365,14 @@ def test_a_save_keeps_the_card_file_private_and_refuses_numbers_json_has_not(tmp
         status, answer = server.post("/api/card/save", raw.encode())
         assert status == 400, (number, answer)
         assert "$.data.focus" in json.loads(answer)["error"], answer
+    # half of a surrogate pair is no character: no card file could hold it (a whole pair, an emoji, is saved below)
+    raw = json.dumps({**body, "data": {**card["data"], "title": "x\ud800"}})
+    status, answer = server.post("/api/card/save", raw.encode())
+    assert status == 400 and "$.data.title" in json.loads(answer)["error"], answer
     assert json.loads(path.read_text())["cards"][0]["focus"] == 1  # untouched, and still JSON
-    status, answer = server.post("/api/card/save", json.dumps({**body, "data": {**card["data"], "focus": 2}}).encode())
+    pair = {**card["data"], "focus": 2, "title": "x\U0001f600"}
+    status, answer = server.post("/api/card/save", json.dumps({**body, "data": pair}).encode())
     assert status == 200, answer
-    assert json.loads(path.read_text())["cards"][0]["focus"] == 2
+    saved = json.loads(path.read_text())["cards"][0]
+    assert (saved["focus"], saved["title"]) == (2, "x\U0001f600")
     assert path.stat().st_mode & 0o777 == 0o600
