@@ -193,15 +193,32 @@ class FaceIdentity:
         return h.hexdigest()
 
 
+def _open_store(folder: Path, size_limit: int) -> Any:
+    """The face store under ``folder`` (a ``diskcache.Cache``). A store whose database cannot be read (truncated,
+    overwritten, not SQLite: ``sqlite3.DatabaseError``) holds nothing a build needs: its files are removed and an
+    empty store made, so the build lays its faces out again instead of failing."""
+    import sqlite3
+
+    import diskcache
+
+    def store() -> Any:
+        return diskcache.Cache(
+            str(folder), size_limit=size_limit, eviction_policy="least-recently-used", disk=_no_pickle_disk()
+        )
+
+    try:
+        return store()
+    except sqlite3.DatabaseError:
+        for name in ("cache.db", "cache.db-wal", "cache.db-shm"):
+            (folder / name).unlink(missing_ok=True)
+        return store()
+
+
 class FaceCache:
     """Laid-out faces by key (see the module docstring), stored under ``folder``."""
 
     def __init__(self, folder: Path, size_limit: int = SIZE_LIMIT):
-        import diskcache
-
-        self.store = diskcache.Cache(
-            str(folder), size_limit=size_limit, eviction_policy="least-recently-used", disk=_no_pickle_disk()
-        )
+        self.store = _open_store(Path(folder), size_limit)
         self.files = FileHashes()
         self.identity = FaceIdentity(self.files)
         self.hits = 0

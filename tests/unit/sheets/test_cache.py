@@ -283,6 +283,18 @@ def test_damaged_entries_are_rebuilt_not_trusted(project):
 
 
 @pytest.mark.slow
+def test_a_cache_database_that_cannot_be_read_is_emptied_not_a_traceback(project):
+    """A cache.db overwritten or truncated (not SQLite) holds nothing a build needs: the build lays out again."""
+    (project / "build" / ".cache" / "faces" / "cache.db").write_bytes(b"garbage, not a database\n")
+    cards = _cards(project)
+    cards[0]["text"] = "Changed."
+    _write_cards(project, cards)
+    outcome = _build(project)
+    assert outcome.stats["faces laid out"] == 7 and outcome.stats["faces from cache"] == 0
+    assert _build(project).up_to_date
+
+
+@pytest.mark.slow
 def test_printer_clean_removes_the_cache(project):
     from printer.cli import main
 
