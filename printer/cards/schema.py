@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote, urldefrag, urlparse
 
 from printer.cards.record import json_key as _key
+from printer.cards.record import json_type
 from printer.jsonvalue import JSON, JSONObject
 from printer.location import Location, as_location
 from printer.paths import is_inside
@@ -72,6 +73,24 @@ class SchemaStore:
                         f"schema {file} is not valid JSON: {exc}",
                         [Problem(str(file), f"schema is not valid JSON: {exc}", code="schema-file")],
                     ) from None
+                except RecursionError:
+                    raise UsageError(
+                        f"schema {file} is nested too deeply to read",
+                        [Problem(str(file), "schema is nested too deeply to read", code="schema-file")],
+                    ) from None
+                if not isinstance(contents, dict):
+                    held = json_type(contents)
+                    raise UsageError(
+                        f"schema {file} holds {held}, not a JSON object",
+                        [
+                            Problem(
+                                f"{file}::$",
+                                f"a schema file holds a JSON object, not {held}",
+                                'start from {"$schema": "https://json-schema.org/draft/2020-12/schema", "type": "object"}',
+                                code="schema-file",
+                            )
+                        ],
+                    )
                 self._by_uri[file.as_uri()] = contents
                 if isinstance(contents, dict) and isinstance(contents.get("$id"), str):
                     self._by_uri[contents["$id"]] = contents
