@@ -19,6 +19,7 @@ writes it). A translator's tool (Poedit, Lokalize, Weblate...) keeps all of thes
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -76,6 +77,9 @@ def read_po_file(path: Path, data: bytes) -> Catalogue:
     from babel.messages.pofile import PoFileError, read_po
 
     name = str(path)
+    bad = syntax_problems(data, name)
+    if bad:
+        return Catalogue(None, None, [], bad)
     try:
         catalog = read_po(io.BytesIO(data), abort_invalid=True, ignore_obsolete=True)
     except PoFileError as exc:
@@ -113,6 +117,62 @@ def read_po_file(path: Path, data: bytes) -> Catalogue:
         id_where = f"{name}:{_context_line(lines, first)}"
         entries.append(Incoming(key[0], key[1], message.id, message.string, message.fuzzy, where, id_where))
     return Catalogue(game, lang, entries, problems)
+
+
+#: a PO line: blank, a comment (``#.``, ``#:``, ``#,``, ``#~`` ...), a keyword and its string, or a string going on
+_KEYWORD = re.compile(rb"(msgctxt|msgid_plural|msgid|msgstr(\[\d+\])?)[ \t]+")
+#: the escapes Babel reads back as what gettext means by them (any other would be kept as a backslash and a letter)
+_ESCAPES = b'\\"ntr'
+
+
+def syntax_problems(data: bytes, name: str, limit: int = 20) -> list[Problem]:
+    """Where the PO text ``data`` is not PO syntax (GNU gettext manual, "The Format of PO Files"): a line that is
+    neither blank, a comment, a keyword with a quoted string nor a quoted string going on; a string without its
+    closing quote, or with text after it; an escape other than ``\\\\``, ``\\"``, ``\\n``, ``\\t``, ``\\r``. Babel reads
+    such a file without a word and changes the text (an unclosed ``msgstr "空気`` loses its last character), so it is
+    checked first: ``file:line:col`` problems, at most ``limit``."""
+    problems: list[Problem] = []
+    for number, line in enumerate(data.split(b"\n"), 1):
+        text = line.rstrip(b"\r")
+        body = text.lstrip(b" \t")
+        if not body or body.startswith(b"#"):
+            continue
+        keyword = _KEYWORD.match(body)
+        start = len(text) - len(body) + (keyword.end() if keyword else 0)
+        said = _string_problem(text, start)
+        if said:
+            at, message, hint = said
+            column = len(text[:at].decode("utf-8", "replace")) + 1  # in characters, as an editor counts them
+            problems.append(Problem(f"{name}:{number}:{column}", message, hint, code="po"))
+            if len(problems) >= limit:
+                break
+    return problems
+
+
+def _string_problem(line: bytes, start: int) -> tuple[int, str, str] | None:
+    """What is wrong with the quoted string that should start at ``line[start]``: ``(byte offset, message, hint)``."""
+    if not line.startswith(b'"', start):
+        return (
+            start,
+            "not a PO file: a line is a comment, msgctxt, msgid or msgstr and a quoted string, or a quoted string",
+            ('write each line of a message as "text", with \\" for a quote inside it'),
+        )
+    at = start + 1
+    while at < len(line):
+        byte = line[at : at + 1]
+        if byte == b'"':
+            if line[at + 1 :].strip():
+                return at + 1, "text after the closing quote", 'write \\" for a quote inside a message'
+            return None
+        if byte == b"\\":
+            escaped = line[at + 1 : at + 2]
+            if not escaped or escaped not in _ESCAPES:
+                shown = "\\" + escaped.decode("utf-8", "replace")
+                return at, f"unknown escape {shown}", "write \\\\ for a backslash, \\n for a line break"
+            at += 2
+            continue
+        at += 1
+    return start, "the string has no closing quote", 'end the line with "'
 
 
 def _context_line(lines: list[bytes], first: int) -> int:

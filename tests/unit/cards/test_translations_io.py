@@ -306,7 +306,30 @@ def test_a_file_that_is_not_po_is_a_located_problem(game, run):
     po = game / "bad.po"
     po.write_text('msgid "a"\nmsgstr "b"\nnonsense here\n', encoding="utf-8")
     result = run("--project", game, "import", "translations", po)
-    assert result.code == 1 and f"{po}:3: error: not a PO file" in result.err and "Traceback" not in result.err
+    assert result.code == 1 and f"{po}:3:1: error: not a PO file" in result.err and "Traceback" not in result.err
+
+
+@pytest.mark.parametrize(
+    ("msgstr", "column", "message"),
+    [
+        ('"守りの陣', 8, "the string has no closing quote"),  # Babel read it as 守りの, dropping a character
+        ("守りの陣", 8, "not a PO file"),  # Babel read it as no translation
+        ('"守りの陣\\q"', 13, "unknown escape \\q"),  # Babel kept the backslash and the q
+        ('"守り" "の陣"', 12, "text after the closing quote"),  # Babel read it as 守り" "の陣
+    ],
+)
+def test_a_po_string_babel_would_misread_is_a_located_problem_and_nothing_is_written(game, msgstr, column, message):
+    po = export(game, "ja.po")
+    lines = po.read_text(encoding="utf-8").split("\n")
+    number = lines.index('msgctxt "ex-strategy-hold-line.title"') + 3  # msgctxt, msgid, then msgstr
+    assert lines[number - 1].startswith("msgstr ")
+    lines[number - 1] = f"msgstr {msgstr}"
+    po.write_text("\n".join(lines), encoding="utf-8")
+    before = snapshot(game)
+    problems = merge(game, po).problems
+    assert len(problems) == 1 and str(problems[0].where) == f"{po}:{number}:{column}", [str(p) for p in problems]
+    assert problems[0].message.startswith(message)
+    assert snapshot(game) == before
 
 
 @pytest.mark.parametrize(
