@@ -7,6 +7,7 @@ bundled example games instead.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import tomllib
@@ -36,14 +37,28 @@ def _check_target(dest: Path) -> None:
 
 
 def scaffold(dest: Path, game: str, name: str) -> list[Path]:
-    """Write the example project into ``dest`` (made when missing); returns the files written.
+    """Write the example project into ``dest`` (made when missing); returns the files written. The ``name`` is
+    written as each file's syntax needs it (:func:`name_for`), so quotes, backslashes and braces in it stay text.
 
-    Raises :class:`UsageError` when ``dest`` already holds a ``printer.toml`` or ``game`` is not a valid id.
+    Raises :class:`UsageError` when ``dest`` already holds a ``printer.toml``, ``game`` is not a valid id or
+    ``name`` is empty or holds a control character (a line break).
     """
     if not _GAME_ID.match(game):
         raise UsageError(
             f"game id {game!r} is not valid",
             [Problem("command line", f"game id {game!r}", "lower-case letters, digits and '-'", code="usage")],
+        )
+    if not name.strip() or any(ord(c) < 32 or ord(c) == 127 for c in name):
+        raise UsageError(
+            f"game name {name!r} is not valid",
+            [
+                Problem(
+                    "--name",
+                    f"game name {name!r} is empty or holds a line break or control character",
+                    "one line of text, such as 'Starfall'",
+                    code="usage",
+                )
+            ],
         )
     _check_target(dest)
     written = []
@@ -55,10 +70,24 @@ def scaffold(dest: Path, game: str, name: str) -> list[Path]:
         if target.exists():
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
-        data = source.read_bytes().replace(b"__GAME__", game.encode()).replace(b"__NAME__", name.encode())
+        data = source.read_bytes().replace(b"__GAME__", game.encode())
+        data = data.replace(b"__NAME__", name_for(name, source.suffix).encode())
         target.write_bytes(data)
         written.append(target)
     return written
+
+
+def name_for(name: str, suffix: str) -> str:
+    """``name`` as the scaffold's files of ``suffix`` hold it: inside a TOML or JSON string (and a TOML comment) with
+    its quotes and backslashes escaped; in a template's HTML text and Jinja comment as HTML character references
+    for ``&<>"'{}#`` (so ``{{`` or ``#}`` stay text); in a CSS comment with ``*/`` broken; elsewhere as it is."""
+    if suffix in (".toml", ".json"):
+        return json.dumps(name, ensure_ascii=False)[1:-1]
+    if suffix == ".j2":
+        return "".join(f"&#{ord(c)};" if c in "&<>\"'{}#" else c for c in name)
+    if suffix == ".css":
+        return name.replace("*/", "* /")
+    return name
 
 
 def copy_game(dest: Path, game: str) -> list[Path]:

@@ -58,3 +58,23 @@ def test_init_from_an_unknown_game_names_the_closest(tmp_path, run):
 def test_the_game_name_comes_from_the_folder(tmp_path, run):
     assert run("init", tmp_path / "star-fall").code == 0
     assert 'name = "Star Fall"' in (tmp_path / "star-fall/printer.toml").read_text()
+
+
+@pytest.mark.slow
+def test_a_name_with_quotes_braces_and_comment_ends_is_written_as_each_file_needs_it(tmp_path, run):
+    import tomllib
+
+    name = 'Evil "quote" \\ name {{ x }} {% y %} #} */ <b>'
+    root = tmp_path / "evil"
+    assert run("init", root, "--name", name).code == 0
+    assert tomllib.loads((root / "printer.toml").read_text("utf-8"))["games"]["evil"]["name"] == name
+    for args in (["validate"], ["build"], ["rules"], ["deck", "check", root / "decks/sample.txt"]):
+        result = run("--project", root, *args)
+        assert result.code == 0, (args, result.err)
+    back = PdfReader(root / "build/evil.pdf").pages[1].extract_text()
+    assert 'Evil "quote" \\' in back and "{{ x }}" in back
+
+
+def test_a_name_of_two_lines_is_a_usage_error(tmp_path, run):
+    result = run("init", tmp_path / "x", "--name", "two\nlines")
+    assert result.code == 2 and "line break" in result.err and not (tmp_path / "x").exists()
