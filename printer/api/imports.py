@@ -54,17 +54,27 @@ def export_cards(project: Project, game: str, out: Path, cards_dir: Path | None 
     """Write ``game``'s cards (from ``cards_dir``, default the game's card folder) to the spreadsheet ``out``.
 
     ``out`` ends in ``.xlsx``, ``.csv`` or ``.ods`` (:mod:`printer.cards.export`). Cards with errors are reported
-    in the result and nothing is written. Raises :class:`UsageError` for another ending or an unknown game.
+    in the result and nothing is written. Raises :class:`UsageError` for another ending, an unknown game, or an
+    ``out`` inside the card folder read: there it would replace a card file, or be read beside the cards it holds
+    (every card twice).
     """
     from printer.cards.catalog import load_cards, schema_store
     from printer.cards.export import FORMATS
     from printer.cards.export import export_cards as write_sheet
+    from printer.paths import is_inside
 
     if out.suffix.lower() not in FORMATS:
         raise usage_error(f"cannot export to {out.name}", "write a file ending in .xlsx, .csv or .ods")
     spec = project.game(game)
+    source = cards_dir or spec.cards
+    if is_inside(out, [source]):
+        raise usage_error(
+            f"{out} is inside the card folder {source}: it would replace a card file or hold every card a second time",
+            f"write it outside {source}, then move it there in place of the files it replaces",
+            "--to",
+        )
     store = schema_store(project)
-    sets, problems = load_cards(project, [cards_dir or spec.cards], game, store=store)
+    sets, problems = load_cards(project, [source], game, store=store)
     if errors(problems):
         return CardsExport(out, 0, problems)
     count = write_sheet(list(sets.get(game, [])), store, spec.schema, out)

@@ -95,6 +95,20 @@ def test_unknown_format_is_a_usage_error(tmp_path):
     assert main_exit(["export", "cards", "l5r", "--to", str(tmp_path / "x.numbers")]) == 2
 
 
+def test_a_file_inside_the_card_folder_is_a_usage_error_and_nothing_is_written(tmp_path, run):
+    """There it would replace a card file, or be read beside the cards it holds (every card twice)."""
+    made = run("init", tmp_path / "p")
+    assert made.code == 0, made.err
+    cards = tmp_path / "p" / "cards" / "p"
+    before = {f.name: f.read_bytes() for f in cards.iterdir()}
+    for target in (cards / "crew.csv", cards / "more" / "all.xlsx"):
+        result = run("--project", tmp_path / "p", "export", "cards", "p", "--to", target)
+        assert result.code == 2 and "--to: error:" in result.err and "inside the card folder" in result.err
+    assert {f.name: f.read_bytes() for f in cards.iterdir()} == before
+    outside = run("--project", tmp_path / "p", "export", "cards", "p", "--to", tmp_path / "all.xlsx")
+    assert outside.code == 0, outside.err
+
+
 def main_exit(argv) -> int:
     with pytest.raises(SystemExit) as exit_info:
         main(["--project", str(REPO), *argv])
