@@ -42,6 +42,7 @@ def make_plan(
     plan's ``failure`` with its problems, never an exception; raises :class:`~printer.problems.UsageError` for
     options printer.toml or the command line give wrong.
     """
+    from printer.sheets.card_names import card_name_problems
     from printer.sheets.faces import items as print_items
     from printer.sheets.players import read_players
 
@@ -62,6 +63,7 @@ def make_plan(
         empty = problems + [Problem(str(source), "no cards to print", code="empty")]
         return _failed(plan, _strictly(empty, request.strict), "not printed: no cards")
     players, per, player_problems = read_players(project.settings, game.settings, game.id, toml)
+    player_problems += card_name_problems(game.settings, cards, project.root / "printer.toml", game.id)
     if request.players is not None:
         players = request.players
     if request.deck_file:

@@ -96,7 +96,8 @@ def format_checks(project: Project) -> list[Problem]:
 
 def game_checks(project: Project, game: Game, cards: CardSet | None, aids: bool) -> list[Problem]:
     """What :func:`build` checks of ``game`` beyond its cards' data and faces, as it checks it (same places and
-    severities): the sheet layout the settings give, the declared components, the cards-per-build limit and, with
+    severities): the sheet layout the settings give, the declared components, the card fields and values the
+    settings name (:mod:`printer.sheets.card_names`), the cards-per-build limit and, with
     ``aids``, the player aids. ``cards`` are the game's valid cards (``None``: none). :func:`validate` and
     ``printer serve``'s problems panel report these too. Raises :class:`UsageError` where the build does (options
     printer.toml gives wrong).
@@ -112,6 +113,10 @@ def game_checks(project: Project, game: Game, cards: CardSet | None, aids: bool)
     problems = layout_report(opts, layout, where)[0]
     declared = game.settings.get("components")
     problems += read_components(declared, game.id, where, layout.page, opts.margin, project.limits.size_mm)[1]
+    if cards is not None:
+        from printer.sheets.card_names import card_name_problems
+
+        problems += card_name_problems(game.settings, cards, project.root / "printer.toml", game.id)
     total = sum(card.copies for card in cards) if cards is not None else 0
     if total > project.limits.cards_per_build:
         problems.append(
