@@ -18,6 +18,7 @@ from printer.limits import over as limit_over
 from printer.paths import output_path, safe_file_name
 from printer.problems import WARNING, Problem, errors
 from printer.project import Game, Project
+from printer.sheets.card_names import card_name_problems
 from printer.sheets.plan import BuildPlan, BuildRequest
 
 if TYPE_CHECKING:
@@ -42,7 +43,6 @@ def make_plan(
     plan's ``failure`` with its problems, never an exception; raises :class:`~printer.problems.UsageError` for
     options printer.toml or the command line give wrong.
     """
-    from printer.sheets.card_names import card_name_problems
     from printer.sheets.faces import items as print_items
     from printer.sheets.players import read_players
 
@@ -64,8 +64,7 @@ def make_plan(
         return _failed(plan, _strictly(empty, request.strict), "not printed: no cards")
     players, per, player_problems = read_players(project.settings, game.settings, game.id, toml)
     player_problems += card_name_problems(game.settings, cards, project.root / "printer.toml", game.id)
-    if request.players is not None:
-        players = request.players
+    players = request.players if request.players is not None else players  # --players over printer.toml's
     if request.deck_file:
         items, found, target = _deck_items(project, game, request.deck_file, request.lang, cards, source, opts, out_dir)
     else:
