@@ -82,6 +82,12 @@ def _check_request(project: Project, chosen: list[Game], request: BuildRequest) 
         from printer.sheets.export.tts_save import check_url_base
 
         check_url_base(request.image_url_base)
+        if "tts-save" not in request.exports:
+            raise usage_error(
+                "--image-url-base is for the Tabletop Simulator save, which this build does not write",
+                "add --export tts-save, or leave --image-url-base out",
+                "--image-url-base",
+            )
     if request.preset:
         from printer.sheets.export.presets import get_preset, plan
         from printer.sheets.layout import CARD_SIZES, parse_size

@@ -4,16 +4,19 @@ no card double-sided, no per-player copies).
 
 Checked: ``back_field`` (a card field) and each key of ``backs`` (a value of that field); each field and value of
 ``double_sided``, of ``per_player.when`` and of each component's ``when``; each component's ``copies_field``. A
-name no card has and that is close to none (a back for a card type that has no cards yet) is left alone.
+name no card has and that is close to none (a back for a card type that has no cards yet) is left alone. The
+fields the fronts are sorted by (``sort``, ``--sort``) are checked by :func:`sort_problems`: one no card has sorts
+nothing, close to a field name or not.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from printer.cards.model import Card
+from printer.location import Location
 from printer.problems import WARNING, Problem, did_you_mean
 
 
@@ -82,3 +85,20 @@ def _selector(found: list[tuple[tuple[str, ...], str, str]], keys: tuple[str, ..
             continue
         for value in wanted if isinstance(wanted, list) else [wanted]:
             _value(found, (*keys, str(field)), str(field), value, values)
+
+
+def sort_problems(fields: Sequence[str], cards: Iterable[Card], where: str | Location) -> list[Problem]:
+    """A warning at ``where`` (``--sort``, or printer.toml's ``sort`` key) for each of the sort ``fields`` that no
+    card of ``cards`` has (``name``, a card's name as printed, is every card's)."""
+    have = {field for card in cards for field in card.data} | {"name"}
+    return [
+        Problem(
+            where,
+            f"sort by {field!r}: no card has that field, so it orders nothing",
+            did_you_mean(field, sorted(have)) or "card fields: " + ", ".join(sorted(have)),
+            WARNING,
+            "config-name",
+        )
+        for field in fields
+        if field not in have
+    ]

@@ -215,7 +215,11 @@ def _set_sheet_values(opts: PrintOptions, get: Callable[[str], tuple[Any, str]])
     value, place = get("sort")
     if value is not None:
         fields = [f.strip() for f in (value if isinstance(value, list) else str(value).split(",")) if f.strip()]
-        opts.sort = [] if fields in ([], ["listed"]) else fields
+        if not fields:
+            message = f"sort: {value!r} names no field"
+            hint = "'listed' (the cards as listed) or card fields, e.g. set,type,title"
+            raise UsageError(message, [Problem(place, message, hint, code="usage")])
+        opts.sort = [] if fields == ["listed"] else fields
     value, place = get("sheet_layout")
     if value is not None:
         opts.sheet_layout = Path(value)
@@ -404,15 +408,43 @@ def _check_slots(layout: SheetLayout, slots: list[Slot], where: str, problems: l
                 break
 
 
-def layout_report(opts: PrintOptions, layout: SheetLayout, where: str = "build") -> tuple[list[Problem], list[str]]:
+def layout_report(
+    opts: PrintOptions, layout: SheetLayout, where: str = "build", cli: Mapping[str, Any] | None = None
+) -> tuple[list[Problem], list[str]]:
     """What a build should say about its layout: ``(warnings, notes)``.
 
     With registration marks: a warning when the marks cost cards per sheet
     (the same options without marks fit more), and a note to print at
-    100 % scale.
+    100 % scale. A safe area that leaves no room inside the trim (``safe`` at least half the card's narrower
+    side), and a back offset that moves every back off the sheet, are warnings too, at ``--safe`` or
+    ``--back-offset`` when ``cli`` (the command line's sheet options) gives them, else at ``where``.
     """
+    given = cli or {}
     problems: list[Problem] = []
     notes: list[str] = []
+    narrow = min(opts.card)
+    if opts.safe * 2 >= narrow:
+        problems.append(
+            Problem(
+                "--safe" if given.get("safe") else where,
+                f"safe {opts.safe:g} mm leaves no room inside the {opts.card[0]:g} x {opts.card[1]:g} mm trim",
+                f"the safe area is the margin text keeps inside the trim: under {narrow / 2:g} mm (3 mm is usual)",
+                WARNING,
+                "safe-area",
+            )
+        )
+    dx, dy = opts.back_offset
+    if abs(dx) >= layout.page[0] or abs(dy) >= layout.page[1]:
+        problems.append(
+            Problem(
+                "--back-offset" if given.get("back_offset") else where,
+                f"back offset {dx:g},{dy:g} mm moves every back off the {layout.page[0]:g} x {layout.page[1]:g} mm "
+                "sheet",
+                "the offset is the alignment page's reading, a few mm at most (printer align)",
+                WARNING,
+                "back-offset",
+            )
+        )
     if opts.registration != "none":
         plain = sheet_layout(replace(opts, registration="none", sheet_layout=None))
         if opts.sheet_layout is None and plain.per_sheet > layout.per_sheet:

@@ -64,10 +64,16 @@ def _max_size(text: str | None) -> int | None:
 
 
 def sheet_values(values: Mapping[str, Any]) -> dict[str, Any]:
-    """The sheet options among the command line's ``values`` (``None``: not given), ``--flip`` as ``duplex``."""
+    """The sheet options among the command line's ``values`` (``None``: not given), ``--flip`` as ``duplex``.
+    Raises :class:`UsageError` for a ``--flip`` and a ``--duplex`` that say different things."""
     found = {k: values.get(k) for k in SHEET_OPTIONS}
-    if values.get("flip") and not values.get("duplex"):
-        found["duplex"] = values["flip"]
+    flip, duplex = values.get("flip"), values.get("duplex")
+    if flip and duplex and flip != duplex:
+        message = f"--flip {flip} and --duplex {duplex} disagree"
+        hint = f"--flip X is --duplex X: give one of them (--duplex {flip}, or --duplex {duplex})"
+        raise UsageError(message, [Problem("--flip", message, hint, code="usage")])
+    if flip and not duplex:
+        found["duplex"] = flip
     return found
 
 
