@@ -21,8 +21,9 @@ def align(
     ``out_file`` is a folder (the page is ``alignment-<paper>-<duplex>.pdf`` in it; default the project's
     ``build/``) or, ending in ``.pdf``, the file itself.
 
-    ``options`` are sheet options as in :class:`BuildRequest`. Raises
-    :class:`UsageError` when the options print no backs (``duplex`` none).
+    ``options`` are sheet options as in :class:`BuildRequest`; a sheet layout file is read as the build reads it,
+    and the page is its paper. Raises :class:`UsageError` when the options print no backs (``duplex`` none) or the
+    sheet layout file cannot be used (missing, not TOML, outside the project when printer.toml names it).
     """
     from printer.sheets.align import write_alignment_page
     from printer.sheets.faces.items import slug
@@ -40,6 +41,15 @@ def align(
     )
     if opts.duplex == "none":
         raise usage_error("--duplex none prints no backs to align", "use long-edge, short-edge or fold")
+    if opts.sheet_layout is not None:  # read as the build reads it: its errors are the build's, its paper the page's
+        from dataclasses import replace
+
+        from printer.sheets.options import sheet_layout
+
+        if not options.get("sheet_layout"):  # named by printer.toml: it must lie in the project
+            project.contained(opts.sheet_layout, "sheet_layout", str(project.root / "printer.toml"))
+        page = sheet_layout(opts, project.root).page
+        opts = replace(opts, paper=page, orientation="portrait" if page[0] <= page[1] else "landscape")
     paper = str(options.get("paper") or project.settings.get("paper", "A4"))
     name = f"alignment-{slug(paper)}-{opts.duplex}.pdf"
     if out_file is not None and out_file.suffix.lower() == ".pdf" and not out_file.is_dir():

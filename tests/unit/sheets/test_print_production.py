@@ -423,6 +423,24 @@ def test_alignment_page_scales_lie_behind_the_crosses(tmp_path, run):
             assert close(scales, expected)
 
 
+def test_alignment_page_reads_the_sheet_layout_file_as_the_build_does(tmp_path, run):
+    """Its paper is the page's; a file missing or not TOML is the build's usage error, not ignored."""
+    root = write_project(tmp_path, simple_cards(1))
+    (root / "slots.toml").write_text('paper = "Letter"\ncard = "poker"\n[[slot]]\nx = 20\ny = 30\n', encoding="utf-8")
+    target = tmp_path / "align.pdf"
+    result = run("--project", root, "align", "--sheet-layout", root / "slots.toml", "--out", target)
+    assert result.code == 0, result.err
+    box = PdfReader(target).pages[0].mediabox
+    assert (round(float(box.width) / MM, 1), round(float(box.height) / MM, 1)) == (215.9, 279.4)
+    (root / "bad.toml").write_text("garbage = [\n", encoding="utf-8")
+    for layout, said in (
+        (root / "bad.toml", "not valid TOML"),
+        (tmp_path / "none.toml", "sheet layout file not found"),
+    ):
+        result = run("--project", root, "align", "--sheet-layout", layout, "--out", tmp_path / "x.pdf")
+        assert result.code == 2 and said in result.err and not (tmp_path / "x.pdf").exists(), result.err
+
+
 # -- copies and order -------------------------------------------------------------------------------------------------
 
 
