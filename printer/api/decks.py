@@ -84,8 +84,10 @@ def check_decks(
     def one(deck: Path) -> DeckCheck:
         decklist, read_problems = read_decklist(deck)
         ref = format_ref or decklist.format
-        if not ref and errors(read_problems):  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
-            raise UsageError(f"{deck}: the decklist cannot be read", errors(read_problems))
+        # a line's count out of range leaves the rest readable: the rules report it (printer.decks.checks.check)
+        unreadable = [p for p in errors(read_problems) if p.code != "deck-count"]
+        if not ref and unreadable:  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
+            raise UsageError(f"{deck}: the decklist cannot be read", unreadable)
         if not ref:
             if not only:
                 own = _own_formats(project)
@@ -94,7 +96,7 @@ def check_decks(
         if not ref:
             raise usage_error("no format given", f"pass --format FORMAT ({', '.join(project_formats(project))})")
         fmt = format_named(ref)
-        if errors(read_problems):
+        if unreadable:
             warnings = [p for p in read_problems if not p.is_error]
             report = DeckReport(decklist, fmt, Resolution([], []), read_errors=errors(read_problems), warnings=warnings)
             return DeckCheck(deck, report, readable=False, read_problems=read_problems)

@@ -442,12 +442,14 @@ def check(
     Never raises on a bad deck: every problem is in the report (use
     ``report.raise_for_status()`` for an exception). ``read_problems`` are
     the problems :func:`read_decklist` returned (errors make the report
-    ``unreadable``, warnings are kept). ``resolution`` may be passed when the
+    ``unreadable``, but for a line's count out of range, a ``deck-count`` violation; warnings are kept). ``resolution`` may be passed when the
     names were already resolved; by default ambiguous names are settled in
     favour of the one candidate legal in ``fmt``.
     """
     read_problems = list(read_problems or [])
-    read_errors = [p for p in read_problems if p.is_error]
+    # a line whose count is out of range leaves the rest of the deck readable: the deck is illegal, not unreadable
+    bad_counts = [p for p in read_problems if p.is_error and p.code == "deck-count"]
+    read_errors = [p for p in read_problems if p.is_error and p.code != "deck-count"]
     warnings = [p for p in read_problems if not p.is_error]
     if resolution is None:
         resolution = resolve(deck, cards, prefer=fmt.is_legal)
@@ -484,6 +486,9 @@ def check(
         game_rule = find_check(name, fmt.game)
         if game_rule is not None:  # load_format_file refuses unknown names; a check from an uninstalled game is skipped
             violations += game_rule(ctx)
+    violations += [
+        Violation("deck-count", p.message, (p.where.line,) if p.where.line else (), hint=p.hint) for p in bad_counts
+    ]
     if read_errors:  # an unreadable deck has no verdict on the rules
         violations, notes = [], []
     violations.sort(key=lambda v: (v.lines[0] if v.lines else 0, v.rule))

@@ -44,7 +44,11 @@ def test_several_decks_one_count_each(run, tmp_path):
 
 def test_without_format_the_hint_lists_the_projects_formats(run, tmp_path):
     root = _project(tmp_path)
+    formats = root / "schema" / "demo" / "formats"
+    (formats / "open.json").write_text(
+        (formats / "standard.json").read_text("utf-8").replace('"demo-standard"', '"demo-open"'), encoding="utf-8"
+    )
     result = run("deck", "check", "decks/bad.txt", cwd=root)
     assert result.code == 2
-    assert "(hint: pass --format FORMAT (demo-standard))" in result.err
+    assert "(hint: pass --format FORMAT (demo-open, demo-standard))" in result.err
     assert "l5r" not in result.err
