@@ -189,16 +189,33 @@ def _read_csv(path: Path) -> tuple[list[tuple[str | None, Rows]], list[Problem]]
                 code="encoding",
             )
         ]
+    if not text.strip():
+        hint = "a card spreadsheet has a header row (id, title, type, ...) and a row per card"
+        return [], [Problem(f"{path}:1:1", "file is empty", hint, code="empty")]
     sample = text[:8192]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
         delimiter = dialect.delimiter
     except csv.Error:
         delimiter = ","
+    rows: list[list[str]] = []
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    start = 1  # the line the row being read starts on (a quoted cell may hold line breaks)
     try:
-        rows = [list(r) for r in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)]
+        for row in reader:
+            rows.append(list(row))
+            start = reader.line_num + 1
     except csv.Error as exc:
-        return [], [Problem(str(path), f"cannot read CSV: {exc}", code="csv-syntax")]
+        if "end of data" in str(exc) or "EOF" in str(exc):
+            return [], [
+                Problem(
+                    f"{path}:{start}",
+                    "a quoted cell on this row is never closed: the rest of the file would be read into it",
+                    'close the quote; a quote inside a quoted cell is written twice ("")',
+                    code="csv-syntax",
+                )
+            ]
+        return [], [Problem(f"{path}:{reader.line_num}", f"cannot read CSV: {exc}", code="csv-syntax")]
     return [(None, rows)], []
 
 

@@ -78,6 +78,31 @@ def test_csv_from_excel_with_bom_reads_the_first_header(tmp_path):
     assert cards[0].data == PERSONALITY
 
 
+def test_a_csv_quote_never_closed_is_located_at_its_row_not_read_into_the_rest(tmp_path):
+    good = ",".join(str(v) for v in row())
+    opened = ",".join(str(v) for v in row(id="p-two", title='"Hida Two'))  # the quote opens and is never closed
+    path = tmp_path / "p.csv"
+    path.write_text(",".join(HEADER) + "\n" + good + "\n" + opened + "\n" + good.replace("p-one", "p-three") + "\n")
+    cards, problems = load(path)
+    assert cards == [] and [(str(p.where), p.message.split(":")[0]) for p in problems] == [
+        (f"{path}:3", "a quoted cell on this row is never closed")
+    ]
+    # a quoted cell may hold line breaks (card text written in a spreadsheet): those still read
+    text = ",".join(str(v) for v in row(id="p-four")) + ',"two\nlines"'
+    path.write_text(",".join([*HEADER, "text"]) + "\n" + text + "\n")
+    cards, problems = load(path)
+    assert problems == [] and cards[0]["text"] == "two\nlines"
+
+
+def test_an_empty_csv_is_an_error_as_an_empty_json_file_is(tmp_path):
+    path = tmp_path / "p.csv"
+    path.write_bytes(b"")
+    cards, problems = load(path)
+    assert cards == [] and [(str(p.where), p.message, p.is_error) for p in problems] == [
+        (f"{path}:1:1", "file is empty", True)
+    ]
+
+
 def test_xlsx_numbers_become_integers_where_the_schema_wants_them(tmp_path):
     path = write_xlsx(tmp_path / "p.xlsx", [HEADER, row(cost=7.0, force=4.0)])
     cards, problems = load(path)
