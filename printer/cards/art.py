@@ -2,7 +2,7 @@
 
 Both validation (:mod:`printer.cards.catalog` reads art headers) and the
 sheets (:mod:`printer.sheets.images` prepares art for printing) open
-images through :func:`open_image`.
+images through :func:`open_image`, and check SVG art with :func:`svg_problem`.
 """
 
 from __future__ import annotations
@@ -48,3 +48,19 @@ def open_image(source: Path) -> Iterator[Image.Image]:
             yield image
     finally:
         ImageFile.LOAD_TRUNCATED_IMAGES = truncated
+
+
+def svg_problem(path: Path) -> str | None:
+    """Why the SVG file at ``path`` cannot be drawn: not well-formed XML (with where), or no ``<svg>`` root element;
+    else ``None``. Parsed without fetching anything (ElementTree reads no external entity, and expat bounds entity
+    expansion)."""
+    from xml.etree import ElementTree
+
+    try:
+        root = ElementTree.parse(path).getroot()
+    except ElementTree.ParseError as exc:
+        return f"not a well-formed SVG file ({exc})"
+    except OSError as exc:
+        return f"cannot read it: {exc.strerror or exc}"
+    tag = str(root.tag).rsplit("}", 1)[-1]
+    return None if tag == "svg" else f"not an SVG image: its root element is <{tag}>, not <svg>"

@@ -355,9 +355,11 @@ def _check_art(card: Card, roots: list[Path], seen: dict[Path, str | None] | Non
 
 
 def _unreadable_image(path: Path) -> str | None:
-    """Why the image at ``path`` cannot be opened (header only), or ``None``; SVG files are not opened."""
+    """Why the image at ``path`` cannot be opened (header only; an SVG file is parsed as XML), or ``None``."""
     if path.suffix.lower() == ".svg":
-        return None
+        from printer.cards.art import svg_problem
+
+        return svg_problem(path)
     from printer.cards.art import open_image
 
     try:

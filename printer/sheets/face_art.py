@@ -68,6 +68,8 @@ class FaceArt:
             if fit not in FITS or not (width_mm > 0 and height_mm > 0):
                 raise ValueError(f"art_for({width_mm:g}, {height_mm:g}, fit={fit!r}): a box over 0 mm, fit {FITS}")
             url, art = self._art_url(card), card.art_path()
+            if url is not None and art is not None and art.suffix.lower() == ".svg" and self._broken_svg(art):
+                return None  # validation reported it at the card's art field; the template shows art_missing
             if url is not None and art is not None and self.art_cache is None and self.header_dpi:
                 self._header_dpi(card, art, (width_mm, height_mm), fit)
             if url is None or art is None or self.art_cache is None:
@@ -90,6 +92,16 @@ class FaceArt:
             return prepared.path.as_uri()
 
         return art_for
+
+    def _broken_svg(self, art: Path) -> bool:
+        """Whether the SVG art at ``art`` cannot be drawn (:func:`printer.cards.art.svg_problem`), found once."""
+        if art not in self._unreadable_art and art not in self._art_sizes:
+            from printer.cards.art import svg_problem
+
+            if svg_problem(art):
+                self._unreadable_art.add(art)
+            self._art_sizes[art] = None  # checked: an SVG has no pixel size
+        return art in self._unreadable_art
 
     def _header_dpi(self, card: Card, art: Path, box: tuple[float, float], fit: str) -> None:
         """Low-dpi art found from the image's header alone (its pixel size), as :meth:`ArtCache.prepare` finds it."""
