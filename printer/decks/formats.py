@@ -399,9 +399,30 @@ def load_format_file(path: Path, roots: Iterable[Path] | None = None) -> Format:
                         code="schema",
                     )
                 )
+    if not problems:
+        problems += _bounds_problems(data, where)
     if problems:
         raise FormatError(f"format file {path} is invalid", problems)
     return _from_data(data, Path(path))
+
+
+def _bounds_problems(data: JSONObject, where: str) -> list[Problem]:
+    """A section's or the deck's ``min`` over its ``max``: no deck could be legal (the schema checks each alone)."""
+    found: list[tuple[str, object, object]] = [
+        (f"$.sections[{i}]", item.get("min"), item.get("max")) for i, item in enumerate(data.get("sections", []))
+    ]
+    if isinstance(data.get("deck_size"), dict):
+        found.append(("$.deck_size", data["deck_size"].get("min"), data["deck_size"].get("max")))
+    return [
+        Problem(
+            f"{where}::{path}",
+            f"min {low} is over max {high}: no deck could be legal",
+            "swap them, or raise max",
+            code="schema",
+        )
+        for path, low, high in found
+        if isinstance(low, int) and isinstance(high, int) and low > high
+    ]
 
 
 def _from_data(data: JSONObject, path: Path) -> Format:

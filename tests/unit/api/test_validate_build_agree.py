@@ -201,6 +201,18 @@ def test_a_typo_in_a_format_file_is_reported_by_validate_as_deck_check_reports_i
     assert run("validate", cwd=project).code == 1
 
 
+def test_a_format_section_whose_min_is_over_its_max_is_an_error_in_validate_and_deck_check(project, run):
+    file = project / "schema" / "demo" / "formats" / "standard.json"
+    data = json.loads(file.read_text(encoding="utf-8"))
+    data["sections"][0].update(min=3, max=1)
+    file.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    (problem,) = api.validate(api.load_project(project)).problems
+    assert (problem.where.file, problem.where.path) == (str(file), "$.sections[0]")
+    assert problem.message == "min 3 is over max 1: no deck could be legal"
+    checked = run("deck", "check", "decks/sample.txt", "--format", "demo-standard", cwd=project)
+    assert checked.code == 2 and "standard.json::$.sections[0]: error: min 3 is over max 1" in checked.err
+
+
 @pytest.mark.parametrize("rule", ["background-image: url(pics/paper.png)", "font-family: X; src: url(fonts/no.woff2)"])
 def test_a_file_a_stylesheet_names_that_is_missing(project, rule):
     css = project / "templates" / "demo" / "card.css"
