@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printer.problems import ERROR, Location, Problem, UsageError
+from printer.problems import ERROR, Location, Problem, UsageError, did_you_mean
 from printer.project import Project as Project
 from printer.project import find_root as find_root
 from printer.project import load_project as _load_project
@@ -31,6 +32,17 @@ WRITTEN_BUT = ("preflight-", "budget-")
 def usage_error(message: str, hint: str | None = None, where: str | Location = "command line") -> UsageError:
     """A :class:`UsageError` (exit 2) carrying one located problem."""
     return UsageError(message, [Problem(where, message, hint, code="usage")])
+
+
+def check_paths_exist(paths: Sequence[Path], where: str) -> None:
+    """Raise :class:`UsageError` (exit 2) naming the first of ``paths`` (given on the command line as ``where``)
+    that does not exist, with the closest name beside it."""
+    for path in paths:
+        if not Path(path).exists():
+            folder = Path(path).parent
+            siblings = [p.name for p in folder.iterdir()] if folder.is_dir() else []
+            hint = did_you_mean(Path(path).name, siblings) or (None if folder.is_dir() else f"no folder {folder}")
+            raise usage_error(f"{path}: no such file or folder", hint, where)
 
 
 def load_project(path: str | Path | None = None) -> Project:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from printer.api.common import usage_error
+from printer.api.common import check_paths_exist, usage_error
 from printer.api.results import (
     CardsExport,
     ImportOutcome,
@@ -66,6 +66,7 @@ def export_cards(project: Project, game: str, out: Path, cards_dir: Path | None 
     if out.suffix.lower() not in FORMATS:
         raise usage_error(f"cannot export to {out.name}", "write a file ending in .xlsx, .csv or .ods")
     spec = project.game(game)
+    check_paths_exist([cards_dir] if cards_dir else [], "--cards")
     source = cards_dir or spec.cards
     if is_inside(out, [source]):
         raise usage_error(

@@ -10,7 +10,7 @@ from printer.api.results import (
     BookBuild,
 )
 from printer.paths import output_path
-from printer.problems import Problem, errors
+from printer.problems import Problem, did_you_mean, errors
 from printer.project import Project
 
 
@@ -69,7 +69,11 @@ def build_rules(  # noqa: PLR0913  public API: one keyword per printer rules opt
     for chosen in games:
         editions = [edition_for_paths(chosen, list(paths))] if paths else find_editions(project, chosen)
         if edition:
+            names = [e.name or "main" for e in editions]
             editions = [e for e in editions if (e.name or "main") == edition]
+            if names and not editions and game is not None:  # an --edition the game does not have: the command's
+                known = did_you_mean(edition, names) or "editions: " + ", ".join(names)
+                raise usage_error(f"--edition {edition!r}: {chosen.id} has no such edition", known, "--edition")
         hint = None
         if lang is not None and editions:
             from printer.api.languages import editions_in

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printer.api.common import load_cards, usage_error
+from printer.api.common import check_paths_exist, load_cards, usage_error
 from printer.api.results import (
     ValidationReport,
 )
@@ -42,11 +42,12 @@ def validate(
     :func:`printer.api.translations.translation_report`). A problem located by
     JSON path in a JSON file carries its line and column there too
     (:func:`printer.cards.positions.with_lines`).
-    Raises :class:`UsageError` for an unknown ``game`` or when there is
+    Raises :class:`UsageError` for an unknown ``game``, a path of ``paths`` that does not exist, or when there is
     nothing to validate.
     """
     if game is not None:
         project.game(game)  # raises a usage error naming the closest game
+    check_paths_exist(paths, "PATHS")
     targets = list(paths) or [g.cards for g in project.games.values() if g.cards.is_dir()]
     if not targets:
         raise usage_error("no card files to validate", "pass PATHS or add cards under cards/<game>/")

@@ -14,7 +14,7 @@ from pathlib import Path
 from markupsafe import Markup
 
 from printer.cards.model import Card, CardSet
-from printer.problems import Problem
+from printer.problems import Problem, UsageError
 from printer.project import Project, bundled_root
 
 
@@ -107,7 +107,9 @@ def allowed_roots(project: Project, extra: Iterable[Path] = ()) -> list[Path]:
 
 
 def select(cards: CardSet, only: Sequence[str]) -> tuple[list[Card], list[Problem]]:
-    """The cards named by id or name in ``only`` (all cards when empty)."""
+    """The cards named by id or name in ``only`` (all cards when empty), and no problem. Raises
+    :class:`~printer.problems.UsageError` for a name of ``only`` no card has (``--only``: the command's error, exit 2),
+    each with the closest names."""
     if not only:
         return list(cards), []
     chosen, unmatched = cards.select(only)
@@ -122,4 +124,6 @@ def select(cards: CardSet, only: Sequence[str]) -> tuple[list[Card], list[Proble
         )
         for term in unmatched
     ]
+    if problems:
+        raise UsageError(problems[0].message, problems)
     return chosen, problems

@@ -427,4 +427,5 @@ def test_unknown_game_and_missing_rules_are_usage_errors(run, rules_project):
     result = run("--project", rules_project, "rules", "l5rr")
     assert result.code == 2 and "did you mean 'l5r'" in result.err
     result = run("--project", rules_project, "rules", "l5r", "--edition", "fr")
-    assert result.code == 1 and "no edition 'fr'" in result.err
+    assert result.code == 2 and "--edition: error: --edition 'fr': l5r has no such edition" in result.err
+    assert "(hint: editions: main, ja)" in result.err or "(hint: editions: ja, main)" in result.err

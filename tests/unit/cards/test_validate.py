@@ -168,7 +168,10 @@ def test_usage_errors_exit_2(run, project, tmp_path_factory):
     assert "no printer.toml" in result.err
 
 
-def test_missing_path_is_reported(run, project):
+def test_a_missing_path_is_a_usage_error_with_the_closest_name(run, project):
     result = run("validate", project / "nothing.json", cwd=project)
-    assert result.code == 1
-    assert "nothing.json: error: no such file or folder" in result.err
+    assert result.code == 2
+    assert "PATHS: error: " in result.err and "nothing.json: no such file or folder" in result.err
+    (project / "cards.json").write_text("{}", encoding="utf-8")
+    result = run("validate", project / "card.json", cwd=project)
+    assert result.code == 2 and "(hint: did you mean 'cards.json'" in result.err

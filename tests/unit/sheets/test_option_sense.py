@@ -24,6 +24,10 @@ def project(tmp_path_factory):
         (["--flip", "short-edge", "--duplex", "none"], "disagree"),
         (["--image-url-base", "https://example.org/cards/"], "--image-url-base: error: --image-url-base is for the"),
         (["--sort", ",,,"], "sort: ',,,' names no field"),
+        (
+            ["--only", "Dawn Runer"],
+            "--only: error: no card with id or name 'Dawn Runer' (hint: did you mean 'Dawn Runner'?)",
+        ),
     ],
 )
 def test_what_cannot_be_meant_is_a_usage_error(project, run, tmp_path, args, said):
