@@ -77,6 +77,8 @@ _COUNTED = re.compile(
 )
 _BARE_COUNTED = re.compile(r"^(?P<name>.*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|:\s*(?P<n2>\d+)|(?P<colon>:))\s*$")
 _INLINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
+# "# Dynasty (zz)", "# Fate (-1)": a header's words and a bracket that is no count
+_ODD_COUNT = re.compile(r"^\s*(?P<name>[^()]+?)\s*\((?P<inner>[^)]*)\)\s*:?\s*$")
 _JOINERS = frozenset("'\u2019&/._+-\u30fb\u30fc")  # apostrophes, & / . _ + -, katakana middle dot and long-vowel mark
 MAX_HEADER_WORDS = 3
 
@@ -128,6 +130,16 @@ def parse_text(text: str, source: Path, syntax: str = "text") -> tuple[Decklist,
                 section = name
                 deck.headers.setdefault(name, number)
                 counted.append((number, name, _stated_count(line.lstrip("#"))))
+            elif (odd := _ODD_COUNT.match(unicodedata.normalize("NFKC", line.lstrip("#")))) and _header(odd["name"]):
+                problems.append(
+                    Problem(
+                        deck.where(number),
+                        f"'{_short(line)}' is read as a comment: ({odd['inner']}) is not a count",
+                        f"write the header's count as a number, e.g. '# {odd['name'].strip()} (40)', or leave it out",
+                        severity=WARNING,
+                        code="deck-syntax",
+                    )
+                )
             continue
         match = _CARD.match(line)
         label = None

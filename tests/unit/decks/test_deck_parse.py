@@ -70,6 +70,17 @@ def test_comment_lines_are_not_headers(tmp_path):
     assert entries(deck) == [(3, "Rice Terrace", None, 4)]
 
 
+@pytest.mark.parametrize("suffix", [".txt", ".l5d"])
+def test_a_header_whose_count_is_no_number_is_a_comment_said_so(tmp_path, suffix):
+    text = "# Dynasty (40)\n1 A\n# Fate (zz)\n1 B\n# Holdings (-1)\n1 C\n# Greg Wong (2nd place)\n"
+    deck, problems = read_decklist(write(tmp_path, f"deck{suffix}", text))
+    assert entries(deck) == [(1, "A", "Dynasty", 2), (1, "B", "Dynasty", 4), (1, "C", "Dynasty", 6)]
+    assert [(p.where.line, p.message) for p in problems if p.code == "deck-syntax"] == [
+        (3, "'# Fate (zz)' is read as a comment: (zz) is not a count"),
+        (5, "'# Holdings (-1)' is read as a comment: (-1) is not a count"),
+    ]
+
+
 def test_header_forms(tmp_path):
     text = (
         "# Dynasty (40):\n1 A\n# Fate: 40\n1 B\n# Pre-Game\n1 C\nHoldings (3):\n1 D\n# Fate – 40\n1 E\n"
