@@ -54,7 +54,7 @@ from printer.cards.importing import convert_each, convert_files, count_skipped, 
 from printer.games.l5r.clans import clan_names
 from printer.games.l5r.oracle_text import fix_mojibake, html_to_markup, html_to_plain, unknown_tags
 from printer.jsonvalue import JSONObject
-from printer.problems import WARNING, Problem, counted
+from printer.problems import WARNING, Problem, counted, did_you_mean
 
 GAME = "l5r"
 
@@ -325,6 +325,10 @@ class _Card:
             self.error(".title", "card has no title", "the card is left out")
         if card_type is None:
             self.error(".type", "card has no type", "the card is left out")
+        elif card_type not in TYPE_FILES:  # a type the L5R card schema has not: the card could not be validated
+            known = did_you_mean(card_type, list(TYPE_FILES)) or "L5R card types: " + ", ".join(TYPE_FILES)
+            self.error(".type", f"unknown card type {card_type!r}: the card is left out", known)
+            return None
         if title is None or card_type is None:
             return None
         formatted = self.one("formattedtitle")

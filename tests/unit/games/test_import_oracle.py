@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from html.parser import HTMLParser
+from unittest.mock import ANY
 
 import pytest
 from helpers import REPO, load_game, write_json
@@ -349,6 +350,21 @@ def test_bad_records_are_located_errors_and_the_rest_imports():
     ids = [c["id"] for c in result.cards]
     assert ids[:2] == ["broken-cost", "good-card"] and len(ids) == 17
     assert "cost" not in result.cards[0]
+
+
+def test_a_card_type_l5r_has_not_is_an_error_with_the_closest_and_the_card_left_out(tmp_path):
+    source = tmp_path / "types.json"
+    source.write_text(
+        json.dumps(
+            [{"title": ["Star Ship"], "type": ["Spaceship"]}, {"title": ["Hida Tsuru"], "type": ["Personalty"]}]
+        ),
+        encoding="utf-8",
+    )
+    result = import_oracle([source])
+    assert result.cards == [] and [(p.where, p.message, p.hint) for p in result.problems] == [
+        (f"{source}::$[0].type", "unknown card type 'Spaceship': the card is left out", ANY),
+        (f"{source}::$[1].type", "unknown card type 'Personalty': the card is left out", "did you mean 'Personality'?"),
+    ]
 
 
 def test_a_file_that_is_not_json_or_not_a_list_is_an_error(tmp_path):
