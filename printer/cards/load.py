@@ -180,10 +180,21 @@ def _read_json(path: Path, hook: _DuplicateKeys) -> tuple[object | None, list[Pr
                 code="json-number",
             )
         ]
-    for key in hook.duplicates:
-        problems.append(
-            Problem(where, f"key {key!r} appears twice in one object", "remove one of them", code="duplicate-key")
-        )
+    if hook.duplicates:  # each repeat at its line and column, with its JSON path (JSON keeps the last value)
+        from printer.cards.positions import repeated_keys
+
+        repeats = repeated_keys(text) or [((key,), (0, 0)) for key in hook.duplicates]
+        for steps, (line, column) in repeats:
+            place = f"{where}:{line}:{column}" if line else where
+            json_path = "$" + "".join(json_key(step) if isinstance(step, str) else f"[{step}]" for step in steps)
+            problems.append(
+                Problem(
+                    f"{place} ({json_path})",
+                    f"key {steps[-1]!r} appears twice in one object: the first value would be lost",
+                    "remove one of them",
+                    code="duplicate-key",
+                )
+            )
     if data is None:  # the literal null: say so here, since None also means "could not be read"
         return None, problems + [
             Problem(f"{where}::$", "the file holds null, not a JSON object or array", code="schema")

@@ -16,6 +16,7 @@ import json
 import re
 from collections.abc import Iterable, MutableMapping
 from pathlib import Path
+from typing import Any
 
 from printer.cards.record import MAX_FILE_BYTES
 from printer.problems import Location, Problem
@@ -116,6 +117,38 @@ def find_paths(text: str, wanted: Iterable[Steps]) -> dict[Steps, tuple[int, int
         if not stack:
             break
     return _lines_and_columns(text, found)
+
+
+def repeated_keys(text: str, limit: int = 20) -> list[tuple[Steps, tuple[int, int]]]:
+    """The keys of the JSON ``text`` that appear a second time in their object, as ``(path, (line, column))`` of the
+    repeat (the ``"`` of its key), in file order; at most ``limit``. Called only when a reader found a repeat (JSON
+    keeps the last value, silently): the walk reads every token."""
+    found: dict[Steps, int] = {}
+    frames: list[dict[str, Any]] = []  # per open container: is an object, keys so far, path at it, item or key next
+    for token in _TOKEN.finditer(text):
+        kind, top = token.group()[0], (frames[-1] if frames else None)
+        if kind == '"' and top is not None and top["object"] and top["next_is_key"]:
+            try:
+                key = json.loads(token.group())
+            except ValueError:
+                break
+            if key in top["keys"] and len(found) < limit:
+                found.setdefault((*top["path"], key), token.start())
+            top["keys"].add(key)
+            top["item"], top["next_is_key"] = key, False
+        elif kind in "{[":
+            here = () if top is None else (*top["path"], top["item"])
+            frames.append({"object": kind == "{", "keys": set(), "path": here, "item": 0, "next_is_key": kind == "{"})
+        elif kind in "}]":
+            if not frames:
+                break
+            frames.pop()
+        elif kind == "," and top is not None:
+            if top["object"]:
+                top["next_is_key"] = True
+            else:
+                top["item"] += 1
+    return sorted(_lines_and_columns(text, found).items(), key=lambda item: item[1])
 
 
 def _lines_and_columns(text: str, offsets: dict[Steps, int]) -> dict[Steps, tuple[int, int]]:

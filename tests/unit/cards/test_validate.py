@@ -105,8 +105,8 @@ def test_schema_errors_are_all_reported_with_paths_and_hints(run, project):
         ("", ":1:1", "file is empty"),
         (
             '{"id": "a", "id": "b", "title": "t", "type": "Event", "deck": "Dynasty"}',
-            "",
-            "key 'id' appears twice in one object",
+            ":1:13 ($.id)",
+            "key 'id' appears twice in one object: the first value would be lost",
         ),
     ],
 )

@@ -45,3 +45,16 @@ def test_clean_cards_are_not_read_again_for_lines(project, monkeypatch):
     monkeypatch.setattr(positions, "find_paths", lambda text, wanted: read.append(wanted) or {})
     report = api.validate(load_project(project), render=False)
     assert not [p for p in report.problems if p.is_error] and read == []
+
+
+def test_every_repeated_key_is_placed_at_its_repeat_with_its_path():
+    from printer.cards.positions import repeated_keys
+
+    text = (
+        '{"game": "x", "cards": [{"id": "a", "cost": 1, "cost": 2},\n {"id": "b", "t": {"k": 1, "k": 2}}], "game": "y"}'
+    )
+    assert repeated_keys(text) == [
+        (("cards", 0, "cost"), (1, 48)),
+        (("cards", 1, "t", "k"), (2, 28)),
+        (("game",), (2, 39)),
+    ]
