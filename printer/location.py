@@ -171,3 +171,17 @@ def _parse(text: str) -> Location | None:
             lang=lang,
         )
     return Location(text, lang=lang) if lang else None
+
+
+_TOML_AT = re.compile(r"\s*\(at line (\d+), column (\d+)\)")
+
+
+def toml_error_place(path: object, error: Exception) -> tuple[str, str]:
+    """``(where, reason)`` of a ``tomllib`` error in the file ``path``: ``file:line:col`` when the error says where
+    (``Cannot declare ('games', 'q') twice (at line 12, column 9)``) and the reason without that part; else the
+    file and the whole message."""
+    text = str(error)
+    found = _TOML_AT.search(text)
+    if found is None:
+        return str(path), text
+    return f"{path}:{found.group(1)}:{found.group(2)}", _TOML_AT.sub("", text).strip()

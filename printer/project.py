@@ -35,6 +35,7 @@ from typing import Any
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import from_settings as limits_from_settings
+from printer.location import toml_error_place
 from printer.paths import GAME_ID, bundled_folders, contained, contained_or_raise, is_inside, write_problem
 from printer.paths import bundled_root as bundled_root  # re-exported: the stages import it with Project
 from printer.problems import WARNING, Location, Problem, UsageError, did_you_mean
@@ -170,7 +171,8 @@ def load_project(root: Path | None = None, user: UserWord | None = None) -> Proj
             f"{path} not found", [Problem(str(path), "project file not found", code="no-project")]
         ) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: {exc}", [Problem(str(path), f"not valid TOML: {exc}", code="toml-syntax")]) from None
+        place, reason = toml_error_place(path, exc)
+        raise UsageError(f"{path}: {exc}", [Problem(place, f"not valid TOML: {reason}", code="toml-syntax")]) from None
     except RecursionError:
         message = "not valid TOML: nested too deeply"
         raise UsageError(f"{path}: {message}", [Problem(str(path), message, code="toml-syntax")]) from None

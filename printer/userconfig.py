@@ -32,6 +32,7 @@ from pathlib import Path
 
 from printer.config import key_lines, locate
 from printer.limits import check_value
+from printer.location import toml_error_place
 from printer.problems import Location, Problem, UsageError
 
 ENV_CONFIG = "PRINTER_CONFIG"
@@ -88,7 +89,8 @@ def read_config(path: Path) -> UserWord:
     try:
         data = tomllib.loads(text)
     except (tomllib.TOMLDecodeError, RecursionError) as exc:
-        raise _refuse(str(path), f"not valid TOML: {exc}") from None
+        place, reason = toml_error_place(path, exc)
+        raise _refuse(place, f"not valid TOML: {reason}") from None
     lines = key_lines(text)
     for key in data:
         if key not in KEYS:

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from printer.config import key_lines, locate
 from printer.jsonvalue import JSONObject
+from printer.location import toml_error_place
 from printer.paths import contained, is_inside, read_text
 from printer.problems import Location, Problem, did_you_mean
 from printer.project import Game, Project
@@ -52,7 +53,6 @@ SETTINGS: dict[str, tuple[type | tuple[type, ...], str]] = {
     "types": (dict, "the name each card type prints under in this edition, e.g. { Personality = '家臣' }"),
 }
 
-_TOML_AT = re.compile(r"\(at line (\d+), column (\d+)\)")
 _HEX = re.compile(r"^#[0-9a-fA-F]{3,8}$|^[a-z]+$")
 
 
@@ -185,9 +185,8 @@ def read_settings(path: Path) -> tuple[JSONObject, list[Problem]]:
     except RecursionError:
         return {}, [Problem(str(path), "invalid TOML: nested too deeply", code="toml-syntax")]
     except tomllib.TOMLDecodeError as exc:
-        match = _TOML_AT.search(str(exc))
-        where = f"{path}:{match.group(1)}:{match.group(2)}" if match else str(path)
-        return {}, [Problem(where, f"invalid TOML: {_TOML_AT.sub('', str(exc)).strip()}", code="toml-syntax")]
+        where, reason = toml_error_place(path, exc)
+        return {}, [Problem(where, f"invalid TOML: {reason}", code="toml-syntax")]
     problems = []
     settings = {}
     lines = key_lines(text)

@@ -68,6 +68,11 @@ class SchemaStore:
                     text = file.read_text(encoding="utf-8")
                     self._read.update(f"{file}\0{len(text)}\0{text}".encode("utf-8", "surrogatepass"))
                     contents = json.loads(text)
+                except json.JSONDecodeError as exc:  # at its line and column, as a card file's syntax error
+                    raise UsageError(
+                        f"schema {file} is not valid JSON: {exc}",
+                        [Problem(f"{file}:{exc.lineno}:{exc.colno}", f"not valid JSON: {exc.msg}", code="schema-file")],
+                    ) from None
                 except (OSError, ValueError) as exc:
                     raise UsageError(
                         f"schema {file} is not valid JSON: {exc}",

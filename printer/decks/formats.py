@@ -375,6 +375,11 @@ def load_format_file(path: Path, roots: Iterable[Path] | None = None) -> Format:
         raise FormatError(
             f"cannot read format {path}", [Problem(where, f"cannot read: {exc.strerror or exc}", code="unknown-format")]
         ) from None
+    except json.JSONDecodeError as exc:
+        place = f"{path}:{exc.lineno}:{exc.colno}"
+        raise FormatError(
+            f"format {path} is not valid JSON", [Problem(place, f"invalid JSON: {exc.msg}", code="json-syntax")]
+        ) from None
     except ValueError as exc:
         raise FormatError(
             f"format {path} is not valid JSON", [Problem(where, f"invalid JSON: {exc}", code="json-syntax")]

@@ -58,6 +58,7 @@ from typing import Any
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
+from printer.location import toml_error_place
 from printer.problems import WARNING, Problem, UsageError, did_you_mean
 from printer.sheets.cutting import (
     CLEARANCE,
@@ -335,7 +336,8 @@ def _layout_toml(path: Path) -> dict[str, Any]:
     except FileNotFoundError:
         raise UsageError(f"{path} not found", [Problem(where, "sheet layout file not found", code="usage")]) from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise UsageError(f"{path}: {exc}", [Problem(where, f"not valid TOML: {exc}", code="usage")]) from None
+        place, reason = toml_error_place(path, exc)
+        raise UsageError(f"{path}: {exc}", [Problem(place, f"not valid TOML: {reason}", code="usage")]) from None
 
 
 def _layout_page(data: dict[str, Any], opts: PrintOptions, where: str, problems: list[Problem]) -> tuple[float, float]:

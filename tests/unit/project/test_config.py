@@ -49,6 +49,23 @@ def test_unknown_key_has_did_you_mean_and_its_line(tmp_path):
     assert problems[0].hint.startswith("did you mean 'back_field'")
 
 
+def test_a_toml_syntax_error_is_at_its_line_and_column(tmp_path):
+    problems = problems_of(tmp_path, GOOD.replace('name = "L5R"', 'name = "L5R'))
+    assert [(str(p.where), p.message.split(":")[0]) for p in problems] == [
+        (f"{tmp_path / 'printer.toml'}:6:12", "not valid TOML")  # where tomllib finds the string unclosed
+    ]
+    assert "(at line" not in problems[0].message
+
+
+def test_a_schema_or_format_file_that_is_not_json_is_at_its_line_and_column(tmp_path, run):
+    root = _starfall(tmp_path, '{"allOf": [{"$ref": "../card.schema.json"}], "unevaluatedProperties": false}')
+    broken = root / "schema" / "starfall" / "formats" / "broken.json"
+    broken.parent.mkdir(parents=True, exist_ok=True)
+    broken.write_text('{"id": "starfall-x",\n "game": "starfall",, }', encoding="utf-8")
+    result = run("--project", root, "validate")
+    assert result.code == 2 and "broken.json:2:21: error: not valid JSON: Expecting property name" in result.err
+
+
 def test_unknown_table_and_project_key(tmp_path):
     problems = problems_of(tmp_path, GOOD.replace("[project]", "[projects]").replace('paper = "A4"', "papper = 1"))
     assert str(problems[0].where).endswith("printer.toml:2:1")
