@@ -15,6 +15,7 @@ uvicorn, watchfiles, sse-starlette, json-source-map).
 
 from __future__ import annotations
 
+import errno
 import logging
 import socket
 import threading
@@ -56,9 +57,11 @@ def bind(host: str, port: int) -> socket.socket:
     except OSError as exc:
         sock.close()
         message = f"cannot listen on {host}:{port}: {exc.strerror or exc}"
-        raise UsageError(
-            message, [Problem("--port", message, "pass another --port (or --port 0)", code="usage")]
-        ) from None
+        if exc.errno in (errno.EADDRINUSE, errno.EACCES):  # the port: taken, or one below 1024
+            where, hint = "--port", "pass another --port (or --port 0)"
+        else:  # the address: no such name, or not one of this machine's
+            where, hint = "--host", "an address of this machine: 127.0.0.1 (the default), ::1, or 0.0.0.0 for all"
+        raise UsageError(message, [Problem(where, message, hint, code="usage")]) from None
     sock.listen(128)
     sock.set_inheritable(True)
     return sock

@@ -50,7 +50,8 @@ Problems in it are reported as ``file::$.slot[2].x``.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -58,7 +59,7 @@ from typing import Any
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
-from printer.location import toml_error_place
+from printer.location import as_location, toml_error_place
 from printer.problems import WARNING, Problem, UsageError, did_you_mean
 from printer.sheets.cutting import (
     CLEARANCE,
@@ -113,6 +114,9 @@ class PrintOptions:
     registration_empty_slot: bool = False
     #: the project's limits (``size_mm`` for every length, ``layout_slots`` for a sheet layout file)
     limits: Limits = field(default=DEFAULT_LIMITS, repr=False)
+    #: where each option given was given (``printer.toml [project]``, ``command line``), and where the rest come from
+    places: dict[str, str] = field(default_factory=dict, repr=False)
+    where: str = field(default="printer.toml", repr=False)
 
     @property
     def flip(self) -> str:
@@ -149,7 +153,7 @@ def resolve_options(
     Raises :class:`UsageError` naming the setting for a bad value.
     """
     merged = _merged_settings(project_settings, game_settings, cli, where)
-    opts = PrintOptions(limits=limits)
+    opts = PrintOptions(limits=limits, places={key: place for key, (_, place) in merged.items()}, where=where)
     opts.card = parse_size(card_size, CARD_SIZES, "card size", limits.size_mm)
 
     def get(key: str) -> tuple[Any, str]:
@@ -280,8 +284,23 @@ def sheet_layout(opts: PrintOptions, root: Path | None = None) -> SheetLayout:
         reg = registration_marks(opts.registration, grid.page, opts.registration_inset, opts.layout_version)
         return without_slot_by_mark(grid, reg) if reg is not None else grid
     if opts.duplex == "fold":
-        return fold_layout(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
-    return fit_grid(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
+        with _at_the_sheet_options(opts):
+            return fold_layout(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
+    with _at_the_sheet_options(opts):
+        return fit_grid(opts.paper, opts.card, opts.gutter, opts.margin, opts.bleed, opts.orientation)
+
+
+@contextmanager
+def _at_the_sheet_options(opts: PrintOptions) -> Iterator[None]:
+    """A card that does not fit the sheet, located where the paper (or margin, gutter, orientation) was given, or
+    where the card size was (printer.toml), not at the command line."""
+    try:
+        yield
+    except UsageError as exc:
+        given = [opts.places[key] for key in ("paper", "margin", "gutter", "orientation") if key in opts.places]
+        given.sort(key=lambda place: place != "command line")  # what the command line changed first
+        place = given[0] if given else opts.where
+        raise UsageError(str(exc), [replace(p, where=as_location(place)) for p in exc.problems]) from None
 
 
 def read_sheet_layout(path: Path, opts: PrintOptions) -> SheetLayout:

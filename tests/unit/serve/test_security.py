@@ -115,6 +115,23 @@ def test_host_warnings():
     assert "has the token" in problem.message
 
 
+@pytest.mark.enable_socket
+def test_an_address_that_cannot_be_listened_on_names_host_and_a_taken_port_names_port():
+    from printer.problems import UsageError
+    from printer.serve import bind
+
+    with pytest.raises(UsageError) as bad_host:
+        bind("999.1.1.1", 0)  # no such address
+    assert str(bad_host.value.problems[0].where) == "--host" and "127.0.0.1" in bad_host.value.problems[0].hint
+    taken = bind("127.0.0.1", 0)
+    try:
+        with pytest.raises(UsageError) as bad_port:
+            bind("127.0.0.1", taken.getsockname()[1])
+        assert str(bad_port.value.problems[0].where) == "--port"
+    finally:
+        taken.close()
+
+
 def test_a_server_bound_to_ipv6_loopback_accepts_its_bracketed_host_and_refuses_others(project):
     """``--host ::1``: browsers send ``Host: [::1]:PORT`` and ``Origin: http://[::1]:PORT``."""
     from starlette.testclient import TestClient

@@ -48,3 +48,14 @@ def test_what_prints_but_not_as_meant_is_a_warning_where_it_was_given(project, r
     result = run("--project", project, "build", "--out", tmp_path, *args)
     assert result.code == 0 and said in result.err, result.err
     assert run("--project", project, "build", "--out", tmp_path / "strict", "--strict", *args).code == 1
+
+
+def test_a_card_that_does_not_fit_the_sheet_is_located_where_the_paper_or_margin_was_given(tmp_path, run):
+    root = tmp_path / "p"
+    assert run("init", root).code == 0
+    toml = root / "printer.toml"
+    toml.write_text(toml.read_text("utf-8").replace('paper = "A4"', 'paper = "10x10mm"', 1), encoding="utf-8")
+    result = run("--project", root, "build")
+    assert result.code == 2 and "printer.toml [project]: error: a 63 x 88 mm card does not fit" in result.err
+    result = run("--project", root, "build", "--paper", "A4", "--margin", "100")
+    assert result.code == 2 and "command line: error: a 63 x 88 mm card does not fit" in result.err
