@@ -31,13 +31,17 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
     The folder of ``path`` is created when missing. The new file keeps the
     permissions of the file it replaces (a 0600 card file stays 0600); a new
     file is 0644. On any exception the temporary file is removed and ``path``
-    is untouched.
+    is untouched. An ``OSError`` of the file system (no space left, permission denied, a read-only folder) is
+    raised again naming ``path``, the file the user asked for, not the temporary file.
     """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    mode = _kept_mode(path)
-    remove_stale_temps(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        mode = _kept_mode(path)
+        remove_stale_temps(path)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _naming(exc, path) from exc
     try:
         with os.fdopen(fd, "w+b") as handle:
             yield handle
@@ -45,10 +49,17 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
             os.fsync(handle.fileno())
         os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.errno is not None and exc.filename in (None, tmp, str(path)):
+            raise _naming(exc, path) from exc
         raise
+
+
+def _naming(error: OSError, path: Path) -> OSError:
+    """``error`` (its kind and reason) about ``path``."""
+    return type(error)(error.errno, f"cannot write it: {error.strerror or error}", str(path))
 
 
 def _kept_mode(path: Path) -> int:

@@ -131,8 +131,10 @@ def main(argv: list[str] | None = None) -> None:
         exc.show()
         sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code)
     except OSError as exc:  # disk full, name too long, permission, read-only file system: one line, no traceback
-        where = exc.filename or "printer"
-        click.echo(f"{where}: error: {exc.strerror or exc}", err=True)
+        where, reason = exc.filename or "printer", exc.strerror or str(exc)
+        if isinstance(exc, (FileExistsError, NotADirectoryError)):  # a folder to make, or to write in, is a file
+            reason = f"{reason}: a file is where a folder is needed"
+        click.echo(f"{where}: error: {reason}", err=True)
         sys.exit(EXIT_INVALID)
     except PrinterError as exc:
         report(exc.problems or [], strict=False) if exc.problems else click.echo(f"error: {exc}", err=True)

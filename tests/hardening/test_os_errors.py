@@ -35,6 +35,22 @@ def test_an_os_error_while_writing_is_one_line_and_keeps_the_old_pdf(code, proje
     assert target.read_bytes() == b"previous"
 
 
+@pytest.mark.parametrize("code", [errno.ENOSPC, errno.EACCES])
+def test_a_failure_while_writing_names_the_file_asked_for_not_the_temporary_one(code, project: Path, run, monkeypatch):
+    card = {"id": "a", "title": "A", "type": "Strategy", "deck": "Fate", "focus": 1}
+    (project / "cards" / "l5r" / "a.json").write_text(json.dumps({"game": "l5r", "cards": [card]}), encoding="utf-8")
+
+    def failing(fd: int) -> None:  # the disk fills up (or the folder turns read-only) as the PDF is written
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(printer.fsutil.os, "fsync", failing)
+    result = run("--project", project, "build", "l5r")
+    assert result.code == 1 and "Traceback" not in result.err
+    (line,) = [entry for entry in result.err.splitlines() if os.strerror(code) in entry]
+    assert "l5r.pdf: error: cannot write it: " in line and ".tmp" not in line
+    assert not list((project / "build").glob(".*.tmp"))
+
+
 @pytest.mark.slow
 def test_long_names_are_shortened_with_a_hash(project: Path, run, tmp_path: Path):
     back = "b" * 300
