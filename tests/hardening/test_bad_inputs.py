@@ -99,6 +99,7 @@ GENERATORS = {
         .encode("cp1252")
     ),
     "deck-binary": lambda: b"\x00\x01\x02PK\x03\x04" + bytes(range(256)) * 4,
+    "deck-utf16": lambda: _legal_deck().encode("utf-16"),
     "deck-too-large": lambda: ("1 Rice Terrace\n" * 80_000).encode(),
     # art
     "jpeg": _jpeg,

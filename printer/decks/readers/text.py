@@ -301,6 +301,14 @@ def _read_text(path: Path) -> tuple[str | None, list[Problem]]:
         return None, [Problem(where, f"cannot read: {exc.strerror or exc}", code="unreadable")]
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Notepad's "Unicode": UTF-16 with its byte-order mark
+        try:
+            text = raw.decode("utf-16")
+        except UnicodeDecodeError:
+            return None, [
+                Problem(where, "not UTF-16 as its first bytes say", "save the decklist as UTF-8", code="encoding")
+            ]
+        return text, [Problem(where, "UTF-16; read as UTF-16", "save the decklist as UTF-8", WARNING, "encoding")]
     if b"\x00" in raw[:4096]:
         return None, [Problem(where, "binary file, not a decklist", code="encoding")]
     try:
