@@ -73,7 +73,8 @@ class Incoming:
     ``source`` is the source text the file holds (``None`` when it has none); ``translation`` the text the
     translator wrote (``""``: none); ``fuzzy`` a PO entry still marked fuzzy or a workbook row still marked
     stale (its translation is written but not stamped as made from the current source). ``where`` locates the
-    translation, ``id_where`` the card id (a PO entry's ``msgctxt`` line, a workbook's id cell).
+    translation, ``id_where`` the card id (a PO entry's ``msgctxt`` line, a workbook's id cell), ``field_where``
+    the field when it has a place of its own (a workbook's field cell; ``None``: at ``id_where``).
     """
 
     card_id: str
@@ -83,6 +84,7 @@ class Incoming:
     fuzzy: bool
     where: str
     id_where: str
+    field_where: str | None = None
 
 
 @dataclass

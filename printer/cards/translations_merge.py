@@ -152,18 +152,21 @@ def _check(
         return [Problem(entry.id_where, f"unknown card id {entry.card_id!r} in {cards.game}", hint, code="unknown-id")]
     if entry.field not in fields:
         hint = "translatable fields: " + (", ".join(fields) or "none")
+        field = did_you_mean(entry.field, list(fields))
         return [
             Problem(
-                entry.id_where,
+                entry.field_where or entry.id_where,
                 f"{entry.field!r} is not a translatable field of {cards.game}",
-                hint,
+                field or hint,
                 code="translation-field",
             )
         ]
     if card.data.get(entry.field) in (None, "", [], {}):
         return [
             Problem(
-                entry.id_where, f"the card {entry.card_id} has no {entry.field} to translate", code="translation-field"
+                entry.field_where or entry.id_where,
+                f"the card {entry.card_id} has no {entry.field} to translate",
+                code="translation-field",
             )
         ]
     key = entry_key(entry.card_id, entry.field)

@@ -148,6 +148,20 @@ def _translation_column(
     )
 
 
+#: what a stale cell may hold: as exported ("stale", or empty), or a plain yes or no
+_MARKS = {
+    "": False,
+    STALE: True,
+    "x": True,
+    "yes": True,
+    "true": True,
+    "1": True,
+    "no": False,
+    "false": False,
+    "0": False,
+}
+
+
 def _rows(
     rows: Sequence[Sequence[object]],
     lowered: list[str],
@@ -188,9 +202,28 @@ def _rows(
             )
             continue
         source = cell(row, source_col) if source_col is not None else None
-        fuzzy = bool(cell(row, stale_col).strip())
+        mark = cell(row, stale_col).strip().lower()
+        if mark not in _MARKS:
+            problems.append(
+                Problem(
+                    f"{prefix}{column_letters(stale_col or 0)}{number}",
+                    f"stale is {mark!r}: it is 'stale' (the translation was made from another source text) or empty",
+                    "clear the cell once the translation matches the source",
+                    code="translation-sheet",
+                )
+            )
+            continue
         where = f"{prefix}{column_letters(column)}{number}"
         entries.append(
-            Incoming(card_id, field, source, translation, fuzzy, where, f"{prefix}{column_letters(id_col)}{number}")
+            Incoming(
+                card_id,
+                field,
+                source,
+                translation,
+                _MARKS[mark],
+                where,
+                f"{prefix}{column_letters(id_col)}{number}",
+                f"{prefix}{column_letters(field_col)}{number}",
+            )
         )
     return entries, problems

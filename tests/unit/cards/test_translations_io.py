@@ -441,3 +441,22 @@ def test_an_icon_said_twice_is_a_warning_and_a_translation_already_there_is_not_
     overlay(game).write_text(overlay(game).read_text(encoding="utf-8").replace("{gold}を支払い", "{bow}"), "utf-8")
     po = export(game, "ja.po")  # the overlay now holds an icon the source has not: the import leaves it be
     assert merge(game, po).problems == []
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "said"), [("stale", "maybe", "stale is 'maybe'"), ("field", "titel", "did you mean 'title'?")]
+)
+def test_a_workbooks_stale_and_field_cells_are_checked_where_they_are(game, column, value, said):
+    import openpyxl
+
+    book_path = export(game, "ja.xlsx")
+    book = openpyxl.load_workbook(book_path)
+    sheet = book.worksheets[0]
+    col = [c.value for c in sheet[1]].index(column) + 1
+    sheet.cell(row=3, column=col, value=value)
+    book.save(book_path)
+    before = snapshot(game)
+    problems = [p for p in merge(game, book_path).problems if p.is_error]
+    assert len(problems) == 1 and str(problems[0].where).endswith(f"!{openpyxl.utils.get_column_letter(col)}3")
+    assert said in problems[0].message + " " + str(problems[0].hint), str(problems[0])
+    assert snapshot(game) == before
