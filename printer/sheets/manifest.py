@@ -296,7 +296,8 @@ def template_digests(job: SheetJob, digests: FaceDigests) -> dict[str, str]:
 def options_data(job: SheetJob, root: Path) -> dict[str, Any]:
     """The job's print options as JSON data (paths relative to ``root``; the limits left out)."""
     data = asdict(job.opts)
-    data.pop("limits", None)
+    for kept_out in ("limits", "places", "where"):  # the limits, and where each option was given (for messages)
+        data.pop(kept_out, None)
     for name, value in data.items():
         if isinstance(value, Path):
             try:

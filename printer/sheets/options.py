@@ -115,8 +115,8 @@ class PrintOptions:
     #: the project's limits (``size_mm`` for every length, ``layout_slots`` for a sheet layout file)
     limits: Limits = field(default=DEFAULT_LIMITS, repr=False)
     #: where each option given was given (``printer.toml [project]``, ``command line``), and where the rest come from
-    places: dict[str, str] = field(default_factory=dict, repr=False)
-    where: str = field(default="printer.toml", repr=False)
+    places: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    where: str = field(default="printer.toml", repr=False, compare=False)
 
     @property
     def flip(self) -> str:

@@ -77,7 +77,7 @@ _COUNTED = re.compile(
 )
 _BARE_COUNTED = re.compile(r"^(?P<name>.*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|:\s*(?P<n2>\d+)|(?P<colon>:))\s*$")
 _INLINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
-# "# Dynasty (zz)", "# Fate (-1)": a header's words and a bracket that is no count
+# "# Main deck (zz)", "# Side (-1)": a header's words and a bracket that is no count
 _ODD_COUNT = re.compile(r"^\s*(?P<name>[^()]+?)\s*\((?P<inner>[^)]*)\)\s*:?\s*$")
 _JOINERS = frozenset("'\u2019&/._+-\u30fb\u30fc")  # apostrophes, & / . _ + -, katakana middle dot and long-vowel mark
 MAX_HEADER_WORDS = 3
