@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printer.api.common import load_cards, usage_error
 from printer.api.plan import (
     _deck_names_in_every_language,
+    _players_items,
     _split_components,
     deck_items,
 )
@@ -15,8 +17,13 @@ from printer.api.results import (
 )
 from printer.limits import over as limit_over
 from printer.paths import output_path, safe_file_name
-from printer.problems import errors
-from printer.project import Project
+from printer.problems import Problem, errors
+from printer.project import Game, Project
+
+if TYPE_CHECKING:
+    from printer.cards.model import CardSet
+    from printer.sheets.faces.items import PrintItem
+    from printer.sheets.options import PrintOptions
 
 
 def build_box(
@@ -32,7 +39,8 @@ def build_box(
     """Write ``<out_dir>/<game>-box.pdf``, a tuck box for the game's cards (or a decklist's), and return its measures.
 
     The deck's thickness is ``thickness`` (mm) when given, else the number
-    of cards (the game's cards with their copies, or the decklist's) times
+    of cards (what ``printer build`` prints on the card sheets: the game's cards with their copies, each player's
+    copies and the player aids; or the decklist's) times
     ``card_thickness`` (default :data:`printer.box.net.CARD_THICKNESS`);
     the card size is the game's. ``paper`` is A4, Letter or ``WxHmm``
     (default: printer.toml's, else A4). See :mod:`printer.box.net` for the
@@ -69,9 +77,7 @@ def build_box(
         problems += found
         name = safe_file_name(f"{chosen.id}-{print_items.slug(deck_file.stem)}{suffix}-box") + ".pdf"
     else:
-        items = print_items.items_for_cards(cards, cards) if cards is not None else []
-        # tokens, tiles and boards (printer.toml components) are not in the deck the box holds
-        _, items, found = _split_components(project, chosen, items, opts.paper, opts.margin)
+        items, found = _whole_game(project, chosen, cards, lang, opts)
         problems += found
         name = f"{chosen.id}{suffix}-box.pdf"
     count = len(items)
@@ -101,3 +107,21 @@ def build_box(
     result.pieces, result.pages, result.page = len(net.pieces), len(written.sheets), written.page
     result.notes = list(net.notes)
     return result
+
+
+def _whole_game(
+    project: Project, game: Game, cards: CardSet | None, lang: str | None, opts: PrintOptions
+) -> tuple[list[PrintItem], list[Problem]]:
+    """What ``printer build`` prints of ``game`` on its card sheets, which its box holds: the cards with their copies,
+    each player's copies and the player aids, not the tokens, tiles and boards (printer.toml components)."""
+    from printer.sheets.faces import items as print_items
+    from printer.sheets.plan import BuildRequest
+    from printer.sheets.players import read_players
+
+    items = print_items.items_for_cards(cards, cards) if cards is not None else []
+    players, per, problems = read_players(project.settings, game.settings, game.id, str(project.root / "printer.toml"))
+    items, more = _players_items(
+        project, game, BuildRequest(games=[game.id], lang=lang), items, game.cards, players, per
+    )
+    _, items, found = _split_components(project, game, items, opts.paper, opts.margin, players)
+    return items, problems + more + found

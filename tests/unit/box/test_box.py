@@ -118,10 +118,12 @@ def test_each_example_game_gets_a_box_whose_folded_inside_holds_its_deck(boxes, 
 
 
 @pytest.mark.slow
-def test_components_are_not_in_the_box(boxes):
-    """Res Arcana's tiles and tokens and Via Magica's animus stones (printer.toml components) stay out of the deck
-    the box holds: 11 Artifacts, 3 Mages and 2 Monuments (cards); 20 Portal, 4 Bonus and 1 Summary cards."""
-    assert (boxes["res-arcana"].cards, boxes["via-magica"].cards) == (16, 25)
+def test_the_box_holds_what_the_card_sheets_print_and_no_component(boxes):
+    """The box holds what ``printer build`` prints on the card sheets: Res Arcana's 11 Artifacts, 3 Mages,
+    2 Monuments and its player aid; Via Magica's 20 Portal and 4 Bonus cards, and a summary card and a player aid for
+    each of its 6 players (printer.toml ``players``, ``per_player``). Res Arcana's tiles and tokens and Via Magica's
+    Animus stones and crystals (printer.toml components) stay out."""
+    assert (boxes["res-arcana"].cards, boxes["via-magica"].cards) == (17, 36)
 
 
 @pytest.mark.slow
