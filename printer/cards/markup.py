@@ -89,7 +89,8 @@ def icon_html(name: str, label: str | None, env: RenderEnv) -> str:
     img = f'<img class="icon icon-{name}" src="{escape(url)}" alt="{escape(name)}">'
     if label is None:
         return img
-    return f'<span class="icon-labelled icon-{name}">{img}<span class="icon-label">{escape(label)}</span></span>'
+    wide = " icon-label-wide" if len(label) > 1 else ""  # two characters or more: set smaller, to stay on the icon
+    return f'<span class="icon-labelled icon-{name}">{img}<span class="icon-label{wide}">{escape(label)}</span></span>'
 
 
 def _render_icon(self: RendererProtocol, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:

@@ -25,6 +25,8 @@ def test_icons_with_and_without_label():
         '<span class="icon-label">2</span></span>'
     ) in html
     assert e.unknown_icons == []
+    # a label of two characters or more is marked, to be set smaller on the same icon (templates/card-common.css)
+    assert '<span class="icon-label icon-label-wide">10</span>' in to_html("{gold:10}", e)
 
 
 def test_unknown_icon_is_collected_and_printed_visibly():

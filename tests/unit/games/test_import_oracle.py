@@ -169,9 +169,10 @@ BOW = '<img class="icon icon-bow" src="bow.svg" alt="bow">'
 
 
 def gold(label: str) -> str:
+    wide = " icon-label-wide" if len(label) > 1 else ""  # two characters are set smaller (templates/card-common.css)
     return (
         f'<span class="icon-labelled icon-gold"><img class="icon icon-gold" src="gold.svg" alt="gold">'
-        f'<span class="icon-label">{label}</span></span>'
+        f'<span class="icon-label{wide}">{label}</span></span>'
     )
 
 
