@@ -313,10 +313,22 @@ def _near(path: Path) -> str | None:
     return did_you_mean(path.name, [p.name for p in folder.iterdir()])
 
 
+#: the template files with a role of their own: never the misnamed file another of them stands for
+_ROLES = frozenset({"card.html.j2", "back.html.j2", "card.css", "sheet.html.j2", "placeholder.html.j2"})
+
+
 def _near_in(folders: list[Path], name: str) -> str | None:
     suffix = Path(name).suffix
-    candidates = [p.name for f in folders[:1] if f.is_dir() for p in f.iterdir() if p.name.endswith(suffix)]
-    return did_you_mean(name, candidates) or (f"rename it to {name}" if len(candidates) == 1 else None)
+    candidates = [
+        p.name
+        for f in folders[:1]
+        if f.is_dir()
+        for p in f.iterdir()
+        if p.name.endswith(suffix) and p.name not in _ROLES
+    ]
+    if candidates:
+        return did_you_mean(name, candidates) or (f"rename it to {name}" if len(candidates) == 1 else None)
+    return f"write {name}: printer init writes one to start from" if name in _ROLES else None
 
 
 def raise_if_errors(problems: list[Problem], path: Path) -> None:

@@ -68,6 +68,7 @@ def parse_size(
         if width > 0 and height > 0:
             _check_size(max(width, height), what, str(text), max_mm=max_mm)
             return (width, height)
+        raise _usage(f"{what} {text!r}: both sides must be over 0", "e.g. 63x88mm")
     hint = did_you_mean(str(text), list(named)) or f"one of {', '.join(named)}, or WxH in mm or in, e.g. 63x88mm"
     raise _usage(f"unknown {what} {text!r}", hint)
 

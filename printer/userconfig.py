@@ -117,8 +117,12 @@ def read_config(path: Path) -> UserWord:
 def parse_allow_limit(text: str, where: str = "command line") -> tuple[str, float]:
     """``NAME=VALUE`` (``--allow-limit``) as ``(name, value)``; raises :class:`UsageError`."""
     name, sep, raw = text.partition("=")
+    if not sep:
+        message = f"--allow-limit {text!r} gives no value"
+        hint = f"NAME=VALUE, e.g. --allow-limit {name.strip() or 'cards_per_build'}=50000"
+        raise UsageError(message, [Problem(where, message, hint, code="usage")])
     try:
-        number: object = float(raw) if sep else None
+        number: object = float(raw)
     except ValueError:
         number = raw
     value, problem = check_value(name.strip(), number, where, "--allow-limit")

@@ -239,6 +239,9 @@ def test_the_user_allows_a_raise_on_the_command_line_or_in_their_config(tmp_path
     )
     result = run("--project", root, "--allow-limit", "cards_per_build=-1", "validate")
     assert result.code == 2 and "must be a positive number" in result.err
+    result = run("--project", root, "--allow-limit", "cards_per_build", "validate")
+    assert result.code == 2 and "--allow-limit 'cards_per_build' gives no value" in result.err
+    assert "(hint: NAME=VALUE, e.g. --allow-limit cards_per_build=50000)" in result.err
 
 
 def test_size_mm_raised_by_the_user_is_honoured(tmp_path, run):

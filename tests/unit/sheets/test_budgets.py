@@ -46,7 +46,9 @@ def test_a_file_over_max_size_is_named(tmp_path, run):
     root = project(tmp_path / "p")
     result = run("--project", root, "build", "t", "--out", tmp_path / "o", "--max-size", "1KB", "--no-cache")
     assert result.code == 1
-    assert f"{tmp_path / 'o' / 't.pdf'}: error:" in result.err and "above the 0.001 MB limit (--max-size)" in result.err
+    assert (
+        f"{tmp_path / 'o' / 't.pdf'}: error:" in result.err and "above the 1,000 bytes limit (--max-size)" in result.err
+    )
     assert (tmp_path / "o" / "t.pdf").is_file()  # written: the budget says what does not fit
     assert run("--project", root, "build", "t", "--out", tmp_path / "o3", "--max-size", "100MB").code == 0
     bad = run("--project", root, "build", "t", "--max-size", "lots")

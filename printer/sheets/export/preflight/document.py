@@ -269,6 +269,13 @@ def order_problems(pdf: pikepdf.Pdf, where: str, profile: VendorProfile) -> list
     return []
 
 
+def _amount(size: int) -> str:
+    """A file size as people read it: ``1.5 MB``, ``0.445 MB``; under 10,000 bytes in bytes (``1,000 bytes``)."""
+    if size >= 1_000_000:
+        return f"{size / 1e6:.1f} MB"
+    return f"{size / 1e6:.3g} MB" if size >= 10_000 else f"{size:,} bytes"
+
+
 def size_problems(size: int, where: str, profile: VendorProfile, max_bytes: int | None = None) -> list[Problem]:
     """An error when the file's ``size`` (bytes) passes ``max_bytes`` (default: the profile's)."""
     limit = max_bytes or profile.max_bytes
@@ -277,7 +284,7 @@ def size_problems(size: int, where: str, profile: VendorProfile, max_bytes: int 
     return [
         Problem(
             where,
-            f"{size / 1e6:.1f} MB: above the {limit / 1e6:g} MB limit",
+            f"{_amount(size)}: above the {_amount(limit)} limit",
             "lower the art's resolution to the printed size, or split the cards into several files",
             code="preflight-size",
         )
