@@ -24,6 +24,7 @@ def project(tmp_path_factory):
         (["--flip", "short-edge", "--duplex", "none"], "disagree"),
         (["--image-url-base", "https://example.org/cards/"], "--image-url-base: error: --image-url-base is for the"),
         (["--sort", ",,,"], "sort: ',,,' names no field"),
+        (["--paper", "0x0mm"], "command line: error: paper size '0x0mm': both sides must be over 0"),
         (
             ["--only", "Dawn Runer"],
             "--only: error: no card with id or name 'Dawn Runer' (hint: did you mean 'Dawn Runner'?)",
