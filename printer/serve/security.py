@@ -334,11 +334,16 @@ def loads_finite(raw: bytes | str) -> object:
         value = float(text)
         return value if math.isfinite(value) else odd(text)
 
+    if isinstance(raw, bytes):  # UTF-8 only, decoded strictly: no surrogate can come in as raw bytes
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise NotText("request: the body is not UTF-8 text") from None
     data = json.loads(raw, parse_constant=odd, parse_float=number)
     if found:
         where, text = _not_finite(data) or ("$", found[0])
         raise NotFinite(f"request::{where}: {text} is not a JSON number: numbers must be finite (no NaN, no Infinity)")
-    if _SURROGATE_ESCAPE.search(raw if isinstance(raw, bytes) else raw.encode("utf-8", "surrogatepass")):
+    if _SURROGATE_ESCAPE.search(raw.encode("utf-8", "surrogatepass")):
         from printer.cards.load import lone_surrogates
 
         for where, message, _ in lone_surrogates(data, limit=1):

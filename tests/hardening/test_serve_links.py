@@ -369,6 +369,9 @@ def test_a_save_keeps_the_card_file_private_and_refuses_numbers_json_has_not(tmp
     raw = json.dumps({**body, "data": {**card["data"], "title": "x\ud800"}})
     status, answer = server.post("/api/card/save", raw.encode())
     assert status == 400 and "$.data.title" in json.loads(answer)["error"], answer
+    half = json.dumps({**body, "data": {**card["data"], "title": "xHALF"}}).encode().replace(b"HALF", b"\xed\xa0\x80")
+    status, answer = server.post("/api/card/save", half)  # the same half pair as raw bytes: no UTF-8, refused
+    assert status == 400 and "not UTF-8" in json.loads(answer)["error"], answer
     assert json.loads(path.read_text())["cards"][0]["focus"] == 1  # untouched, and still JSON
     pair = {**card["data"], "focus": 2, "title": "x\U0001f600"}
     status, answer = server.post("/api/card/save", json.dumps({**body, "data": pair}).encode())
