@@ -195,7 +195,8 @@ class FaceIdentity:
 
 def _open_store(folder: Path, size_limit: int) -> Any:
     """The face store under ``folder`` (a ``diskcache.Cache``). A store whose database cannot be read (truncated,
-    overwritten, not SQLite: ``sqlite3.DatabaseError``) holds nothing a build needs: its files are removed and an
+    overwritten, not SQLite: a ``sqlite3.DatabaseError`` that is no ``OperationalError``, such as a lock) holds
+    nothing a build needs: its files are removed and an
     empty store made, so the build lays its faces out again instead of failing."""
     import sqlite3
 
@@ -208,7 +209,9 @@ def _open_store(folder: Path, size_limit: int) -> Any:
 
     try:
         return store()
-    except sqlite3.DatabaseError:
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError):  # locked, or not openable: another process's, not broken
+            raise
         for name in ("cache.db", "cache.db-wal", "cache.db-shm"):
             (folder / name).unlink(missing_ok=True)
         return store()

@@ -294,6 +294,27 @@ def test_a_cache_database_that_cannot_be_read_is_emptied_not_a_traceback(project
     _every_face_laid_out_again_after_an_edit(project)
 
 
+def test_a_locked_cache_database_is_not_wiped(tmp_path, monkeypatch):
+    """A lock (an OperationalError: another process holds the store) says nothing of the file: it is kept."""
+    import sqlite3
+
+    import diskcache
+
+    from printer.sheets.cache import FaceCache
+
+    folder = tmp_path / "faces"
+    FaceCache(folder).close()
+    before = (folder / "cache.db").read_bytes()
+
+    def locked(*args, **kwargs):
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr(diskcache, "Cache", locked)
+    with pytest.raises(sqlite3.OperationalError):
+        FaceCache(folder)
+    assert (folder / "cache.db").read_bytes() == before
+
+
 @pytest.mark.slow
 def test_printer_clean_removes_the_cache(project):
     from printer.cli import main
