@@ -215,6 +215,15 @@ def _read_csv(path: Path) -> tuple[list[tuple[str | None, Rows]], list[Problem]]
                     code="csv-syntax",
                 )
             ]
+        if "expected after" in str(exc):  # "x" y: text after a quoted cell's closing quote
+            return [], [
+                Problem(
+                    f"{path}:{reader.line_num}",
+                    "text after a quoted cell's closing quote: the quotes would be dropped from the text",
+                    'a quote inside a quoted cell is written twice: "Deal 2"" (FAQ)", or quote the whole cell',
+                    code="csv-syntax",
+                )
+            ]
         return [], [Problem(f"{path}:{reader.line_num}", f"cannot read CSV: {exc}", code="csv-syntax")]
     return [(None, rows)], []
 

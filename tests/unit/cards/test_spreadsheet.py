@@ -94,6 +94,17 @@ def test_a_csv_quote_never_closed_is_located_at_its_row_not_read_into_the_rest(t
     assert problems == [] and cards[0]["text"] == "two\nlines"
 
 
+def test_text_after_a_quoted_cells_closing_quote_is_located_with_the_way_to_write_it(tmp_path):
+    path = tmp_path / "p.csv"
+    bad = ",".join(str(v) for v in row()).replace("Hida One", '"Hida One" (FAQ)')
+    path.write_text(",".join(HEADER) + "\n" + bad + "\n")
+    cards, problems = load(path)
+    assert cards == [] and [(str(p.where), p.message.split(":")[0]) for p in problems] == [
+        (f"{path}:2", "text after a quoted cell's closing quote")
+    ]
+    assert '""' in problems[0].hint
+
+
 def test_an_empty_csv_is_an_error_as_an_empty_json_file_is(tmp_path):
     path = tmp_path / "p.csv"
     path.write_bytes(b"")
