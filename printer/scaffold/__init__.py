@@ -41,20 +41,20 @@ def scaffold(dest: Path, game: str, name: str) -> list[Path]:
     written as each file's syntax needs it (:func:`name_for`), so quotes, backslashes and braces in it stay text.
 
     Raises :class:`UsageError` when ``dest`` already holds a ``printer.toml``, ``game`` is not a valid id or
-    ``name`` is empty or holds a control character (a line break).
+    ``name`` is empty or holds a control character (a line break) or bytes that are not UTF-8.
     """
     if not _GAME_ID.match(game):
         raise UsageError(
             f"game id {game!r} is not valid",
             [Problem("command line", f"game id {game!r}", "lower-case letters, digits and '-'", code="usage")],
         )
-    if not name.strip() or any(ord(c) < 32 or ord(c) == 127 for c in name):
+    if not name.strip() or any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in name):
         raise UsageError(
             f"game name {name!r} is not valid",
             [
                 Problem(
                     "--name",
-                    f"game name {name!r} is empty or holds a line break or control character",
+                    f"game name {name!r} is empty or holds a line break, a control character or bytes that are not UTF-8",
                     "one line of text, such as 'Starfall'",
                     code="usage",
                 )

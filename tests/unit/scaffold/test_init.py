@@ -75,6 +75,7 @@ def test_a_name_with_quotes_braces_and_comment_ends_is_written_as_each_file_need
     assert 'Evil "quote" \\' in back and "{{ x }}" in back
 
 
-def test_a_name_of_two_lines_is_a_usage_error(tmp_path, run):
-    result = run("init", tmp_path / "x", "--name", "two\nlines")
+@pytest.mark.parametrize("name", ["two\nlines", "Star\udcfffall"])  # the second: a byte that is not UTF-8
+def test_a_name_of_two_lines_or_not_utf8_is_a_usage_error_and_nothing_is_written(tmp_path, run, name):
+    result = run("init", tmp_path / "x", "--name", name)
     assert result.code == 2 and "line break" in result.err and not (tmp_path / "x").exists()
