@@ -185,11 +185,10 @@ def _read_json(path: Path, hook: _DuplicateKeys) -> tuple[object | None, list[Pr
 
         repeats = repeated_keys(text) or [((key,), (0, 0)) for key in hook.duplicates]
         for steps, (line, column) in repeats:
-            place = f"{where}:{line}:{column}" if line else where
             json_path = "$" + "".join(json_key(step) if isinstance(step, str) else f"[{step}]" for step in steps)
             problems.append(
                 Problem(
-                    f"{place} ({json_path})",
+                    f"{where}:{line}:{column} ({json_path})" if line else where,
                     f"key {steps[-1]!r} appears twice in one object: the first value would be lost",
                     "remove one of them",
                     code="duplicate-key",

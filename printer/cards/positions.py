@@ -120,10 +120,10 @@ def find_paths(text: str, wanted: Iterable[Steps]) -> dict[Steps, tuple[int, int
 
 
 def repeated_keys(text: str, limit: int = 20) -> list[tuple[Steps, tuple[int, int]]]:
-    """The keys of the JSON ``text`` that appear a second time in their object, as ``(path, (line, column))`` of the
-    repeat (the ``"`` of its key), in file order; at most ``limit``. Called only when a reader found a repeat (JSON
+    """The keys of the JSON ``text`` that appear again in their object, as ``(path, (line, column))`` of each repeat
+    (the ``"`` of its key), in file order; at most ``limit``. Called only when a reader found a repeat (JSON
     keeps the last value, silently): the walk reads every token."""
-    found: dict[Steps, int] = {}
+    found: list[tuple[Steps, int]] = []
     frames: list[dict[str, Any]] = []  # per open container: is an object, keys so far, path at it, item or key next
     for token in _TOKEN.finditer(text):
         kind, top = token.group()[0], (frames[-1] if frames else None)
@@ -133,7 +133,7 @@ def repeated_keys(text: str, limit: int = 20) -> list[tuple[Steps, tuple[int, in
             except ValueError:
                 break
             if key in top["keys"] and len(found) < limit:
-                found.setdefault((*top["path"], key), token.start())
+                found.append(((*top["path"], key), token.start()))
             top["keys"].add(key)
             top["item"], top["next_is_key"] = key, False
         elif kind in "{[":
@@ -148,7 +148,7 @@ def repeated_keys(text: str, limit: int = 20) -> list[tuple[Steps, tuple[int, in
                 top["next_is_key"] = True
             else:
                 top["item"] += 1
-    return sorted(_lines_and_columns(text, found).items(), key=lambda item: item[1])
+    return [(steps, _lines_and_columns(text, {(): offset})[()]) for steps, offset in found]
 
 
 def _lines_and_columns(text: str, offsets: dict[Steps, int]) -> dict[Steps, tuple[int, int]]:

@@ -58,3 +58,13 @@ def test_every_repeated_key_is_placed_at_its_repeat_with_its_path():
         (("cards", 1, "t", "k"), (2, 28)),
         (("game",), (2, 39)),
     ]
+    # a key three times: each repeat; the same nested repeat in two repeated parents: both
+    assert [
+        steps for steps, _ in repeated_keys('{"a": {"x": 1, "x": 2}, "a": {"x": 3, "x": 4}, "b": 1, "b": 2, "b": 3}')
+    ] == [
+        ("a", "x"),
+        ("a",),
+        ("a", "x"),
+        ("b",),
+        ("b",),
+    ]
