@@ -13,6 +13,7 @@ write of the same target removes such leftovers whose process is gone.
 from __future__ import annotations
 
 import contextlib
+import errno
 import glob
 import os
 import re
@@ -52,9 +53,15 @@ def atomic_open(path: Path) -> Iterator[BinaryIO]:
     except BaseException as exc:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        if isinstance(exc, OSError) and exc.errno is not None and exc.filename in (None, tmp, str(path)):
+        if isinstance(exc, OSError) and exc.errno in _WRITING and exc.filename in (None, tmp, str(path)):
             raise _naming(exc, path) from exc
         raise
+
+
+#: the errors of writing a file (space, quota, size, permission, a read-only or failing disk): about the output
+_WRITING = frozenset(
+    {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EACCES, errno.EPERM, errno.EROFS, errno.EIO, errno.ENAMETOOLONG}
+)
 
 
 def _naming(error: OSError, path: Path) -> OSError:

@@ -117,7 +117,10 @@ def _name_problems(
     else:
         from printer.config import key_lines, locate
 
-        lines = key_lines(toml.read_text(encoding="utf-8")) if opts.sort else {}
+        try:
+            lines = key_lines(toml.read_text(encoding="utf-8")) if opts.sort else {}
+        except (OSError, UnicodeDecodeError):
+            lines = {}
         keys = ("games", game.id, "sort") if "sort" in game.settings else ("project", "sort")
         where = locate(toml, lines, keys)
     return card_name_problems(game.settings, cards, toml, game.id) + sort_problems(opts.sort, cards, where)

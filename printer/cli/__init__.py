@@ -6,6 +6,7 @@ Exit codes: 0 ok, 1 invalid data or illegal deck, 2 usage error.
 from __future__ import annotations
 
 import gc
+import os
 import signal
 import sys
 import threading
@@ -132,7 +133,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EXIT_USAGE if isinstance(exc, click.UsageError) else exc.exit_code)
     except OSError as exc:  # disk full, name too long, permission, read-only file system: one line, no traceback
         where, reason = exc.filename or "printer", exc.strerror or str(exc)
-        if isinstance(exc, (FileExistsError, NotADirectoryError)):  # a folder to make, or to write in, is a file
+        if (
+            isinstance(exc, (FileExistsError, NotADirectoryError))
+            and os.path.exists(where)
+            and not os.path.isdir(where)
+        ):
             reason = f"{reason}: a file is where a folder is needed"
         click.echo(f"{where}: error: {reason}", err=True)
         sys.exit(EXIT_INVALID)

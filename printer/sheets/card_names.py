@@ -29,7 +29,7 @@ def card_name_problems(settings: Mapping[str, Any], cards: Iterable[Card], toml:
     for card in cards:
         for field, value in card.data.items():
             kept = values.setdefault(field, set())
-            if isinstance(value, (str, int)) and not isinstance(value, bool):
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
                 kept.add(str(value))
     found: list[tuple[tuple[str, ...], str, str]] = []  # (keys, message, hint)
     _field(found, ("back_field",), settings.get("back_field"), values)
@@ -68,7 +68,7 @@ def _field(found: list[tuple[tuple[str, ...], str, str]], keys: tuple[str, ...],
 
 def _value(found: list[tuple[tuple[str, ...], str, str]], keys: tuple[str, ...], field: str, value: object,
            values: Mapping[str, set[str]]) -> None:  # fmt: skip
-    if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value) not in values[field]:
+    if isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value) not in values[field]:
         hint = did_you_mean(str(value), sorted(values[field]))
         if hint:
             found.append((keys, f"no card has {field} {str(value)!r}", hint))

@@ -45,8 +45,10 @@ these is skipped with a warning naming its line.
 
 **Counts** are 1 to :data:`MAX_COUNT` (full-width digits too). A count of 0
 is skipped with a warning; a negative count or one over the maximum is an
-error (``deck-count``) that makes the decklist unreadable, as in a JSON
-deck, whose schema has the same bounds. Lines naming the same card add up.
+error (``deck-count``) on its line: the deck is illegal and the rest of it is
+still checked (:func:`printer.decks.checks.check`). A JSON deck's schema has the
+same bounds, and a count outside them makes that file unreadable. Lines naming
+the same card add up.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ _COUNTED = re.compile(
 _BARE_COUNTED = re.compile(r"^(?P<name>.*?)\s*(?:\(\s*(?P<n1>\d+)\s*\)\s*:?|:\s*(?P<n2>\d+)|(?P<colon>:))\s*$")
 _INLINE_COMMENT = re.compile(r"\s+(?:#|//).*$")
 # "# Main deck (zz)", "# Side (-1)": a header's words and a bracket that is no count
-_ODD_COUNT = re.compile(r"^\s*(?P<name>[^()]+?)\s*\((?P<inner>[^)]*)\)\s*:?\s*$")
+_ODD_COUNT = re.compile(r"^\s*(?P<name>[^()]+?)\s*\((?P<inner>[-+\u2212]?\w{1,3})\)\s*:?\s*$")  # (zz), (-1), (4O)
 _JOINERS = frozenset("'\u2019&/._+-\u30fb\u30fc")  # apostrophes, & / . _ + -, katakana middle dot and long-vowel mark
 MAX_HEADER_WORDS = 3
 

@@ -72,7 +72,9 @@ def test_comment_lines_are_not_headers(tmp_path):
 
 @pytest.mark.parametrize("suffix", [".txt", ".l5d"])
 def test_a_header_whose_count_is_no_number_is_a_comment_said_so(tmp_path, suffix):
-    text = "# Dynasty (40)\n1 A\n# Fate (zz)\n1 B\n# Holdings (-1)\n1 C\n# Greg Wong (2nd place)\n"
+    text = (
+        "# Dynasty (40)\n1 A\n# Fate (zz)\n1 B\n# Holdings (-1)\n1 C\n# Greg Wong (2nd place)\n# Sideboard (optional)\n"
+    )
     deck, problems = read_decklist(write(tmp_path, f"deck{suffix}", text))
     assert entries(deck) == [(1, "A", "Dynasty", 2), (1, "B", "Dynasty", 4), (1, "C", "Dynasty", 6)]
     assert [(p.where.line, p.message) for p in problems if p.code == "deck-syntax"] == [
