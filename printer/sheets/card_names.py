@@ -25,12 +25,7 @@ def card_name_problems(settings: Mapping[str, Any], cards: Iterable[Card], toml:
     ``settings`` (the game's ``[games.<id>]`` table) that match no card of ``cards`` but are close to one that does."""
     from printer.config import key_lines, locate
 
-    values: dict[str, set[str]] = {}
-    for card in cards:
-        for field, value in card.data.items():
-            kept = values.setdefault(field, set())
-            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
-                kept.add(str(value))
+    values = _values(cards, _named_fields(settings))
     found: list[tuple[tuple[str, ...], str, str]] = []  # (keys, message, hint)
     _field(found, ("back_field",), settings.get("back_field"), values)
     back_field = settings.get("back_field")
@@ -56,6 +51,35 @@ def card_name_problems(settings: Mapping[str, Any], cards: Iterable[Card], toml:
         Problem(locate(toml, lines, ("games", game_id, *keys)), message, hint, WARNING, "config-name")
         for keys, message, hint in found
     ]
+
+
+def _named_fields(settings: Mapping[str, Any]) -> set[str]:
+    """The card fields whose values ``settings`` name (the back field and every selector's fields)."""
+    named = {settings["back_field"]} if isinstance(settings.get("back_field"), str) else set()
+    per_player = settings.get("per_player")
+    components = settings.get("components")
+    selectors = [settings.get("double_sided"), per_player.get("when") if isinstance(per_player, Mapping) else None]
+    selectors += [spec.get("when") for spec in (components.values() if isinstance(components, Mapping) else ())
+                  if isinstance(spec, Mapping)]  # fmt: skip
+    for selector in selectors:
+        if isinstance(selector, Mapping):
+            named.update(str(field) for field in selector)
+    return named
+
+
+def _values(cards: Iterable[Card], named: set[str]) -> dict[str, set[str]]:
+    """Every field name the cards have, each with the values they hold there when it is one of ``named`` (text and
+    numbers as text); the other fields' values are not gathered (a 3,535-card database has 60,000 of them)."""
+    values: dict[str, set[str]] = {}
+    for card in cards:
+        data = card.data
+        for field in data.keys() - values.keys():
+            values[field] = set()
+        for field in named & data.keys():
+            value = data[field]
+            if isinstance(value, (str, int, float)) and not isinstance(value, bool):
+                values[field].add(str(value))
+    return values
 
 
 def _field(found: list[tuple[tuple[str, ...], str, str]], keys: tuple[str, ...], field: object,
