@@ -405,10 +405,58 @@ def load_format_file(path: Path, roots: Iterable[Path] | None = None) -> Format:
                     )
                 )
     if not problems:
-        problems += _bounds_problems(data, where)
+        problems += _bounds_problems(data, where) + _type_problems(data, where, all_roots)
     if problems:
         raise FormatError(f"format file {path} is invalid", problems)
     return _from_data(data, Path(path))
+
+
+def _type_problems(data: JSONObject, where: str, roots: list[Path]) -> list[Problem]:
+    """A section's (or a copy allowance's) card type that the game's card schema does not list: the section would
+    take no card. Checked when ``schema/<game>/card.schema.json`` (the project's, else printer's) lists the types."""
+    game = data.get("game")
+    files = [r / "schema" / str(game) / "card.schema.json" for r in roots]
+    schema_file = next((f for f in files if f.is_file()), None)
+    try:
+        known = _type_enum(json.loads(schema_file.read_text(encoding="utf-8"))) if schema_file else None
+    except (OSError, ValueError):
+        known = None
+    if not known:
+        return []
+    places = [(f"$.sections[{i}].types", item.get("types")) for i, item in enumerate(data.get("sections", []))]
+    places += [(f"$.copy_allowances[{i}].types", a.get("types")) for i, a in enumerate(data.get("copy_allowances", []))]
+    return [
+        Problem(
+            f"{where}::{path}[{j}]",
+            f"{game} has no card type {name!r}",
+            did_you_mean(str(name), known) or "card types: " + ", ".join(known),
+            code="schema",
+        )
+        for path, names in places
+        if isinstance(names, list)
+        for j, name in enumerate(names)
+        if name not in known
+    ]
+
+
+def _type_enum(schema: object, depth: int = 0) -> list[str] | None:
+    """The card types a card schema lists: the first ``enum`` of a ``type`` property found, depth first."""
+    if depth > 20:
+        return None
+    if isinstance(schema, dict):
+        spec = (schema.get("properties") or {}).get("type") if isinstance(schema.get("properties"), dict) else None
+        if isinstance(spec, dict) and isinstance(spec.get("enum"), list):
+            return [str(v) for v in spec["enum"]]
+        children: list[object] = list(schema.values())
+    elif isinstance(schema, list):
+        children = list(schema)
+    else:
+        return None
+    for child in children:
+        found = _type_enum(child, depth + 1)
+        if found:
+            return found
+    return None
 
 
 def _bounds_problems(data: JSONObject, where: str) -> list[Problem]:

@@ -213,6 +213,18 @@ def test_a_format_section_whose_min_is_over_its_max_is_an_error_in_validate_and_
     assert checked.code == 2 and "standard.json::$.sections[0]: error: min 3 is over max 1" in checked.err
 
 
+def test_a_format_section_naming_a_card_type_the_game_has_not_is_an_error_with_the_closest(project, run):
+    file = project / "schema" / "demo" / "formats" / "standard.json"
+    data = json.loads(file.read_text(encoding="utf-8"))
+    data["sections"][0]["types"] = ["Shp"]
+    file.write_text(json.dumps(data, indent=2), encoding="utf-8")
+    (problem,) = api.validate(api.load_project(project)).problems
+    assert (problem.where.file, problem.where.path) == (str(file), "$.sections[0].types[0]")
+    assert problem.message == "demo has no card type 'Shp'" and problem.hint == "did you mean 'Ship'?"
+    checked = run("deck", "check", "decks/sample.txt", "--format", "demo-standard", cwd=project)
+    assert checked.code == 2 and "demo has no card type 'Shp'" in checked.err
+
+
 @pytest.mark.parametrize("rule", ["background-image: url(pics/paper.png)", "font-family: X; src: url(fonts/no.woff2)"])
 def test_a_file_a_stylesheet_names_that_is_missing(project, rule):
     css = project / "templates" / "demo" / "card.css"
