@@ -75,6 +75,8 @@ def _folder(text: object, where: str | Location, base: Path | None = None) -> Pa
         if base is None:
             raise _refuse(where, f"read_also: {text!r} is not an absolute path", 'e.g. "~/games/shared-art"')
         path = base / path
+    if base is not None and not path.is_dir():  # named on the command line for this run: a typo, or no folder
+        raise _refuse(where, f"read_also: {text!r} is not a folder", "name a folder that exists")
     return Path(os.path.realpath(path))
 
 

@@ -71,6 +71,12 @@ def test_a_cards_folder_through_a_refused_read_also_does_not_load(tmp_path, run)
     assert f"--read-also {shared}" in result.err
 
 
+def test_a_read_also_folder_on_the_command_line_that_is_not_there_is_a_usage_error(tmp_path, run):
+    root = _project(tmp_path / "proj", "")
+    result = run("--project", root, "--read-also", tmp_path / "shraed", "validate", "--no-render")
+    assert result.code == 2 and "is not a folder" in result.err
+
+
 def test_the_user_allows_read_also_on_the_command_line_or_in_their_config(tmp_path, run, monkeypatch):
     shared = _shared(tmp_path)
     root = _project(tmp_path / "proj", '[project]\nread_also = ["../shared"]\n', cards="../shared/cards")
