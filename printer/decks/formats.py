@@ -27,6 +27,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from printer.cards.model import Card
 from printer.decks.deck_errors import FormatError
@@ -34,6 +35,9 @@ from printer.decks.names import loose_key, name_key, strip_tag
 from printer.jsonvalue import JSONObject
 from printer.paths import bundled_root, contained, regular_file_problem
 from printer.problems import Problem, did_you_mean
+
+if TYPE_CHECKING:
+    from printer.cards.schema import SchemaStore
 
 FORMAT_SCHEMA = "format.schema.json"
 _TAGS = re.compile(r"<[^>]+>")
@@ -405,22 +409,21 @@ def load_format_file(path: Path, roots: Iterable[Path] | None = None) -> Format:
                     )
                 )
     if not problems:
-        problems += _bounds_problems(data, where) + _type_problems(data, where, all_roots)
+        problems += _bounds_problems(data, where) + _type_problems(data, where, store, all_roots)
     if problems:
         raise FormatError(f"format file {path} is invalid", problems)
     return _from_data(data, Path(path))
 
 
-def _type_problems(data: JSONObject, where: str, roots: list[Path]) -> list[Problem]:
+def _type_problems(data: JSONObject, where: str, store: SchemaStore, roots: list[Path]) -> list[Problem]:
     """A section's (or a copy allowance's) card type that the game's card schema does not list: the section would
-    take no card. Checked when ``schema/<game>/card.schema.json`` (the project's, else printer's) lists the types."""
+    take no card. Checked when ``schema/<game>/card.schema.json`` (the project's, else printer's) lists the types
+    (:class:`printer.cards.spreadsheet_cells.SchemaTypes`: its ``type`` field's ``enum``)."""
+    from printer.cards.spreadsheet_cells import SchemaTypes
+
     game = data.get("game")
-    files = [r / "schema" / str(game) / "card.schema.json" for r in roots]
-    schema_file = next((f for f in files if f.is_file()), None)
-    try:
-        known = _type_enum(json.loads(schema_file.read_text(encoding="utf-8"))) if schema_file else None
-    except (OSError, ValueError):
-        known = None
+    schema_file = next((f for r in roots if (f := r / "schema" / str(game) / "card.schema.json").is_file()), None)
+    known = [str(v) for v in SchemaTypes(store, schema_file).of(("type",)).enum] if schema_file else []
     if not known:
         return []
     places = [(f"$.sections[{i}].types", item.get("types")) for i, item in enumerate(data.get("sections", []))]
@@ -437,26 +440,6 @@ def _type_problems(data: JSONObject, where: str, roots: list[Path]) -> list[Prob
         for j, name in enumerate(names)
         if name not in known
     ]
-
-
-def _type_enum(schema: object, depth: int = 0) -> list[str] | None:
-    """The card types a card schema lists: the first ``enum`` of a ``type`` property found, depth first."""
-    if depth > 20:
-        return None
-    if isinstance(schema, dict):
-        spec = (schema.get("properties") or {}).get("type") if isinstance(schema.get("properties"), dict) else None
-        if isinstance(spec, dict) and isinstance(spec.get("enum"), list):
-            return [str(v) for v in spec["enum"]]
-        children: list[object] = list(schema.values())
-    elif isinstance(schema, list):
-        children = list(schema)
-    else:
-        return None
-    for child in children:
-        found = _type_enum(child, depth + 1)
-        if found:
-            return found
-    return None
 
 
 def _bounds_problems(data: JSONObject, where: str) -> list[Problem]:
