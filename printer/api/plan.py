@@ -15,7 +15,6 @@ from printer.api.common import _strictly, load_cards
 from printer.limits import DEFAULT as DEFAULT_LIMITS
 from printer.limits import Limits
 from printer.limits import over as limit_over
-from printer.location import Location
 from printer.paths import output_path, safe_file_name
 from printer.problems import WARNING, Problem, errors
 from printer.project import Game, Project
@@ -64,7 +63,7 @@ def make_plan(
         empty = problems + [Problem(str(source), "no cards to print", code="empty")]
         return _failed(plan, _strictly(empty, request.strict), "not printed: no cards")
     players, per, player_problems = read_players(project.settings, game.settings, game.id, toml)
-    player_problems += _name_problems(project, game, request, opts, cards)
+    player_problems += _name_problems(project, game, opts, cards)
     players = request.players if request.players is not None else players  # --players over printer.toml's
     if request.deck_file:
         items, found, target = _deck_items(project, game, request.deck_file, request.lang, cards, source, opts, out_dir)
@@ -106,24 +105,12 @@ def make_plan(
     return replace(plan, sheets=n_sheets, problems=tuple(problems))
 
 
-def _name_problems(
-    project: Project, game: Game, request: BuildRequest, opts: PrintOptions, cards: CardSet
-) -> list[Problem]:
+def _name_problems(project: Project, game: Game, opts: PrintOptions, cards: CardSet) -> list[Problem]:
     """The card fields and values printer.toml names, and the fields the fronts are sorted by, that no card has
     (:mod:`printer.sheets.card_names`)."""
     toml = project.root / "printer.toml"
-    if request.options.get("sort"):
-        where: str | Location = "--sort"
-    else:
-        from printer.config import key_lines, locate
-
-        try:
-            lines = key_lines(toml.read_text(encoding="utf-8")) if opts.sort else {}
-        except (OSError, UnicodeDecodeError):
-            lines = {}
-        keys = ("games", game.id, "sort") if "sort" in game.settings else ("project", "sort")
-        where = locate(toml, lines, keys)
-    return card_name_problems(game.settings, cards, toml, game.id) + sort_problems(opts.sort, cards, where)
+    sorted_at = opts.places.get("sort", str(toml))
+    return card_name_problems(game.settings, cards, toml, game.id) + sort_problems(opts.sort, cards, sorted_at)
 
 
 def _in_language(
@@ -151,7 +138,7 @@ def _sheet_options(
         project.contained(opts.sheet_layout, "sheet_layout", toml)
     layout = sheet_layout(opts, project.root)
     where = "command line" if request.options.get("registration") else toml
-    layout_problems, notes = layout_report(opts, layout, where, request.options)
+    layout_problems, notes = layout_report(opts, layout, where)
     return opts, layout, layout_problems, notes
 
 

@@ -25,21 +25,20 @@ def card_name_problems(settings: Mapping[str, Any], cards: Iterable[Card], toml:
     ``settings`` (the game's ``[games.<id>]`` table) that match no card of ``cards`` but are close to one that does."""
     from printer.config import key_lines, locate
 
-    values = _values(cards, _named_fields(settings))
-    found: list[tuple[tuple[str, ...], str, str]] = []  # (keys, message, hint)
-    _field(found, ("back_field",), settings.get("back_field"), values)
+    selectors = _selectors(settings)
     back_field = settings.get("back_field")
+    named = {str(field) for _, selector in selectors for field in selector}
+    values = _values(cards, named | ({back_field} if isinstance(back_field, str) else set()))
+    found: list[tuple[tuple[str, ...], str, str]] = []  # (keys, message, hint)
+    _field(found, ("back_field",), back_field, values)
     if isinstance(back_field, str) and back_field in values and isinstance(settings.get("backs"), Mapping):
         for value in settings["backs"]:
             _value(found, ("backs", str(value)), back_field, value, values)
-    _selector(found, ("double_sided",), settings.get("double_sided"), values)
-    per_player = settings.get("per_player")
-    if isinstance(per_player, Mapping):
-        _selector(found, ("per_player", "when"), per_player.get("when"), values)
+    for keys, selector in selectors:
+        _selector(found, keys, selector, values)
     components = settings.get("components")
     for name, spec in components.items() if isinstance(components, Mapping) else ():
         if isinstance(spec, Mapping):
-            _selector(found, ("components", str(name), "when"), spec.get("when"), values)
             _field(found, ("components", str(name), "copies_field"), spec.get("copies_field"), values)
     if not found:
         return []
@@ -53,18 +52,21 @@ def card_name_problems(settings: Mapping[str, Any], cards: Iterable[Card], toml:
     ]
 
 
-def _named_fields(settings: Mapping[str, Any]) -> set[str]:
-    """The card fields whose values ``settings`` name (the back field and every selector's fields)."""
-    named = {settings["back_field"]} if isinstance(settings.get("back_field"), str) else set()
+def _selectors(settings: Mapping[str, Any]) -> list[tuple[tuple[str, ...], Mapping[str, Any]]]:
+    """Each ``{field = value or [values]}`` table of ``settings`` with its keys: ``double_sided``,
+    ``per_player.when`` and each component's ``when``."""
     per_player = settings.get("per_player")
     components = settings.get("components")
-    selectors = [settings.get("double_sided"), per_player.get("when") if isinstance(per_player, Mapping) else None]
-    selectors += [spec.get("when") for spec in (components.values() if isinstance(components, Mapping) else ())
-                  if isinstance(spec, Mapping)]  # fmt: skip
-    for selector in selectors:
-        if isinstance(selector, Mapping):
-            named.update(str(field) for field in selector)
-    return named
+    found: list[tuple[tuple[str, ...], object]] = [
+        (("double_sided",), settings.get("double_sided")),
+        (("per_player", "when"), per_player.get("when") if isinstance(per_player, Mapping) else None),
+    ]
+    found += [
+        (("components", str(name), "when"), spec.get("when"))
+        for name, spec in (components.items() if isinstance(components, Mapping) else ())
+        if isinstance(spec, Mapping)
+    ]
+    return [(keys, selector) for keys, selector in found if isinstance(selector, Mapping)]
 
 
 def _values(cards: Iterable[Card], named: set[str]) -> dict[str, set[str]]:
@@ -98,11 +100,9 @@ def _value(found: list[tuple[tuple[str, ...], str, str]], keys: tuple[str, ...],
             found.append((keys, f"no card has {field} {str(value)!r}", hint))
 
 
-def _selector(found: list[tuple[tuple[str, ...], str, str]], keys: tuple[str, ...], selector: object,
+def _selector(found: list[tuple[tuple[str, ...], str, str]], keys: tuple[str, ...], selector: Mapping[str, Any],
               values: Mapping[str, set[str]]) -> None:  # fmt: skip
     """A ``{field = value or [values]}`` table: each field a card field, each value one a card holds there."""
-    if not isinstance(selector, Mapping):
-        return
     for field, wanted in selector.items():
         if str(field) not in values:
             _field(found, (*keys, str(field)), str(field), values)

@@ -114,7 +114,7 @@ class PrintOptions:
     registration_empty_slot: bool = False
     #: the project's limits (``size_mm`` for every length, ``layout_slots`` for a sheet layout file)
     limits: Limits = field(default=DEFAULT_LIMITS, repr=False)
-    #: where each option given was given (``printer.toml [project]``, ``command line``), and where the rest come from
+    #: where each option given was given (``printer.toml [project]``, ``--paper``), and where the rest come from
     places: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
     where: str = field(default="printer.toml", repr=False, compare=False)
 
@@ -174,16 +174,13 @@ def resolve_options(
 def _merged_settings(
     project_settings: Mapping[str, Any], game_settings: Mapping[str, Any], cli: Mapping[str, Any], where: str
 ) -> dict[str, tuple[Any, str]]:
-    """Each option given, as ``(value, where it was given)``: the command line over ``[games]`` over ``[project]``."""
+    """Each option given, as ``(value, where it was given)``: the command line (``--paper``) over ``[games]`` over
+    ``[project]``."""
     merged: dict[str, tuple[Any, str]] = {}
-    for source, place in (
-        (project_settings, f"{where} [project]"),
-        (game_settings, f"{where} [games]"),
-        (cli, "command line"),
-    ):
+    for source, place in ((project_settings, f"{where} [project]"), (game_settings, f"{where} [games]"), (cli, None)):
         for key in KEYS:
             if source.get(key) is not None:
-                merged[key] = (source[key], place)
+                merged[key] = (source[key], place or "--" + key.replace("_", "-"))  # the command line's option
     return merged
 
 
@@ -298,7 +295,7 @@ def _at_the_sheet_options(opts: PrintOptions) -> Iterator[None]:
         yield
     except UsageError as exc:
         given = [opts.places[key] for key in ("paper", "margin", "gutter", "orientation") if key in opts.places]
-        given.sort(key=lambda place: place != "command line")  # what the command line changed first
+        given.sort(key=lambda place: not place.startswith("--"))  # what the command line changed first
         place = given[0] if given else opts.where
         raise UsageError(str(exc), [replace(p, where=as_location(place)) for p in exc.problems]) from None
 
@@ -429,25 +426,22 @@ def _check_slots(layout: SheetLayout, slots: list[Slot], where: str, problems: l
                 break
 
 
-def layout_report(
-    opts: PrintOptions, layout: SheetLayout, where: str = "build", cli: Mapping[str, Any] | None = None
-) -> tuple[list[Problem], list[str]]:
+def layout_report(opts: PrintOptions, layout: SheetLayout, where: str = "build") -> tuple[list[Problem], list[str]]:
     """What a build should say about its layout: ``(warnings, notes)``.
 
     With registration marks: a warning when the marks cost cards per sheet
     (the same options without marks fit more), and a note to print at
     100 % scale. A safe area that leaves no room inside the trim (``safe`` at least half the card's narrower
-    side), and a back offset that moves every back off the sheet, are warnings too, at ``--safe`` or
-    ``--back-offset`` when ``cli`` (the command line's sheet options) gives them, else at ``where``.
+    side), and a back offset that moves every back off the sheet, are warnings too, where the option was given
+    (``opts.places``).
     """
-    given = cli or {}
     problems: list[Problem] = []
     notes: list[str] = []
     narrow = min(opts.card)
     if opts.safe * 2 >= narrow:
         problems.append(
             Problem(
-                "--safe" if given.get("safe") else where,
+                opts.places.get("safe", where),
                 f"safe {opts.safe:g} mm leaves no room inside the {opts.card[0]:g} x {opts.card[1]:g} mm trim",
                 f"the safe area is the margin text keeps inside the trim: under {narrow / 2:g} mm (3 mm is usual)",
                 WARNING,
@@ -458,7 +452,7 @@ def layout_report(
     if abs(dx) >= layout.page[0] or abs(dy) >= layout.page[1]:
         problems.append(
             Problem(
-                "--back-offset" if given.get("back_offset") else where,
+                opts.places.get("back_offset", where),
                 f"back offset {dx:g},{dy:g} mm moves every back off the {layout.page[0]:g} x {layout.page[1]:g} mm "
                 "sheet",
                 "the offset is the alignment page's reading, a few mm at most (printer align)",

@@ -59,4 +59,4 @@ def test_a_card_that_does_not_fit_the_sheet_is_located_where_the_paper_or_margin
     result = run("--project", root, "build")
     assert result.code == 2 and "printer.toml [project]: error: a 63 x 88 mm card does not fit" in result.err
     result = run("--project", root, "build", "--paper", "A4", "--margin", "100")
-    assert result.code == 2 and "command line: error: a 63 x 88 mm card does not fit" in result.err
+    assert result.code == 2 and "--paper: error: a 63 x 88 mm card does not fit" in result.err  # paper and margins
