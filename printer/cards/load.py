@@ -199,8 +199,7 @@ def _read_json(path: Path, hook: _DuplicateKeys) -> tuple[object | None, list[Pr
             Problem(f"{where}::$", "the file holds null, not a JSON object or array", code="schema")
         ]
     bad = _bad_numbers(data) if hook.suspect else []  # the walk costs as much as parsing: only when needed
-    if _SURROGATE_ESCAPE.search(text):  # a \uD800-\uDFFF escape: a pair is one character, a lone half none
-        bad += lone_surrogates(data)
+    bad += lone_surrogates(text, data)
     if bad:
         return None, problems + [
             Problem(f"{where}::{path}", message, hint, code="json-number") for path, message, hint in bad
@@ -247,12 +246,13 @@ _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def lone_surrogates(data: object, path: str = "$", limit: int = 20) -> list[tuple[str, str, str]]:
-    """Strings (keys too) holding half of a UTF-16 surrogate pair, as ``(JSON path, message, hint)``; at most
-    ``limit``. JSON's ``\\uD83D\\uDE00`` is one character (an emoji), while a lone ``\\uD800`` is no character
-    at all (RFC 8259, section 8.2): it cannot be written as UTF-8, so no PDF, spreadsheet or page could hold it."""
+def lone_surrogates(text: str, data: object, limit: int = 20) -> list[tuple[str, str, str]]:
+    """Strings (keys too) of ``data``, read from the JSON ``text``, holding half of a UTF-16 surrogate pair, as
+    ``(JSON path, message, hint)``; at most ``limit``. JSON's ``\\uD83D\\uDE00`` is one character (an emoji),
+    while a lone ``\\uD800`` is no character at all (RFC 8259, section 8.2): it cannot be written as UTF-8, so no
+    PDF, spreadsheet or page could hold it. ``data`` is walked only when ``text`` holds such an escape."""
     found: list[tuple[str, str, str]] = []
-    stack = [(path, data)]
+    stack: list[tuple[str, object]] = [("$", data)] if _SURROGATE_ESCAPE.search(text) else []
     while stack and len(found) < limit:
         here, value = stack.pop()
         if isinstance(value, dict):

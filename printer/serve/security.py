@@ -48,7 +48,6 @@ import html
 import ipaddress
 import json
 import math
-import re
 import secrets
 from http.cookies import SimpleCookie
 from typing import Any
@@ -312,10 +311,6 @@ class NotText(ValueError):
     no card file, PDF or page could hold it. The message names the first one's JSON path."""
 
 
-#: a JSON ``\\u`` escape of half of a surrogate pair (a pair is one character: only then are the strings walked)
-_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
-
-
 class _Odd:
     def __init__(self, text: str):
         self.text = text
@@ -343,11 +338,10 @@ def loads_finite(raw: bytes | str) -> object:
     if found:
         where, text = _not_finite(data) or ("$", found[0])
         raise NotFinite(f"request::{where}: {text} is not a JSON number: numbers must be finite (no NaN, no Infinity)")
-    if _SURROGATE_ESCAPE.search(raw.encode("utf-8", "surrogatepass")):
-        from printer.cards.load import lone_surrogates
+    from printer.cards.load import lone_surrogates
 
-        for where, message, _ in lone_surrogates(data, limit=1):
-            raise NotText(f"request::{where}: {message}")
+    for where, message, _ in lone_surrogates(raw, data, limit=1):
+        raise NotText(f"request::{where}: {message}")
     return data
 
 
