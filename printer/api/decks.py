@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,7 +80,10 @@ def check_decks(
             formats[str(ref)] = load_format(ref, roots)
         return formats[str(ref)]
 
-    only: list[str | None] = []  # the project's one format of its own, found when a decklist names none
+    @functools.cache
+    def only_format() -> str | None:  # the project's one format, found when a decklist first names none
+        own = _own_formats(project)
+        return own[0] if len(own) == 1 else None
 
     def one(deck: Path) -> DeckCheck:
         decklist, read_problems = read_decklist(deck)
@@ -88,11 +92,7 @@ def check_decks(
         unreadable = [p for p in errors(read_problems) if p.code != "deck-count"]
         if not ref and unreadable:  # e.g. a JSON decklist whose "format" is invalid: say so, not "no format"
             raise UsageError(f"{deck}: the decklist cannot be read", unreadable)
-        if not ref:
-            if not only:
-                own = _own_formats(project)
-                only.append(own[0] if len(own) == 1 else None)
-            ref = only[0]
+        ref = ref or only_format()
         if not ref:
             raise usage_error("no format given", f"pass --format FORMAT ({', '.join(project_formats(project))})")
         fmt = format_named(ref)

@@ -194,10 +194,9 @@ class FaceIdentity:
 
 
 def _open_store(folder: Path, size_limit: int) -> Any:
-    """The face store under ``folder`` (a ``diskcache.Cache``). A store whose database cannot be read (truncated,
-    overwritten, not SQLite: a ``sqlite3.DatabaseError`` that is no ``OperationalError``, such as a lock) holds
-    nothing a build needs: its files are removed and an
-    empty store made, so the build lays its faces out again instead of failing."""
+    """The face store under ``folder`` (a ``diskcache.Cache``). A store whose database is not one (truncated,
+    overwritten: a ``sqlite3.DatabaseError`` other than an ``OperationalError``, which a lock raises) holds nothing
+    a build needs: its files are removed and an empty store made, so the build lays its faces out again."""
     import sqlite3
 
     import diskcache

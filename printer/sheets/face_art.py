@@ -100,7 +100,7 @@ class FaceArt:
 
             if svg_problem(art):
                 self._unreadable_art.add(art)
-            self._art_sizes[art] = None  # checked: an SVG has no pixel size
+            self._art_sizes[art] = None
         return art in self._unreadable_art
 
     def _header_dpi(self, card: Card, art: Path, box: tuple[float, float], fit: str) -> None:

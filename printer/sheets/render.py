@@ -162,6 +162,7 @@ class Renderer(FaceArt, SheetDocuments):
         #: without an art cache (``printer validate``): still read each art file's header to report low-dpi art as
         #: a build would (:mod:`printer.sheets.preflight` sets it, with ``card_size`` and ``bleed``)
         self.header_dpi = False
+        #: each art file checked once: its pixel size, or None (unreadable, or an SVG, which has none)
         self._art_sizes: dict[Path, tuple[int, int] | None] = {}
         self._unknown_icons: dict[str, list[str]] = {}  # template line -> the icons icon_url found none of there
         self._rendering: str | Location = (
